@@ -1,0 +1,52 @@
+# pi-go: the two commands a new user needs are `make run` and `make test`.
+GO      ?= go
+BIN     := bin/pi
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+# Debian packages the tests drive: tmux (TUI end-to-end), ripgrep and fd-find (grep/find parity).
+TEST_PACKAGES := tmux ripgrep fd-find
+
+.PHONY: all run build install test deps bench lint fmt clean
+
+all: build
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/pi
+
+run: build
+	./$(BIN) $(ARGS)
+
+install:
+	CGO_ENABLED=0 $(GO) install -trimpath -ldflags '$(LDFLAGS)' ./cmd/pi
+
+# deps installs what the tests need and is safe to run repeatedly.
+deps:
+	@missing=""; \
+	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
+	command -v rg >/dev/null 2>&1 || missing="$$missing ripgrep"; \
+	(command -v fdfind >/dev/null 2>&1 || command -v fd >/dev/null 2>&1) || missing="$$missing fd-find"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages:$$missing"; \
+		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq >/dev/null && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null || \
+		{ echo "could not install:$$missing (tests that need them will fail)"; exit 1; }; \
+	fi
+	$(GO) mod download
+
+test: deps
+	$(GO) vet ./...
+	$(GO) test -race -timeout 9m ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 30m ./...
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "not gofmt-ed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+clean:
+	rm -rf bin

@@ -1,0 +1,151 @@
+package loop
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// EventType names an agent event; the strings are pi's.
+type EventType string
+
+const (
+	EventAgentStart          EventType = "agent_start"
+	EventAgentEnd            EventType = "agent_end"
+	EventTurnStart           EventType = "turn_start"
+	EventTurnEnd             EventType = "turn_end"
+	EventMessageStart        EventType = "message_start"
+	EventMessageUpdate       EventType = "message_update"
+	EventMessageEnd          EventType = "message_end"
+	EventToolExecutionStart  EventType = "tool_execution_start"
+	EventToolExecutionUpdate EventType = "tool_execution_update"
+	EventToolExecutionEnd    EventType = "tool_execution_end"
+)
+
+// Event is one agent event. Which fields are set depends on Type:
+//
+//	agent_end              Messages (every message this run added)
+//	turn_end               Message (the turn's assistant message), ToolResults
+//	message_start/end      Message
+//	message_update         Message (partial assistant), AssistantEvent
+//	tool_execution_start   ToolCallID, ToolName, Args
+//	tool_execution_update  ToolCallID, ToolName, Args, Result (accumulated partial result)
+//	tool_execution_end     ToolCallID, ToolName, Result, IsError
+//
+// Events and everything they point to are immutable once emitted: subscribers may keep them and read
+// them from other goroutines.
+type Event struct {
+	Type           EventType
+	Message        provider.Message
+	AssistantEvent *provider.AssistantEvent
+	ToolResults    []*provider.ToolResultMessage
+	Messages       []provider.Message
+	ToolCallID     string
+	ToolName       string
+	Args           json.RawMessage
+	Result         *ToolResult
+	IsError        bool
+}
+
+// IsDelta reports whether the event is a message_update that only adds text (text, thinking or
+// tool-call argument deltas): the only events a slow consumer may merge.
+func (e *Event) IsDelta() bool {
+	return e.Type == EventMessageUpdate && e.AssistantEvent != nil && e.AssistantEvent.IsDelta()
+}
+
+// MarshalJSON writes the event in pi's shape, field for field.
+func (e *Event) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"type":"`)
+	b.WriteString(string(e.Type))
+	b.WriteByte('"')
+	var err error
+	put := func(key string, v json.Marshaler) {
+		if err != nil {
+			return
+		}
+		b.WriteString(`,"`)
+		b.WriteString(key)
+		b.WriteString(`":`)
+		if v == nil {
+			b.WriteString("null")
+			return
+		}
+		var data []byte
+		data, err = v.MarshalJSON()
+		b.Write(data)
+	}
+	putStr := func(key, v string) {
+		b.WriteString(`,"`)
+		b.WriteString(key)
+		b.WriteString(`":`)
+		b.Write(provider.AppendJSONString(nil, v))
+	}
+	switch e.Type {
+	case EventAgentEnd:
+		b.WriteString(`,"messages":[`)
+		for i, m := range e.Messages {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			data, merr := m.MarshalJSON()
+			if merr != nil {
+				return nil, merr
+			}
+			b.Write(data)
+		}
+		b.WriteByte(']')
+	case EventTurnEnd:
+		put("message", e.Message)
+		b.WriteString(`,"toolResults":[`)
+		for i, m := range e.ToolResults {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			data, merr := m.MarshalJSON()
+			if merr != nil {
+				return nil, merr
+			}
+			b.Write(data)
+		}
+		b.WriteByte(']')
+	case EventMessageStart, EventMessageEnd:
+		put("message", e.Message)
+	case EventMessageUpdate:
+		put("assistantMessageEvent", e.AssistantEvent)
+		put("message", e.Message)
+	case EventToolExecutionStart, EventToolExecutionUpdate, EventToolExecutionEnd:
+		putStr("toolCallId", e.ToolCallID)
+		putStr("toolName", e.ToolName)
+		if e.Type != EventToolExecutionEnd {
+			b.WriteString(`,"args":`)
+			args := bytes.TrimSpace(e.Args)
+			if len(args) == 0 {
+				args = []byte("{}")
+			}
+			if cerr := json.Compact(&b, args); cerr != nil {
+				return nil, cerr
+			}
+		}
+		res := e.Result
+		if res == nil {
+			res = &ToolResult{}
+		}
+		if e.Type == EventToolExecutionUpdate {
+			put("partialResult", *res)
+		} else if e.Type == EventToolExecutionEnd {
+			put("result", *res)
+			if e.IsError {
+				b.WriteString(`,"isError":true`)
+			} else {
+				b.WriteString(`,"isError":false`)
+			}
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}

@@ -1,0 +1,163 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Output limits shared by every tool (pi's DEFAULT_MAX_LINES / DEFAULT_MAX_BYTES).
+const (
+	DefaultMaxLines = 2000
+	DefaultMaxBytes = 50 * 1024
+	// GrepMaxLineLength is the longest grep output line before it is cut.
+	GrepMaxLineLength = 500
+)
+
+// Truncation describes how an output was cut; it is stored as details.truncation with pi's fields.
+type Truncation struct {
+	Content               string  `json:"content"`
+	Truncated             bool    `json:"truncated"`
+	TruncatedBy           *string `json:"truncatedBy"`
+	TotalLines            int     `json:"totalLines"`
+	TotalBytes            int     `json:"totalBytes"`
+	OutputLines           int     `json:"outputLines"`
+	OutputBytes           int     `json:"outputBytes"`
+	LastLinePartial       bool    `json:"lastLinePartial"`
+	FirstLineExceedsLimit bool    `json:"firstLineExceedsLimit"`
+	MaxLines              int     `json:"maxLines"`
+	MaxBytes              int     `json:"maxBytes"`
+}
+
+func truncatedBy(s string) *string { return &s }
+
+// FormatSize formats a byte count as pi does: "512B", "50.0KB", "1.5MB".
+func FormatSize(n int) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%dB", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1fKB", float64(n)/1024)
+	default:
+		return fmt.Sprintf("%.1fMB", float64(n)/(1024*1024))
+	}
+}
+
+// TruncateHead keeps whole lines from the start while both limits hold. A first line longer than
+// maxBytes gives empty content with FirstLineExceedsLimit. Line counts follow split("\n") (a trailing
+// newline counts as one more, empty, line).
+func TruncateHead(content string, maxLines, maxBytes int) Truncation {
+	totalBytes := len(content)
+	totalLines := strings.Count(content, "\n") + 1
+	t := Truncation{TotalLines: totalLines, TotalBytes: totalBytes, MaxLines: maxLines, MaxBytes: maxBytes}
+	if totalLines <= maxLines && totalBytes <= maxBytes {
+		t.Content, t.OutputLines, t.OutputBytes = content, totalLines, totalBytes
+		return t
+	}
+	t.Truncated = true
+	firstEnd := strings.IndexByte(content, '\n')
+	if firstEnd < 0 {
+		firstEnd = len(content)
+	}
+	if firstEnd > maxBytes {
+		t.TruncatedBy = truncatedBy("bytes")
+		t.FirstLineExceedsLimit = true
+		return t
+	}
+	lines, bytes := 0, 0
+	end := 0
+	by := "lines"
+	for pos := 0; lines < maxLines; {
+		nl := strings.IndexByte(content[pos:], '\n')
+		lineEnd := len(content)
+		if nl >= 0 {
+			lineEnd = pos + nl
+		}
+		size := lineEnd - pos
+		if lines > 0 {
+			size++ // the separating newline
+		}
+		if bytes+size > maxBytes {
+			by = "bytes"
+			break
+		}
+		bytes += size
+		lines++
+		end = lineEnd
+		if nl < 0 {
+			break
+		}
+		pos = lineEnd + 1
+	}
+	t.TruncatedBy = truncatedBy(by)
+	t.Content = content[:end]
+	t.OutputLines = lines
+	t.OutputBytes = len(t.Content)
+	return t
+}
+
+// TruncateTail keeps whole lines from the end while both limits hold. When even the last line is
+// longer than maxBytes, its final maxBytes bytes are kept (cut at a UTF-8 boundary) with
+// LastLinePartial.
+func TruncateTail(content string, maxLines, maxBytes int) Truncation {
+	totalBytes := len(content)
+	totalLines := strings.Count(content, "\n") + 1
+	t := Truncation{TotalLines: totalLines, TotalBytes: totalBytes, MaxLines: maxLines, MaxBytes: maxBytes}
+	if totalLines <= maxLines && totalBytes <= maxBytes {
+		t.Content, t.OutputLines, t.OutputBytes = content, totalLines, totalBytes
+		return t
+	}
+	t.Truncated = true
+	lines, bytes := 0, 0
+	start := len(content)
+	by := "lines"
+	for end := len(content); lines < maxLines; {
+		nl := strings.LastIndexByte(content[:end], '\n')
+		lineStart := nl + 1
+		size := end - lineStart
+		if lines > 0 {
+			size++
+		}
+		if bytes+size > maxBytes {
+			by = "bytes"
+			if lines == 0 {
+				// Keep the end of the last line.
+				cut := end - maxBytes
+				for cut < end && !utf8.RuneStart(content[cut]) {
+					cut++
+				}
+				start = cut
+				lines = 1
+				t.LastLinePartial = true
+			}
+			break
+		}
+		bytes += size
+		lines++
+		start = lineStart
+		if nl < 0 {
+			break
+		}
+		end = nl
+	}
+	t.TruncatedBy = truncatedBy(by)
+	t.Content = content[start:]
+	t.OutputLines = lines
+	t.OutputBytes = len(t.Content)
+	return t
+}
+
+// TruncateLine cuts a line to maxChars characters, adding pi's marker; it reports whether it cut.
+func TruncateLine(line string, maxChars int) (string, bool) {
+	if utf8.RuneCountInString(line) <= maxChars {
+		return line, false
+	}
+	n := 0
+	for i := range line {
+		if n == maxChars {
+			return line[:i] + "... [truncated]", true
+		}
+		n++
+	}
+	return line, false
+}
