@@ -14,29 +14,29 @@ import (
 // Settings is the merged view of the global and the project settings.json (pi-reference §3.7). Pointer
 // and zero fields mean "not set"; the accessor methods apply pi's defaults.
 type Settings struct {
-	DefaultProvider      string              `json:"defaultProvider,omitempty"`
-	DefaultModel         string              `json:"defaultModel,omitempty"`
-	DefaultThinkingLevel string              `json:"defaultThinkingLevel,omitempty"`
-	Transport            string              `json:"transport,omitempty"`
-	SteeringModeValue    string              `json:"steeringMode,omitempty"`
-	FollowUpModeValue    string              `json:"followUpMode,omitempty"`
-	Theme                string              `json:"theme,omitempty"`
-	Compaction           CompactionSettings  `json:"compaction"`
-	BranchSummary        BranchSummarySet    `json:"branchSummary"`
-	Retry                RetrySettings       `json:"retry"`
-	HideThinkingBlock    bool                `json:"hideThinkingBlock,omitempty"`
-	ShellPath            string              `json:"shellPath,omitempty"`
-	ShellCommandPrefix   string              `json:"shellCommandPrefix,omitempty"`
-	QuietStartup         bool                `json:"quietStartup,omitempty"`
-	EnabledModels        []string            `json:"enabledModels,omitempty"`
-	DoubleEscapeAction   string              `json:"doubleEscapeAction,omitempty"`
-	TreeFilterMode       string              `json:"treeFilterMode,omitempty"`
-	ThinkingBudgets      map[string]int      `json:"thinkingBudgets,omitempty"`
-	EditorPaddingX       int                 `json:"editorPaddingX,omitempty"`
-	SessionDir           string              `json:"sessionDir,omitempty"`
-	Images               ImageSettings       `json:"images"`
-	Terminal             TerminalSettings    `json:"terminal"`
-	Markdown             MarkdownSettings    `json:"markdown"`
+	DefaultProvider      string             `json:"defaultProvider,omitempty"`
+	DefaultModel         string             `json:"defaultModel,omitempty"`
+	DefaultThinkingLevel string             `json:"defaultThinkingLevel,omitempty"`
+	Transport            string             `json:"transport,omitempty"`
+	SteeringModeValue    string             `json:"steeringMode,omitempty"`
+	FollowUpModeValue    string             `json:"followUpMode,omitempty"`
+	Theme                string             `json:"theme,omitempty"`
+	Compaction           CompactionSettings `json:"compaction"`
+	BranchSummary        BranchSummarySet   `json:"branchSummary"`
+	Retry                RetrySettings      `json:"retry"`
+	HideThinkingBlock    bool               `json:"hideThinkingBlock,omitempty"`
+	ShellPath            string             `json:"shellPath,omitempty"`
+	ShellCommandPrefix   string             `json:"shellCommandPrefix,omitempty"`
+	QuietStartup         bool               `json:"quietStartup,omitempty"`
+	EnabledModels        []string           `json:"enabledModels,omitempty"`
+	DoubleEscapeAction   string             `json:"doubleEscapeAction,omitempty"`
+	TreeFilterMode       string             `json:"treeFilterMode,omitempty"`
+	ThinkingBudgets      map[string]int     `json:"thinkingBudgets,omitempty"`
+	EditorPaddingX       int                `json:"editorPaddingX,omitempty"`
+	SessionDir           string             `json:"sessionDir,omitempty"`
+	Images               ImageSettings      `json:"images"`
+	Terminal             TerminalSettings   `json:"terminal"`
+	Markdown             MarkdownSettings   `json:"markdown"`
 }
 
 // CompactionSettings controls automatic context compaction.
@@ -87,7 +87,9 @@ const (
 )
 
 // CompactionEnabled is compaction.enabled (default true).
-func (s Settings) CompactionEnabled() bool { return s.Compaction.Enabled == nil || *s.Compaction.Enabled }
+func (s Settings) CompactionEnabled() bool {
+	return s.Compaction.Enabled == nil || *s.Compaction.Enabled
+}
 
 // ReserveTokens is compaction.reserveTokens (default 16384).
 func (s Settings) ReserveTokens() int {
