@@ -8,18 +8,22 @@ const APIOpenAICompletions = "openai-completions"
 // Model describes one model of one provider. The JSON form is pi's (get_state, get_available_models,
 // models.json).
 type Model struct {
-	ID            string            `json:"id"`
-	Name          string            `json:"name"`
-	API           string            `json:"api"`
-	Provider      string            `json:"provider"`
-	BaseURL       string            `json:"baseUrl"`
-	Reasoning     bool              `json:"reasoning"`
-	Input         []string          `json:"input"`
-	Cost          ModelCost         `json:"cost"`
-	ContextWindow int               `json:"contextWindow"`
-	MaxTokens     int               `json:"maxTokens"`
-	Headers       map[string]string `json:"headers,omitempty"`
-	Compat        *Compat           `json:"compat,omitempty"`
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	API       string `json:"api"`
+	Provider  string `json:"provider"`
+	BaseURL   string `json:"baseUrl"`
+	Reasoning bool   `json:"reasoning"`
+	// ThinkingLevelMap (pi 0.73.1, model level) maps a thinking level to the value the server expects;
+	// a level absent from the map is sent under its own name, a null value marks the level unsupported,
+	// and xhigh is offered only when it is mapped (see SupportedThinkingLevels).
+	ThinkingLevelMap map[ThinkingLevel]*string `json:"thinkingLevelMap,omitempty"`
+	Input            []string                  `json:"input"`
+	Cost             ModelCost                 `json:"cost"`
+	ContextWindow    int                       `json:"contextWindow"`
+	MaxTokens        int                       `json:"maxTokens"`
+	Headers          map[string]string         `json:"headers,omitempty"`
+	Compat           *Compat                   `json:"compat,omitempty"`
 }
 
 // ModelCost is the price in USD per million tokens.
