@@ -31,16 +31,24 @@ type Truncation struct {
 
 func truncatedBy(s string) *string { return &s }
 
-// FormatSize formats a byte count as pi does: "512B", "50.0KB", "1.5MB".
+// FormatSize formats a byte count as pi does: "512B", "50.0KB", "1.5MB". The one decimal is rounded
+// like JavaScript's toFixed(1): exact ties round up (1280 bytes is "1.3KB"), where Go's %.1f would
+// round them to even.
 func FormatSize(n int) string {
 	switch {
 	case n < 1024:
 		return fmt.Sprintf("%dB", n)
 	case n < 1024*1024:
-		return fmt.Sprintf("%.1fKB", float64(n)/1024)
+		return formatSizeTenths(n, 1024) + "KB"
 	default:
-		return fmt.Sprintf("%.1fMB", float64(n)/(1024*1024))
+		return formatSizeTenths(n, 1024*1024) + "MB"
 	}
+}
+
+// formatSizeTenths writes n/unit with one decimal, rounding half up; n and unit are positive.
+func formatSizeTenths(n, unit int) string {
+	tenths := (20*n + unit) / (2 * unit)
+	return fmt.Sprintf("%d.%d", tenths/10, tenths%10)
 }
 
 // TruncateHead keeps whole lines from the start while both limits hold. A first line longer than
@@ -128,6 +136,7 @@ func TruncateTail(content string, maxLines, maxBytes int) Truncation {
 				}
 				start = cut
 				lines = 1
+				bytes = end - cut
 				t.LastLinePartial = true
 			}
 			break
@@ -140,6 +149,11 @@ func TruncateTail(content string, maxLines, maxBytes int) Truncation {
 		}
 		end = nl
 	}
+	// As pi: reaching the line limit within the byte limit reports "lines" (this also covers a
+	// partial last line when maxLines is 1).
+	if lines >= maxLines && bytes <= maxBytes {
+		by = "lines"
+	}
 	t.TruncatedBy = truncatedBy(by)
 	t.Content = content[start:]
 	t.OutputLines = lines
@@ -148,16 +162,20 @@ func TruncateTail(content string, maxLines, maxBytes int) Truncation {
 }
 
 // TruncateLine cuts a line to maxChars characters, adding pi's marker; it reports whether it cut.
+// Characters are counted as JavaScript counts string length, in UTF-16 code units, so a character
+// outside the Basic Multilingual Plane counts two. Where pi's cut would split such a character in
+// half, the whole character is dropped instead (pi would emit half a surrogate pair).
 func TruncateLine(line string, maxChars int) (string, bool) {
-	if utf8.RuneCountInString(line) <= maxChars {
-		return line, false
-	}
-	n := 0
-	for i := range line {
-		if n == maxChars {
+	units := 0
+	for i, r := range line {
+		w := 1
+		if r > 0xFFFF {
+			w = 2
+		}
+		if units+w > maxChars {
 			return line[:i] + "... [truncated]", true
 		}
-		n++
+		units += w
 	}
 	return line, false
 }
