@@ -1,0 +1,138 @@
+package render
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/glamour"
+	glamouransi "github.com/charmbracelet/glamour/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/pi-go/pi-go/internal/tui/theme"
+)
+
+const (
+	// markdownCacheSize bounds the rendered blocks kept per Markdown (a block is a paragraph, a list,
+	// a code block: a few hundred bytes of source each).
+	markdownCacheSize = 2048
+	// markdownRenderers bounds the glamour renderers kept per Markdown, one per wrap width; dragging
+	// a window edge visits many widths, only the last few matter.
+	markdownRenderers = 4
+	// markdownTab replaces a tab in markdown source: four spaces keep an indented code block one.
+	markdownTab = "    "
+)
+
+// Markdown renders markdown text to terminal lines with glamour. It keeps one glamour renderer per
+// width (building one costs a style sheet and a goldmark pipeline) and caches the lines of every
+// block it rendered, keyed by the block's text and the width, so a block is rendered once however
+// often a frame shows it. It is safe for concurrent use.
+type Markdown struct {
+	style   glamouransi.StyleConfig
+	profile termenv.Profile
+
+	mu        sync.Mutex
+	renderers *lru[int, *glamour.TermRenderer]
+	cache     *lru[blockKey, []string]
+}
+
+type blockKey struct {
+	width int
+	text  string
+}
+
+// NewMarkdown returns a renderer for the theme's markdown style variant.
+func NewMarkdown(th *theme.Theme, v theme.MarkdownVariant) *Markdown {
+	return &Markdown{
+		style:     th.MarkdownStyle(v),
+		profile:   th.Profile(),
+		renderers: newLRU[int, *glamour.TermRenderer](markdownRenderers),
+		cache:     newLRU[blockKey, []string](markdownCacheSize),
+	}
+}
+
+// Render returns the lines of the whole text at width: its blocks rendered (or taken from the
+// cache) and joined by one empty line. Lines carry no trailing spaces and never exceed width.
+func (m *Markdown) Render(text string, width int) []string {
+	sp := newBlockSplitter()
+	sp.scan(text)
+	var out []string
+	for _, b := range sp.finishAll(text) {
+		lines := m.Block(text[b[0]:b[1]], width)
+		if len(lines) == 0 {
+			continue // a block that shows nothing (an HTML comment)
+		}
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, lines...)
+	}
+	return out
+}
+
+// Block returns the lines of one block of markdown at width. The returned slice is shared with the
+// cache: callers must not modify it.
+func (m *Markdown) Block(block string, width int) []string {
+	if width < 1 {
+		width = 1
+	}
+	key := blockKey{width: width, text: block}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if lines, ok := m.cache.get(key); ok {
+		return lines
+	}
+	lines := m.render(block, width)
+	m.cache.put(key, lines)
+	return lines
+}
+
+// render runs glamour on one block; m.mu is held.
+func (m *Markdown) render(block string, width int) []string {
+	src := block
+	if strings.IndexByte(src, '\t') >= 0 {
+		src = strings.ReplaceAll(src, "\t", markdownTab)
+	}
+	tr, err := m.renderer(width)
+	var out string
+	if err == nil {
+		out, err = tr.Render(src)
+	}
+	if err != nil {
+		// glamour only fails on a broken style sheet; the text is still shown, unformatted.
+		return wrap(cleanOutput(block), width)
+	}
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		lines[i] = trimRight(l)
+	}
+	first, last := 0, len(lines)
+	for first < last && isBlank(lines[first]) {
+		first++
+	}
+	for last > first && isBlank(lines[last-1]) {
+		last--
+	}
+	lines = lines[first:last]
+	for i, l := range lines {
+		if isBlank(l) {
+			lines[i] = ""
+		}
+	}
+	return fit(lines, width)
+}
+
+func (m *Markdown) renderer(width int) (*glamour.TermRenderer, error) {
+	if tr, ok := m.renderers.get(width); ok {
+		return tr, nil
+	}
+	tr, err := glamour.NewTermRenderer(
+		glamour.WithStyles(m.style),
+		glamour.WithWordWrap(width),
+		glamour.WithColorProfile(m.profile),
+	)
+	if err != nil {
+		return nil, err
+	}
+	m.renderers.put(width, tr)
+	return tr, nil
+}

@@ -1,0 +1,141 @@
+package render
+
+import "strings"
+
+// MarkdownStream renders a markdown text that is still growing (an assistant answer being streamed).
+// Finished blocks are rendered once (through the Markdown cache); only the unfinished tail is
+// rendered again when the text grows, so the cost of a delta does not depend on how long the answer
+// already is. It also tracks which finished blocks were handed out by Flush (printed into the
+// scrollback), so the live region only holds what is not final yet.
+//
+// Rendering it completely (Lines after Finish) gives exactly Markdown.Render of the final text.
+// A MarkdownStream belongs to one goroutine (the UI's).
+type MarkdownStream struct {
+	md    *Markdown
+	text  string
+	split blockSplitter
+	done  bool
+	// blocks is split.blocks, plus the tail as a last block once done.
+	blocks  [][2]int
+	flushed    int  // blocks already returned by Flush
+	flushedAny bool // Flush returned at least one line
+}
+
+// NewStream starts a stream for a new message.
+func (m *Markdown) NewStream() *MarkdownStream {
+	return &MarkdownStream{md: m, split: newBlockSplitter()}
+}
+
+// Set gives the whole text so far. Text that extends the previous text costs only the new part (the
+// finished blocks are not compared again); any other change starts over, and then nothing counts as
+// flushed any more.
+func (s *MarkdownStream) Set(text string) {
+	if s.done && text == s.text {
+		return
+	}
+	if len(text) < len(s.text) || s.done || text[s.split.tail():len(s.text)] != s.text[s.split.tail():] {
+		*s = MarkdownStream{md: s.md, split: newBlockSplitter()}
+	}
+	s.text = text
+	s.split.scan(text)
+	s.blocks = s.split.blocks
+}
+
+// Finish marks the text complete: the tail becomes the last finished block.
+func (s *MarkdownStream) Finish() {
+	if s.done {
+		return
+	}
+	s.done = true
+	s.blocks = s.split.finishAll(s.text)
+}
+
+// Text is the text so far.
+func (s *MarkdownStream) Text() string { return s.text }
+
+// Done reports whether Finish was called.
+func (s *MarkdownStream) Done() bool { return s.done }
+
+// FinishedBlocks is the number of blocks that will not change any more.
+func (s *MarkdownStream) FinishedBlocks() int { return len(s.blocks) }
+
+// FlushedBlocks is the number of blocks Flush has handed out.
+func (s *MarkdownStream) FlushedBlocks() int { return s.flushed }
+
+// FinalText is the prefix of the text that is final: the finished blocks. The rest may still change.
+func (s *MarkdownStream) FinalText() string {
+	if len(s.blocks) == 0 {
+		return ""
+	}
+	return s.text[:s.blocks[len(s.blocks)-1][1]]
+}
+
+// TailText is the unfinished part of the text ("" once done).
+func (s *MarkdownStream) TailText() string {
+	if s.done {
+		return ""
+	}
+	return strings.TrimLeft(s.text[s.split.tail():], "\n")
+}
+
+// BlockLines returns the lines of finished block i at width (shared with the cache: do not modify).
+func (s *MarkdownStream) BlockLines(i, width int) []string {
+	b := s.blocks[i]
+	return s.md.Block(s.text[b[0]:b[1]], width)
+}
+
+// TailLines renders the unfinished tail at width (nil when there is none).
+func (s *MarkdownStream) TailLines(width int) []string {
+	tail := s.TailText()
+	if strings.TrimSpace(tail) == "" {
+		return nil
+	}
+	return s.md.Block(strings.TrimRight(tail, " \t\r\n"), width)
+}
+
+// Lines renders everything, flushed or not: the finished blocks and the tail, separated by one empty
+// line.
+func (s *MarkdownStream) Lines(width int) []string { return s.lines(0, width) }
+
+// Live renders what Flush has not handed out yet: the finished blocks not flushed and the tail. When
+// something was flushed before, it starts with the empty line that separates it from the flushed part.
+func (s *MarkdownStream) Live(width int) []string { return s.lines(s.flushed, width) }
+
+// Flush returns the lines of the finished blocks not flushed yet and marks them flushed: they are
+// final and belong in the scrollback. Blocks are joined (and, after an earlier flush, preceded) by one
+// empty line. Each call may use a different width: a resize only affects blocks not flushed yet.
+func (s *MarkdownStream) Flush(width int) []string {
+	var out []string
+	for ; s.flushed < len(s.blocks); s.flushed++ {
+		lines := s.BlockLines(s.flushed, width)
+		if len(lines) == 0 {
+			continue // a block that shows nothing (an HTML comment)
+		}
+		if s.flushedAny {
+			out = append(out, "")
+		}
+		out = append(out, lines...)
+		s.flushedAny = true
+	}
+	return out
+}
+
+func (s *MarkdownStream) lines(from, width int) []string {
+	var out []string
+	gap := from > 0 && s.flushedAny
+	add := func(lines []string) {
+		if len(lines) == 0 {
+			return
+		}
+		if gap {
+			out = append(out, "")
+		}
+		out = append(out, lines...)
+		gap = true
+	}
+	for i := from; i < len(s.blocks); i++ {
+		add(s.BlockLines(i, width))
+	}
+	add(s.TailLines(width))
+	return out
+}
