@@ -16,7 +16,7 @@ type MarkdownStream struct {
 	split blockSplitter
 	done  bool
 	// blocks is split.blocks, plus the tail as a last block once done.
-	blocks  [][2]int
+	blocks     [][2]int
 	flushed    int  // blocks already returned by Flush
 	flushedAny bool // Flush returned at least one line
 }

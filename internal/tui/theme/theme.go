@@ -65,7 +65,7 @@ type Palette [numKeys]string
 // DarkPalette is pi's dark theme.
 func DarkPalette() Palette {
 	const (
-		cyan, blue, green, red, yellow = "#00d7ff", "#5f87ff", "#b5bd68", "#cc6666", "#ffff00"
+		cyan, blue, green, red, yellow  = "#00d7ff", "#5f87ff", "#b5bd68", "#cc6666", "#ffff00"
 		gray, dimGray, darkGray, accent = "#808080", "#666666", "#505050", "#8abeb7"
 	)
 	return Palette{
