@@ -1,0 +1,110 @@
+package loop
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// StreamFunc streams one assistant response (see provider.Provider for the contract: emit is called
+// synchronously and in order on the caller's goroutine, failures are encoded in the returned message,
+// which is never nil).
+type StreamFunc func(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage
+
+// QueueMode says how many queued messages one poll of a queue takes.
+type QueueMode string
+
+const (
+	// QueueOneAtATime takes the first queued message per poll (the default).
+	QueueOneAtATime QueueMode = "one-at-a-time"
+	// QueueAll takes every queued message at once.
+	QueueAll QueueMode = "all"
+)
+
+// ParseQueueMode validates a mode name as pi spells it.
+func ParseQueueMode(s string) (QueueMode, error) {
+	switch QueueMode(s) {
+	case QueueOneAtATime, QueueAll:
+		return QueueMode(s), nil
+	}
+	return "", fmt.Errorf("invalid queue mode %q (valid: one-at-a-time, all)", s)
+}
+
+// ToolCallContext is what the tool-call hooks see: the assistant message that asked for the call, the
+// call itself (raw arguments), the validated arguments and the transcript as it stood when the batch
+// began.
+type ToolCallContext struct {
+	AssistantMessage *provider.AssistantMessage
+	// ToolCall is the toolCall content block as the model sent it.
+	ToolCall provider.Content
+	// Args are the validated (type-coerced) arguments that Execute receives.
+	Args     json.RawMessage
+	Messages []provider.Message
+}
+
+// BeforeToolCallResult lets BeforeToolCall veto a call. A blocked call becomes an error result whose
+// text is Reason (or "Tool execution was blocked").
+type BeforeToolCallResult struct {
+	Block  bool
+	Reason string
+}
+
+// AfterToolCallContext is ToolCallContext plus the result the tool produced.
+type AfterToolCallContext struct {
+	ToolCallContext
+	Result  ToolResult
+	IsError bool
+}
+
+// AfterToolCallResult replaces parts of a tool result, field by field; nil fields keep the tool's
+// value (no deep merge).
+type AfterToolCallResult struct {
+	Content   []provider.Content
+	Details   any
+	IsError   *bool
+	Terminate *bool
+}
+
+// TurnContext is what ShouldStopAfterTurn sees after turn_end.
+type TurnContext struct {
+	Message     *provider.AssistantMessage
+	ToolResults []*provider.ToolResultMessage
+	// Messages is the transcript after the turn; NewMessages what this run added so far.
+	Messages    []provider.Message
+	NewMessages []provider.Message
+}
+
+// Config is the fixed wiring of an Agent. Only Stream is required.
+type Config struct {
+	Stream StreamFunc
+	// ConvertToLLM turns the transcript into the messages sent to the model; nil keeps user, assistant
+	// and toolResult messages.
+	ConvertToLLM func([]provider.Message) []provider.Message
+	// TransformContext runs before ConvertToLLM on every request. An error ends the run through the
+	// failure path (a synthetic error message, agent_end only).
+	TransformContext func(ctx context.Context, msgs []provider.Message) ([]provider.Message, error)
+	// GetAPIKey is resolved before every request; an empty key falls back to StreamOptions.APIKey, an
+	// error ends the run through the failure path.
+	GetAPIKey func(ctx context.Context, providerName string) (string, error)
+	// StreamOptions are the base options of every request; Reasoning comes from the thinking level and
+	// SessionID from SetSessionID when set.
+	StreamOptions provider.StreamOptions
+	// ToolExecution is parallel (default) or sequential.
+	ToolExecution ExecutionMode
+	// BeforeToolCall runs after validation, on the loop goroutine. An error becomes the call's error
+	// result.
+	BeforeToolCall func(ctx context.Context, c ToolCallContext) (BeforeToolCallResult, error)
+	// AfterToolCall runs after the tool finished, on the loop goroutine, before tool_execution_end. An
+	// error replaces the result with an error result.
+	AfterToolCall func(ctx context.Context, c AfterToolCallContext) (AfterToolCallResult, error)
+	// ShouldStopAfterTurn ends the run gracefully after turn_end (queues stay queued).
+	ShouldStopAfterTurn func(c TurnContext) bool
+	// PrepareNextTurn runs after every turn_end that does not end the run on an error, before
+	// ShouldStopAfterTurn and the steering poll. The loop re-reads the Agent's state (model, tools,
+	// system prompt, thinking level, messages) for every request, so the hook may change any of them.
+	PrepareNextTurn func(ctx context.Context)
+	// SteeringMode and FollowUpMode are the initial queue modes (default one-at-a-time).
+	SteeringMode, FollowUpMode QueueMode
+}
