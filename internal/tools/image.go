@@ -1,0 +1,228 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"image"
+	"image/gif"
+	"image/jpeg"
+	"image/png"
+	"math"
+	"math/big"
+
+	"golang.org/x/image/draw"
+	"golang.org/x/image/webp"
+)
+
+// Image MIME types the read tool sends as attachments (pi's set).
+const (
+	mimePNG  = "image/png"
+	mimeJPEG = "image/jpeg"
+	mimeGIF  = "image/gif"
+	mimeWebP = "image/webp"
+)
+
+// imageSniffBytes is how much of a file image detection looks at (pi's file-type sniff size).
+const imageSniffBytes = 4100
+
+// imageMIMEType names the image format of a file from its first bytes (magic numbers, never the
+// extension), or returns "" for anything else. An animated PNG counts as PNG (pi's sniffer calls it
+// image/apng and then reads it as text).
+func imageMIMEType(head []byte) string {
+	switch {
+	case bytes.HasPrefix(head, []byte{0xFF, 0xD8, 0xFF}):
+		return mimeJPEG
+	case bytes.HasPrefix(head, []byte("\x89PNG\r\n\x1a\n")):
+		return mimePNG
+	case bytes.HasPrefix(head, []byte("GIF")):
+		return mimeGIF
+	case len(head) >= 12 && bytes.HasPrefix(head, []byte("RIFF")) && string(head[8:12]) == "WEBP":
+		return mimeWebP
+	}
+	return ""
+}
+
+// imageLimits bound what is sent to the model (pi's resize options).
+type imageLimits struct {
+	maxWidth, maxHeight int
+	maxBytes            int // of the base64 payload
+	jpegQuality         int
+}
+
+// imageDefaultLimits are pi's: 2000x2000 and 4.5 MB of base64 (headroom below Anthropic's 5 MB).
+func imageDefaultLimits() imageLimits {
+	return imageLimits{maxWidth: 2000, maxHeight: 2000, maxBytes: 4.5 * 1024 * 1024, jpegQuality: 80}
+}
+
+// imageMaxPixels refuses to decode absurd images (decompression bombs): 100 megapixels is ~400 MB
+// of pixels. Such an image is reported as not resizable, as pi reports a decoder failure.
+const imageMaxPixels = 100_000_000
+
+// imageFitted is an image ready to send.
+type imageFitted struct {
+	data                          string // base64
+	mimeType                      string
+	originalWidth, originalHeight int
+	width, height                 int
+	resized                       bool
+}
+
+// imageDimensionNote is pi's hint that maps coordinates back to the original, or "" when the image
+// was sent as it is.
+func imageDimensionNote(img *imageFitted) string {
+	if !img.resized {
+		return ""
+	}
+	scale := float64(img.originalWidth) / float64(img.width)
+	return fmt.Sprintf("[Image: original %dx%d, displayed at %dx%d. Multiply coordinates by %s to map to original image.]",
+		img.originalWidth, img.originalHeight, img.width, img.height, imageToFixed(scale, 2))
+}
+
+// imageToFixed formats x as JavaScript's Number.prototype.toFixed(digits) does: the exact binary
+// value rounded to digits decimals, ties away from zero (Go's %f rounds ties to even).
+func imageToFixed(x float64, digits int) string {
+	r := new(big.Rat).SetFloat64(math.Abs(x))
+	if r == nil { // NaN or Inf
+		return fmt.Sprint(x)
+	}
+	scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(digits)), nil)
+	r.Mul(r, new(big.Rat).SetInt(scale))
+	r.Add(r, big.NewRat(1, 2))
+	n := new(big.Int).Quo(r.Num(), r.Denom()) // floor, r is positive
+	s := n.String()
+	if digits > 0 {
+		if len(s) <= digits {
+			s = fmt.Sprintf("%0*s", digits+1, s)
+		}
+		s = s[:len(s)-digits] + "." + s[len(s)-digits:]
+	}
+	if x < 0 && n.Sign() != 0 {
+		s = "-" + s
+	}
+	return s
+}
+
+// imageFit returns the image as it may be sent: unchanged when it is within the limits, otherwise
+// scaled down (EXIF orientation applied) and re-encoded. It returns nil when the image cannot be
+// decoded or cannot be brought under the byte limit, which pi reports as an omitted image.
+//
+// Strategy (pi's, see DESIGN): fit within maxWidth x maxHeight keeping the aspect ratio; encode PNG
+// and JPEG at jpegQuality and keep the smaller if it fits; else JPEG at falling qualities; else
+// shrink by a quarter and try again, down to 1x1.
+func imageFit(data []byte, mimeType string, lim imageLimits) *imageFitted {
+	cfg, err := imageDecodeConfig(data, mimeType)
+	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > imageMaxPixels {
+		return nil
+	}
+	src, err := imageDecode(data, mimeType)
+	if err != nil {
+		return nil
+	}
+	orientation := imageEXIFOrientation(data)
+	ow, oh := src.Bounds().Dx(), src.Bounds().Dy()
+	if orientation >= 5 {
+		ow, oh = oh, ow
+	}
+	if ow <= lim.maxWidth && oh <= lim.maxHeight && base64.StdEncoding.EncodedLen(len(data)) < lim.maxBytes {
+		return &imageFitted{data: base64.StdEncoding.EncodeToString(data), mimeType: mimeType,
+			originalWidth: ow, originalHeight: oh, width: ow, height: oh}
+	}
+	src = imageOrient(src, orientation)
+
+	w, h := ow, oh
+	if w > lim.maxWidth {
+		h = int(math.Round(float64(h) * float64(lim.maxWidth) / float64(w)))
+		w = lim.maxWidth
+	}
+	if h > lim.maxHeight {
+		w = int(math.Round(float64(w) * float64(lim.maxHeight) / float64(h)))
+		h = lim.maxHeight
+	}
+	w, h = max(w, 1), max(h, 1)
+	fitted := func(encoded []byte, mime string) *imageFitted {
+		return &imageFitted{data: base64.StdEncoding.EncodeToString(encoded), mimeType: mime,
+			originalWidth: ow, originalHeight: oh, width: w, height: h, resized: true}
+	}
+	fits := func(encoded []byte) bool {
+		return encoded != nil && base64.StdEncoding.EncodedLen(len(encoded)) < lim.maxBytes
+	}
+	for {
+		scaled := image.NewRGBA(image.Rect(0, 0, w, h))
+		draw.CatmullRom.Scale(scaled, scaled.Bounds(), src, src.Bounds(), draw.Src, nil)
+		pngData := imageEncodePNG(scaled)
+		jpegData := imageEncodeJPEG(scaled, lim.jpegQuality)
+		best, bestMIME := pngData, mimePNG
+		if jpegData != nil && (pngData == nil || len(jpegData) < len(pngData)) {
+			best, bestMIME = jpegData, mimeJPEG
+		}
+		if fits(best) {
+			return fitted(best, bestMIME)
+		}
+		for _, q := range []int{70, 55, 40} {
+			if q >= lim.jpegQuality {
+				continue
+			}
+			if data := imageEncodeJPEG(scaled, q); fits(data) {
+				return fitted(data, mimeJPEG)
+			}
+		}
+		if w == 1 && h == 1 {
+			return nil
+		}
+		nw, nh := w, h
+		if w > 1 {
+			nw = max(1, int(math.Floor(float64(w)*0.75)))
+		}
+		if h > 1 {
+			nh = max(1, int(math.Floor(float64(h)*0.75)))
+		}
+		w, h = nw, nh
+	}
+}
+
+func imageDecodeConfig(data []byte, mimeType string) (image.Config, error) {
+	r := bytes.NewReader(data)
+	switch mimeType {
+	case mimePNG:
+		return png.DecodeConfig(r)
+	case mimeJPEG:
+		return jpeg.DecodeConfig(r)
+	case mimeGIF:
+		return gif.DecodeConfig(r)
+	case mimeWebP:
+		return webp.DecodeConfig(r)
+	}
+	return image.Config{}, fmt.Errorf("unsupported image type %s", mimeType)
+}
+
+func imageDecode(data []byte, mimeType string) (image.Image, error) {
+	r := bytes.NewReader(data)
+	switch mimeType {
+	case mimePNG:
+		return png.Decode(r)
+	case mimeJPEG:
+		return jpeg.Decode(r)
+	case mimeGIF:
+		return gif.Decode(r) // the first frame
+	case mimeWebP:
+		return webp.Decode(r)
+	}
+	return nil, fmt.Errorf("unsupported image type %s", mimeType)
+}
+
+func imageEncodePNG(img image.Image) []byte {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return nil
+	}
+	return buf.Bytes()
+}
+
+func imageEncodeJPEG(img image.Image, quality int) []byte {
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: quality}); err != nil {
+		return nil
+	}
+	return buf.Bytes()
+}
