@@ -18,6 +18,7 @@ var toolSchemas = map[string]string{
 	"bash":  `{"type":"object","properties":{"command":{"type":"string"},"timeout":{"type":"number"}},"required":["command"]}`,
 	"ls":    `{"type":"object","properties":{"path":{"type":"string"},"limit":{"type":"number"}}}`,
 	"edit":  `{"type":"object","properties":{"path":{"type":"string"},"edits":{"type":"array"}},"required":["path","edits"]}`,
+	"grep":  `{"type":"object","properties":{"pattern":{"type":"string"}},"required":["pattern"]}`,
 	"write": `{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path","content"]}`,
 }
 

@@ -106,9 +106,9 @@ func (p *planner) steered(userIdx, toolEnd int) reply {
 		thinking = "The previous tool call was aborted and the user has written again. I'll mention the abort and answer the new message."
 	} else {
 		ack = p.pick("steer",
-			"Got it: you steered me while I was working (%s). Changing course.",
-			"Steering message received: %s. I'll switch to that.",
-			"Understood, %s. Adapting my plan.")
+			"Got it: you steered me while I was working (%s).",
+			"Steering message received: %s.",
+			"Understood, you sent %s while I was busy.")
 		ack = fmt.Sprintf(ack, quote(steer.Text, 60))
 		if len(done) > 0 {
 			ack += " " + capitalise(fmt.Sprintf("%s had already finished, so nothing is lost.", strings.Join(done, "; ")))
@@ -116,7 +116,7 @@ func (p *planner) steered(userIdx, toolEnd int) reply {
 		thinking = "A user message arrived after the tool results, before I answered them: that's a steering message. I'll acknowledge it and follow the new instruction instead of carrying on with the old plan."
 	}
 	if r, ok := p.toolRequest(in); ok {
-		r.Text = joinParagraphs(ack, r.Text)
+		r.Text = joinParagraphs(ack+" "+p.pick("course", "Changing course.", "Switching to that.", "Adapting my plan."), r.Text)
 		r.Thinking = thinking + " " + r.Thinking
 		return r
 	}

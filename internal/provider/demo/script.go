@@ -160,7 +160,7 @@ func (p *planner) toolRequest(in intent) (reply, bool) {
 			Thinking: "The user asked me to run something but gave no command I can use verbatim. A scripted demo should not guess; I'll ask for the exact command.",
 			Text: p.pick("vague",
 				"I'd need the exact command: I'm a scripted demo and don't guess. Put it in backticks, for example: run `go test ./...` or run `ls -la`.",
-				"Which command exactly? Say, for example, run `go version` or run `git status`, and I'll pass it to the `bash` tool as it is."),
+				"Which command exactly? Say, for example, run `go test ./...` or run `git status`, and I'll pass it to the `bash` tool as it is."),
 		}, true
 	}
 	return reply{}, false
