@@ -206,7 +206,9 @@ func TestFailurePath(t *testing.T) {
 			name: "the stream function panics",
 			cfg:  func(**env) Config { return Config{} },
 			steps: func(e *env) []step {
-				return []step{func(context.Context, *provider.Request, *provider.StreamBuilder) *provider.AssistantMessage { panic("boom") }}
+				return []step{func(context.Context, *provider.Request, *provider.StreamBuilder) *provider.AssistantMessage {
+					panic("boom")
+				}}
 			},
 			reason: provider.StopReasonError, text: "panic: boom",
 			want: seq("agent_start", "turn_start", userEvents("hi"), "agent_end [assistant:error]"),
@@ -215,7 +217,9 @@ func TestFailurePath(t *testing.T) {
 			name: "the stream function returns no message",
 			cfg:  func(**env) Config { return Config{} },
 			steps: func(e *env) []step {
-				return []step{func(context.Context, *provider.Request, *provider.StreamBuilder) *provider.AssistantMessage { return nil }}
+				return []step{func(context.Context, *provider.Request, *provider.StreamBuilder) *provider.AssistantMessage {
+					return nil
+				}}
 			},
 			reason: provider.StopReasonError, text: "stream function returned no message",
 			want: seq("agent_start", "turn_start", userEvents("hi"), "agent_end [assistant:error]"),
