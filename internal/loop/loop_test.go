@@ -54,7 +54,9 @@ func runScenario(t *testing.T, sc scenario) *env {
 	if err != nil {
 		t.Fatalf("prompt: %v", err)
 	}
-	diffLines(t, e.rec.snapshot(), sc.want)
+	if sc.want != nil { // nil: the check compares (withWildcards)
+		diffLines(t, e.rec.snapshot(), sc.want)
+	}
 	st := e.a.State()
 	if st.IsStreaming || st.StreamingMessage != nil || len(st.PendingToolCalls) != 0 {
 		t.Errorf("agent not settled after the run: %+v", st)
