@@ -1,0 +1,117 @@
+package config
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+)
+
+// DefaultCommandTimeout bounds a "!command" config value, as pi does.
+const DefaultCommandTimeout = 10 * time.Second
+
+// ValueResolver resolves pi's config values (API keys and header values in models.json and
+// auth.json): "!command" runs command in the shell and uses its trimmed stdout; otherwise a value
+// that names a non-empty environment variable is replaced by that variable's value; anything else is
+// the literal. Command results are cached for the resolver's lifetime (one per process); a command
+// that fails is run again on the next request, so unlocking a password manager takes effect without
+// a restart. Safe for concurrent use; concurrent requests for one command run it once.
+type ValueResolver struct {
+	getenv  Getenv
+	timeout time.Duration
+	// shell runs a command line; tests replace it. It must honour ctx.
+	shell func(ctx context.Context, command string) (string, error)
+
+	mu     sync.Mutex
+	cache  map[string]string
+	flight singleflight.Group
+}
+
+// NewValueResolver returns a resolver reading the environment through getenv (nil: os.Getenv).
+func NewValueResolver(getenv Getenv) *ValueResolver {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return &ValueResolver{getenv: getenv, timeout: DefaultCommandTimeout, shell: runShell, cache: map[string]string{}}
+}
+
+// SetCommandTimeout changes the time a command may take (default 10 s).
+func (r *ValueResolver) SetCommandTimeout(d time.Duration) { r.timeout = d }
+
+// IsCommand reports whether a config value is a "!command".
+func IsCommand(value string) bool { return strings.HasPrefix(value, "!") }
+
+// Resolve returns the value's meaning. For a command that fails, times out or prints nothing, the
+// error names the command (never its output).
+func (r *ValueResolver) Resolve(ctx context.Context, value string) (string, error) {
+	if !IsCommand(value) {
+		if v := r.getenv(value); v != "" {
+			return v, nil
+		}
+		return value, nil
+	}
+	r.mu.Lock()
+	cached, ok := r.cache[value]
+	r.mu.Unlock()
+	if ok {
+		return cached, nil
+	}
+	out, err, _ := r.flight.Do(value, func() (any, error) {
+		cctx, cancel := context.WithTimeout(ctx, r.timeout)
+		defer cancel()
+		out, err := r.shell(cctx, value[1:])
+		if err != nil {
+			if errors.Is(cctx.Err(), context.DeadlineExceeded) {
+				return "", fmt.Errorf("shell command %q timed out after %s", value[1:], r.timeout)
+			}
+			if ctx.Err() != nil {
+				return "", ctx.Err()
+			}
+			return "", fmt.Errorf("shell command %q failed: %s", value[1:], describeExit(err))
+		}
+		out = strings.TrimSpace(out)
+		if out == "" {
+			return "", fmt.Errorf("shell command %q printed nothing", value[1:])
+		}
+		r.mu.Lock()
+		r.cache[value] = out
+		r.mu.Unlock()
+		return out, nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return out.(string), nil
+}
+
+// describeExit says how a command failed without quoting anything it printed.
+func describeExit(err error) string {
+	var exitErr *exec.ExitError
+	if errors.As(err, &exitErr) {
+		return exitErr.ProcessState.String()
+	}
+	return err.Error()
+}
+
+// runShell runs command with sh -c (cmd /C on Windows), stdin empty, stderr discarded; only stdout
+// is kept.
+func runShell(ctx context.Context, command string) (string, error) {
+	var cmd *exec.Cmd
+	if runtime.GOOS == "windows" {
+		cmd = exec.CommandContext(ctx, "cmd", "/C", command)
+	} else {
+		cmd = exec.CommandContext(ctx, "sh", "-c", command)
+	}
+	killGroupOnCancel(cmd)
+	// A child that keeps stdout open after the shell is killed must not hold us past the timeout.
+	cmd.WaitDelay = time.Second
+	out, err := cmd.Output()
+	return string(out), err
+}
