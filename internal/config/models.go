@@ -1,0 +1,377 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"regexp"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// ModelsConfig is a parsed models.json: custom providers and models, and changes to built-in ones
+// (pi-reference §3.8). Values such as apiKey and header values are kept as written; they are
+// resolved per request (see Auth).
+type ModelsConfig struct {
+	Path      string
+	Providers []ProviderConfig // in file order
+	// Warnings name entries pi-go ignores although pi would accept them (models of an API pi-go does
+	// not speak, models of pi built-in providers pi-go lacks).
+	Warnings []string
+}
+
+// ProviderConfig is one entry of "providers".
+type ProviderConfig struct {
+	Name           string                         `json:"-"` // the key in "providers"
+	DisplayName    string                         `json:"name,omitempty"`
+	BaseURL        string                         `json:"baseUrl,omitempty"`
+	APIKey         string                         `json:"apiKey,omitempty"` // literal, env var name or !command
+	API            string                         `json:"api,omitempty"`
+	Headers        map[string]string              `json:"headers,omitempty"` // values resolved like APIKey
+	Compat         *provider.Compat               `json:"compat,omitempty"`
+	AuthHeader     bool                           `json:"authHeader,omitempty"`
+	Models         []ModelDefinition              `json:"models,omitempty"`
+	ModelOverrides map[string]ModelOverrideConfig `json:"modelOverrides,omitempty"`
+}
+
+// ModelDefinition is a custom model; unset fields take pi's defaults (see ModelsConfig.Customization).
+type ModelDefinition struct {
+	ID               string                             `json:"id"`
+	Name             string                             `json:"name,omitempty"`
+	API              string                             `json:"api,omitempty"`
+	BaseURL          string                             `json:"baseUrl,omitempty"`
+	Reasoning        *bool                              `json:"reasoning,omitempty"`
+	ThinkingLevelMap map[provider.ThinkingLevel]*string `json:"thinkingLevelMap,omitempty"`
+	Input            []string                           `json:"input,omitempty"`
+	Cost             *provider.ModelCost                `json:"cost,omitempty"`
+	ContextWindow    *int                               `json:"contextWindow,omitempty"`
+	MaxTokens        *int                               `json:"maxTokens,omitempty"`
+	Headers          map[string]string                  `json:"headers,omitempty"`
+	Compat           *provider.Compat                   `json:"compat,omitempty"`
+}
+
+// ModelOverrideConfig is a "modelOverrides" entry: a partial built-in model plus request headers.
+type ModelOverrideConfig struct {
+	provider.ModelOverride
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// Defaults of a custom model's fields (pi's).
+const (
+	DefaultContextWindow = 128000
+	DefaultMaxTokens     = 16384
+)
+
+// ModelsError is a models.json problem; the file is then ignored as a whole and only built-in models
+// are offered. Its text is pi's; the UI shows it as "models.json error: " + Error().
+type ModelsError struct {
+	Path string
+	Kind string // "parse", "schema" or "load"
+	Msg  string
+}
+
+func (e *ModelsError) Error() string {
+	switch e.Kind {
+	case "parse":
+		return fmt.Sprintf("Failed to parse models.json: %s\n\nFile: %s", e.Msg, e.Path)
+	case "schema":
+		return fmt.Sprintf("Invalid models.json schema:\n%s\n\nFile: %s", e.Msg, e.Path)
+	}
+	return fmt.Sprintf("Failed to load models.json: %s\n\nFile: %s", e.Msg, e.Path)
+}
+
+// LoadModelsConfig reads models.json. A missing file is an empty config. Any other problem returns a
+// *ModelsError and an empty config, never a partial one.
+func LoadModelsConfig(path string) (*ModelsConfig, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &ModelsConfig{Path: path}, nil
+	}
+	if err != nil {
+		return &ModelsConfig{Path: path}, &ModelsError{Path: path, Kind: "load", Msg: err.Error()}
+	}
+	return ParseModelsConfig(data, path)
+}
+
+// ParseModelsConfig parses models.json content (// comments and trailing commas allowed, as in pi
+// 0.73.1); path is only used in messages.
+func ParseModelsConfig(data []byte, path string) (*ModelsConfig, error) {
+	empty := &ModelsConfig{Path: path}
+	clean := StripJSONComments(string(data))
+	dec := json.NewDecoder(bytes.NewReader([]byte(clean)))
+	dec.UseNumber()
+	var generic any
+	if err := dec.Decode(&generic); err != nil {
+		return empty, &ModelsError{Path: path, Kind: "parse", Msg: describeJSONError(clean, err)}
+	}
+	if dec.More() {
+		off := dec.InputOffset()
+		return empty, &ModelsError{Path: path, Kind: "parse", Msg: "unexpected data after the JSON value" + position(clean, off)}
+	}
+	if problems := validateModelsSchema(generic); len(problems) > 0 {
+		return empty, &ModelsError{Path: path, Kind: "schema", Msg: formatProblems(problems)}
+	}
+	cfg, err := decodeModelsConfig([]byte(clean), path)
+	if err != nil {
+		return empty, &ModelsError{Path: path, Kind: "load", Msg: err.Error()}
+	}
+	if err := cfg.validate(); err != nil {
+		return empty, &ModelsError{Path: path, Kind: "load", Msg: err.Error()}
+	}
+	cfg.Warnings = cfg.unsupported()
+	return cfg, nil
+}
+
+// decodeModelsConfig decodes validated content, keeping the providers in file order.
+func decodeModelsConfig(clean []byte, path string) (*ModelsConfig, error) {
+	var top struct {
+		Providers json.RawMessage `json:"providers"`
+	}
+	if err := json.Unmarshal(clean, &top); err != nil {
+		return nil, err
+	}
+	obj, err := parseOrderedObject(top.Providers)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &ModelsConfig{Path: path}
+	for _, name := range obj.keys {
+		raw, _ := obj.get(name)
+		var pc ProviderConfig
+		if err := json.Unmarshal(raw, &pc); err != nil {
+			return nil, fmt.Errorf("provider %s: %w", name, err)
+		}
+		pc.Name = name
+		cfg.Providers = append(cfg.Providers, pc)
+	}
+	return cfg, nil
+}
+
+// validate applies pi's checks beyond the schema (validateConfig).
+func (c *ModelsConfig) validate() error {
+	for i := range c.Providers {
+		p := &c.Providers[i]
+		builtIn := isPiBuiltinProvider(p.Name)
+		if len(p.Models) == 0 {
+			if p.BaseURL == "" && p.Headers == nil && p.Compat == nil && len(p.ModelOverrides) == 0 {
+				return fmt.Errorf(`Provider %s: must specify "baseUrl", "headers", "compat", "modelOverrides", or "models".`, p.Name)
+			}
+		} else if !builtIn {
+			if p.BaseURL == "" {
+				return fmt.Errorf(`Provider %s: "baseUrl" is required when defining custom models.`, p.Name)
+			}
+			if p.APIKey == "" {
+				return fmt.Errorf(`Provider %s: "apiKey" is required when defining custom models.`, p.Name)
+			}
+		}
+		for _, m := range p.Models {
+			if p.API == "" && m.API == "" && !builtIn {
+				return fmt.Errorf(`Provider %s, model %s: no "api" specified. Set at provider or model level.`, p.Name, m.ID)
+			}
+			if m.ContextWindow != nil && *m.ContextWindow <= 0 {
+				return fmt.Errorf("Provider %s, model %s: invalid contextWindow", p.Name, m.ID)
+			}
+			if m.MaxTokens != nil && *m.MaxTokens <= 0 {
+				return fmt.Errorf("Provider %s, model %s: invalid maxTokens", p.Name, m.ID)
+			}
+		}
+	}
+	return nil
+}
+
+// Provider returns the entry for a provider name, or nil.
+func (c *ModelsConfig) Provider(name string) *ProviderConfig {
+	if c == nil {
+		return nil
+	}
+	for i := range c.Providers {
+		if c.Providers[i].Name == name {
+			return &c.Providers[i]
+		}
+	}
+	return nil
+}
+
+// modelDefaults is where a custom model's api and baseUrl come from when it names none: the
+// built-in provider of the same name.
+func modelDefaults(providerName string) (api, baseURL string) {
+	if p, ok := provider.LookupBuiltinProvider(providerName); ok {
+		return provider.APIOpenAICompletions, p.BaseURL
+	}
+	return "", ""
+}
+
+// resolvedModel builds the custom model of a definition with pi's defaults; ok is false when pi-go
+// cannot use it (no api or baseUrl anywhere, or an API other than openai-completions).
+func resolvedModel(p *ProviderConfig, d *ModelDefinition) (m provider.Model, ok bool) {
+	defAPI, defBase := modelDefaults(p.Name)
+	api := firstNonEmpty(d.API, p.API, defAPI)
+	baseURL := firstNonEmpty(d.BaseURL, p.BaseURL, defBase)
+	if api != provider.APIOpenAICompletions || baseURL == "" {
+		return provider.Model{}, false
+	}
+	m = provider.Model{
+		ID:               d.ID,
+		Name:             firstNonEmpty(d.Name, d.ID),
+		API:              api,
+		Provider:         p.Name,
+		BaseURL:          baseURL,
+		Reasoning:        d.Reasoning != nil && *d.Reasoning,
+		ThinkingLevelMap: d.ThinkingLevelMap,
+		Input:            d.Input,
+		ContextWindow:    DefaultContextWindow,
+		MaxTokens:        DefaultMaxTokens,
+		Compat:           mergeCompat(p.Compat, d.Compat),
+	}
+	if m.Input == nil {
+		m.Input = []string{"text"}
+	}
+	if d.Cost != nil {
+		m.Cost = *d.Cost
+	}
+	if d.ContextWindow != nil {
+		m.ContextWindow = *d.ContextWindow
+	}
+	if d.MaxTokens != nil {
+		m.MaxTokens = *d.MaxTokens
+	}
+	return m, true
+}
+
+func mergeCompat(base, over *provider.Compat) *provider.Compat {
+	if over == nil {
+		return base
+	}
+	return base.Merge(over)
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// unsupported lists the models pi would load and pi-go cannot.
+func (c *ModelsConfig) unsupported() []string {
+	var out []string
+	for i := range c.Providers {
+		p := &c.Providers[i]
+		for j := range p.Models {
+			d := &p.Models[j]
+			if _, ok := resolvedModel(p, d); ok {
+				continue
+			}
+			defAPI, _ := modelDefaults(p.Name)
+			api := firstNonEmpty(d.API, p.API, defAPI)
+			switch {
+			case api == "" && isPiBuiltinProvider(p.Name):
+				out = append(out, fmt.Sprintf("Provider %s, model %s: pi-go has no built-in %s provider; set \"baseUrl\" and \"api\": %q to use it. Model skipped.", p.Name, d.ID, p.Name, provider.APIOpenAICompletions))
+			case api != provider.APIOpenAICompletions:
+				out = append(out, fmt.Sprintf("Provider %s, model %s: api %q is not supported by pi-go (only %q). Model skipped.", p.Name, d.ID, api, provider.APIOpenAICompletions))
+			}
+		}
+	}
+	return out
+}
+
+// Customization is what this file changes in the model list, for provider.NewRegistry: built-in
+// providers re-routed (baseUrl, compat), built-in models patched (modelOverrides) and custom models.
+func (c *ModelsConfig) Customization() *provider.Customization {
+	cust := &provider.Customization{
+		Providers:      map[string]provider.ProviderOverride{},
+		ModelOverrides: map[string]map[string]provider.ModelOverride{},
+	}
+	if c == nil {
+		return cust
+	}
+	for i := range c.Providers {
+		p := &c.Providers[i]
+		if p.BaseURL != "" || p.Compat != nil {
+			cust.Providers[p.Name] = provider.ProviderOverride{BaseURL: p.BaseURL, Compat: p.Compat}
+		}
+		if len(p.ModelOverrides) > 0 {
+			mo := map[string]provider.ModelOverride{}
+			for id, o := range p.ModelOverrides {
+				mo[id] = o.ModelOverride
+			}
+			cust.ModelOverrides[p.Name] = mo
+		}
+		for j := range p.Models {
+			if m, ok := resolvedModel(p, &p.Models[j]); ok {
+				cust.Models = append(cust.Models, m)
+			}
+		}
+	}
+	return cust
+}
+
+// LoadRegistry builds the model registry: built-in models with models.json (at modelsPath) applied,
+// then extra models (e.g. the --base-url model), upserted by provider and id. A models.json problem is
+// returned as err together with a registry of the built-ins and extras only, as pi keeps working
+// without the file.
+func LoadRegistry(modelsPath string, extra ...provider.Model) (*provider.Registry, *ModelsConfig, error) {
+	cfg, err := LoadModelsConfig(modelsPath)
+	cust := cfg.Customization()
+	cust.Models = append(cust.Models, extra...)
+	return provider.NewRegistry(provider.BuiltinModels(), cust), cfg, err
+}
+
+// The comment and trailing-comma rules of pi 0.73.1: string literals are copied untouched; "//" up to
+// the end of the line is dropped; a comma followed only by whitespace before } or ] is dropped.
+var (
+	lineCommentRe   = regexp.MustCompile(`"(?:\\.|[^"\\])*"|//[^\n]*`)
+	trailingCommaRe = regexp.MustCompile(`"(?:\\.|[^"\\])*"|,(\s*[}\]])`)
+)
+
+// StripJSONComments removes // comments and trailing commas from JSON text, leaving strings alone.
+// Line numbers are preserved.
+func StripJSONComments(s string) string {
+	s = lineCommentRe.ReplaceAllStringFunc(s, func(m string) string {
+		if m[0] == '"' {
+			return m
+		}
+		return ""
+	})
+	return trailingCommaRe.ReplaceAllStringFunc(s, func(m string) string {
+		if m[0] == '"' {
+			return m
+		}
+		return m[1:]
+	})
+}
+
+// describeJSONError turns a decoding error into a message with a line and column.
+func describeJSONError(text string, err error) string {
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		return syn.Error() + position(text, syn.Offset)
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return "unexpected end of JSON input"
+	}
+	return err.Error()
+}
+
+// position renders a byte offset of text as " (line L, column C)".
+func position(text string, offset int64) string {
+	if offset > int64(len(text)) {
+		offset = int64(len(text))
+	}
+	line, col := 1, 1
+	for _, r := range text[:offset] {
+		if r == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf(" (line %d, column %d)", line, col)
+}
