@@ -87,6 +87,22 @@ func (b *StreamBuilder) SetResponseID(id string) {
 	}
 }
 
+// SetResponseModel records the model the server says answered, when it differs from the requested one
+// (pi 0.73.1's "responseModel"; the first one wins).
+func (b *StreamBuilder) SetResponseModel(model string) {
+	if model == "" || b.msg.Extra["responseModel"] != nil {
+		return
+	}
+	data := AppendJSONString(nil, model)
+	// A fresh map: earlier snapshots share the old one (nil here, as nothing else sets Extra).
+	extra := make(map[string]json.RawMessage, len(b.msg.Extra)+1)
+	for k, v := range b.msg.Extra {
+		extra[k] = v
+	}
+	extra["responseModel"] = data
+	b.msg.Extra = extra
+}
+
 // SetUsage records the token usage.
 func (b *StreamBuilder) SetUsage(u Usage) { b.msg.Usage = u }
 
@@ -169,12 +185,24 @@ func (b *StreamBuilder) ToolCall(index *int, id, name, argsFragment string) {
 		b.send(&AssistantEvent{Type: EventToolCallStart, ContentIndex: st.contentIdx, Partial: b.snapshot()})
 	}
 	block := &b.msg.Content[st.contentIdx]
-	if block.ID == "" && id != "" {
-		block.ID = id
+	if index != nil && block.StreamIndex == nil {
+		// Found by id: remember its index too, so later index-only fragments land here.
+		i := *index
+		block.StreamIndex = &i
+		if b.byIndex == nil {
+			b.byIndex = map[int]*toolCallState{}
+		}
+		b.byIndex[i] = st
+	}
+	if id != "" {
+		// Gateways that change ids mid-stream: every id seen names this block.
 		if b.byID == nil {
 			b.byID = map[string]*toolCallState{}
 		}
 		b.byID[id] = st
+	}
+	if block.ID == "" && id != "" {
+		block.ID = id
 	}
 	if block.Name == "" && name != "" {
 		block.Name = name

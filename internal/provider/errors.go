@@ -1,0 +1,96 @@
+package provider
+
+import "regexp"
+
+// overflowPatterns match the error texts servers return when the input exceeds the context window
+// (pi 0.73.1's list, one per known server wording).
+var overflowPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)prompt is too long`),
+	regexp.MustCompile(`(?i)request_too_large`),
+	regexp.MustCompile(`(?i)input is too long for requested model`),
+	regexp.MustCompile(`(?i)exceeds the context window`),
+	regexp.MustCompile(`(?i)input token count.*exceeds the maximum`),
+	regexp.MustCompile(`(?i)maximum prompt length is \d+`),
+	regexp.MustCompile(`(?i)reduce the length of the messages`),
+	regexp.MustCompile(`(?i)maximum context length is \d+ tokens`),
+	regexp.MustCompile(`(?i)exceeds the limit of \d+`),
+	regexp.MustCompile(`(?i)exceeds the available context size`),
+	regexp.MustCompile(`(?i)greater than the context length`),
+	regexp.MustCompile(`(?i)context window exceeds limit`),
+	regexp.MustCompile(`(?i)exceeded model token limit`),
+	regexp.MustCompile(`(?i)too large for model with \d+ maximum context length`),
+	regexp.MustCompile(`(?i)model_context_window_exceeded`),
+	regexp.MustCompile(`(?i)prompt too long; exceeded (?:max )?context length`),
+	regexp.MustCompile(`(?i)context[_ ]length[_ ]exceeded`),
+	regexp.MustCompile(`(?i)too many tokens`),
+	regexp.MustCompile(`(?i)token limit exceeded`),
+	regexp.MustCompile(`(?i)^4(?:00|13)\s*(?:status code)?\s*\(no body\)`),
+}
+
+// nonOverflowPatterns exclude throttling texts that would otherwise match ("Too many tokens, please
+// wait" is a rate limit, not an overflow).
+var nonOverflowPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)^(?:Throttling error|Service unavailable):`),
+	regexp.MustCompile(`(?i)rate limit`),
+	regexp.MustCompile(`(?i)too many requests`),
+}
+
+// retryablePattern is pi 0.73.1's list of transient failures. pi-go's own transport errors are worded to
+// match it: "Connection refused", "Connection error", "Connection lost", "timed out", "ended without".
+var retryablePattern = regexp.MustCompile(`(?i)overloaded|provider.?returned.?error|rate.?limit|too many requests|` +
+	`429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|` +
+	`connection.?refused|connection.?lost|websocket.?closed|websocket.?error|other side closed|fetch failed|` +
+	`upstream.?connect|reset before headers|socket hang up|ended without|http2 request did not get a response|` +
+	`timed? out|timeout|terminated|retry delay`)
+
+// IsContextOverflow reports whether msg failed because the request did not fit the model's context
+// window (pi-reference §1.9, as pi 0.73.1): an error whose text matches a known overflow wording, or a
+// "successful" answer whose input exceeded contextWindow (servers that accept overflow silently), or a
+// length stop with no output after the server truncated the input to fill the window. contextWindow 0
+// checks the error text only.
+func IsContextOverflow(msg *AssistantMessage, contextWindow int) bool {
+	if msg == nil {
+		return false
+	}
+	if msg.StopReason == StopReasonError && msg.ErrorMessage != "" && matchesOverflow(msg.ErrorMessage) {
+		return true
+	}
+	if contextWindow <= 0 {
+		return false
+	}
+	input := msg.Usage.Input + msg.Usage.CacheRead
+	switch msg.StopReason {
+	case StopReasonStop:
+		return input > contextWindow
+	case StopReasonLength:
+		return msg.Usage.Output == 0 && float64(input) >= float64(contextWindow)*0.99
+	}
+	return false
+}
+
+func matchesOverflow(text string) bool {
+	for _, p := range nonOverflowPatterns {
+		if p.MatchString(text) {
+			return false
+		}
+	}
+	for _, p := range overflowPatterns {
+		if p.MatchString(text) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsRetryable reports whether msg failed in a way worth retrying after a pause (pi-reference §6.7 with
+// pi 0.73.1's additions): an error that is not a context overflow and whose text names a transient
+// condition (rate limit, overload, 5xx, dropped or refused connection, timeout).
+func IsRetryable(msg *AssistantMessage) bool {
+	if msg == nil || msg.StopReason != StopReasonError || msg.ErrorMessage == "" {
+		return false
+	}
+	if IsContextOverflow(msg, 0) {
+		return false
+	}
+	return retryablePattern.MatchString(msg.ErrorMessage)
+}

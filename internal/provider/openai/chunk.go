@@ -1,0 +1,254 @@
+package openai
+
+import "strconv"
+
+// chunk is the part of one streamed chat.completion.chunk that pi reads. Byte slices are views into the
+// line or the scanner's arena, valid until the next chunk is decoded. A member that is absent, null, of
+// the wrong type or (for strings) empty reads as empty, which is how pi's truthiness checks treat it.
+type chunk struct {
+	isObject bool
+
+	ID    []byte
+	Model []byte
+
+	Usage    rawUsage
+	HasUsage bool
+
+	// HasChoice: choices is an array whose first element is an object.
+	HasChoice      bool
+	FinishReason   []byte
+	ChoiceUsage    rawUsage
+	HasChoiceUsage bool
+
+	Content []byte
+	// Reasoning holds reasoning_content, reasoning and reasoning_text, in pi's order of preference.
+	Reasoning        [3][]byte
+	ToolCalls        []toolCallDelta
+	ReasoningDetails []reasoningDetail
+
+	// Error is the raw JSON of a truthy "error" member.
+	Error []byte
+}
+
+// reasoningFields are the delta members that carry thinking, in the order pi prefers them.
+var reasoningFields = [3]string{"reasoning_content", "reasoning", "reasoning_text"}
+
+type toolCallDelta struct {
+	HasIndex  bool
+	Index     float64
+	ID        []byte
+	Name      []byte
+	Arguments []byte
+}
+
+// reasoningDetail is an OpenRouter "reasoning.encrypted" detail that belongs to a tool call.
+type reasoningDetail struct {
+	ID  []byte
+	Raw []byte
+}
+
+// rawUsage is the usage object as sent; Has* mark members present as numbers.
+type rawUsage struct {
+	PromptTokens, CompletionTokens float64
+	CachedTokens, CacheWriteTokens float64
+	PromptCacheHitTokens           float64
+	HasCachedTokens                bool
+	HasPromptCacheHitTokens        bool
+}
+
+// chunkDecoder decodes chunks, reusing its buffers from one chunk to the next.
+type chunkDecoder struct {
+	s scanner
+	c chunk
+	// messageAsDelta reads choices[0].message like a delta: a server that ignored stream:true and
+	// answered with one chat.completion object.
+	messageAsDelta bool
+}
+
+// decode parses one chunk. The result is valid until the next call.
+func (d *chunkDecoder) decode(data []byte) (*chunk, error) {
+	d.s.reset(data)
+	tools := d.c.ToolCalls[:0]
+	details := d.c.ReasoningDetails[:0]
+	d.c = chunk{ToolCalls: tools, ReasoningDetails: details}
+	s, c := &d.s, &d.c
+	c.isObject = s.object(func(key []byte) {
+		switch string(key) {
+		case "id":
+			c.ID = s.stringValue()
+		case "model":
+			c.Model = s.stringValue()
+		case "usage":
+			c.Usage, c.HasUsage = d.usage()
+		case "choices":
+			d.choices()
+		case "error":
+			c.Error = nil
+			if v := s.raw(); truthy(v) {
+				c.Error = v
+			}
+		default:
+			s.skip()
+		}
+	})
+	s.end()
+	if s.err != nil {
+		return nil, s.err
+	}
+	return c, nil
+}
+
+// truthy reports whether a raw JSON value is truthy in JavaScript.
+func truthy(v []byte) bool {
+	switch string(v) {
+	case "", "null", "false", `""`:
+		return false
+	}
+	if v[0] == '-' || (v[0] >= '0' && v[0] <= '9') {
+		f, _ := strconv.ParseFloat(string(v), 64)
+		return f != 0
+	}
+	return true
+}
+
+func (d *chunkDecoder) choices() {
+	s, c := &d.s, &d.c
+	c.HasChoice = false
+	c.FinishReason, c.ChoiceUsage, c.HasChoiceUsage = nil, rawUsage{}, false
+	c.Content, c.Reasoning = nil, [3][]byte{}
+	c.ToolCalls, c.ReasoningDetails = c.ToolCalls[:0], c.ReasoningDetails[:0]
+	s.array(func(i int) {
+		if i != 0 {
+			s.skip()
+			return
+		}
+		c.HasChoice = s.object(func(key []byte) {
+			switch string(key) {
+			case "finish_reason":
+				c.FinishReason = s.stringValue()
+			case "usage":
+				c.ChoiceUsage, c.HasChoiceUsage = d.usage()
+			case "delta":
+				d.delta()
+			case "message":
+				if d.messageAsDelta {
+					d.delta()
+				} else {
+					s.skip()
+				}
+			default:
+				s.skip()
+			}
+		})
+	})
+}
+
+func (d *chunkDecoder) delta() {
+	s, c := &d.s, &d.c
+	c.Content, c.Reasoning = nil, [3][]byte{}
+	c.ToolCalls, c.ReasoningDetails = c.ToolCalls[:0], c.ReasoningDetails[:0]
+	s.object(func(key []byte) {
+		switch k := string(key); k {
+		case "content":
+			c.Content = s.stringValue()
+		case "reasoning_content", "reasoning", "reasoning_text":
+			i := 0
+			for reasoningFields[i] != k {
+				i++
+			}
+			c.Reasoning[i] = s.stringValue()
+		case "tool_calls":
+			c.ToolCalls = c.ToolCalls[:0]
+			s.array(func(int) { d.toolCall() })
+		case "reasoning_details":
+			c.ReasoningDetails = c.ReasoningDetails[:0]
+			s.array(func(int) { d.reasoningDetail() })
+		default:
+			s.skip()
+		}
+	})
+}
+
+func (d *chunkDecoder) toolCall() {
+	s, c := &d.s, &d.c
+	var tc toolCallDelta
+	if s.object(func(key []byte) {
+		switch string(key) {
+		case "index":
+			tc.Index, tc.HasIndex = s.numberValue()
+		case "id":
+			tc.ID = s.stringValue()
+		case "function":
+			tc.Name, tc.Arguments = nil, nil
+			s.object(func(key []byte) {
+				switch string(key) {
+				case "name":
+					tc.Name = s.stringValue()
+				case "arguments":
+					tc.Arguments = s.stringValue()
+				default:
+					s.skip()
+				}
+			})
+		default:
+			s.skip()
+		}
+	}) {
+		c.ToolCalls = append(c.ToolCalls, tc)
+	}
+}
+
+func (d *chunkDecoder) reasoningDetail() {
+	s, c := &d.s, &d.c
+	s.ws()
+	start := s.pos
+	var typ, id, data []byte
+	dataTruthy := false
+	isObj := s.object(func(key []byte) {
+		switch string(key) {
+		case "type":
+			typ = s.stringValue()
+		case "id":
+			id = s.stringValue()
+		case "data":
+			data = s.raw()
+			dataTruthy = truthy(data)
+		default:
+			s.skip()
+		}
+	})
+	if isObj && s.err == nil && string(typ) == "reasoning.encrypted" && len(id) > 0 && dataTruthy {
+		c.ReasoningDetails = append(c.ReasoningDetails, reasoningDetail{ID: id, Raw: s.data[start:s.pos]})
+	}
+}
+
+// usage reads a usage object; anything else reads as absent.
+func (d *chunkDecoder) usage() (rawUsage, bool) {
+	s := &d.s
+	var u rawUsage
+	ok := s.object(func(key []byte) {
+		switch string(key) {
+		case "prompt_tokens":
+			u.PromptTokens, _ = s.numberValue()
+		case "completion_tokens":
+			u.CompletionTokens, _ = s.numberValue()
+		case "prompt_cache_hit_tokens":
+			u.PromptCacheHitTokens, u.HasPromptCacheHitTokens = s.numberValue()
+		case "prompt_tokens_details":
+			u.CachedTokens, u.HasCachedTokens, u.CacheWriteTokens = 0, false, 0
+			s.object(func(key []byte) {
+				switch string(key) {
+				case "cached_tokens":
+					u.CachedTokens, u.HasCachedTokens = s.numberValue()
+				case "cache_write_tokens":
+					u.CacheWriteTokens, _ = s.numberValue()
+				default:
+					s.skip()
+				}
+			})
+		default:
+			s.skip()
+		}
+	})
+	return u, ok
+}

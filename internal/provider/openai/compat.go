@@ -1,0 +1,160 @@
+package openai
+
+import (
+	"strings"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// Thinking formats: how a server is told whether (and how much) to reason.
+const (
+	thinkingOpenAI           = "openai"             // reasoning_effort
+	thinkingZAI              = "zai"                // enable_thinking
+	thinkingQwen             = "qwen"               // enable_thinking
+	thinkingQwenChatTemplate = "qwen-chat-template" // chat_template_kwargs.enable_thinking
+	thinkingDeepSeek         = "deepseek"           // thinking.type + reasoning_effort
+	thinkingOpenRouter       = "openrouter"         // reasoning.effort
+)
+
+// compat is the fully resolved set of server quirks for one model.
+type compat struct {
+	supportsStore                    bool
+	supportsDeveloperRole            bool
+	supportsReasoningEffort          bool
+	supportsUsageInStreaming         bool
+	maxTokensField                   string
+	requiresToolResultName           bool
+	requiresAssistantAfterToolResult bool
+	requiresThinkingAsText           bool
+	// requiresReasoningContentOnAssistant: DeepSeek wants reasoning_content on every replayed
+	// assistant message of a reasoning model (detected only; not a models.json field in pi-go yet).
+	requiresReasoningContentOnAssistant bool
+	thinkingFormat                      string
+	supportsStrictMode                  bool
+	supportsXHigh                       bool
+	// anthropicCacheControl: Anthropic models behind OpenRouter take cache_control markers.
+	anthropicCacheControl bool
+	reasoningEffortMap    map[string]string
+	thinkingLevelMap      map[string]string
+}
+
+// detectCompat derives the quirks from the provider name and base URL, as pi 0.73.1 does; everything
+// unknown (including local servers) gets OpenAI's behaviour.
+func detectCompat(m *provider.Model) compat {
+	p, url := m.Provider, m.BaseURL
+	isZAI := p == "zai" || strings.Contains(url, "api.z.ai")
+	isMoonshot := p == "moonshotai" || p == "moonshotai-cn" || strings.Contains(url, "api.moonshot.")
+	isCFWorkers := p == "cloudflare-workers-ai" || strings.Contains(url, "api.cloudflare.com")
+	isCFGateway := p == "cloudflare-ai-gateway" || strings.Contains(url, "gateway.ai.cloudflare.com")
+	isGrok := p == "xai" || strings.Contains(url, "api.x.ai")
+	isDeepSeek := p == "deepseek" || strings.Contains(url, "deepseek.com")
+	nonStandard := p == "cerebras" || strings.Contains(url, "cerebras.ai") || isGrok ||
+		strings.Contains(url, "chutes.ai") || strings.Contains(url, "deepseek.com") || isZAI || isMoonshot ||
+		p == "opencode" || strings.Contains(url, "opencode.ai") || isCFWorkers || isCFGateway
+	maxField := "max_completion_tokens"
+	if strings.Contains(url, "chutes.ai") || isMoonshot || isCFGateway {
+		maxField = "max_tokens"
+	}
+	format := thinkingOpenAI
+	switch {
+	case isDeepSeek:
+		format = thinkingDeepSeek
+	case isZAI:
+		format = thinkingZAI
+	case p == "openrouter" || strings.Contains(url, "openrouter.ai"):
+		format = thinkingOpenRouter
+	}
+	return compat{
+		supportsStore:                       !nonStandard,
+		supportsDeveloperRole:               !nonStandard,
+		supportsReasoningEffort:             !isGrok && !isZAI && !isMoonshot && !isCFGateway,
+		supportsUsageInStreaming:            true,
+		maxTokensField:                      maxField,
+		requiresReasoningContentOnAssistant: isDeepSeek,
+		thinkingFormat:                      format,
+		supportsStrictMode:                  !isMoonshot && !isCFGateway,
+		anthropicCacheControl:               p == "openrouter" && strings.HasPrefix(m.ID, "anthropic/"),
+	}
+}
+
+// resolveCompat applies the model's explicit compat fields over the detected ones.
+func resolveCompat(m *provider.Model) compat {
+	c := detectCompat(m)
+	o := m.Compat
+	if o == nil {
+		return c
+	}
+	c.supportsStore = provider.Bool(o.SupportsStore, c.supportsStore)
+	c.supportsDeveloperRole = provider.Bool(o.SupportsDeveloperRole, c.supportsDeveloperRole)
+	c.supportsReasoningEffort = provider.Bool(o.SupportsReasoningEffort, c.supportsReasoningEffort)
+	c.supportsUsageInStreaming = provider.Bool(o.SupportsUsageInStreaming, c.supportsUsageInStreaming)
+	c.requiresToolResultName = provider.Bool(o.RequiresToolResultName, c.requiresToolResultName)
+	c.requiresAssistantAfterToolResult = provider.Bool(o.RequiresAssistantAfterToolResult, c.requiresAssistantAfterToolResult)
+	c.requiresThinkingAsText = provider.Bool(o.RequiresThinkingAsText, c.requiresThinkingAsText)
+	c.supportsStrictMode = provider.Bool(o.SupportsStrictMode, c.supportsStrictMode)
+	c.supportsXHigh = provider.Bool(o.SupportsXHigh, c.supportsXHigh)
+	if o.MaxTokensField != "" {
+		c.maxTokensField = o.MaxTokensField
+	}
+	if o.ThinkingFormat != "" {
+		c.thinkingFormat = o.ThinkingFormat
+	}
+	c.reasoningEffortMap = o.ReasoningEffortMap
+	c.thinkingLevelMap = o.ThinkingLevelMap
+	return c
+}
+
+// effectiveLevel clamps the requested thinking level to what the model supports (pi's
+// clampThinkingLevel): non-reasoning models only know "off"; a level mapped to null is unsupported;
+// xhigh needs an explicit mapping. The nearest higher supported level wins, else the nearest lower.
+func effectiveLevel(m *provider.Model, c *compat, level provider.ThinkingLevel) provider.ThinkingLevel {
+	if level == "" || level == provider.ThinkingOff || !m.Reasoning {
+		return provider.ThinkingOff
+	}
+	supported := func(l provider.ThinkingLevel) bool {
+		mapped, present := m.ThinkingLevelMap[l]
+		if present && mapped == nil {
+			return false
+		}
+		if l == provider.ThinkingXHigh {
+			return (present && mapped != nil) || c.supportsXHigh || c.thinkingLevelMap[string(l)] != ""
+		}
+		return true
+	}
+	levels := provider.ThinkingLevels
+	idx := -1
+	for i, l := range levels {
+		if l == level {
+			idx = i
+		}
+	}
+	if idx < 0 {
+		return provider.ThinkingOff
+	}
+	for i := idx; i < len(levels); i++ {
+		if supported(levels[i]) {
+			return levels[i]
+		}
+	}
+	for i := idx - 1; i >= 0; i-- {
+		if supported(levels[i]) {
+			return levels[i]
+		}
+	}
+	return provider.ThinkingOff
+}
+
+// effortValue is the value sent for a level: the model's thinking-level map first, then the compat
+// maps, else the level's own name.
+func effortValue(m *provider.Model, c *compat, level provider.ThinkingLevel) (string, bool) {
+	if v, ok := m.ThinkingLevelMap[level]; ok && v != nil {
+		return *v, true
+	}
+	if v, ok := c.thinkingLevelMap[string(level)]; ok {
+		return v, true
+	}
+	if v, ok := c.reasoningEffortMap[string(level)]; ok {
+		return v, true
+	}
+	return string(level), false
+}

@@ -1,0 +1,348 @@
+package openai
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	goopenai "github.com/sashabaranov/go-openai"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// Config configures a Provider.
+type Config struct {
+	// HTTPClient sends the requests; nil means a default client with no overall timeout (streams may
+	// last long) and bounded dial, TLS-handshake and response-header waits.
+	HTTPClient *http.Client
+	// IdleTimeout ends a call that receives no bytes for this long (waiting for the response headers
+	// included) with a retryable error. 0 means DefaultIdleTimeout; a negative value disables it.
+	// provider.StreamOptions.IdleTimeout overrides it per call.
+	IdleTimeout time.Duration
+}
+
+// Provider streams chat completions from any OpenAI-compatible server. It is safe for concurrent use.
+type Provider struct {
+	client      *http.Client
+	idleTimeout time.Duration
+}
+
+// New returns a provider.
+func New(cfg Config) *Provider {
+	p := &Provider{client: cfg.HTTPClient, idleTimeout: cfg.IdleTimeout}
+	if p.client == nil {
+		p.client = newDefaultClient()
+	}
+	if p.idleTimeout == 0 {
+		p.idleTimeout = DefaultIdleTimeout
+	}
+	return p
+}
+
+// abortedMessage is pi's text for a cancelled request.
+const abortedMessage = "Request was aborted"
+
+// Stream sends req and streams the answer into emit (see provider.Provider). It never returns a Go
+// error and never panics on bad server data: every failure ends the stream with a message whose
+// StopReason is error or aborted and whose ErrorMessage says what happened, without the API key.
+func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
+	b := provider.NewStreamBuilder(req.Model, emit)
+	m := req.Model
+	headers := mergeHeaders(m.Headers, req.Options.Headers)
+	red := newRedactor(req.Options.APIKey, headers)
+	fail := func(ctx context.Context, msg string) *provider.AssistantMessage {
+		if ctx.Err() != nil && context.Cause(ctx) != errIdle {
+			return b.Fail(provider.StopReasonAborted, abortedMessage)
+		}
+		return b.Fail(provider.StopReasonError, red.apply(msg))
+	}
+	if ctx.Err() != nil {
+		return fail(ctx, "")
+	}
+
+	c := resolveCompat(m)
+	body, err := buildBody(req, &c)
+	if err != nil {
+		return fail(ctx, "Cannot build the request: "+err.Error())
+	}
+	base := strings.TrimRight(m.BaseURL, "/")
+	target := redactURL(base + "/chat/completions")
+	if base == "" {
+		return fail(ctx, fmt.Sprintf("Model %s has no base URL", m.String()))
+	}
+
+	idle := p.idleTimeout
+	if req.Options.IdleTimeout != 0 {
+		idle = req.Options.IdleTimeout
+	}
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	watch := startIdleWatch(idle, cancel)
+	defer watch.stop()
+	idleText := func() string {
+		return fmt.Sprintf("Request timed out: no data from %s for %s", target, idle)
+	}
+
+	doer := &callDoer{client: p.client, body: body, headers: headers, watch: watch}
+	defer doer.close()
+	cfg := goopenai.DefaultConfig(req.Options.APIKey)
+	cfg.BaseURL = base
+	cfg.HTTPClient = doer
+	// go-openai builds the request and interprets error statuses; the body is read by our SSE reader
+	// (go-openai's line reader counts keep-alive comments against a limit and cannot tell [DONE] from a
+	// dropped connection), so the stream object itself is only closed.
+	stream, err := goopenai.NewClientWithConfig(cfg).CreateChatCompletionStream(callCtx,
+		goopenai.ChatCompletionRequest{Model: m.ID})
+	if err != nil {
+		switch {
+		case callCtx.Err() != nil && context.Cause(callCtx) == errIdle:
+			return fail(callCtx, idleText())
+		case callCtx.Err() != nil:
+			return fail(callCtx, "")
+		case doer.resp != nil:
+			ra, hasRA := doer.retryAfter()
+			return fail(callCtx, httpErrorMessage(doer.resp.StatusCode, doer.errBody.Bytes(), ra, hasRA))
+		}
+		if doer.called {
+			return fail(callCtx, transportErrorMessage(doer.err, target))
+		}
+		return fail(callCtx, fmt.Sprintf("Cannot send the request to %s: %v", target, err))
+	}
+	defer stream.Close()
+
+	b.Start()
+	r := &reader{b: b, model: m, sse: newSSEReader(doer.resp.Body)}
+	msg := r.run()
+	switch {
+	case callCtx.Err() != nil && context.Cause(callCtx) == errIdle && !r.finished():
+		return fail(callCtx, idleText())
+	case ctx.Err() != nil:
+		// pi checks the abort signal after the stream too: a cancelled run never reports success.
+		return fail(ctx, "")
+	case msg != "":
+		return fail(callCtx, msg)
+	}
+	return b.Finish()
+}
+
+func mergeHeaders(model, call map[string]string) map[string]string {
+	if len(model) == 0 && len(call) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(model)+len(call))
+	for k, v := range model {
+		out[k] = v
+	}
+	for k, v := range call {
+		out[k] = v
+	}
+	return out
+}
+
+// reader turns the SSE events of one response into StreamBuilder calls.
+type reader struct {
+	b     *provider.StreamBuilder
+	model *provider.Model
+	sse   *sseReader
+	dec   chunkDecoder
+
+	chunks   int
+	sawDone  bool
+	sawStop  bool // a finish_reason arrived
+	gotModel bool
+}
+
+// finished reports whether the answer was complete (a finish reason or [DONE] arrived) before the
+// stream broke: a drop after that point loses nothing but the usage chunk.
+func (r *reader) finished() bool { return r.sawDone || r.sawStop }
+
+// run reads the stream to its end; it returns the error text of a failed stream, or "".
+func (r *reader) run() string {
+	for {
+		ev, err := r.sse.next()
+		if err != nil {
+			return r.end(err)
+		}
+		if isDone(ev.Data) {
+			r.sawDone = true
+			return ""
+		}
+		r.chunks++
+		if msg := r.event(ev); msg != "" {
+			return msg
+		}
+	}
+}
+
+// end explains why the body ended; "" when it ended as a finished answer.
+func (r *reader) end(err error) string {
+	if r.finished() {
+		return ""
+	}
+	if err != io.EOF {
+		return fmt.Sprintf("Connection lost while streaming the answer: %v", err)
+	}
+	if !r.sse.sawData && len(r.sse.preamble) > 0 {
+		return r.preamble()
+	}
+	return "Stream ended without a finish reason or [DONE]: the server closed the connection early"
+}
+
+// preamble handles a 2xx body that was not SSE: an error object, or a whole non-streaming completion
+// from a server that ignored stream:true.
+func (r *reader) preamble() string {
+	p := r.sse.preamble
+	r.dec.messageAsDelta = true
+	c, err := r.dec.decode(p)
+	if err != nil || !c.isObject {
+		return "Stream ended without any data; the server sent " + describePreamble(p)
+	}
+	if len(c.Error) > 0 {
+		return errorObjectText(c.Error)
+	}
+	if !c.HasChoice {
+		return "Stream ended without any data; the server sent " + describePreamble(p)
+	}
+	r.apply(c)
+	r.sawStop = true
+	return ""
+}
+
+// event handles one data event.
+func (r *reader) event(ev sseEvent) string {
+	c, err := r.dec.decode(ev.Data)
+	if err != nil {
+		return fmt.Sprintf("Malformed JSON in stream chunk %d (%v): %s", r.chunks, err, excerpt(ev.Data))
+	}
+	if string(ev.Name) == "error" {
+		if c.isObject && len(c.Error) > 0 {
+			return errorObjectText(c.Error)
+		}
+		return "Stream error: " + plainText(ev.Data)
+	}
+	if len(c.Error) > 0 {
+		return errorObjectText(c.Error)
+	}
+	if !c.isObject {
+		return ""
+	}
+	r.apply(c)
+	return ""
+}
+
+func excerpt(b []byte) string {
+	const limit = 200
+	if len(b) > limit {
+		return fmt.Sprintf("%q…", b[:limit])
+	}
+	return fmt.Sprintf("%q", b)
+}
+
+// apply feeds one decoded chunk to the builder, in pi's order.
+func (r *reader) apply(c *chunk) {
+	b := r.b
+	if len(c.ID) > 0 {
+		b.SetResponseID(string(c.ID))
+	}
+	if !r.gotModel && len(c.Model) > 0 && string(c.Model) != r.model.ID {
+		r.gotModel = true
+		b.SetResponseModel(string(c.Model))
+	}
+	if c.HasUsage {
+		b.SetUsage(usageFrom(&c.Usage, r.model))
+	}
+	if !c.HasChoice {
+		return
+	}
+	if !c.HasUsage && c.HasChoiceUsage {
+		b.SetUsage(usageFrom(&c.ChoiceUsage, r.model))
+	}
+	if len(c.FinishReason) > 0 {
+		reason, errMsg := mapFinishReason(string(c.FinishReason))
+		b.SetStopReason(reason, errMsg)
+		r.sawStop = true
+	}
+	if len(c.Content) > 0 {
+		b.Text(string(c.Content))
+	}
+	for i, field := range reasoningFields {
+		if len(c.Reasoning[i]) > 0 {
+			b.Thinking(string(c.Reasoning[i]), field)
+			break
+		}
+	}
+	for i := range c.ToolCalls {
+		tc := &c.ToolCalls[i]
+		var index *int
+		if tc.HasIndex {
+			idx := clampIndex(tc.Index)
+			index = &idx
+		}
+		b.ToolCall(index, string(tc.ID), string(tc.Name), string(tc.Arguments))
+	}
+	for _, d := range c.ReasoningDetails {
+		b.SetThoughtSignature(string(d.ID), compactJSON(d.Raw))
+	}
+}
+
+func clampIndex(f float64) int {
+	switch {
+	case f != f: // NaN cannot come from JSON, but keep the conversion defined
+		return 0
+	case f > 1<<31:
+		return 1 << 31
+	case f < -(1 << 31):
+		return -(1 << 31)
+	}
+	return int(f)
+}
+
+// mapFinishReason maps a finish_reason to a stop reason (pi 0.73.1).
+func mapFinishReason(reason string) (provider.StopReason, string) {
+	switch reason {
+	case "stop", "end":
+		return provider.StopReasonStop, ""
+	case "length":
+		return provider.StopReasonLength, ""
+	case "tool_calls", "function_call":
+		return provider.StopReasonToolUse, ""
+	}
+	return provider.StopReasonError, "Provider finish_reason: " + reason
+}
+
+// usageFrom converts a usage object (pi 0.73.1's accounting: cached tokens are not input, a cache
+// write is reported apart, completion tokens already include reasoning tokens).
+func usageFrom(u *rawUsage, m *provider.Model) provider.Usage {
+	cached := u.PromptCacheHitTokens
+	if u.HasCachedTokens {
+		cached = u.CachedTokens
+	}
+	write := u.CacheWriteTokens
+	read := cached
+	if write > 0 {
+		read = max(0, cached-write)
+	}
+	input := max(0, u.PromptTokens-read-write)
+	out := provider.Usage{
+		Input:      toInt(input),
+		Output:     toInt(u.CompletionTokens),
+		CacheRead:  toInt(read),
+		CacheWrite: toInt(write),
+	}
+	out.TotalTokens = out.Input + out.Output + out.CacheRead + out.CacheWrite
+	out.CalculateCost(m.Cost)
+	return out
+}
+
+func toInt(f float64) int {
+	switch {
+	case f != f, f <= 0:
+		return 0
+	case f >= 1<<53:
+		return 1 << 53
+	}
+	return int(f)
+}

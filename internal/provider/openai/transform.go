@@ -1,0 +1,185 @@
+package openai
+
+import (
+	"strings"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// Placeholders for images sent to a model without image input (pi's texts).
+const (
+	userImageOmitted = "(image omitted: model does not support images)"
+	toolImageOmitted = "(tool image omitted: model does not support images)"
+	noResultProvided = "No result provided"
+)
+
+// transformMessages normalises a transcript before every call (pi-reference §1.7): images become
+// placeholders for text-only models; replies of another model lose their thinking (kept as text) and
+// tool-call signatures, and their tool-call ids are normalised (results follow the new ids); errored and
+// aborted replies are dropped; tool calls left without a result get an error result "No result
+// provided". The input is not modified.
+func transformMessages(msgs []provider.Message, m *provider.Model, normalizeID func(string) string) []provider.Message {
+	images := m.SupportsImages()
+	idMap := map[string]string{}
+	transformed := make([]provider.Message, 0, len(msgs))
+	for _, msg := range msgs {
+		switch msg := msg.(type) {
+		case *provider.UserMessage:
+			if !images && hasImage(msg.Content) {
+				cp := *msg
+				cp.Content = replaceImages(msg.Content, userImageOmitted)
+				transformed = append(transformed, &cp)
+				continue
+			}
+			transformed = append(transformed, msg)
+		case *provider.ToolResultMessage:
+			out := msg
+			if !images && hasImage(msg.Content) {
+				cp := *msg
+				cp.Content = replaceImages(msg.Content, toolImageOmitted)
+				out = &cp
+			}
+			if id, ok := idMap[out.ToolCallID]; ok && id != out.ToolCallID {
+				if out == msg {
+					cp := *msg
+					out = &cp
+				}
+				out.ToolCallID = id
+			}
+			transformed = append(transformed, out)
+		case *provider.AssistantMessage:
+			transformed = append(transformed, transformAssistant(msg, m, normalizeID, idMap))
+		default:
+			transformed = append(transformed, msg)
+		}
+	}
+	return insertMissingResults(transformed)
+}
+
+func hasImage(content []provider.Content) bool {
+	for _, c := range content {
+		if c.Type == provider.ContentImage {
+			return true
+		}
+	}
+	return false
+}
+
+// replaceImages swaps images for one placeholder text per run of images.
+func replaceImages(content []provider.Content, placeholder string) []provider.Content {
+	out := make([]provider.Content, 0, len(content))
+	prevPlaceholder := false
+	for _, c := range content {
+		if c.Type == provider.ContentImage {
+			if !prevPlaceholder {
+				out = append(out, provider.TextContent(placeholder))
+			}
+			prevPlaceholder = true
+			continue
+		}
+		out = append(out, c)
+		prevPlaceholder = c.Type == provider.ContentText && c.Text == placeholder
+	}
+	return out
+}
+
+func transformAssistant(msg *provider.AssistantMessage, m *provider.Model, normalizeID func(string) string,
+	idMap map[string]string) *provider.AssistantMessage {
+	sameModel := msg.Provider == m.Provider && msg.API == apiOf(m) && msg.Model == m.ID
+	cp := *msg
+	out := &cp
+	out.Content = make([]provider.Content, 0, len(msg.Content))
+	for _, c := range msg.Content {
+		switch c.Type {
+		case provider.ContentThinking:
+			switch {
+			case c.Redacted:
+				// Encrypted reasoning only means something to the model that wrote it.
+				if sameModel {
+					out.Content = append(out.Content, c)
+				}
+			case sameModel && c.ThinkingSignature != "":
+				out.Content = append(out.Content, c)
+			case strings.TrimSpace(c.Thinking) == "":
+			case sameModel:
+				out.Content = append(out.Content, c)
+			default:
+				out.Content = append(out.Content, provider.TextContent(c.Thinking))
+			}
+		case provider.ContentText:
+			if sameModel {
+				out.Content = append(out.Content, c)
+			} else {
+				out.Content = append(out.Content, provider.TextContent(c.Text))
+			}
+		case provider.ContentToolCall:
+			if !sameModel {
+				c.ThoughtSignature = ""
+				if normalizeID != nil {
+					if id := normalizeID(c.ID); id != c.ID {
+						idMap[c.ID] = id
+						c.ID = id
+					}
+				}
+			}
+			out.Content = append(out.Content, c)
+		default:
+			out.Content = append(out.Content, c)
+		}
+	}
+	return out
+}
+
+func apiOf(m *provider.Model) string {
+	if m.API == "" {
+		return provider.APIOpenAICompletions
+	}
+	return m.API
+}
+
+// insertMissingResults drops errored/aborted replies and gives every tool call without a result an
+// error result, placed before the next reply or user message (or at the end).
+func insertMissingResults(msgs []provider.Message) []provider.Message {
+	out := make([]provider.Message, 0, len(msgs))
+	var pending []provider.Content
+	have := map[string]bool{}
+	flush := func() {
+		for _, tc := range pending {
+			if !have[tc.ID] {
+				out = append(out, &provider.ToolResultMessage{
+					ToolCallID: tc.ID,
+					ToolName:   tc.Name,
+					Content:    []provider.Content{provider.TextContent(noResultProvided)},
+					IsError:    true,
+					Timestamp:  provider.Now(),
+				})
+			}
+		}
+		pending = nil
+		clear(have)
+	}
+	for _, msg := range msgs {
+		switch msg := msg.(type) {
+		case *provider.AssistantMessage:
+			flush()
+			if msg.StopReason == provider.StopReasonError || msg.StopReason == provider.StopReasonAborted {
+				continue
+			}
+			if calls := msg.ToolCalls(); len(calls) > 0 {
+				pending = calls
+				clear(have)
+			}
+			out = append(out, msg)
+		case *provider.ToolResultMessage:
+			have[msg.ToolCallID] = true
+			out = append(out, msg)
+		case *provider.UserMessage:
+			flush()
+			out = append(out, msg)
+		default:
+			out = append(out, msg)
+		}
+	}
+	flush()
+	return out
+}

@@ -1,0 +1,189 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultIdleTimeout ends a stream that sends nothing for this long.
+const DefaultIdleTimeout = 120 * time.Second
+
+// maxErrorBody bounds what is kept of an error response to quote the server's words.
+const maxErrorBody = 64 << 10
+
+// newDefaultClient is the client used when Config.HTTPClient is nil: no overall timeout (a stream may
+// last many minutes), bounded dial, TLS and header waits, proxies from the environment.
+func newDefaultClient() *http.Client {
+	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	return &http.Client{Transport: &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           dialer.DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          16,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   30 * time.Second,
+		ResponseHeaderTimeout: 10 * time.Minute,
+		ExpectContinueTimeout: time.Second,
+	}}
+}
+
+// callDoer is the go-openai HTTPDoer of one call. go-openai builds the request (URL, Authorization,
+// SSE headers) and interprets error statuses; callDoer swaps in the body pi would send (go-openai's
+// request struct cannot express several of its fields, see request.go), adds the model's and the
+// call's headers, keeps the response so the stream is read by our SSE reader, and records the start
+// of an error body so the server's own words reach the message.
+type callDoer struct {
+	client  *http.Client
+	body    []byte
+	headers map[string]string
+	watch   *idleWatch
+
+	called  bool
+	err     error // what the HTTP client returned instead of a response
+	resp    *http.Response
+	errBody bytes.Buffer
+}
+
+func (d *callDoer) Do(req *http.Request) (*http.Response, error) {
+	req.Body = io.NopCloser(bytes.NewReader(d.body))
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(d.body)), nil }
+	req.ContentLength = int64(len(d.body))
+	for k, v := range d.headers {
+		req.Header.Set(k, v)
+	}
+	d.called = true
+	resp, err := d.client.Do(req)
+	if err != nil {
+		d.err = err
+		return nil, err
+	}
+	d.watch.touch()
+	resp.Body = &watchedBody{rc: resp.Body, watch: d.watch}
+	if resp.StatusCode < 200 || resp.StatusCode >= 400 {
+		// go-openai reads the whole error body; keep what it reads.
+		resp.Body = &teeBody{ReadCloser: resp.Body, buf: &d.errBody}
+	}
+	d.resp = resp
+	return resp, nil
+}
+
+// close releases the response, if any.
+func (d *callDoer) close() {
+	if d.resp != nil {
+		d.resp.Body.Close()
+	}
+}
+
+// retryAfter returns the server's Retry-After, if it sent one.
+func (d *callDoer) retryAfter() (time.Duration, bool) {
+	if d.resp == nil {
+		return 0, false
+	}
+	v := d.resp.Header.Get("Retry-After")
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
+		return time.Duration(secs * float64(time.Second)), true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := time.Until(t); d > 0 {
+			return d, true
+		}
+		return 0, true
+	}
+	return 0, false
+}
+
+type teeBody struct {
+	io.ReadCloser
+	buf *bytes.Buffer
+}
+
+func (t *teeBody) Read(p []byte) (int, error) {
+	n, err := t.ReadCloser.Read(p)
+	if room := maxErrorBody - t.buf.Len(); room > 0 && n > 0 {
+		t.buf.Write(p[:min(n, room)])
+	}
+	return n, err
+}
+
+type watchedBody struct {
+	rc    io.ReadCloser
+	watch *idleWatch
+}
+
+func (w *watchedBody) Read(p []byte) (int, error) {
+	n, err := w.rc.Read(p)
+	if n > 0 {
+		w.watch.touch()
+	}
+	return n, err
+}
+
+func (w *watchedBody) Close() error { return w.rc.Close() }
+
+// errIdle is the cancellation cause of a stream that went quiet.
+var errIdle = errors.New("idle timeout")
+
+// idleWatch cancels a call when no bytes arrive for timeout: from sending the request to the last
+// byte of the stream. Reads only store a timestamp; the timer re-arms itself for the remaining time,
+// so a fast stream costs no timer operations.
+type idleWatch struct {
+	timeout time.Duration
+	cancel  context.CancelCauseFunc
+	last    atomic.Int64 // UnixNano of the last activity
+	fired   atomic.Bool
+
+	mu    sync.Mutex
+	timer *time.Timer
+	done  bool
+}
+
+func startIdleWatch(timeout time.Duration, cancel context.CancelCauseFunc) *idleWatch {
+	w := &idleWatch{timeout: timeout, cancel: cancel}
+	w.last.Store(time.Now().UnixNano())
+	if timeout > 0 {
+		w.mu.Lock()
+		w.timer = time.AfterFunc(timeout, w.check)
+		w.mu.Unlock()
+	}
+	return w
+}
+
+func (w *idleWatch) touch() { w.last.Store(time.Now().UnixNano()) }
+
+func (w *idleWatch) check() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
+		return
+	}
+	quiet := time.Duration(time.Now().UnixNano() - w.last.Load())
+	if quiet < w.timeout {
+		w.timer.Reset(w.timeout - quiet)
+		return
+	}
+	w.done = true
+	w.fired.Store(true)
+	w.cancel(errIdle)
+}
+
+// stop ends the watch; it reports whether the timeout had fired.
+func (w *idleWatch) stop() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.done = true
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+	return w.fired.Load()
+}
