@@ -55,6 +55,15 @@ const (
 	ThinkingHigh
 	ThinkingXHigh
 	BashMode
+	SyntaxComment
+	SyntaxKeyword
+	SyntaxFunction
+	SyntaxVariable
+	SyntaxString
+	SyntaxNumber
+	SyntaxType
+	SyntaxOperator
+	SyntaxPunctuation
 	numKeys
 )
 
@@ -82,6 +91,9 @@ func DarkPalette() Palette {
 		ThinkingOff: darkGray, ThinkingMinimal: "#6e6e6e", ThinkingLow: "#5f87af",
 		ThinkingMedium: "#81a2be", ThinkingHigh: "#b294bb", ThinkingXHigh: "#d183e8",
 		BashMode: green,
+		SyntaxComment: "#6A9955", SyntaxKeyword: "#569CD6", SyntaxFunction: "#DCDCAA",
+		SyntaxVariable: "#9CDCFE", SyntaxString: "#CE9178", SyntaxNumber: "#B5CEA8",
+		SyntaxType: "#4EC9B0", SyntaxOperator: "#D4D4D4", SyntaxPunctuation: "#D4D4D4",
 	}
 }
 
@@ -105,6 +117,9 @@ func LightPalette() Palette {
 		ThinkingOff: lightGray, ThinkingMinimal: "#767676", ThinkingLow: blue,
 		ThinkingMedium: teal, ThinkingHigh: "#875f87", ThinkingXHigh: "#8b008b",
 		BashMode: green,
+		SyntaxComment: "#008000", SyntaxKeyword: "#0000FF", SyntaxFunction: "#795E26",
+		SyntaxVariable: "#001080", SyntaxString: "#A31515", SyntaxNumber: "#098658",
+		SyntaxType: "#267F99", SyntaxOperator: "#000000", SyntaxPunctuation: "#000000",
 	}
 }
 

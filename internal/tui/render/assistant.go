@@ -1,0 +1,282 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tui/theme"
+)
+
+// AssistantOptions say how an assistant message is shown.
+type AssistantOptions struct {
+	// HideThinking collapses thinking blocks to one line (pi's Ctrl+T).
+	HideThinking bool
+	// ThinkingLabel is the collapsed line; "" means "Thinking...".
+	ThinkingLabel string
+}
+
+// AssistantMessage renders a finished assistant message: text blocks as markdown, thinking blocks
+// dimmed and italic (or collapsed), and, when the message has no tool calls, the abort or error
+// line. Tool calls are not part of it: each is its own block (Tool). A message with nothing to show
+// gives no lines.
+func (r *Renderer) AssistantMessage(m *provider.AssistantMessage, o AssistantOptions, width int) []string {
+	s := r.NewAssistantStream(o)
+	s.Finish(m)
+	return s.Lines(width)
+}
+
+// AssistantStream renders an assistant message while it streams. Every content block before the last
+// one is complete; the last one is split into finished markdown blocks and a tail (MarkdownStream).
+// Flush hands out, in order, the units (markdown blocks, a collapsed thinking line, the error line)
+// that are final, for the scrollback; Live renders the rest for the live region. Flushed lines
+// followed by Live's lines are always exactly what Lines shows.
+//
+// An AssistantStream belongs to one goroutine (the UI's).
+type AssistantStream struct {
+	r     *Renderer
+	opts  AssistantOptions
+	parts []*assistantPart
+	done  bool
+	// errLine is the abort/error text shown after the content ("" for none); set by Finish.
+	errLine string
+
+	// Flush cursor: parts before fp are completely flushed; within part fp, fu units are.
+	fp, fu     int
+	errFlushed bool
+}
+
+type assistantPart struct {
+	ci        int // index of the content block
+	thinking  bool
+	collapsed bool // a thinking part shown as one line; fixed once anything of it was flushed
+	stream    *MarkdownStream
+	done      bool
+}
+
+// NewAssistantStream starts rendering a new assistant message.
+func (r *Renderer) NewAssistantStream(o AssistantOptions) *AssistantStream {
+	return &AssistantStream{r: r, opts: o}
+}
+
+// Update takes the partial message of a message_update event (or message_start).
+func (a *AssistantStream) Update(m *provider.AssistantMessage) { a.update(m, false) }
+
+// Finish takes the final message (message_end): every part is complete and the abort or error line,
+// if any, is added.
+func (a *AssistantStream) Finish(m *provider.AssistantMessage) { a.update(m, true) }
+
+// Done reports whether Finish was called.
+func (a *AssistantStream) Done() bool { return a.done }
+
+// SetHideThinking changes how thinking parts not flushed yet are shown.
+func (a *AssistantStream) SetHideThinking(hide bool) {
+	a.opts.HideThinking = hide
+	for i, p := range a.parts {
+		if p.thinking && !(i < a.fp || i == a.fp && a.fu > 0) {
+			p.collapsed = hide
+		}
+	}
+}
+
+func (a *AssistantStream) update(m *provider.AssistantMessage, final bool) {
+	if a.done && !final {
+		return
+	}
+	last := lastVisible(m.Content)
+	parts := make([]*assistantPart, 0, len(a.parts)+1)
+	for ci, c := range m.Content {
+		var text string
+		switch c.Type {
+		case provider.ContentText:
+			text = c.Text
+		case provider.ContentThinking:
+			text = c.Thinking
+		default:
+			continue
+		}
+		isLast := !final && ci == last
+		text = strings.TrimLeft(text, " \t\r\n")
+		if strings.TrimSpace(text) == "" && !isLast {
+			continue // pi shows only blocks with visible text
+		}
+		p := a.part(ci)
+		if p == nil {
+			thinking := c.Type == provider.ContentThinking
+			md := a.r.text
+			if thinking {
+				md = a.r.thinking
+			}
+			p = &assistantPart{ci: ci, thinking: thinking, collapsed: thinking && a.opts.HideThinking, stream: md.NewStream()}
+		}
+		p.stream.Set(text)
+		if !isLast && !p.done {
+			p.done = true
+			p.stream.Finish()
+		}
+		parts = append(parts, p)
+	}
+	// A part that was the last block while still empty and is now followed by another block is gone
+	// from parts; it never had anything to flush, so the flush cursor stays valid.
+	a.parts = parts
+	if final {
+		a.done = true
+		a.errLine = errorLine(m)
+	}
+}
+
+func (a *AssistantStream) part(ci int) *assistantPart {
+	for _, p := range a.parts {
+		if p.ci == ci {
+			return p
+		}
+	}
+	return nil
+}
+
+func lastVisible(content []provider.Content) int {
+	for i := len(content) - 1; i >= 0; i-- {
+		if content[i].Type == provider.ContentText || content[i].Type == provider.ContentThinking {
+			return i
+		}
+	}
+	return -1
+}
+
+// errorLine is what pi shows after a message that ended badly and has no tool calls (tool blocks show
+// the error themselves).
+func errorLine(m *provider.AssistantMessage) string {
+	for _, c := range m.Content {
+		if c.Type == provider.ContentToolCall {
+			return ""
+		}
+	}
+	switch m.StopReason {
+	case provider.StopReasonAborted:
+		if m.ErrorMessage != "" && m.ErrorMessage != "Request was aborted" {
+			return m.ErrorMessage
+		}
+		return "Operation aborted"
+	case provider.StopReasonError:
+		msg := m.ErrorMessage
+		if msg == "" {
+			msg = "Unknown error"
+		}
+		return "Error: " + msg
+	}
+	return ""
+}
+
+// Flush returns the lines that became final since the last Flush and marks them flushed.
+func (a *AssistantStream) Flush(width int) []string {
+	var out []string
+	for a.fp < len(a.parts) {
+		p := a.parts[a.fp]
+		n := p.finalUnits()
+		for ; a.fu < n; a.fu++ {
+			out = appendUnit(out, a.unitLines(p, a.fu, width))
+		}
+		if !p.done {
+			return out
+		}
+		a.fp++
+		a.fu = 0
+	}
+	if a.done && !a.errFlushed {
+		a.errFlushed = true
+		out = appendUnit(out, a.errLines(width))
+	}
+	return out
+}
+
+// Live renders everything Flush has not handed out yet.
+func (a *AssistantStream) Live(width int) []string { return a.render(a.fp, a.fu, a.errFlushed, width) }
+
+// Lines renders the whole message, flushed or not.
+func (a *AssistantStream) Lines(width int) []string { return a.render(0, 0, false, width) }
+
+func (a *AssistantStream) render(fp, fu int, errFlushed bool, width int) []string {
+	var out []string
+	for i := fp; i < len(a.parts); i++ {
+		p := a.parts[i]
+		from := 0
+		if i == fp {
+			from = fu
+		}
+		for u := from; u < p.units(); u++ {
+			out = appendUnit(out, a.unitLines(p, u, width))
+		}
+	}
+	if !errFlushed {
+		out = appendUnit(out, a.errLines(width))
+	}
+	return out
+}
+
+// appendUnit adds a unit preceded by its empty separator line (pi's spacer before the message and
+// between its parts).
+func appendUnit(out, lines []string) []string {
+	if len(lines) == 0 {
+		return out
+	}
+	out = append(out, "")
+	return append(out, lines...)
+}
+
+// units is the number of units of the part: its markdown blocks plus the tail, or one collapsed line.
+func (p *assistantPart) units() int {
+	if p.collapsed {
+		return 1
+	}
+	n := p.stream.FinishedBlocks()
+	if !p.stream.Done() && strings.TrimSpace(p.stream.TailText()) != "" {
+		n++
+	}
+	return n
+}
+
+// finalUnits is the number of leading units that will not change any more.
+func (p *assistantPart) finalUnits() int {
+	if p.collapsed {
+		if p.done {
+			return 1
+		}
+		return 0
+	}
+	return p.stream.FinishedBlocks()
+}
+
+func (a *AssistantStream) unitLines(p *assistantPart, u, width int) []string {
+	cw := max(width-2, 1)
+	if p.collapsed {
+		label := a.opts.ThinkingLabel
+		if label == "" {
+			label = "Thinking..."
+		}
+		return []string{" " + a.r.th.Style(theme.ThinkingText, false, true, Truncate(label, cw, "..."))}
+	}
+	var lines []string
+	if u < p.stream.FinishedBlocks() {
+		lines = p.stream.BlockLines(u, cw)
+	} else {
+		lines = p.stream.TailLines(cw)
+	}
+	return indent(lines, 1)
+}
+
+func (a *AssistantStream) errLines(width int) []string {
+	if a.errLine == "" {
+		return nil
+	}
+	return indent(styleLines(a.r.th, theme.Error, wrap(oneLineKeepBreaks(a.errLine), max(width-2, 1))), 1)
+}
+
+// styleLines colours each (plain) line with k.
+func styleLines(th *theme.Theme, k theme.Key, lines []string) []string {
+	for i, l := range lines {
+		lines[i] = th.Fg(k, l)
+	}
+	return lines
+}
+
+// oneLineKeepBreaks cleans text for display but keeps its line breaks.
+func oneLineKeepBreaks(s string) string { return strings.TrimRight(cleanOutput(s), "\n") }

@@ -1,0 +1,104 @@
+package render
+
+import (
+	"strings"
+	"time"
+
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tui/theme"
+)
+
+// bashExecPreviewLines is how many output lines a collapsed `!cmd` block shows (the last ones).
+const bashExecPreviewLines = 20
+
+// BashView is a `!cmd` (or `!!cmd`) the user ran: running with live output, or finished.
+type BashView struct {
+	Command string
+	// Output is everything the command printed so far (ANSI and control characters are removed here).
+	Output  string
+	Running bool
+	// Elapsed drives the spinner while running.
+	Elapsed            time.Duration
+	ExitCode           *int
+	Cancelled          bool
+	Truncated          bool
+	FullOutputPath     string
+	ExcludeFromContext bool // `!!`: drawn dim instead of in the bash colour
+	Expanded           bool
+}
+
+// BashViewFromMessage is the finished view of a bashExecution message from the transcript.
+func BashViewFromMessage(m *provider.BashExecutionMessage) BashView {
+	return BashView{
+		Command: m.Command, Output: m.Output, ExitCode: m.ExitCode, Cancelled: m.Cancelled,
+		Truncated: m.Truncated, FullOutputPath: m.FullOutputPath, ExcludeFromContext: m.ExcludeFromContext,
+	}
+}
+
+// BashExecution renders a `!cmd` block between two rules: "$ <command>", the output (its last 20
+// lines unless expanded), then a spinner while running or the outcome (hidden lines, cancelled, exit
+// code, where the full output is).
+func (r *Renderer) BashExecution(v BashView, width int) []string {
+	k := theme.BashMode
+	if v.ExcludeFromContext {
+		k = theme.Dim
+	}
+	cw := max(width-2, 1)
+	rule := r.th.Fg(k, strings.Repeat("─", max(width, 1)))
+	out := []string{"", rule}
+	out = append(out, indent(wrap(r.th.Style(k, true, false, "$ "+strings.TrimRight(cleanOutput(v.Command), "\n")), cw), 1)...)
+
+	output := strings.TrimRight(cleanOutput(v.Output), "\n")
+	var lines []string
+	if output != "" {
+		lines = strings.Split(output, "\n")
+		// Only the last 2000 lines could reach the model; pi shows no more than that either.
+		if len(lines) > defaultMaxLines {
+			lines = lines[len(lines)-defaultMaxLines:]
+		}
+	}
+	hidden := 0
+	if len(lines) > 0 {
+		show := lines
+		if !v.Expanded && len(lines) > bashExecPreviewLines {
+			show = lines[len(lines)-bashExecPreviewLines:]
+			hidden = len(lines) - len(show)
+		}
+		visual := r.styledLines(show, theme.Muted, cw)
+		if !v.Expanded && len(visual) > bashExecPreviewLines {
+			visual = visual[len(visual)-bashExecPreviewLines:]
+		}
+		out = append(out, "")
+		out = append(out, indent(visual, 1)...)
+	}
+
+	if v.Running {
+		msg := r.th.Fg(k, Spinner(v.Elapsed)) + " " + r.th.Fg(theme.Muted, "Running... ("+r.keys.Interrupt+" to cancel)")
+		out = append(out, "", " "+Truncate(msg, cw, "..."))
+	} else {
+		var status []string
+		if hidden > 0 {
+			if v.Expanded {
+				status = append(status, "("+r.keyHint(r.keys.Expand, "to collapse")+")")
+			} else {
+				status = append(status, r.th.Fg(theme.Muted, "... "+itoa(hidden)+" more lines")+" ("+r.keyHint(r.keys.Expand, "to expand")+")")
+			}
+		}
+		switch {
+		case v.Cancelled:
+			status = append(status, r.th.Fg(theme.Warning, "(cancelled)"))
+		case v.ExitCode != nil && *v.ExitCode != 0:
+			status = append(status, r.th.Fg(theme.Error, "(exit "+itoa(*v.ExitCode)+")"))
+		}
+		if v.Truncated && v.FullOutputPath != "" {
+			status = append(status, r.th.Fg(theme.Warning, "Output truncated. Full output: "+v.FullOutputPath))
+		}
+		if len(status) > 0 {
+			out = append(out, "")
+			for _, s := range status {
+				out = append(out, indent(wrap(s, cw), 1)...)
+			}
+		}
+	}
+	return append(out, rule)
+}

@@ -1,0 +1,130 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/muesli/termenv"
+
+	"github.com/pi-go/pi-go/internal/tui/theme"
+)
+
+// Keys are the key names shown in hints ("ctrl+o to expand"). The TUI passes the keys it actually
+// binds; DefaultKeys are pi's defaults.
+type Keys struct {
+	Expand         string // expand/collapse tool output and summaries
+	ToggleThinking string // show/hide thinking blocks
+	Interrupt      string // abort a run, cancel retry/compaction
+	Dequeue        string // pull queued messages back into the editor
+	Clear          string // clear the editor (twice: quit)
+	Exit           string // quit on an empty editor
+	FollowUp       string // queue a follow-up
+	CycleThinking  string // cycle the thinking level
+	SelectModel    string // open the model selector
+	ExternalEditor string // edit the prompt in $EDITOR
+}
+
+// DefaultKeys are pi's default bindings.
+func DefaultKeys() Keys {
+	return Keys{
+		Expand:         "ctrl+o",
+		ToggleThinking: "ctrl+t",
+		Interrupt:      "esc",
+		Dequeue:        "alt+up",
+		Clear:          "ctrl+c",
+		Exit:           "ctrl+d",
+		FollowUp:       "alt+enter",
+		CycleThinking:  "shift+tab",
+		SelectModel:    "ctrl+l",
+		ExternalEditor: "ctrl+g",
+	}
+}
+
+// Options configure a Renderer.
+type Options struct {
+	// Theme: theme.Dark(profile) or theme.Light(profile); nil means the dark theme without colours.
+	Theme *theme.Theme
+	// Keys shown in hints; empty fields take pi's defaults.
+	Keys Keys
+	// Home is the user's home directory; paths under it are shown with "~".
+	Home string
+}
+
+// Renderer turns TUI state into lines. It holds the theme, the key names and the caches (markdown
+// blocks, highlighted code); its methods are otherwise pure functions of their arguments. It is safe
+// for concurrent use.
+type Renderer struct {
+	th       *theme.Theme
+	keys     Keys
+	home     string
+	text     *Markdown
+	thinking *Markdown
+	code     *highlighter
+}
+
+// New builds a Renderer. Building the markdown renderers is cheap; the first render at a width
+// builds glamour's pipeline for it.
+func New(o Options) *Renderer {
+	if o.Theme == nil {
+		o.Theme = theme.Dark(termenv.Ascii)
+	}
+	return &Renderer{
+		th:       o.Theme,
+		keys:     withDefaultKeys(o.Keys),
+		home:     strings.TrimRight(o.Home, "/"),
+		text:     NewMarkdown(o.Theme, theme.MarkdownText),
+		thinking: NewMarkdown(o.Theme, theme.MarkdownThinking),
+		code:     newHighlighter(o.Theme),
+	}
+}
+
+func withDefaultKeys(k Keys) Keys {
+	d := DefaultKeys()
+	set := func(dst *string, def string) {
+		if *dst == "" {
+			*dst = def
+		}
+	}
+	set(&k.Expand, d.Expand)
+	set(&k.ToggleThinking, d.ToggleThinking)
+	set(&k.Interrupt, d.Interrupt)
+	set(&k.Dequeue, d.Dequeue)
+	set(&k.Clear, d.Clear)
+	set(&k.Exit, d.Exit)
+	set(&k.FollowUp, d.FollowUp)
+	set(&k.CycleThinking, d.CycleThinking)
+	set(&k.SelectModel, d.SelectModel)
+	set(&k.ExternalEditor, d.ExternalEditor)
+	return k
+}
+
+// Theme is the renderer's theme.
+func (r *Renderer) Theme() *theme.Theme { return r.th }
+
+// Keys are the key names the renderer shows.
+func (r *Renderer) Keys() Keys { return r.keys }
+
+// Markdown is the renderer for ordinary markdown text (for callers that render other text, e.g. a
+// /session report).
+func (r *Renderer) Markdown() *Markdown { return r.text }
+
+// shortenPath replaces the home directory prefix with "~".
+func (r *Renderer) shortenPath(p string) string {
+	if r.home != "" && (p == r.home || strings.HasPrefix(p, r.home+"/")) {
+		return "~" + p[len(r.home):]
+	}
+	return p
+}
+
+// keyHint is pi's "<key> <description>" hint: the key dim, the description muted.
+func (r *Renderer) keyHint(key, desc string) string {
+	return r.th.Fg(theme.Dim, key) + r.th.Fg(theme.Muted, " "+desc)
+}
+
+// moreLines is pi's collapsed-output hint: "... (N more lines, ctrl+o to expand)".
+func (r *Renderer) moreLines(n int, what string) string {
+	return r.th.Fg(theme.Muted, "... ("+itoa(n)+" "+what+",") + " " + r.keyHint(r.keys.Expand, "to expand") +
+		r.th.Fg(theme.Muted, ")")
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,139 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pi-go/pi-go/internal/tui/theme"
+)
+
+// SpinnerInterval is how long a spinner frame shows (pi's 80 ms). A TUI only needs to redraw this
+// often while something spins; nothing ticks otherwise.
+const SpinnerInterval = 80 * time.Millisecond
+
+var spinnerFrames = [...]string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// Spinner is the spinner frame to show after elapsed time.
+func Spinner(elapsed time.Duration) string {
+	if elapsed < 0 {
+		elapsed = 0
+	}
+	return spinnerFrames[int(elapsed/SpinnerInterval)%len(spinnerFrames)]
+}
+
+// Activity is what the status line says the agent is doing.
+type Activity int
+
+const (
+	// Idle: no status line.
+	Idle Activity = iota
+	// Working: a run is active and nothing more specific is known ("Working...").
+	Working
+	// Thinking: the model is streaming a thinking block.
+	Thinking
+	// RunningTool: tools are executing (Status.Tool names the first, Status.Tools counts them).
+	RunningTool
+	// Retrying: waiting before an automatic retry (Status.Attempt, MaxAttempts, RetryIn).
+	Retrying
+	// Compacting: a compaction runs (Status.CompactionReason).
+	Compacting
+	// Summarizing: a branch summary is being generated (tree navigation).
+	Summarizing
+)
+
+// Status is the state of the status line.
+type Status struct {
+	Activity Activity
+	// Elapsed is the time since the activity (or the run) started: it picks the spinner frame and is
+	// shown for Working, Thinking and RunningTool.
+	Elapsed time.Duration
+	// Message replaces the label of Working (pi's custom working message).
+	Message string
+	// Tool is the running tool's name; Tools how many run (more than one: "Running 3 tools...").
+	Tool  string
+	Tools int
+	// Retrying: attempt n of max, and the time left before it.
+	Attempt, MaxAttempts int
+	RetryIn              time.Duration
+	// Compacting: "manual", "threshold" or "overflow".
+	CompactionReason string
+}
+
+// StatusLine renders the spinner line under the chat: an empty spacer line, then e.g.
+// " ⠹ Thinking... (12s · esc to interrupt)" or " ⠹ Retrying (1/3) in 4s... (esc to cancel)". Idle
+// gives no lines.
+func (r *Renderer) StatusLine(s Status, width int) []string {
+	if s.Activity == Idle {
+		return nil
+	}
+	spin := theme.Accent
+	cancel := "(" + r.keys.Interrupt + " to cancel)"
+	var label string
+	timed := false
+	switch s.Activity {
+	case Working:
+		label, timed = "Working...", true
+		if s.Message != "" {
+			label = oneLine(s.Message)
+		}
+	case Thinking:
+		label, timed = "Thinking...", true
+	case RunningTool:
+		timed = true
+		switch {
+		case s.Tools > 1:
+			label = "Running " + itoa(s.Tools) + " tools..."
+		case s.Tool != "":
+			label = "Running " + oneLine(s.Tool) + "..."
+		default:
+			label = "Running tool..."
+		}
+	case Retrying:
+		spin = theme.Warning
+		secs := int((s.RetryIn + time.Second - 1) / time.Second)
+		label = fmt.Sprintf("Retrying (%d/%d) in %ds... %s", s.Attempt, s.MaxAttempts, max(secs, 0), cancel)
+	case Compacting:
+		switch s.CompactionReason {
+		case "manual":
+			label = "Compacting context... " + cancel
+		case "overflow":
+			label = "Context overflow detected, Auto-compacting... " + cancel
+		default:
+			label = "Auto-compacting... " + cancel
+		}
+	case Summarizing:
+		label = "Summarizing branch... " + cancel
+	}
+	if timed {
+		label += " (" + FormatElapsed(s.Elapsed) + " · " + r.keys.Interrupt + " to interrupt)"
+	}
+	line := r.th.Fg(spin, Spinner(s.Elapsed)) + " " + r.th.Fg(theme.Muted, label)
+	return []string{"", " " + Truncate(line, max(width-2, 1), "...")}
+}
+
+// FormatElapsed shows a duration compactly: "0s", "12s", "1m 05s", "1h 02m".
+func FormatElapsed(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	s := int(d / time.Second)
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%ds", s)
+	case s < 3600:
+		return fmt.Sprintf("%dm %02ds", s/60, s%60)
+	default:
+		return fmt.Sprintf("%dh %02dm", s/3600, s%3600/60)
+	}
+}
+
+// EditorBorder is the rule drawn above and below the editor: in the colour of the thinking level
+// (pi's editor border), or the bash colour when the text starts with "!".
+func (r *Renderer) EditorBorder(thinkingLevel string, bashMode bool, width int) string {
+	k := theme.ThinkingKey(thinkingLevel)
+	if bashMode {
+		k = theme.BashMode
+	}
+	return r.th.Fg(k, strings.Repeat("─", max(width, 1)))
+}
