@@ -1,0 +1,192 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+//go:embed bash.md
+var bashDescription string
+
+const bashSchema = `{"type":"object","properties":{"command":{"type":"string","description":"Bash command to execute"},"timeout":{"type":"number","description":"Timeout in seconds (optional, no default timeout)"}},"required":["command"]}`
+
+// BashOptions configures command execution (the bash tool and the user's own `!` commands).
+type BashOptions struct {
+	// ShellPath is settings.json shellPath; empty means /bin/bash, else bash on PATH, else sh.
+	ShellPath string
+	// CommandPrefix is settings.json shellCommandPrefix, run before every command (joined by a newline).
+	CommandPrefix string
+	// BinDir (pi's ~/.pi/agent/bin) is prepended to PATH when not already on it.
+	BinDir string
+	// Env holds extra KEY=VALUE variables; they override the inherited environment.
+	Env []string
+}
+
+// BashDetails is the details object of bash results and updates.
+type BashDetails struct {
+	Truncation     *Truncation `json:"truncation,omitempty"`
+	FullOutputPath string      `json:"fullOutputPath,omitempty"`
+}
+
+type bashTool struct {
+	cwd  string
+	opts BashOptions
+}
+
+// NewBash returns the bash tool running commands in cwd.
+func NewBash(cwd string, opts BashOptions) loop.Tool {
+	return &bashTool{cwd: cwd, opts: opts}
+}
+
+func (t *bashTool) Definition() provider.ToolDefinition {
+	return provider.ToolDefinition{Name: "bash", Description: bashDescription, Parameters: json.RawMessage(bashSchema)}
+}
+
+type bashArgs struct {
+	Command string   `json:"command"`
+	Timeout *float64 `json:"timeout"`
+}
+
+func (t *bashTool) Execute(ctx context.Context, call loop.ToolCall, onUpdate func(loop.ToolResult)) (loop.ToolResult, error) {
+	var args bashArgs
+	if err := srchDecodeArgs("bash", call.Args, &args); err != nil {
+		return loop.ToolResult{}, err
+	}
+	command := args.Command
+	if t.opts.CommandPrefix != "" {
+		command = t.opts.CommandPrefix + "\n" + command
+	}
+	var timeout time.Duration
+	if args.Timeout != nil && *args.Timeout > 0 {
+		timeout = time.Duration(*args.Timeout * float64(time.Second))
+	}
+
+	out := newBashOutput("pi-bash")
+	defer out.closeFile()
+	if onUpdate != nil {
+		onUpdate(loop.ToolResult{Content: []provider.Content{}})
+	}
+	var (
+		dirty    bool
+		lastEmit time.Time
+	)
+	emit := func() {
+		if onUpdate == nil || !dirty {
+			return
+		}
+		dirty = false
+		lastEmit = time.Now()
+		tr, path := out.snapshot(true)
+		details := &BashDetails{FullOutputPath: path}
+		if tr.Truncated {
+			details.Truncation = &tr
+		}
+		onUpdate(loop.ToolResult{Content: []provider.Content{provider.TextContent(tr.Content)}, Details: details})
+	}
+
+	res, err := bashExec(ctx, command, t.cwd, t.opts, timeout, func(chunk []byte) time.Duration {
+		out.append(chunk)
+		if onUpdate == nil {
+			return 0
+		}
+		dirty = true
+		delay := bashUpdateInterval - time.Since(lastEmit)
+		if delay <= 0 {
+			emit()
+			return 0
+		}
+		return delay
+	}, emit)
+	out.finish()
+	emit()
+	if err != nil && !errors.Is(err, errBashAborted) {
+		return loop.ToolResult{}, err
+	}
+	if err != nil || res.aborted {
+		text, _ := bashFormat(out, "")
+		return loop.ToolResult{}, errors.New(bashAppendStatus(text, "Command aborted"))
+	}
+	if res.timedOut {
+		text, _ := bashFormat(out, "")
+		return loop.ToolResult{}, errors.New(bashAppendStatus(text,
+			fmt.Sprintf("Command timed out after %s seconds", srchJSNumber(*args.Timeout))))
+	}
+	text, details := bashFormat(out, "(no output)")
+	if res.exitCode != nil && *res.exitCode != 0 {
+		return loop.ToolResult{}, errors.New(bashAppendStatus(text, fmt.Sprintf("Command exited with code %d", *res.exitCode)))
+	}
+	result := loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}}
+	if details != nil {
+		result.Details = details
+	}
+	return result, nil
+}
+
+// errBashAborted reports a run cancelled before the shell started.
+var errBashAborted = errors.New("aborted")
+
+// bashExec resolves the shell, checks the working directory and runs command, in pi's order of
+// checks (shell first, then cwd).
+func bashExec(ctx context.Context, command, cwd string, opts BashOptions, timeout time.Duration,
+	onData func([]byte) time.Duration, onTick func()) (bashRunResult, error) {
+	shell, shellArgs, err := bashShell(opts.ShellPath)
+	if err != nil {
+		return bashRunResult{}, err
+	}
+	if err := bashCheckCwd(cwd); err != nil {
+		return bashRunResult{}, err
+	}
+	if ctx.Err() != nil {
+		return bashRunResult{}, errBashAborted
+	}
+	return bashRun(ctx, bashRunSpec{
+		shell:   shell,
+		args:    append(shellArgs, command),
+		dir:     cwd,
+		env:     bashEnv(opts.BinDir, opts.Env),
+		timeout: timeout,
+		onData:  onData,
+		onTick:  onTick,
+	})
+}
+
+// bashFormat is the final text (tail-truncated output, or empty when there is none) with pi's
+// truncation notice; details are non-nil only when the output was truncated.
+func bashFormat(out *bashOutput, empty string) (string, *BashDetails) {
+	tr, path := out.snapshot(true)
+	out.closeFile()
+	text := tr.Content
+	if text == "" {
+		text = empty
+	}
+	if !tr.Truncated {
+		return text, nil
+	}
+	start := tr.TotalLines - tr.OutputLines + 1
+	end := tr.TotalLines
+	switch {
+	case tr.LastLinePartial:
+		text += fmt.Sprintf("\n\n[Showing last %s of line %d (line is %s). Full output: %s]",
+			FormatSize(tr.OutputBytes), end, FormatSize(out.lastLineBytes), path)
+	case tr.TruncatedBy != nil && *tr.TruncatedBy == "lines":
+		text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d. Full output: %s]", start, end, tr.TotalLines, path)
+	default:
+		text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d (%s limit). Full output: %s]",
+			start, end, tr.TotalLines, FormatSize(DefaultMaxBytes), path)
+	}
+	return text, &BashDetails{Truncation: &tr, FullOutputPath: path}
+}
+
+func bashAppendStatus(text, status string) string {
+	if text == "" {
+		return status
+	}
+	return text + "\n\n" + status
+}

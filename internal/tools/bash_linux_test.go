@@ -1,0 +1,135 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/pi-go/pi-go/internal/loop"
+)
+
+func bashMkfifo(t *testing.T, path string) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// bashShellOutput is what the command prints when run directly.
+func bashShellOutput(dir, command string) (string, error) {
+	cmd := exec.Command("/bin/bash", "-c", command)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// bashKillGroupOnCleanup makes sure a test never leaves processes behind.
+func bashKillGroupOnCleanup(t *testing.T, pgid int) {
+	t.Cleanup(func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) })
+}
+
+// TestBashAbortKillsTheWholeGroup aborts a shell whose children (one in the background) keep running,
+// and checks in /proc that no process of its group is alive afterwards.
+func TestBashAbortKillsTheWholeGroup(t *testing.T) {
+	for _, how := range []string{"abort", "timeout"} {
+		t.Run(how, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(bashTestContext(t))
+			defer cancel()
+			args := `{"command":"sleep 300 & echo $$ $!; sleep 300; wait"}`
+			if how == "timeout" {
+				args = `{"command":"sleep 300 & echo $$ $!; sleep 300; wait","timeout":1}`
+			}
+			var pgid, bg int
+			res, err := NewBash(t.TempDir(), BashOptions{}).Execute(ctx, loop.ToolCall{Args: json.RawMessage(args)},
+				func(r loop.ToolResult) {
+					fields := strings.Fields(bashText(r))
+					if len(fields) < 2 || pgid != 0 {
+						return
+					}
+					pgid, _ = strconv.Atoi(fields[0])
+					bg, _ = strconv.Atoi(fields[1])
+					bashKillGroupOnCleanup(t, pgid)
+					if group, _, ok := bashProcStat(bg); !ok || group != pgid {
+						t.Errorf("background sleep %d not in group %d before the abort", bg, pgid)
+					}
+					if how == "abort" {
+						cancel()
+					}
+				})
+			want := "Command aborted"
+			if how == "timeout" {
+				want = "Command timed out after 1 seconds"
+			}
+			if err == nil || !strings.HasSuffix(err.Error(), "\n\n"+want) {
+				t.Fatalf("result %q, error %v", bashText(res), err)
+			}
+			if pgid == 0 {
+				t.Fatal("never saw the shell's pid")
+			}
+			if alive := bashGroupMembers(pgid); len(alive) > 0 {
+				t.Fatalf("processes of group %d still alive: %v", pgid, alive)
+			}
+		})
+	}
+}
+
+// TestBashBackgroundJobDoesNotHoldTheResult: a background job that keeps the output pipe open must not
+// keep the tool waiting once the shell itself has exited (pi leaves such jobs running).
+func TestBashBackgroundJobDoesNotHoldTheResult(t *testing.T) {
+	res, err, _ := bashCall(t, bashTestContext(t), NewBash(t.TempDir(), BashOptions{}), `{"command":"sleep 300 & echo $$"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pgid, _ := strconv.Atoi(strings.TrimSpace(bashText(res)))
+	if pgid == 0 {
+		t.Fatalf("text %q", bashText(res))
+	}
+	bashKillGroupOnCleanup(t, pgid)
+}
+
+// TestBashHugeOutputStaysBounded streams 100 MB through the tool: the heap stays small and the whole
+// output lands in the spill file.
+func TestBashHugeOutputStaysBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("100 MB of output")
+	}
+	const size = 100 * 1024 * 1024
+	var peak uint64
+	sample := func() {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		peak = max(peak, ms.HeapInuse)
+	}
+	res, err := NewBash(t.TempDir(), BashOptions{}).Execute(bashTestContext(t),
+		loop.ToolCall{Args: json.RawMessage(`{"command":"yes 0123456789abcdefghijklmnopqrstuvwxyz | head -c 104857600"}`)},
+		func(loop.ToolResult) { sample() })
+	sample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := res.Details.(*BashDetails)
+	if !ok || d.FullOutputPath == "" {
+		t.Fatalf("details %v", res.Details)
+	}
+	t.Cleanup(func() { os.Remove(d.FullOutputPath) })
+	st, err := os.Stat(d.FullOutputPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Size() != size {
+		t.Fatalf("spill file has %d bytes, want %d", st.Size(), size)
+	}
+	if d.Truncation.TotalBytes != size || d.Truncation.TotalLines != size/37+1 {
+		t.Fatalf("totals %d bytes %d lines", d.Truncation.TotalBytes, d.Truncation.TotalLines)
+	}
+	if peak > 64<<20 {
+		t.Fatalf("heap peaked at %d MB", peak>>20)
+	}
+	t.Logf("heap peak %d MB", peak>>20)
+}

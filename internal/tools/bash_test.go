@@ -1,0 +1,335 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// bashCall runs the tool with the given arguments and collects its updates.
+func bashCall(t *testing.T, ctx context.Context, tool loop.Tool, args string) (loop.ToolResult, error, []loop.ToolResult) {
+	t.Helper()
+	var updates []loop.ToolResult
+	res, err := tool.Execute(ctx, loop.ToolCall{ID: "c1", Name: "bash", Args: json.RawMessage(args)},
+		func(r loop.ToolResult) { updates = append(updates, r) })
+	return res, err, updates
+}
+
+func bashText(r loop.ToolResult) string { return provider.TextOf(r.Content, "\n") }
+
+func bashJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := provider.MarshalJS(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func bashTestContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func TestBashDefinitionMatchesPi(t *testing.T) {
+	def := NewBash(t.TempDir(), BashOptions{}).Definition()
+	if def.Name != "bash" {
+		t.Fatalf("name %q", def.Name)
+	}
+	want := "Execute a bash command in the current working directory. Returns stdout and stderr. Output is truncated to last 2000 lines or 50KB (whichever is hit first). If truncated, full output is saved to a temp file. Optionally provide a timeout in seconds."
+	if def.Description != want {
+		t.Fatalf("description %q", def.Description)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(def.Parameters, &schema); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBashResults(t *testing.T) {
+	dir := t.TempDir()
+	notExec := filepath.Join(dir, "notexec")
+	if err := os.WriteFile(notExec, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		cwd     string
+		opts    BashOptions
+		args    string
+		want    string
+		wantErr string
+	}{
+		{name: "echo", args: `{"command":"echo hello"}`, want: "hello\n"},
+		{name: "no output", args: `{"command":"true"}`, want: "(no output)"},
+		{name: "stderr merged", args: `{"command":"echo out; echo err >&2"}`, want: "out\nerr\n"},
+		{name: "stdin is empty", args: `{"command":"cat; echo done"}`, want: "done\n"},
+		{name: "exit code", args: `{"command":"exit 1"}`, wantErr: "(no output)\n\nCommand exited with code 1"},
+		{name: "exit code with output", args: `{"command":"echo oops; exit 3"}`, wantErr: "oops\n\n\nCommand exited with code 3"},
+		{name: "killed by signal is success", args: `{"command":"echo x; kill -9 $$"}`, want: "x\n"},
+		{name: "timeout", args: `{"command":"sleep 30","timeout":0.2}`, wantErr: "Command timed out after 0.2 seconds"},
+		{name: "timeout with output", args: `{"command":"echo hi; sleep 30","timeout":0.3}`, wantErr: "hi\n\n\nCommand timed out after 0.3 seconds"},
+		{name: "zero timeout means none", args: `{"command":"echo ok","timeout":0}`, want: "ok\n"},
+		{name: "missing cwd", cwd: filepath.Join(dir, "gone"), args: `{"command":"echo hi"}`,
+			wantErr: "Working directory does not exist: " + filepath.Join(dir, "gone") + "\nCannot execute bash commands."},
+		{name: "custom shell missing", opts: BashOptions{ShellPath: "/no/such/shell"}, args: `{"command":"echo hi"}`,
+			wantErr: "Custom shell path not found: /no/such/shell"},
+		{name: "custom shell not executable", opts: BashOptions{ShellPath: notExec}, args: `{"command":"echo hi"}`,
+			wantErr: "spawn " + notExec + " EACCES"},
+		{name: "custom shell", opts: BashOptions{ShellPath: "/bin/sh"}, args: `{"command":"echo from sh"}`, want: "from sh\n"},
+		{name: "prefix", opts: BashOptions{CommandPrefix: "export TEST_VAR=hello"}, args: `{"command":"echo $TEST_VAR"}`, want: "hello\n"},
+		{name: "prefix output first", opts: BashOptions{CommandPrefix: "echo prefix"}, args: `{"command":"echo cmd"}`, want: "prefix\ncmd\n"},
+		{name: "environment", args: `{"command":"echo $PI_CODING_AGENT $PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT"}`, want: "true cat cat 0\n"},
+		{name: "extra env wins", opts: BashOptions{Env: []string{"PAGER=less", "PIGO_X=1"}}, args: `{"command":"echo $PAGER $PIGO_X"}`, want: "less 1\n"},
+		{name: "bin dir on PATH", opts: BashOptions{BinDir: "/opt/pi-bin"}, args: `{"command":"echo ${PATH%%:*}"}`, want: "/opt/pi-bin\n"},
+		{name: "cwd", args: `{"command":"pwd"}`, want: dir + "\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cwd := tc.cwd
+			if cwd == "" {
+				cwd = dir
+			}
+			res, err, _ := bashCall(t, bashTestContext(t), NewBash(cwd, tc.opts), tc.args)
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("error %v, want %q (result %q)", err, tc.wantErr, bashText(res))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("error %v", err)
+			}
+			if got := bashText(res); got != tc.want {
+				t.Fatalf("text %q, want %q", got, tc.want)
+			}
+			if res.Details != nil {
+				t.Fatalf("details %v, want none", res.Details)
+			}
+		})
+	}
+}
+
+func TestBashUpdatesMatchPiShape(t *testing.T) {
+	res, err, updates := bashCall(t, bashTestContext(t), NewBash(t.TempDir(), BashOptions{}), `{"command":"echo one"}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(updates) != 2 {
+		t.Fatalf("%d updates, want 2", len(updates))
+	}
+	if got := bashJSON(t, updates[0]); got != `{"content":[]}` {
+		t.Fatalf("first update %s", got)
+	}
+	if got := bashJSON(t, updates[1]); got != `{"content":[{"type":"text","text":"one\n"}],"details":{}}` {
+		t.Fatalf("second update %s", got)
+	}
+	if got := bashJSON(t, res); got != `{"content":[{"type":"text","text":"one\n"}]}` {
+		t.Fatalf("result %s", got)
+	}
+}
+
+// TestBashStreamsBeforeTheEnd holds the command on a FIFO until the first update has arrived.
+func TestBashStreamsBeforeTheEnd(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "gate")
+	bashMkfifo(t, fifo)
+	tool := NewBash(dir, BashOptions{})
+	updates := make(chan string, 16)
+	done := make(chan error, 1)
+	go func() {
+		_, err := tool.Execute(bashTestContext(t), loop.ToolCall{Args: json.RawMessage(`{"command":"echo first; cat gate; echo last"}`)},
+			func(r loop.ToolResult) { updates <- bashText(r) })
+		done <- err
+	}()
+	for got := range updates {
+		if strings.Contains(got, "first") {
+			break
+		}
+	}
+	select {
+	case err := <-done:
+		t.Fatalf("finished before the gate opened: %v", err)
+	default:
+	}
+	if err := os.WriteFile(fifo, []byte("middle\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBashTruncation(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name    string
+		command string
+		notice  string
+		by      string
+	}{
+		{"lines", "seq 3000", `\[Showing lines 1002-3001 of 3001\. Full output: (\S+)\]$`, "lines"},
+		{"bytes", "for i in $(seq 1 700); do printf '%0100d\\n' $i; done",
+			`\[Showing lines 195-701 of 701 \(50\.0KB limit\)\. Full output: (\S+)\]$`, "bytes"},
+		{"partial line", "head -c 100000 /dev/zero | tr '\\0' a",
+			`\[Showing last 50\.0KB of line 1 \(line is 97\.7KB\)\. Full output: (\S+)\]$`, "bytes"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args, _ := json.Marshal(map[string]string{"command": tc.command})
+			res, err, _ := bashCall(t, bashTestContext(t), NewBash(dir, BashOptions{}), string(args))
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := bashText(res)
+			m := regexp.MustCompile(tc.notice).FindStringSubmatch(text)
+			if m == nil {
+				t.Fatalf("notice missing: %q", text[max(0, len(text)-300):])
+			}
+			path := m[1]
+			t.Cleanup(func() { os.Remove(path) })
+			if !strings.HasPrefix(filepath.Base(path), "pi-bash-") || !strings.HasSuffix(path, ".log") {
+				t.Fatalf("spill path %q", path)
+			}
+			full, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := bashShellOutput(dir, tc.command)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(full) != want {
+				t.Fatalf("spill file has %d bytes, want %d", len(full), len(want))
+			}
+			d, ok := res.Details.(*BashDetails)
+			if !ok || d.Truncation == nil || d.FullOutputPath != path || *d.Truncation.TruncatedBy != tc.by {
+				t.Fatalf("details %s", bashJSON(t, res.Details))
+			}
+			if !strings.HasSuffix(want, strings.SplitN(text, "\n\n[Showing", 2)[0]) {
+				t.Fatal("shown text is not the tail of the output")
+			}
+		})
+	}
+}
+
+func TestBashUserExecutor(t *testing.T) {
+	dir := t.TempDir()
+	var chunks []string
+	res, err := ExecuteUserBash(bashTestContext(t),
+		`printf '\033[31mred\033[0m\r\nbell\a\tand\x01ctl\n'; printf '\033]8;;http://x\033\\link\033]8;;\033\\\n'; exit 4`,
+		dir, BashOptions{}, func(s string) { chunks = append(chunks, s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "red\nbell\tandctl\nlink\n"
+	if res.Output != want || strings.Join(chunks, "") != want {
+		t.Fatalf("output %q chunks %q", res.Output, chunks)
+	}
+	if res.ExitCode == nil || *res.ExitCode != 4 || res.Cancelled || res.Truncated || res.FullOutputPath != "" {
+		t.Fatalf("result %+v", res)
+	}
+
+	if _, err := ExecuteUserBash(bashTestContext(t), "true", filepath.Join(dir, "nope"), BashOptions{}, nil); err == nil ||
+		!strings.HasPrefix(err.Error(), "Working directory does not exist") {
+		t.Fatalf("missing cwd: %v", err)
+	}
+}
+
+func TestBashUserExecutorSpillsSanitisedOutput(t *testing.T) {
+	res, err := ExecuteUserBash(bashTestContext(t), `for i in $(seq 1 3000); do printf '\033[1mline %d\033[0m\r\n' $i; done`,
+		t.TempDir(), BashOptions{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Truncated || res.FullOutputPath == "" {
+		t.Fatalf("result %+v", res)
+	}
+	t.Cleanup(func() { os.Remove(res.FullOutputPath) })
+	full, err := os.ReadFile(res.FullOutputPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for i := 1; i <= 3000; i++ {
+		want.WriteString("line " + strconv.Itoa(i) + "\n")
+	}
+	if string(full) != want.String() {
+		t.Fatalf("spill file is not the sanitised output (%d bytes)", len(full))
+	}
+	if !strings.HasPrefix(res.Output, "line 1002\n") || !strings.HasSuffix(res.Output, "line 3000\n") {
+		t.Fatalf("output head %q", res.Output[:20])
+	}
+}
+
+func TestBashUserExecutorCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(bashTestContext(t))
+	got := make(chan struct{})
+	var once bool
+	res, err := ExecuteUserBash(ctx, "echo ready; sleep 300", t.TempDir(), BashOptions{}, func(s string) {
+		if !once {
+			once = true
+			close(got)
+			cancel()
+		}
+	})
+	<-got
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Cancelled || res.ExitCode != nil || res.Output != "ready\n" {
+		t.Fatalf("result %+v", res)
+	}
+}
+
+func TestBashANSIStripperAcrossChunks(t *testing.T) {
+	var s bashANSIStripper
+	parts := []string{"a\x1b", "[3", "1mb\x1b]8;;http://e", "xample\x07c\x1b[0", "m"}
+	var out strings.Builder
+	for _, p := range parts {
+		out.WriteString(s.strip(p, false))
+	}
+	out.WriteString(s.strip("", true))
+	if out.String() != "abc" {
+		t.Fatalf("got %q", out.String())
+	}
+}
+
+func TestSrchDecoderMatchesTextDecoder(t *testing.T) {
+	// Expected values are what Node's TextDecoder produces.
+	tests := []struct{ in, want string }{
+		{"plain", "plain"},
+		{"\xff\xfe", "\uFFFD\uFFFD"},
+		{"\xe2\x82", "\uFFFD"},
+		{"\xe2\x82a", "\uFFFDa"},
+		{"\xed\xa0\x80", "\uFFFD\uFFFD\uFFFD"},
+		{"\xf0\x9f\x98\x80", "\U0001F600"},
+		{"\xc0\xaf", "\uFFFD\uFFFD"},
+	}
+	for _, tc := range tests {
+		if got := srchLossyString([]byte(tc.in)); got != tc.want {
+			t.Errorf("%q: got %q want %q", tc.in, got, tc.want)
+		}
+		// Byte by byte through the streaming decoder gives the same text.
+		var d srchDecoder
+		var out strings.Builder
+		for i := 0; i < len(tc.in); i++ {
+			out.Write(d.decode([]byte{tc.in[i]}, false))
+		}
+		out.Write(d.decode(nil, true))
+		if out.String() != tc.want {
+			t.Errorf("%q streamed: got %q want %q", tc.in, out.String(), tc.want)
+		}
+	}
+}

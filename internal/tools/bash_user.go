@@ -1,0 +1,223 @@
+package tools
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// UserBashResult is the outcome of a command the user ran themselves (`!cmd` in the editor, the RPC
+// `bash` command): pi's BashResult, stored in the session as a bashExecution message.
+type UserBashResult struct {
+	// Output is the sanitised output, tail-truncated when Truncated.
+	Output string
+	// ExitCode is nil when the command was cancelled or killed by a signal.
+	ExitCode  *int
+	Cancelled bool
+	Truncated bool
+	// FullOutputPath is the temp file with the whole (sanitised) output, once it passed 50 KB.
+	FullOutputPath string
+}
+
+// ExecuteUserBash runs a command typed by the user as pi's interactive executor does: the same shell,
+// environment and process handling as the bash tool (no timeout), output sanitised (ANSI escapes
+// stripped, control characters and CR removed), streamed to onChunk (may be nil) chunk by chunk on the
+// caller's goroutine, kept in a rolling buffer and spilled to /tmp/pi-bash-<hex>.log past 50 KB.
+// Cancelling ctx kills the process group and returns the output so far with Cancelled set. Errors
+// are for commands that could not run (bad shell path, missing cwd, spawn failure).
+func ExecuteUserBash(ctx context.Context, command, cwd string, opts BashOptions, onChunk func(string)) (UserBashResult, error) {
+	if opts.CommandPrefix != "" {
+		command = opts.CommandPrefix + "\n" + command
+	}
+	var (
+		sink   bashUserSink
+		dec    srchDecoder
+		strip  bashANSIStripper
+		result UserBashResult
+	)
+	defer sink.close()
+	handle := func(text string) {
+		if text == "" {
+			return
+		}
+		sink.add(text)
+		if onChunk != nil {
+			onChunk(text)
+		}
+	}
+	res, err := bashExec(ctx, command, cwd, opts, 0, func(chunk []byte) time.Duration {
+		sink.totalRaw += len(chunk)
+		handle(bashSanitize(strip.strip(string(dec.decode(chunk, false)), false)))
+		return 0
+	}, func() {})
+	cancelled := errors.Is(err, errBashAborted) || res.aborted
+	if err != nil && !cancelled {
+		return result, err
+	}
+	handle(bashSanitize(strip.strip(string(dec.decode(nil, true)), true)))
+
+	full := strings.Join(sink.chunks, "")
+	tr := TruncateTail(full, DefaultMaxLines, DefaultMaxBytes)
+	if tr.Truncated {
+		sink.ensureFile()
+	}
+	result.Output = full
+	if tr.Truncated {
+		result.Output = tr.Content
+	}
+	result.Cancelled = cancelled
+	result.Truncated = tr.Truncated
+	result.FullOutputPath = sink.path
+	if !cancelled {
+		result.ExitCode = res.exitCode
+	}
+	return result, nil
+}
+
+// bashUserSink is the executor's rolling buffer: it keeps about 100 KB of recent sanitised text
+// (whole chunks) and, once more than 50 KB of raw output arrived, writes all text to a temp file.
+type bashUserSink struct {
+	chunks   []string
+	size     int
+	totalRaw int
+	started  bool
+	file     *os.File
+	path     string
+}
+
+func (s *bashUserSink) add(text string) {
+	if s.totalRaw > DefaultMaxBytes {
+		s.ensureFile()
+	}
+	if s.file != nil {
+		if _, err := s.file.WriteString(text); err != nil {
+			s.file.Close()
+			s.file = nil
+		}
+	}
+	s.chunks = append(s.chunks, text)
+	s.size += len(text)
+	for s.size > 2*DefaultMaxBytes && len(s.chunks) > 1 {
+		s.size -= len(s.chunks[0])
+		s.chunks[0] = ""
+		s.chunks = s.chunks[1:]
+	}
+}
+
+func (s *bashUserSink) ensureFile() {
+	if s.started {
+		return
+	}
+	s.started = true
+	var id [8]byte
+	_, _ = rand.Read(id[:])
+	path := filepath.Join(os.TempDir(), "pi-bash-"+hex.EncodeToString(id[:])+".log")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return
+	}
+	s.file, s.path = f, path
+	for _, c := range s.chunks {
+		if _, err := f.WriteString(c); err != nil {
+			f.Close()
+			s.file = nil
+			return
+		}
+	}
+}
+
+func (s *bashUserSink) close() {
+	if s.file != nil {
+		s.file.Close()
+		s.file = nil
+	}
+}
+
+// bashANSIPattern is strip-ansi's expression: OSC strings ended by BEL, ESC \ or ST, and CSI / escape
+// sequences.
+var bashANSIPattern = regexp.MustCompile(`(?:\x1b\][\s\S]*?(?:\x07|\x1b\x5c|\x{9c}))|[\x1b\x{9b}][\[\]()#;?]*(?:\d{1,4}(?:[;:]\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]`)
+
+// bashANSIStripper removes escape sequences from a stream of text, holding back a sequence that may
+// continue in the next chunk.
+type bashANSIStripper struct {
+	held string
+}
+
+// bashANSIHoldMax bounds how much of an unfinished escape sequence is held for the next chunk.
+const bashANSIHoldMax = 4096
+
+func (s *bashANSIStripper) strip(text string, final bool) string {
+	text = s.held + text
+	s.held = ""
+	if !final {
+		if p := bashANSIIncomplete(text); p >= 0 {
+			s.held = text[p:]
+			text = text[:p]
+		}
+	}
+	if !strings.ContainsAny(text, "\x1b\u009b") {
+		return text
+	}
+	return bashANSIPattern.ReplaceAllString(text, "")
+}
+
+// bashANSIIncomplete finds the first escape sequence near the end of text that is not finished yet
+// (an OSC string without its terminator, or an introducer followed only by parameter characters),
+// or -1.
+func bashANSIIncomplete(text string) int {
+	from := max(0, len(text)-bashANSIHoldMax)
+	for i := from; i < len(text); i++ {
+		var rest string
+		switch {
+		case text[i] == 0x1b:
+			rest = text[i+1:]
+		case strings.HasPrefix(text[i:], "\u009b"):
+			rest = text[i+len("\u009b"):]
+		default:
+			continue
+		}
+		if strings.HasPrefix(rest, "]") && !strings.ContainsAny(rest, "\x07\u009c") && !strings.Contains(rest, "\x1b\\") {
+			return i
+		}
+		rest = strings.TrimLeft(rest, "[]()#;?")
+		rest = strings.TrimLeft(rest, "0123456789;:")
+		if rest == "" {
+			return i
+		}
+	}
+	return -1
+}
+
+// bashSanitize removes what pi's sanitizeBinaryOutput removes (control characters other than tab
+// and newline, U+FFF9..U+FFFB) and every carriage return.
+func bashSanitize(text string) string {
+	clean := true
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; (c < 0x20 && c != '\t' && c != '\n') || c == 0xEF {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	for _, r := range text {
+		switch {
+		case r == '\t' || r == '\n':
+		case r < 0x20:
+			continue
+		case r >= 0xFFF9 && r <= 0xFFFB:
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
