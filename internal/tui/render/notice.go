@@ -24,7 +24,9 @@ func (r *Renderer) ErrorNotice(msg string, width int) []string {
 
 // ErrorText is an error in the error colour without the "Error: " prefix (pi shows some errors,
 // like a failed auto-compaction, as they are).
-func (r *Renderer) ErrorText(msg string, width int) []string { return r.notice(theme.Error, msg, width) }
+func (r *Renderer) ErrorText(msg string, width int) []string {
+	return r.notice(theme.Error, msg, width)
+}
 
 func (r *Renderer) notice(k theme.Key, msg string, width int) []string {
 	lines := wrap(strings.TrimRight(cleanOutput(msg), "\n"), max(width-2, 1))
