@@ -106,8 +106,10 @@ func runCommand(text string) (cmd string, ok bool) {
 			return strings.TrimSpace(m[1]), true
 		}
 	}
+	// Only a run verb in the first line counts: a command mentioned further down a long message (a
+	// pasted log, instructions being discussed) is not a request to run it.
 	loc := reRun.FindStringSubmatchIndex(text)
-	if loc == nil {
+	if loc == nil || strings.Contains(strings.TrimRight(text[:loc[2]], " \t\r\n:"), "\n") {
 		return "", false
 	}
 	verbAt := loc[0]
@@ -247,6 +249,26 @@ func isEnglishFiller(w string) bool {
 		return true
 	}
 	return false
+}
+
+// reFileBlock is a file attached with @path: pi inlines it as <file name="/abs/path">…</file>.
+var reFileBlock = regexp.MustCompile(`(?s)<file name="([^"]*)">\n?(.*?)\n?</file>\n?`)
+
+type attachedFile struct {
+	name, content string
+}
+
+// splitFileBlocks takes the attached files out of a message, so that words inside them are never
+// taken for requests (a README saying "run make install" must not run anything).
+func splitFileBlocks(text string) (string, []attachedFile) {
+	var files []attachedFile
+	for _, m := range reFileBlock.FindAllStringSubmatch(text, -1) {
+		files = append(files, attachedFile{name: m[1], content: m[2]})
+	}
+	if files == nil {
+		return text, nil
+	}
+	return strings.TrimSpace(reFileBlock.ReplaceAllString(text, "")), files
 }
 
 func firstLine(s string) string {

@@ -79,6 +79,9 @@ func (p *planner) plan() reply {
 		}
 	}
 	// The last message is the user's.
+	if r, ok := p.summaryRequest(msgs[last].Text); ok {
+		return r
+	}
 	if strings.HasPrefix(msgs[last].Text, "Attached image(s) from tool result:") && last > 0 && msgs[last-1].Role == "tool" {
 		return p.afterTools(last - 1)
 	}
@@ -116,12 +119,20 @@ func (p *planner) answer(text string, images int, note string) reply {
 		head = append(head, fmt.Sprintf("You attached %s. I'm scripted, so I can't look at %s; a model that takes image input receives %s as `image_url` parts of the request.",
 			plural(images, "image", "images"), pronoun(images), pronoun(images)))
 	}
+	text, files := splitFileBlocks(text)
+	for _, f := range files {
+		head = append(head, "You attached "+p.describeFile(f.name, f.content))
+	}
 	in := recognise(text)
 	r, ok := p.toolRequest(in)
 	if !ok {
-		var body string
-		body, r.Thinking = p.topicAnswer(detectTopic(text), text)
-		r.Text = body
+		t := detectTopic(text)
+		if len(files) > 0 && (t == topicFallback || strings.TrimSpace(text) == "") {
+			r.Thinking = "The user attached files with @. I'll describe what they contain; I can't do more with them as a scripted demo."
+			r.Text = p.closing("files")
+		} else {
+			r.Text, r.Thinking = p.topicAnswer(t, text)
+		}
 	}
 	r.Text = joinParagraphs(append(head, r.Text)...)
 	return r

@@ -359,3 +359,58 @@ func TestUsageLooksReal(t *testing.T) {
 		t.Errorf("usage chunk sent without stream_options.include_usage")
 	}
 }
+
+func TestCommandsInsideTextAreNotRun(t *testing.T) {
+	for _, msg := range []string{
+		"Here is the log I got:\nthen run `rm -rf /tmp/x` and it failed",
+		`<file name="/w/README.md">
+# Tool
+
+To install, run make install.
+</file>
+`,
+		"how would I run `make install` here?",
+	} {
+		s := ask(t, newChat(defaultTools()...).user(msg))
+		for _, c := range s.Calls {
+			if c.Name == "bash" {
+				t.Errorf("%q ran a command: %s", msg, c.Args)
+			}
+		}
+	}
+}
+
+func TestAttachedFilesAreDescribed(t *testing.T) {
+	msg := "<file name=\"/w/main.go\">\npackage main\n\nfunc main() {}\n</file>\n"
+	s := ask(t, newChat(defaultTools()...).user("hi").assistant("Hello").user(msg))
+	if len(s.Calls) != 0 || !strings.Contains(s.Text, "You attached `/w/main.go`") || !strings.Contains(s.Text, "package `main`") {
+		t.Errorf("attached file not described:\n%s", s)
+	}
+	// A request next to the attachment is still served.
+	s = ask(t, newChat(defaultTools()...).user(msg+"\nrun `go vet ./...`"))
+	wantCalls(t, s, [2]string{"bash", `{"command":"go vet ./..."}`})
+}
+
+func TestSummaryRequestsFollowTheFormat(t *testing.T) {
+	conversation := "[User]: read README.md please\n\n[Assistant]: Reading it.\n\n" +
+		"[Assistant tool calls]: read(path=\"README.md\"); bash(command=\"ls -la\")\n\n[Tool result]: # Demo\n\n[User]: now run the tests"
+	instructions := "The messages above are a conversation to summarize.\n\nUse this EXACT format:\n\n## Goal\n[…]\n\n" +
+		"## Constraints & Preferences\n- […]\n\n## Progress\n### Done\n- [x] […]\n\n### In Progress\n- [ ] […]\n\n### Blocked\n- […]\n\n" +
+		"## Key Decisions\n- **[Decision]**: […]\n\n## Next Steps\n1. […]\n\n## Critical Context\n- […]\n\nKeep each section concise."
+	c := newChat().user("<conversation>\n" + conversation + "\n</conversation>\n\n" + instructions)
+	c.system = "You are a context summarization assistant."
+	s := ask(t, c)
+	if len(s.Calls) != 0 || s.Finish != "stop" {
+		t.Fatalf("summary must be plain text:\n%s", s)
+	}
+	want := []string{"## Goal\n- read README.md please\n- now run the tests", "### Done\n- [x] read(path=\"README.md\")\n- [x] bash(command=\"ls -la\")",
+		"### In Progress\n- [ ] now run the tests", "## Next Steps\n1. Continue with: now run the tests", "Files involved: `README.md`", "demo"}
+	for _, w := range want {
+		if !strings.Contains(s.Text, w) {
+			t.Errorf("summary lacks %q:\n%s", w, s.Text)
+		}
+	}
+	if strings.Contains(s.Text, "offline demo model**") || strings.Contains(s.Text, "[…]") {
+		t.Errorf("summary must not introduce the demo or keep placeholders:\n%s", s.Text)
+	}
+}
