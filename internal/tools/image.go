@@ -3,7 +3,9 @@ package tools
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"image"
 	"image/gif"
 	"image/jpeg"
@@ -116,6 +118,11 @@ func imageFit(data []byte, mimeType string, lim imageLimits) *imageFitted {
 		return nil
 	}
 	src, err := imageDecode(data, mimeType)
+	if err != nil && mimeType == mimePNG {
+		// pi's decoder accepts PNGs whose chunk checksums are wrong (pi's own test image has one);
+		// Go's refuses them, so retry with the checksums recomputed.
+		src, err = imageDecode(imageFixPNGChecksums(data), mimeType)
+	}
 	if err != nil {
 		return nil
 	}
@@ -209,6 +216,21 @@ func imageDecode(data []byte, mimeType string) (image.Image, error) {
 		return webp.Decode(r)
 	}
 	return nil, fmt.Errorf("unsupported image type %s", mimeType)
+}
+
+// imageFixPNGChecksums returns a copy of a PNG with every chunk's CRC recomputed.
+func imageFixPNGChecksums(data []byte) []byte {
+	out := bytes.Clone(data)
+	for pos := 8; pos+12 <= len(out); {
+		n := int(binary.BigEndian.Uint32(out[pos:]))
+		end := pos + 8 + n
+		if n < 0 || end+4 > len(out) {
+			break
+		}
+		binary.BigEndian.PutUint32(out[end:], crc32.ChecksumIEEE(out[pos+4:end]))
+		pos = end + 4
+	}
+	return out
 }
 
 func imageEncodePNG(img image.Image) []byte {

@@ -133,21 +133,21 @@ func TestImageFitScalesToDimensionLimits(t *testing.T) {
 
 func TestImageFitPicksTheSmallerEncoding(t *testing.T) {
 	// A flat image compresses far better as PNG; noise is smaller as JPEG.
-	flat := image.NewNRGBA(image.Rect(0, 0, 400, 400))
+	flat := image.NewNRGBA(image.Rect(0, 0, 160, 160))
 	for i := range flat.Pix {
 		flat.Pix[i] = 0xFF
 	}
-	lim := imageLimits{maxWidth: 200, maxHeight: 200, maxBytes: 1 << 20, jpegQuality: 80}
+	lim := imageLimits{maxWidth: 80, maxHeight: 80, maxBytes: 1 << 20, jpegQuality: 80}
 	if f := imageFit(imgEncodePNG(t, flat), mimePNG, lim); f == nil || f.mimeType != mimePNG {
 		t.Errorf("flat image: %+v", f)
 	}
-	if f := imageFit(imgEncodePNG(t, imgNoise(400, 400, 1)), mimePNG, lim); f == nil || f.mimeType != mimeJPEG {
+	if f := imageFit(imgEncodePNG(t, imgNoise(160, 160, 1)), mimePNG, lim); f == nil || f.mimeType != mimeJPEG {
 		t.Errorf("noisy image: %+v", f)
 	}
 }
 
 func TestImageFitHonoursTheByteLimit(t *testing.T) {
-	data := imgEncodePNG(t, imgNoise(200, 200, 2))
+	data := imgEncodePNG(t, imgNoise(100, 100, 2))
 	limit := len(data) / 4
 	f := imageFit(data, mimePNG, imageLimits{maxWidth: 2000, maxHeight: 2000, maxBytes: limit, jpegQuality: 80})
 	if f == nil {
@@ -156,12 +156,20 @@ func TestImageFitHonoursTheByteLimit(t *testing.T) {
 	if len(f.data) >= limit {
 		t.Fatalf("base64 payload %d is not under %d", len(f.data), limit)
 	}
-	if !f.resized || f.originalWidth != 200 {
+	if !f.resized || f.originalWidth != 100 {
 		t.Fatalf("unexpected result %+v", f)
 	}
 	// Nothing fits in 10 bytes of base64: pi reports the image as omitted.
 	if f := imageFit(data, mimePNG, imageLimits{maxWidth: 2000, maxHeight: 2000, maxBytes: 10, jpegQuality: 80}); f != nil {
 		t.Fatalf("fitted into 10 bytes: %+v", f)
+	}
+}
+
+func TestImageFitAcceptsPNGWithBadChecksums(t *testing.T) {
+	// pi's test PNG has a wrong IDAT CRC; pi's decoder takes it, so must we.
+	f := imageFit(imgB64(t, imgPixelPNG), mimePNG, imageDefaultLimits())
+	if f == nil || f.data != imgPixelPNG || f.resized || f.width != 1 {
+		t.Fatalf("pi's 1x1 PNG: %+v", f)
 	}
 }
 

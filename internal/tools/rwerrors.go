@@ -10,6 +10,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// errRWAborted is what read, write and edit return when the run is aborted (pi's text).
+var errRWAborted = errors.New("Operation aborted")
+
 // rwFileError is a file-system error worded as Node.js words it ("ENOENT: no such file or
 // directory, access '/abs/path'"), which is the text pi's tools show the model. It unwraps to the
 // underlying error.

@@ -1,0 +1,218 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+//go:embed read.md
+var readDescription string
+
+const readSchema = `{"type":"object","properties":{` +
+	`"path":{"type":"string","description":"Path to the file to read (relative or absolute)"},` +
+	`"offset":{"type":"number","description":"Line number to start reading from (1-indexed)"},` +
+	`"limit":{"type":"number","description":"Maximum number of lines to read"}},` +
+	`"required":["path"]}`
+
+// readBinarySniff is how much of the start of a file is checked for NUL bytes. A text file has none;
+// nearly every binary format has some early on (git and ripgrep use the same test).
+const readBinarySniff = 8 * 1024
+
+// ReadOptions configure the read tool.
+type ReadOptions struct {
+	// DisableImageResize sends images as they are, however large (settings images.autoResize: false).
+	DisableImageResize bool
+	// ModelAcceptsImages reports whether the current model takes image input; when it says no, image
+	// results carry pi's note that the image will be omitted. Nil means yes.
+	ModelAcceptsImages func() bool
+}
+
+// ReadArgs are the read tool's arguments.
+type ReadArgs struct {
+	Path   string   `json:"path"`
+	Offset *float64 `json:"offset,omitempty"`
+	Limit  *float64 `json:"limit,omitempty"`
+}
+
+// ReadDetails is the read tool's details object: present only when the output was truncated.
+type ReadDetails struct {
+	Truncation *Truncation `json:"truncation,omitempty"`
+}
+
+type readTool struct {
+	cwd       string
+	opts      ReadOptions
+	limits    imageLimits
+	chunkSize int
+}
+
+// NewRead returns the read tool, resolving relative paths against cwd.
+func NewRead(cwd string, opts ReadOptions) loop.Tool {
+	return &readTool{cwd: cwd, opts: opts, limits: imageDefaultLimits(), chunkSize: readChunkSize}
+}
+
+func (t *readTool) Definition() provider.ToolDefinition {
+	return provider.ToolDefinition{
+		Name:        "read",
+		Description: strings.TrimSpace(readDescription),
+		Parameters:  json.RawMessage(readSchema),
+	}
+}
+
+func (t *readTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.ToolResult)) (loop.ToolResult, error) {
+	if ctx.Err() != nil {
+		return loop.ToolResult{}, errRWAborted
+	}
+	var args ReadArgs
+	if err := json.Unmarshal(call.Args, &args); err != nil {
+		return loop.ToolResult{}, fmt.Errorf("read: invalid arguments: %w", err)
+	}
+	start, limit := 0, -1
+	if args.Offset != nil {
+		start = max(0, int(math.Trunc(*args.Offset))-1)
+	}
+	if args.Limit != nil {
+		n := math.Trunc(*args.Limit)
+		if n < 1 {
+			return loop.ToolResult{}, fmt.Errorf("Invalid limit %s: limit must be at least 1.", readJSNumber(*args.Limit))
+		}
+		limit = int(min(n, math.MaxInt32))
+	}
+	abs := ResolveReadPath(args.Path, t.cwd)
+
+	f, err := os.Open(abs)
+	if err != nil {
+		return loop.ToolResult{}, rwNodeError(err, "access", abs)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return loop.ToolResult{}, rwNodeError(err, "access", abs)
+	}
+	if info.IsDir() {
+		return loop.ToolResult{}, fmt.Errorf("Cannot read %s: it is a directory, not a file. List its contents with ls or bash instead.", abs)
+	}
+	if !info.Mode().IsRegular() {
+		return loop.ToolResult{}, fmt.Errorf("Cannot read %s: it is not a regular file (a device, socket or pipe).", abs)
+	}
+
+	head := make([]byte, readBinarySniff)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return loop.ToolResult{}, rwNodeError(err, "read", abs)
+	}
+	head = head[:n]
+	if mime := imageMIMEType(head[:min(n, imageSniffBytes)]); mime != "" {
+		return t.readImage(ctx, f, head, mime)
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return loop.ToolResult{}, fmt.Errorf("Cannot read %s: it looks like a binary file (it has NUL bytes). Inspect it with bash instead (e.g. file, xxd or strings).", abs)
+	}
+
+	scan := &readScan{start: start, limit: limit, maxLines: DefaultMaxLines, maxBytes: DefaultMaxBytes}
+	if err := scan.run(ctx, io.MultiReader(bytes.NewReader(head), f), t.chunkSize); err != nil {
+		if err == errRWAborted {
+			return loop.ToolResult{}, err
+		}
+		return loop.ToolResult{}, rwNodeError(err, "read", abs)
+	}
+	return readTextResult(scan, args)
+}
+
+// readTextResult words the scan as pi's read tool does.
+func readTextResult(s *readScan, args ReadArgs) (loop.ToolResult, error) {
+	if s.beyondEnd {
+		return loop.ToolResult{}, fmt.Errorf("Offset %s is beyond end of file (%d lines total)", readJSNumber(*args.Offset), s.fileLines)
+	}
+	tr := &Truncation{
+		Content:     string(s.kept),
+		Truncated:   s.truncatedBy != "",
+		TotalLines:  s.selLines,
+		TotalBytes:  s.selBytes,
+		OutputLines: s.keptLines,
+		OutputBytes: len(s.kept),
+		MaxLines:    s.maxLines,
+		MaxBytes:    s.maxBytes,
+	}
+	if tr.Truncated {
+		tr.TruncatedBy = truncatedBy(s.truncatedBy)
+		tr.FirstLineExceedsLimit = s.firstLineBytes > s.maxBytes
+	}
+	first := s.start + 1
+	text := tr.Content
+	var details any
+	switch {
+	case tr.FirstLineExceedsLimit:
+		text = fmt.Sprintf("[Line %d is %s, exceeds %s limit. Use bash: sed -n '%dp' %s | head -c %d]",
+			first, FormatSize(s.firstLineBytes), FormatSize(s.maxBytes), first, args.Path, s.maxBytes)
+		details = &ReadDetails{Truncation: tr}
+	case tr.Truncated:
+		last := first + tr.OutputLines - 1
+		if s.truncatedBy == "lines" {
+			text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d. Use offset=%d to continue.]", first, last, s.fileLines, last+1)
+		} else {
+			text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d (%s limit). Use offset=%d to continue.]",
+				first, last, s.fileLines, FormatSize(s.maxBytes), last+1)
+		}
+		details = &ReadDetails{Truncation: tr}
+	case s.limit >= 0 && s.start+s.selLines < s.fileLines:
+		next := s.start + s.selLines
+		text += fmt.Sprintf("\n\n[%d more lines in file. Use offset=%d to continue.]", s.fileLines-next, next+1)
+	}
+	return loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}, Details: details}, nil
+}
+
+// readImage answers with the image (scaled down unless disabled) and pi's note.
+func (t *readTool) readImage(ctx context.Context, f *os.File, head []byte, mime string) (loop.ToolResult, error) {
+	rest, err := io.ReadAll(f)
+	if err != nil {
+		return loop.ToolResult{}, rwNodeError(err, "read", f.Name())
+	}
+	data := append(head, rest...)
+	if ctx.Err() != nil {
+		return loop.ToolResult{}, errRWAborted
+	}
+	var note string
+	if t.opts.ModelAcceptsImages != nil && !t.opts.ModelAcceptsImages() {
+		note = "\n[Current model does not support images. The image will be omitted from this request.]"
+	}
+	if t.opts.DisableImageResize {
+		return loop.ToolResult{Content: []provider.Content{
+			provider.TextContent("Read image file [" + mime + "]" + note),
+			provider.ImageContent(base64.StdEncoding.EncodeToString(data), mime),
+		}}, nil
+	}
+	fitted := imageFit(data, mime, t.limits)
+	if ctx.Err() != nil {
+		return loop.ToolResult{}, errRWAborted
+	}
+	if fitted == nil {
+		text := "Read image file [" + mime + "]\n[Image omitted: could not be resized below the inline image size limit.]" + note
+		return loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}}, nil
+	}
+	text := "Read image file [" + fitted.mimeType + "]"
+	if dim := imageDimensionNote(fitted); dim != "" {
+		text += "\n" + dim
+	}
+	return loop.ToolResult{Content: []provider.Content{
+		provider.TextContent(text + note),
+		provider.ImageContent(fitted.data, fitted.mimeType),
+	}}, nil
+}
+
+// readJSNumber prints a number as JavaScript does in a template string (for the numbers pi echoes).
+func readJSNumber(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
