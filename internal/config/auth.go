@@ -1,0 +1,382 @@
+package config
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// APIKey holds a secret so that it does not leak by accident: printing it with any fmt verb, logging
+// it with slog, or marshalling it as JSON or text shows "[redacted]". The secret is held by a
+// closure, which fmt can only print as an address, so even a struct holding an APIKey in an
+// unexported field (where fmt cannot call its methods) does not show the key. Reveal is the one way
+// out, for the Authorization header.
+type APIKey struct {
+	get func() string
+}
+
+const redacted = "[redacted]"
+
+// NewAPIKey wraps a key; an empty string gives the zero APIKey.
+func NewAPIKey(key string) APIKey {
+	if key == "" {
+		return APIKey{}
+	}
+	return APIKey{get: func() string { return key }}
+}
+
+// Reveal returns the key itself. Call it only to put the key on the wire.
+func (k APIKey) Reveal() string {
+	if k.get == nil {
+		return ""
+	}
+	return k.get()
+}
+
+// IsZero reports whether there is no key.
+func (k APIKey) IsZero() bool { return k.get == nil }
+
+// String never shows the key.
+func (k APIKey) String() string {
+	if k.get == nil {
+		return "[none]"
+	}
+	return redacted
+}
+
+// GoString never shows the key.
+func (k APIKey) GoString() string { return "config.APIKey(" + k.String() + ")" }
+
+// Format makes every fmt verb (%s %v %q %x %d %+v %#v ...) print String's text.
+func (k APIKey) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('#') {
+		fmt.Fprint(f, k.GoString())
+		return
+	}
+	fmt.Fprint(f, k.String())
+}
+
+// MarshalJSON writes "[redacted]": a key must never reach a session or settings file.
+func (k APIKey) MarshalJSON() ([]byte, error) { return json.Marshal(k.String()) }
+
+// MarshalText writes "[redacted]".
+func (k APIKey) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// LogValue keeps the key out of slog output.
+func (k APIKey) LogValue() slog.Value { return slog.StringValue(k.String()) }
+
+// Headers are request headers whose values may be secrets (resolved from commands or environment
+// variables, Authorization). Printing them shows the names only.
+type Headers map[string]string
+
+// Format prints the header names with redacted values.
+func (h Headers) Format(f fmt.State, verb rune) {
+	names := make([]string, 0, len(h))
+	for k := range h {
+		names = append(names, k+":"+redacted)
+	}
+	sort.Strings(names)
+	fmt.Fprint(f, "map["+strings.Join(names, " ")+"]")
+}
+
+// LogValue keeps header values out of slog output.
+func (h Headers) LogValue() slog.Value { return slog.StringValue(fmt.Sprint(h)) }
+
+// MarshalJSON keeps header values out of JSON.
+func (h Headers) MarshalJSON() ([]byte, error) {
+	out := make(map[string]string, len(h))
+	for k := range h {
+		out[k] = redacted
+	}
+	return json.Marshal(out)
+}
+
+// AuthCredential is one auth.json entry. Only api_key entries are used by pi-go: OAuth logins
+// belong to providers pi-go does not talk to.
+type AuthCredential struct {
+	Type string `json:"type"` // "api_key" or "oauth"
+	// Key is the api_key value as written: a literal, an environment variable name or a !command.
+	Key string `json:"key,omitempty"`
+}
+
+// AuthFile is a parsed auth.json: {"<provider>": {"type": "api_key", "key": "..."}, ...}.
+type AuthFile struct {
+	Path    string
+	Entries map[string]AuthCredential
+}
+
+// LoadAuthFile reads auth.json; a missing file is empty. Errors never quote the file's content.
+func LoadAuthFile(path string) (*AuthFile, error) {
+	af := &AuthFile{Path: path, Entries: map[string]AuthCredential{}}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return af, nil
+	}
+	if err != nil {
+		return af, fmt.Errorf("read auth.json: %w", err)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return af, nil
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			return af, fmt.Errorf("%s is not valid JSON%s", path, position(string(data), syn.Offset))
+		}
+		return af, fmt.Errorf("%s is not a JSON object of credentials", path)
+	}
+	for name, entry := range raw {
+		var c AuthCredential
+		if err := json.Unmarshal(entry, &c); err != nil {
+			// Skip the one bad entry (without quoting it); the others stay usable.
+			continue
+		}
+		af.Entries[name] = c
+	}
+	return af, nil
+}
+
+// KeySource says where a provider's key came from.
+type KeySource string
+
+const (
+	KeyFromRuntime    KeySource = "--api-key"
+	KeyFromAuthFile   KeySource = "auth.json"
+	KeyFromEnv        KeySource = "environment"
+	KeyFromModelsJSON KeySource = "models.json"
+	// KeyNotNeeded: the provider is an endpoint that takes requests without a key.
+	KeyNotNeeded KeySource = "none needed"
+)
+
+// NoAPIKeyError says a provider has no key configured.
+type NoAPIKeyError struct {
+	Provider string
+	EnvVar   string // the provider's environment variable, "" if it has none
+}
+
+func (e *NoAPIKeyError) Error() string {
+	hint := "pass --api-key, or add an api_key entry to auth.json or an apiKey to models.json"
+	if e.EnvVar != "" {
+		hint = "set " + e.EnvVar + ", " + hint
+	}
+	return fmt.Sprintf("No API key found for %s. To fix it, %s.", e.Provider, hint)
+}
+
+// AuthOptions configure an Auth.
+type AuthOptions struct {
+	Getenv   Getenv         // nil: os.Getenv
+	Resolver *ValueResolver // nil: a new one reading Getenv
+	File     *AuthFile      // parsed auth.json; nil: none
+	Models   *ModelsConfig  // parsed models.json (provider apiKey, headers, authHeader); nil: none
+}
+
+// Auth finds API keys and request headers in pi's order (pi-reference §3.9): the runtime --api-key,
+// auth.json api_key entries, the provider's environment variable, models.json's provider apiKey.
+// Safe for concurrent use.
+type Auth struct {
+	getenv   Getenv
+	resolver *ValueResolver
+	file     *AuthFile
+	models   *ModelsConfig
+
+	mu       sync.Mutex
+	runtime  map[string]APIKey
+	keyless  map[string]bool
+	extraEnv map[string]string // provider → env var that may supply its key (see Endpoint)
+}
+
+// NewAuth builds an Auth.
+func NewAuth(o AuthOptions) *Auth {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Resolver == nil {
+		o.Resolver = NewValueResolver(o.Getenv)
+	}
+	return &Auth{getenv: o.Getenv, resolver: o.Resolver, file: o.File, models: o.Models,
+		runtime: map[string]APIKey{}, keyless: map[string]bool{}, extraEnv: map[string]string{}}
+}
+
+// SetRuntimeAPIKey sets the --api-key override for a provider (never written anywhere).
+func (a *Auth) SetRuntimeAPIKey(provider string, key APIKey) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if key.IsZero() {
+		delete(a.runtime, provider)
+		return
+	}
+	a.runtime[provider] = key
+}
+
+// AddEndpoint registers a --base-url endpoint: a custom endpoint works without a key, and takes one
+// from the environment variable the endpoint allows (see Endpoint.KeyEnvVar).
+func (a *Auth) AddEndpoint(e Endpoint) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if e.Provider == CustomProvider {
+		a.keyless[e.Provider] = true
+	}
+	if env := e.KeyEnvVar(); env != "" && env != provider.APIKeyEnvVar(e.Provider) {
+		a.extraEnv[e.Provider] = env
+	}
+}
+
+func (a *Auth) envVarFor(prov string) (builtin, extra string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return provider.APIKeyEnvVar(prov), a.extraEnv[prov]
+}
+
+// HasAuth reports whether a provider has any key configured (or needs none), without running
+// commands: the test for "available" models. Like pi, an auth.json entry or a models.json apiKey
+// counts even if resolving it later fails.
+func (a *Auth) HasAuth(prov string) bool {
+	a.mu.Lock()
+	_, rt := a.runtime[prov]
+	keyless := a.keyless[prov]
+	a.mu.Unlock()
+	if rt || keyless {
+		return true
+	}
+	if c, ok := a.fileEntry(prov); ok && c.Key != "" {
+		return true
+	}
+	builtin, extra := a.envVarFor(prov)
+	for _, env := range []string{builtin, extra} {
+		if env != "" && a.getenv(env) != "" {
+			return true
+		}
+	}
+	if p := a.models.Provider(prov); p != nil && p.APIKey != "" {
+		return true
+	}
+	return false
+}
+
+func (a *Auth) fileEntry(prov string) (AuthCredential, bool) {
+	if a.file == nil {
+		return AuthCredential{}, false
+	}
+	c, ok := a.file.Entries[prov]
+	return c, ok && c.Type == "api_key"
+}
+
+// APIKey returns the key for a provider and where it came from. A provider that needs no key gets
+// the zero key and KeyNotNeeded; one with nothing configured gets a *NoAPIKeyError. A value that
+// fails to resolve (a !command that fails) is an error naming its source, never a fall-through.
+func (a *Auth) APIKey(ctx context.Context, prov string) (APIKey, KeySource, error) {
+	a.mu.Lock()
+	rt, hasRT := a.runtime[prov]
+	keyless := a.keyless[prov]
+	a.mu.Unlock()
+	if hasRT {
+		return rt, KeyFromRuntime, nil
+	}
+	if c, ok := a.fileEntry(prov); ok && c.Key != "" {
+		v, err := a.resolver.Resolve(ctx, c.Key)
+		if err != nil {
+			return APIKey{}, KeyFromAuthFile, fmt.Errorf("API key for provider %q in auth.json: %w", prov, err)
+		}
+		return NewAPIKey(v), KeyFromAuthFile, nil
+	}
+	builtin, extra := a.envVarFor(prov)
+	for _, env := range []string{builtin, extra} {
+		if env == "" {
+			continue
+		}
+		if v := a.getenv(env); v != "" {
+			return NewAPIKey(v), KeyFromEnv, nil
+		}
+	}
+	if p := a.models.Provider(prov); p != nil && p.APIKey != "" {
+		v, err := a.resolver.Resolve(ctx, p.APIKey)
+		if err != nil {
+			return APIKey{}, KeyFromModelsJSON, fmt.Errorf("API key for provider %q in models.json: %w", prov, err)
+		}
+		return NewAPIKey(v), KeyFromModelsJSON, nil
+	}
+	if keyless {
+		return APIKey{}, KeyNotNeeded, nil
+	}
+	return APIKey{}, "", &NoAPIKeyError{Provider: prov, EnvVar: builtin}
+}
+
+// RequestAuth is what one request to a model needs: its key (zero for a keyless endpoint) and its
+// extra headers.
+type RequestAuth struct {
+	APIKey  APIKey
+	Source  KeySource
+	Headers Headers // nil when there are none
+}
+
+// RequestAuth resolves the key and the headers of a request to m (pi's getApiKeyAndHeaders): the
+// model's own headers, then models.json provider headers, then models.json model headers (each
+// value resolved like a key, every one must resolve), and "Authorization: Bearer <key>" when the
+// provider sets authHeader.
+func (a *Auth) RequestAuth(ctx context.Context, m *provider.Model) (RequestAuth, error) {
+	key, source, err := a.APIKey(ctx, m.Provider)
+	if err != nil {
+		return RequestAuth{}, err
+	}
+	headers := Headers{}
+	for k, v := range m.Headers {
+		headers[k] = v
+	}
+	pc := a.models.Provider(m.Provider)
+	if pc != nil {
+		if err := a.resolveHeaders(ctx, headers, pc.Headers, fmt.Sprintf("provider %q", m.Provider)); err != nil {
+			return RequestAuth{}, err
+		}
+		if err := a.resolveHeaders(ctx, headers, modelHeaders(pc, m.ID), fmt.Sprintf("model %q", m.Provider+"/"+m.ID)); err != nil {
+			return RequestAuth{}, err
+		}
+		if pc.AuthHeader {
+			if key.IsZero() {
+				return RequestAuth{}, &NoAPIKeyError{Provider: m.Provider, EnvVar: provider.APIKeyEnvVar(m.Provider)}
+			}
+			headers["Authorization"] = "Bearer " + key.Reveal()
+		}
+	}
+	if len(headers) == 0 {
+		headers = nil
+	}
+	return RequestAuth{APIKey: key, Source: source, Headers: headers}, nil
+}
+
+// modelHeaders are a model's own models.json headers: its definition's when it is a custom model,
+// else its modelOverrides entry's.
+func modelHeaders(pc *ProviderConfig, id string) map[string]string {
+	for i := range pc.Models {
+		if pc.Models[i].ID == id {
+			return pc.Models[i].Headers
+		}
+	}
+	return pc.ModelOverrides[id].Headers
+}
+
+func (a *Auth) resolveHeaders(ctx context.Context, dst Headers, src map[string]string, owner string) error {
+	names := make([]string, 0, len(src))
+	for k := range src {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		v, err := a.resolver.Resolve(ctx, src[name])
+		if err != nil {
+			return fmt.Errorf("header %q of %s in models.json: %w", name, owner, err)
+		}
+		dst[name] = v
+	}
+	return nil
+}
