@@ -220,6 +220,12 @@ func fileLike(tok string) bool {
 	case "e.g", "i.e", "etc", "vs", "pi.dev", "node.js":
 		return false
 	}
+	if !strings.Contains(tok, "/") {
+		switch strings.ToLower(ext) {
+		case "com", "org", "net", "dev", "io": // a host name, not a file
+			return false
+		}
+	}
 	return hasLetter
 }
 

@@ -110,6 +110,9 @@ func (p *planner) steered(userIdx, toolEnd int) reply {
 			"Steering message received: %s.",
 			"Understood, you sent %s while I was busy.")
 		ack = fmt.Sprintf(ack, quote(steer.Text, 60))
+		if earlier := userIdx - toolEnd - 1; earlier > 0 {
+			ack += fmt.Sprintf(" (I read the %s before it too.)", plural(earlier, "message", "messages"))
+		}
 		if len(done) > 0 {
 			ack += " " + capitalise(fmt.Sprintf("%s had already finished, so nothing is lost.", strings.Join(done, "; ")))
 		}

@@ -85,10 +85,15 @@ func (p *planner) plan() reply {
 	if strings.HasPrefix(msgs[last].Text, "Attached image(s) from tool result:") && last > 0 && msgs[last-1].Role == "tool" {
 		return p.afterTools(last - 1)
 	}
+	// Steering messages delivered together (queue mode "all") arrive as consecutive user messages.
+	firstOfRun := last
+	for firstOfRun > 0 && msgs[firstOfRun-1].Role == "user" {
+		firstOfRun--
+	}
 	prev := last - 1
 	switch {
-	case prev >= 0 && msgs[prev].Role == "tool":
-		return p.steered(last, prev)
+	case firstOfRun > 0 && msgs[firstOfRun-1].Role == "tool":
+		return p.steered(last, firstOfRun-1)
 	case prev >= 0 && msgs[prev].Role == "user" && strings.TrimSpace(msgs[prev].Text) != "":
 		note := fmt.Sprintf("(Your previous message, %s, never got an answer: either you pressed Escape, or both arrived together. I'll go with the newest one.)", quote(msgs[prev].Text, 50))
 		return p.answer(msgs[last].Text, msgs[last].Images, note)

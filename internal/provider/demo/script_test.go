@@ -414,3 +414,13 @@ func TestSummaryRequestsFollowTheFormat(t *testing.T) {
 		t.Errorf("summary must not introduce the demo or keep placeholders:\n%s", s.Text)
 	}
 }
+
+func TestSeveralSteeringMessagesAtOnce(t *testing.T) {
+	c := newChat(defaultTools()...).user("run ls").call("", "c", "bash", `{"command":"ls"}`).result("c", "a\n").
+		user("wait").user("read go.mod instead")
+	s := ask(t, c)
+	wantCalls(t, s, [2]string{"read", `{"path":"go.mod"}`})
+	if !strings.Contains(s.Text, "“read go.mod instead”") || !strings.Contains(s.Text, "1 message before it") {
+		t.Errorf("both steering messages should be acknowledged:\n%s", s.Text)
+	}
+}

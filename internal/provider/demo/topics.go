@@ -50,7 +50,6 @@ func detectTopic(text string) topic {
 	}
 	for _, r := range topicRules {
 		if r.re.MatchString(text) {
-			// A bare greeting with nothing else is a greeting even if it says "hey, thanks".
 			return r.topic
 		}
 	}
