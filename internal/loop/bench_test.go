@@ -1,0 +1,126 @@
+package loop
+
+import (
+	"context"
+	"runtime"
+	"testing"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// BenchmarkDeltaOverhead measures what the loop adds to one streamed text delta: the stream callback,
+// the Agent's state update and delivery to one subscriber. The provider's events are built before the
+// timer starts, so the allocations reported are the loop's own.
+func BenchmarkDeltaOverhead(b *testing.B) {
+	partial := &provider.AssistantMessage{Content: []provider.Content{provider.TextContent("x")}, StopReason: provider.StopReasonStop}
+	start := &provider.AssistantEvent{Type: provider.EventStart, Partial: partial}
+	textStart := &provider.AssistantEvent{Type: provider.EventTextStart, Partial: partial}
+	delta := &provider.AssistantEvent{Type: provider.EventTextDelta, Delta: "x", Partial: partial}
+	stream := func(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
+		emit(start)
+		emit(textStart)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for range b.N {
+			emit(delta)
+		}
+		b.StopTimer()
+		return partial
+	}
+	a := NewAgent(Config{Stream: stream}, State{Model: testModel})
+	var bytes int
+	a.Subscribe(func(ev Event) {
+		if ev.AssistantEvent != nil {
+			bytes += len(ev.AssistantEvent.Delta)
+		}
+	})
+	if err := a.Prompt(context.Background(), user("hi")); err != nil {
+		b.Fatal(err)
+	}
+	if bytes != b.N {
+		b.Fatalf("subscriber saw %d deltas, want %d", bytes, b.N)
+	}
+}
+
+const runDeltas = 100_000
+
+// streamDeltas streams n small text deltas through a real StreamBuilder, as a provider does.
+func streamDeltas(n int) StreamFunc {
+	return func(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
+		sb := provider.NewStreamBuilder(req.Model, emit)
+		sb.Start()
+		for range n {
+			sb.Text("tok ")
+		}
+		return sb.Finish()
+	}
+}
+
+// heapPeak samples the live heap every few thousand events (ReadMemStats stops the world, so not on
+// every delta).
+type heapPeak struct {
+	n    int
+	peak uint64
+	ms   runtime.MemStats
+}
+
+func (h *heapPeak) sample() {
+	if h.n++; h.n%5000 != 0 {
+		return
+	}
+	runtime.ReadMemStats(&h.ms)
+	h.peak = max(h.peak, h.ms.HeapAlloc)
+}
+
+// BenchmarkRun100kDeltas runs a whole prompt whose answer streams 100,000 text deltas, in memory:
+// provider StreamBuilder, loop, Agent state and one subscriber (directly, or through a Bridge drained by
+// a consumer goroutine). It reports ns per delta and the peak live heap.
+func BenchmarkRun100kDeltas(b *testing.B) {
+	for _, viaBridge := range []bool{false, true} {
+		name := "subscriber"
+		if viaBridge {
+			name = "bridge"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			var peak uint64
+			for range b.N {
+				runtime.GC()
+				a := NewAgent(Config{Stream: streamDeltas(runDeltas)}, State{Model: testModel})
+				h := &heapPeak{}
+				var consumed chan int
+				if viaBridge {
+					br := NewBridge()
+					a.Subscribe(func(ev Event) { h.sample(); br.Push(ev) })
+					consumed = make(chan int)
+					go func() {
+						n := 0
+						for {
+							evs, _ := br.Next(context.Background())
+							n += len(evs)
+							if evs[len(evs)-1].Type == EventAgentEnd {
+								consumed <- n
+								return
+							}
+						}
+					}()
+				} else {
+					a.Subscribe(func(ev Event) { h.sample() })
+				}
+				if err := a.Prompt(context.Background(), user("hi")); err != nil {
+					b.Fatal(err)
+				}
+				if consumed != nil {
+					<-consumed
+				}
+				final := a.Messages()[1].(*provider.AssistantMessage)
+				if len(final.Content[0].Text) != 4*runDeltas {
+					b.Fatalf("final text %d bytes", len(final.Content[0].Text))
+				}
+				peak = max(peak, h.peak)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/runDeltas, "ns/delta")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+		})
+	}
+}
