@@ -53,6 +53,9 @@ type Response struct {
 	Events []string
 	// Raw is written after Events in large writes with one flush: long streams (see LongText).
 	Raw []byte
+	// BeforeHeaders, when set, must deliver a value (or be closed) before anything is written: a server
+	// that accepted the request and has not answered yet.
+	BeforeHeaders <-chan struct{}
 	// Delay pauses before each event: a human-paced stream for demos and end-to-end tests.
 	Delay time.Duration
 	// Gate, when set, must deliver a value before each event is written: the test paces the stream.
@@ -241,6 +244,9 @@ func writeResponse(w http.ResponseWriter, resp Response) {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, resp Response) {
+	if !s.wait(r, resp.BeforeHeaders) {
+		return
+	}
 	if resp.Events != nil || resp.Raw != nil {
 		w.Header().Set("Cache-Control", "no-cache")
 	}

@@ -1,0 +1,377 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/provider/openaitest"
+)
+
+func TestHTTPErrorStatuses(t *testing.T) {
+	tests := []struct {
+		name       string
+		status     int
+		body       string
+		retryAfter string
+		want       string
+		retryable  bool
+		overflow   bool
+	}{
+		{name: "400 OpenAI overflow", status: 400,
+			body:     `{"error":{"message":"Your input exceeds the context window of this model. Please adjust your input and try again.","type":"invalid_request_error","param":"input","code":"context_length_exceeded"}}`,
+			want:     "400 Your input exceeds the context window of this model. Please adjust your input and try again.",
+			overflow: true},
+		{name: "400 no body", status: 400, want: "400 status code (no body)", overflow: true},
+		{name: "401 echoes the key", status: 401,
+			body: `{"error":{"message":"Incorrect API key provided: ` + testKey + `. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`,
+			want: "401 Incorrect API key provided: [redacted]. You can find your API key at https://platform.openai.com/account/api-keys."},
+		{name: "403 plain text", status: 403, body: "Forbidden\n", want: "403 Forbidden"},
+		{name: "404 Ollama model", status: 404, body: `{"error":"model \"qwen9\" not found, try pulling it first"}`,
+			want: `404 model "qwen9" not found, try pulling it first`},
+		{name: "404 HTML", status: 404, body: "<html>\n<head><title>404 Not Found</title></head>\n<body>nginx</body>\n</html>\n",
+			want: "404 <html> <head><title>404 Not Found</title></head> <body>nginx</body> </html>"},
+		{name: "400 vLLM", status: 400,
+			body:     `{"object":"error","message":"This model's maximum context length is 32768 tokens. However, you requested 40000 tokens in the messages.","type":"BadRequestError","param":null,"code":400}`,
+			want:     "400 This model's maximum context length is 32768 tokens. However, you requested 40000 tokens in the messages.",
+			overflow: true},
+		{name: "422 FastAPI", status: 422, body: `{"detail":"Unsupported parameter: store"}`, want: "422 Unsupported parameter: store"},
+		{name: "429 retry after", status: 429, retryAfter: "20",
+			body:      `{"error":{"message":"Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000.","type":"tokens","param":null,"code":"rate_limit_exceeded"}}`,
+			want:      "429 Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000. (retry after 20s)",
+			retryable: true},
+		{name: "500", status: 500, body: `{"error":{"message":"The server had an error while processing your request. Sorry about that!","type":"server_error","param":null,"code":null}}`,
+			want: "500 The server had an error while processing your request. Sorry about that!", retryable: true},
+		{name: "502 no body", status: 502, want: "502 status code (no body)", retryable: true},
+		{name: "503 OpenRouter raw", status: 503,
+			body:      `{"error":{"message":"Provider returned error","code":503,"metadata":{"raw":"upstream overloaded","provider_name":"Together"}}}`,
+			want:      "503 Provider returned error\nupstream overloaded",
+			retryable: true},
+		{name: "529 overloaded", status: 529, body: `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`,
+			want: "529 Overloaded", retryable: true},
+	}
+	srv := startServer(t)
+	p := newTestProvider(t, Config{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv.Enqueue(openaitest.Response{Status: tt.status, Body: tt.body, RetryAfter: tt.retryAfter})
+			msg, events := run(t, p, context.Background(), simpleRequest(testModel(srv.URL)))
+			if msg.StopReason != provider.StopReasonError {
+				t.Fatalf("stop reason %s", msg.StopReason)
+			}
+			if msg.ErrorMessage != tt.want {
+				t.Errorf("error message\n got: %q\nwant: %q", msg.ErrorMessage, tt.want)
+			}
+			if len(events) != 1 {
+				t.Errorf("events %s, want only error (no start before a response)", eventTypes(events))
+			}
+			if got := provider.IsRetryable(msg); got != tt.retryable {
+				t.Errorf("IsRetryable = %v, want %v", got, tt.retryable)
+			}
+			if got := provider.IsContextOverflow(msg, 0); got != tt.overflow {
+				t.Errorf("IsContextOverflow = %v, want %v", got, tt.overflow)
+			}
+		})
+	}
+}
+
+func TestConnectionRefusedNamesTheURL(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + l.Addr().String() + "/v1"
+	l.Close()
+	p := newTestProvider(t, Config{})
+	msg, events := run(t, p, context.Background(), simpleRequest(testModel(base)))
+	if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, "Connection refused by "+base+"/chat/completions") {
+		t.Fatalf("got %s: %q", msg.StopReason, msg.ErrorMessage)
+	}
+	if eventTypes(events) != "error" {
+		t.Fatalf("events %s", eventTypes(events))
+	}
+	if !provider.IsRetryable(msg) {
+		t.Fatal("connection refused should be retryable")
+	}
+}
+
+func TestDNSFailure(t *testing.T) {
+	client := &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			host, _, _ := net.SplitHostPort(addr)
+			return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}}
+		},
+	}}
+	p := newTestProvider(t, Config{HTTPClient: client})
+	msg, _ := run(t, p, context.Background(), simpleRequest(testModel("https://api.example.invalid/v1")))
+	want := `Connection error: cannot resolve host "api.example.invalid" for https://api.example.invalid/v1/chat/completions`
+	if !strings.HasPrefix(msg.ErrorMessage, want) {
+		t.Fatalf("got %q, want prefix %q", msg.ErrorMessage, want)
+	}
+}
+
+func TestTLSErrorIsNotRetryable(t *testing.T) {
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer ts.Close()
+	p := newTestProvider(t, Config{})
+	msg, _ := run(t, p, context.Background(), simpleRequest(testModel(ts.URL+"/v1")))
+	if !strings.HasPrefix(msg.ErrorMessage, "TLS error talking to "+ts.URL+"/v1/chat/completions: ") ||
+		!strings.Contains(msg.ErrorMessage, "certificate") {
+		t.Fatalf("got %q", msg.ErrorMessage)
+	}
+	if provider.IsRetryable(msg) {
+		t.Fatal("a certificate problem does not go away by retrying")
+	}
+}
+
+func TestBaseURLWithCredentialsIsRedacted(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	p := newTestProvider(t, Config{})
+	msg, _ := run(t, p, context.Background(), simpleRequest(testModel("http://user:hunter2@"+addr+"/v1")))
+	if strings.Contains(msg.ErrorMessage, "hunter2") || !strings.Contains(msg.ErrorMessage, "user:xxxxx@") {
+		t.Fatalf("got %q", msg.ErrorMessage)
+	}
+}
+
+func TestInvalidBaseURL(t *testing.T) {
+	p := newTestProvider(t, Config{})
+	msg, _ := run(t, p, context.Background(), simpleRequest(testModel("localhost:11434/v1")))
+	if msg.StopReason != provider.StopReasonError || !strings.Contains(msg.ErrorMessage, "localhost:11434/v1/chat/completions") {
+		t.Fatalf("got %s %q", msg.StopReason, msg.ErrorMessage)
+	}
+	msg, _ = run(t, p, context.Background(), simpleRequest(testModel("")))
+	if msg.ErrorMessage != "Model test/test-model has no base URL" {
+		t.Fatalf("got %q", msg.ErrorMessage)
+	}
+}
+
+// chunks is shorthand for the test model's chunk writer.
+func chunks() *openaitest.Chunks { return openaitest.NewChunks("test-model") }
+
+func TestStreamFailures(t *testing.T) {
+	c := chunks()
+	tests := []struct {
+		name      string
+		events    []string
+		end       openaitest.End
+		stop      provider.StopReason
+		want      string // error message prefix
+		text      string // content kept
+		sequence  string
+		retryable bool
+	}{
+		{name: "error object mid-stream", events: openaitest.Transcript(t, "openrouter-error.sse").Events,
+			stop: provider.StopReasonError, text: "Here is the first part",
+			want:      "Provider returned error\n{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}",
+			sequence:  "start text_start:0 text_delta:0 text_delta:0 text_delta:0 error",
+			retryable: true},
+		{name: "malformed chunk", events: []string{c.Role(), c.Text("Hi"), "data: {\"id\":\"x\",\"choices\":[{\"delta\":{\"content\":\"oops\"}}\n\n", c.Text("more"), openaitest.Done()},
+			stop: provider.StopReasonError, text: "Hi",
+			want:     `Malformed JSON in stream chunk 3 (unexpected end of JSON input): "{\"id\":\"x\",\"choices\":[{\"delta\":{\"content\":\"oops\"}}"`,
+			sequence: "start text_start:0 text_delta:0 error"},
+		{name: "ends without finish or done", events: []string{c.Role(), c.Text("Hal")},
+			stop: provider.StopReasonError, text: "Hal",
+			want:      "Stream ended without a finish reason or [DONE]: the server closed the connection early",
+			sequence:  "start text_start:0 text_delta:0 error",
+			retryable: true},
+		{name: "finish without done", events: []string{c.Role(), c.Text("Done."), c.Finish("stop")},
+			stop: provider.StopReasonStop, text: "Done.", sequence: "start text_start:0 text_delta:0 text_end:0 done"},
+		{name: "done without finish", events: []string{c.Role(), c.Text("Done."), openaitest.Done()},
+			stop: provider.StopReasonStop, text: "Done.", sequence: "start text_start:0 text_delta:0 text_end:0 done"},
+		{name: "content filter", events: []string{c.Role(), c.Text("Some"), c.Finish("content_filter"), openaitest.Done()},
+			stop: provider.StopReasonError, text: "Some", want: "Provider finish_reason: content_filter",
+			sequence: "start text_start:0 text_delta:0 text_end:0 error"},
+		{name: "unknown finish reason", events: []string{c.Role(), c.Text("x"), c.Finish("eos_token"), openaitest.Done()},
+			stop: provider.StopReasonError, text: "x", want: "Provider finish_reason: eos_token",
+			sequence: "start text_start:0 text_delta:0 text_end:0 error"},
+		{name: "length", events: []string{c.Role(), c.Text("cut"), c.Finish("length"), openaitest.Done()},
+			stop: provider.StopReasonLength, text: "cut", sequence: "start text_start:0 text_delta:0 text_end:0 done"},
+		{name: "error event", events: []string{c.Role(), c.Text("a"), "event: error\ndata: {\"error\":{\"message\":\"Internal server error\",\"type\":\"server_error\"}}\n\n"},
+			stop: provider.StopReasonError, text: "a", want: "Internal server error",
+			sequence: "start text_start:0 text_delta:0 error", retryable: true},
+		{name: "hang-up mid-stream", events: []string{c.Role(), c.Text("partial")}, end: openaitest.EndHangup,
+			stop: provider.StopReasonError, text: "partial", want: "Connection lost while streaming the answer: unexpected EOF",
+			sequence: "start text_start:0 text_delta:0 error", retryable: true},
+		{name: "finish then hang-up", events: []string{c.Role(), c.Text("whole"), c.Finish("stop")}, end: openaitest.EndHangup,
+			stop: provider.StopReasonStop, text: "whole", sequence: "start text_start:0 text_delta:0 text_end:0 done"},
+	}
+	srv := startServer(t)
+	p := newTestProvider(t, Config{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv.Enqueue(openaitest.Response{Events: tt.events, End: tt.end})
+			msg, events := run(t, p, context.Background(), simpleRequest(testModel(srv.URL)))
+			if msg.StopReason != tt.stop {
+				t.Fatalf("stop reason %s (%q), want %s", msg.StopReason, msg.ErrorMessage, tt.stop)
+			}
+			if msg.ErrorMessage != tt.want {
+				t.Errorf("error message\n got: %q\nwant: %q", msg.ErrorMessage, tt.want)
+			}
+			if got := provider.TextOf(msg.Content, ""); got != tt.text {
+				t.Errorf("content %q, want %q", got, tt.text)
+			}
+			if got := eventTypes(events); got != tt.sequence {
+				t.Errorf("events\n got: %s\nwant: %s", got, tt.sequence)
+			}
+			if got := provider.IsRetryable(msg); got != tt.retryable {
+				t.Errorf("IsRetryable = %v, want %v", got, tt.retryable)
+			}
+		})
+	}
+}
+
+// TestResetMidStream cuts the TCP connection (RST) after the client has shown the first delta.
+func TestResetMidStream(t *testing.T) {
+	c := chunks()
+	srv := startServer(t)
+	seen := make(chan struct{})
+	srv.Enqueue(openaitest.Response{Events: []string{c.Role(), c.Text("kept")}, BeforeEnd: seen, End: openaitest.EndReset})
+	p := newTestProvider(t, Config{})
+	var events []*provider.AssistantEvent
+	req := simpleRequest(testModel(srv.URL))
+	req.Options.APIKey = testKey
+	msg := p.Stream(context.Background(), req, func(e *provider.AssistantEvent) {
+		events = append(events, e)
+		if e.Type == provider.EventTextDelta {
+			close(seen)
+		}
+	})
+	checkContract(t, msg, events)
+	if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, "Connection lost while streaming the answer: ") {
+		t.Fatalf("got %s %q", msg.StopReason, msg.ErrorMessage)
+	}
+	if provider.TextOf(msg.Content, "") != "kept" {
+		t.Fatalf("content %+v", msg.Content)
+	}
+	if !provider.IsRetryable(msg) {
+		t.Fatal("a reset should be retryable")
+	}
+}
+
+func TestIdleTimeout(t *testing.T) {
+	c := chunks()
+	srv := startServer(t)
+	p := newTestProvider(t, Config{IdleTimeout: time.Hour})
+
+	t.Run("mid-stream", func(t *testing.T) {
+		srv.Enqueue(openaitest.Response{Events: []string{c.Role(), c.Text("so far")}, End: openaitest.EndStall})
+		req := simpleRequest(testModel(srv.URL))
+		req.Options.IdleTimeout = 50 * time.Millisecond
+		msg, events := run(t, p, context.Background(), req)
+		want := "Request timed out: no data from " + srv.URL + "/chat/completions for 50ms"
+		if msg.StopReason != provider.StopReasonError || msg.ErrorMessage != want {
+			t.Fatalf("got %s %q, want %q", msg.StopReason, msg.ErrorMessage, want)
+		}
+		if provider.TextOf(msg.Content, "") != "so far" {
+			t.Fatalf("content %+v", msg.Content)
+		}
+		if eventTypes(events) != "start text_start:0 text_delta:0 error" {
+			t.Fatalf("events %s", eventTypes(events))
+		}
+		if !provider.IsRetryable(msg) {
+			t.Fatal("an idle timeout should be retryable")
+		}
+	})
+	t.Run("before headers", func(t *testing.T) {
+		never := make(chan struct{})
+		srv.Enqueue(openaitest.Response{BeforeHeaders: never, Events: []string{c.Role()}})
+		req := simpleRequest(testModel(srv.URL))
+		req.Options.IdleTimeout = 50 * time.Millisecond
+		msg, events := run(t, p, context.Background(), req)
+		if !strings.HasPrefix(msg.ErrorMessage, "Request timed out: no data from ") || eventTypes(events) != "error" {
+			t.Fatalf("got %q, events %s", msg.ErrorMessage, eventTypes(events))
+		}
+	})
+}
+
+func TestAbort(t *testing.T) {
+	c := chunks()
+	srv := startServer(t)
+	p := newTestProvider(t, Config{})
+
+	t.Run("mid-stream keeps the partial and closes its blocks", func(t *testing.T) {
+		srv.Enqueue(openaitest.Response{Events: []string{c.Role(), c.Reasoning("reasoning_content", "hmm"), c.Text("Par")}, End: openaitest.EndStall})
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var events []*provider.AssistantEvent
+		req := simpleRequest(testModel(srv.URL))
+		msg := p.Stream(ctx, req, func(e *provider.AssistantEvent) {
+			events = append(events, e)
+			if e.Type == provider.EventTextDelta {
+				cancel()
+			}
+		})
+		checkContract(t, msg, events)
+		if msg.StopReason != provider.StopReasonAborted || msg.ErrorMessage != "Request was aborted" {
+			t.Fatalf("got %s %q", msg.StopReason, msg.ErrorMessage)
+		}
+		want := "start thinking_start:0 thinking_delta:0 text_start:1 text_delta:1 thinking_end:0 text_end:1 error"
+		if eventTypes(events) != want {
+			t.Fatalf("events\n got: %s\nwant: %s", eventTypes(events), want)
+		}
+		if msg.Content[1].Text != "Par" || msg.Content[0].Thinking != "hmm" {
+			t.Fatalf("content %+v", msg.Content)
+		}
+		if provider.IsRetryable(msg) {
+			t.Fatal("an abort is not retryable")
+		}
+	})
+	t.Run("before the response", func(t *testing.T) {
+		never := make(chan struct{})
+		srv.Enqueue(openaitest.Response{BeforeHeaders: never})
+		n := len(srv.Requests())
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			srv.WaitRequest(context.Background(), n+1)
+			cancel()
+		}()
+		msg, events := run(t, p, ctx, simpleRequest(testModel(srv.URL)))
+		if msg.StopReason != provider.StopReasonAborted || msg.ErrorMessage != "Request was aborted" || eventTypes(events) != "error" {
+			t.Fatalf("got %s %q, events %s", msg.StopReason, msg.ErrorMessage, eventTypes(events))
+		}
+	})
+	t.Run("already cancelled sends nothing", func(t *testing.T) {
+		n := len(srv.Requests())
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		msg, _ := run(t, p, ctx, simpleRequest(testModel(srv.URL)))
+		if msg.StopReason != provider.StopReasonAborted {
+			t.Fatalf("got %s", msg.StopReason)
+		}
+		if len(srv.Requests()) != n {
+			t.Fatal("a request was sent")
+		}
+	})
+}
+
+// TestErrorTextsClassify pins how pi-go's own transport texts are classified, whatever the server.
+func TestErrorTextsClassify(t *testing.T) {
+	texts := map[string]bool{
+		transportErrorMessage(&net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, "http://x/v1/chat/completions"): true,
+		transportErrorMessage(errors.New("http2: server sent GOAWAY and closed the connection"), "http://x/v1/chat/completions"):                  true,
+		"Connection lost while streaming the answer: read: connection reset by peer":                                                              true,
+		"Stream ended without a finish reason or [DONE]: the server closed the connection early":                                                  true,
+		"Request timed out: no data from http://x/v1/chat/completions for 2m0s":                                                                   true,
+		"Malformed JSON in stream chunk 3 (unexpected end of JSON input): \"{\"":                                                                  false,
+		"TLS error talking to https://x/v1/chat/completions: tls: failed to verify certificate: x509: certificate signed by unknown authority":    false,
+	}
+	for text, want := range texts {
+		msg := &provider.AssistantMessage{StopReason: provider.StopReasonError, ErrorMessage: text}
+		if got := provider.IsRetryable(msg); got != want {
+			t.Errorf("IsRetryable(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
