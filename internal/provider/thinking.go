@@ -12,7 +12,7 @@ func IsThinkingLevel(s string) bool {
 
 // SupportedThinkingLevels lists the levels a model accepts, in increasing order: only off for a
 // model without reasoning; otherwise every level except those its ThinkingLevelMap marks null, and
-// xhigh only when the map names a value for it (or its compat says supportsXhigh).
+// xhigh only when the map names a value for it (or its compat allows it, see supportsXHigh).
 func SupportedThinkingLevels(m *Model) []ThinkingLevel {
 	if m == nil || !m.Reasoning {
 		return []ThinkingLevel{ThinkingOff}
@@ -31,11 +31,13 @@ func SupportedThinkingLevels(m *Model) []ThinkingLevel {
 	return out
 }
 
+// supportsXHigh: xhigh is offered when the model maps it, or its compat says supportsXhigh or maps
+// xhigh in its own thinkingLevelMap (the same rule the OpenAI-compatible provider applies).
 func supportsXHigh(m *Model, mapped bool) bool {
-	if m.Compat != nil && m.Compat.SupportsXHigh != nil {
-		return *m.Compat.SupportsXHigh
+	if mapped {
+		return true
 	}
-	return mapped
+	return m.Compat != nil && (Bool(m.Compat.SupportsXHigh, false) || m.Compat.ThinkingLevelMap[string(ThinkingXHigh)] != "")
 }
 
 // SupportsXHigh reports whether the model accepts the xhigh level.

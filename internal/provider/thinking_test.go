@@ -22,7 +22,8 @@ func TestSupportedThinkingLevels(t *testing.T) {
 		{"gpt-5.2: xhigh mapped", &Model{Reasoning: true, ThinkingLevelMap: levelMap("off=null xhigh=xhigh")}, "[minimal low medium high xhigh]"},
 		{"deepseek v4", &Model{Reasoning: true, ThinkingLevelMap: levelMap("minimal=null low=null medium=null high=high xhigh=max")}, "[off high xhigh]"},
 		{"compat supportsXhigh", &Model{Reasoning: true, Compat: &Compat{SupportsXHigh: Ptr(true)}}, "[off minimal low medium high xhigh]"},
-		{"compat denies xhigh", &Model{Reasoning: true, ThinkingLevelMap: levelMap("xhigh=max"), Compat: &Compat{SupportsXHigh: Ptr(false)}}, "[off minimal low medium high]"},
+		{"compat map xhigh", &Model{Reasoning: true, Compat: &Compat{ThinkingLevelMap: map[string]string{"xhigh": "max"}}}, "[off minimal low medium high xhigh]"},
+		{"null beats compat", &Model{Reasoning: true, ThinkingLevelMap: levelMap("xhigh=null"), Compat: &Compat{SupportsXHigh: Ptr(true)}}, "[off minimal low medium high]"},
 	}
 	for _, tt := range tests {
 		if got := levels(SupportedThinkingLevels(tt.model)); got != tt.want {
