@@ -143,17 +143,25 @@ func EncodeSessionDirName(cwd string) string {
 	return "--" + s + "--"
 }
 
-// Prompts, Skills, Extensions and Themes are the resource folders.
-func (p AgentPaths) Prompts() string    { return p.join("prompts") }
-func (p AgentPaths) Skills() string     { return p.join("skills") }
+// Prompts holds prompt templates.
+func (p AgentPaths) Prompts() string { return p.join("prompts") }
+
+// Skills holds skills.
+func (p AgentPaths) Skills() string { return p.join("skills") }
+
+// Extensions holds extensions.
 func (p AgentPaths) Extensions() string { return p.join("extensions") }
-func (p AgentPaths) Themes() string     { return p.join("themes") }
+
+// Themes holds custom themes.
+func (p AgentPaths) Themes() string { return p.join("themes") }
 
 // Bin holds downloaded helper binaries (fd, rg).
 func (p AgentPaths) Bin() string { return p.join("bin") }
 
-// DebugLog and CrashLog are pi's log files.
+// DebugLog is pi-debug.log.
 func (p AgentPaths) DebugLog() string { return p.join("pi-debug.log") }
+
+// CrashLog is pi-crash.log.
 func (p AgentPaths) CrashLog() string { return p.join("pi-crash.log") }
 
 // ProjectDir is a project's .pi folder.
