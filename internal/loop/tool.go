@@ -14,8 +14,10 @@ type Tool interface {
 	Definition() provider.ToolDefinition
 	// Execute runs the call. The arguments have been validated against the schema. onUpdate may be
 	// called any number of times with the accumulated partial result (tool_execution_update); it must
-	// not be called after Execute returns. A returned error becomes an isError result whose text is the
-	// error message. ctx is cancelled when the run is aborted.
+	// not be called after Execute returns (such calls are ignored). onUpdate may be called from any
+	// goroutine; it returns once the loop has taken the update, and the value passed must not be
+	// modified afterwards (events are immutable). A returned error becomes an isError result whose text
+	// is the error message; so does a panic. ctx is cancelled when the run is aborted.
 	Execute(ctx context.Context, call ToolCall, onUpdate func(ToolResult)) (ToolResult, error)
 }
 
