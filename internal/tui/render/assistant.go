@@ -252,7 +252,7 @@ func (a *AssistantStream) unitLines(p *assistantPart, u, width int) []string {
 		if label == "" {
 			label = "Thinking..."
 		}
-		return []string{" " + a.r.th.Style(theme.ThinkingText, false, true, Truncate(label, cw, "..."))}
+		return padLeft([]string{a.r.th.Style(theme.ThinkingText, false, true, Truncate(label, cw, "..."))}, width)
 	}
 	var lines []string
 	if u < p.stream.FinishedBlocks() {
@@ -260,14 +260,14 @@ func (a *AssistantStream) unitLines(p *assistantPart, u, width int) []string {
 	} else {
 		lines = p.stream.TailLines(cw)
 	}
-	return indent(lines, 1)
+	return padLeft(lines, width)
 }
 
 func (a *AssistantStream) errLines(width int) []string {
 	if a.errLine == "" {
 		return nil
 	}
-	return indent(styleLines(a.r.th, theme.Error, wrap(oneLineKeepBreaks(a.errLine), max(width-2, 1))), 1)
+	return padLeft(styleLines(a.r.th, theme.Error, wrap(oneLineKeepBreaks(a.errLine), max(width-2, 1))), width)
 }
 
 // styleLines colours each (plain) line with k.

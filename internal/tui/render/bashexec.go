@@ -46,7 +46,7 @@ func (r *Renderer) BashExecution(v BashView, width int) []string {
 	cw := max(width-2, 1)
 	rule := r.th.Fg(k, strings.Repeat("─", max(width, 1)))
 	out := []string{"", rule}
-	out = append(out, indent(wrap(r.th.Style(k, true, false, "$ "+strings.TrimRight(cleanOutput(v.Command), "\n")), cw), 1)...)
+	out = append(out, padLeft(wrap(r.th.Style(k, true, false, "$ "+strings.TrimRight(cleanOutput(v.Command), "\n")), cw), width)...)
 
 	output := strings.TrimRight(cleanOutput(v.Output), "\n")
 	var lines []string
@@ -69,12 +69,13 @@ func (r *Renderer) BashExecution(v BashView, width int) []string {
 			visual = visual[len(visual)-bashExecPreviewLines:]
 		}
 		out = append(out, "")
-		out = append(out, indent(visual, 1)...)
+		out = append(out, padLeft(visual, width)...)
 	}
 
 	if v.Running {
 		msg := r.th.Fg(k, Spinner(v.Elapsed)) + " " + r.th.Fg(theme.Muted, "Running... ("+r.keys.Interrupt+" to cancel)")
-		out = append(out, "", " "+Truncate(msg, cw, "..."))
+		out = append(out, "")
+		out = append(out, padLeft([]string{Truncate(msg, cw, "...")}, width)...)
 	} else {
 		var status []string
 		if hidden > 0 {
@@ -96,7 +97,7 @@ func (r *Renderer) BashExecution(v BashView, width int) []string {
 		if len(status) > 0 {
 			out = append(out, "")
 			for _, s := range status {
-				out = append(out, indent(wrap(s, cw), 1)...)
+				out = append(out, padLeft(wrap(s, cw), width)...)
 			}
 		}
 	}

@@ -38,8 +38,8 @@ func (r *Renderer) Header(h HeaderInfo, width int) []string {
 		r.keyHint(k.ToggleThinking, "thinking"),
 	}
 	out := []string{""}
-	out = append(out, indent(wrap(logo, cw), 1)...)
-	out = append(out, indent(joinWrapped(hints, r.th.Fg(theme.Muted, " · "), cw), 1)...)
+	out = append(out, padLeft(wrap(logo, cw), width)...)
+	out = append(out, padLeft(joinWrapped(hints, r.th.Fg(theme.Muted, " · "), cw), width)...)
 	if h.Demo {
 		hint := h.DemoHint
 		if hint == "" {
@@ -51,10 +51,10 @@ func (r *Renderer) Header(h HeaderInfo, width int) []string {
 			r.th.Fg(theme.Warning, " · offline canned answers, no real model is configured")
 		out = append(out, "")
 		for _, l := range wrap(title, max(cw-barW, 1)) {
-			out = append(out, " "+bar+l)
+			out = append(out, padLeft([]string{Truncate(bar+l, cw, "")}, width)...)
 		}
 		for _, l := range wrap(r.th.Fg(theme.Muted, oneLine(hint)), max(cw-barW, 1)) {
-			out = append(out, " "+bar+l)
+			out = append(out, padLeft([]string{Truncate(bar+l, cw, "")}, width)...)
 		}
 	}
 	return out

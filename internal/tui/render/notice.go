@@ -30,7 +30,7 @@ func (r *Renderer) ErrorText(msg string, width int) []string {
 
 func (r *Renderer) notice(k theme.Key, msg string, width int) []string {
 	lines := wrap(strings.TrimRight(cleanOutput(msg), "\n"), max(width-2, 1))
-	return append([]string{""}, indent(styleLines(r.th, k, lines), 1)...)
+	return append([]string{""}, padLeft(styleLines(r.th, k, lines), width)...)
 }
 
 // TurnSeparator is a dim rule across the width marking where a turn begins; label (e.g. "turn 3")
@@ -56,7 +56,9 @@ func (r *Renderer) Queued(steering, followUp []string, width int) []string {
 	}
 	cw := max(width-2, 1)
 	out := []string{""}
-	line := func(s string) { out = append(out, " "+r.th.Fg(theme.Dim, Truncate(s, cw, "..."))) }
+	line := func(s string) {
+		out = append(out, padLeft([]string{r.th.Fg(theme.Dim, Truncate(s, cw, "..."))}, width)...)
+	}
 	for _, m := range steering {
 		line("Steering: " + firstLine(m))
 	}

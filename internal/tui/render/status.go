@@ -109,7 +109,7 @@ func (r *Renderer) StatusLine(s Status, width int) []string {
 		label += " (" + FormatElapsed(s.Elapsed) + " · " + r.keys.Interrupt + " to interrupt)"
 	}
 	line := r.th.Fg(spin, Spinner(s.Elapsed)) + " " + r.th.Fg(theme.Muted, label)
-	return []string{"", " " + Truncate(line, max(width-2, 1), "...")}
+	return append([]string{""}, padLeft([]string{Truncate(line, max(width-2, 1), "...")}, width)...)
 }
 
 // FormatElapsed shows a duration compactly: "0s", "12s", "1m 05s", "1h 02m".

@@ -106,7 +106,7 @@ func wrap(s string, width int) []string {
 		for _, l := range wrapped {
 			// ansi.Wrap keeps each line within the limit; the guard covers grapheme corner cases.
 			if ansi.StringWidth(l) > width {
-				out = append(out, strings.Split(ansi.Hardwrap(l, width, true), "\n")...)
+				out = append(out, hardwrap(l, width)...)
 				continue
 			}
 			out = append(out, l)
@@ -242,6 +242,18 @@ func isBlank(s string) bool {
 	return true
 }
 
+// hardwrap cuts a line into pieces of at most width cells. A character wider than width (a wide
+// character at width 1) cannot be shown and is dropped.
+func hardwrap(l string, width int) []string {
+	parts := strings.Split(ansi.Hardwrap(l, width, true), "\n")
+	for i, p := range parts {
+		if ansi.StringWidth(p) > width {
+			parts[i] = ansi.Truncate(p, width, "")
+		}
+	}
+	return parts
+}
+
 // fit makes every line at most width cells, wrapping the ones that are wider (glamour does not break
 // long URLs or CJK runs).
 func fit(lines []string, width int) []string {
@@ -254,7 +266,7 @@ func fit(lines []string, width int) []string {
 					out = append(out, l)
 					continue
 				}
-				out = append(out, carrySGR(strings.Split(ansi.Hardwrap(l, width, true), "\n"))...)
+				out = append(out, carrySGR(hardwrap(l, width))...)
 			}
 			return out
 		}
@@ -262,19 +274,19 @@ func fit(lines []string, width int) []string {
 	return lines
 }
 
-// indent prefixes every line with n spaces.
-func indent(lines []string, n int) []string {
-	if n <= 0 {
-		return lines
-	}
-	pad := strings.Repeat(" ", n)
+// padLeft adds the one-space left padding pi gives text in the chat. The lines were laid out for
+// max(width-2, 1) cells; below 3 columns that does not fit, and lines are cut to width.
+func padLeft(lines []string, width int) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		if l == "" {
-			out[i] = ""
 			continue
 		}
-		out[i] = pad + l
+		l = " " + l
+		if width < 3 {
+			l = Truncate(l, width, "")
+		}
+		out[i] = l
 	}
 	return out
 }
