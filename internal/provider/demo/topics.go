@@ -3,6 +3,8 @@ package demo
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // topic is what a message without a tool request is about.
@@ -201,9 +203,11 @@ func (p *planner) topicAnswer(t topic, text string) (answer, thinking string) {
 		"The user said " + asked + ". Nothing there I can act on as a scripted demo; I'll say so, suggest what to try and how to get a real model."
 }
 
+// capitalise upper-cases the first letter of s.
 func capitalise(s string) string {
-	if s == "" {
+	r, size := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError {
 		return s
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return string(unicode.ToUpper(r)) + s[size:]
 }
