@@ -212,7 +212,8 @@ func (a *Agent) Abort() {
 	a.mu.Unlock()
 }
 
-// WaitForIdle returns when no run is active (at once when idle), or with ctx's error.
+// WaitForIdle returns when no run is active (at once when idle), or with ctx's error. A subscriber must
+// not call it: the run waits for the subscriber.
 func (a *Agent) WaitForIdle(ctx context.Context) error {
 	a.mu.Lock()
 	active := a.active

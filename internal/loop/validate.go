@@ -49,14 +49,25 @@ func (v *argValidator) schema(params json.RawMessage) *compiledSchema {
 		return cs
 	}
 	cs.doc = doc
-	cs.compiler = jsonschema.NewCompiler()
-	cs.compiler.DefaultDraft(jsonschema.Draft2020)
-	cs.compiler.AssertFormat()
-	if err := cs.compiler.AddResource(schemaURL, doc); err != nil {
-		cs.err = err
-		return cs
+	// Schemas without "$schema" are read as draft 2020-12; one that is not valid there (draft-07
+	// tuples with an array "items", say) is read as draft-07, which AJV and TypeBox accept too.
+	for i, draft := range []*jsonschema.Draft{jsonschema.Draft2020, jsonschema.Draft7} {
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(draft)
+		c.AssertFormat()
+		if err := c.AddResource(schemaURL, doc); err != nil {
+			cs.err = err
+			return cs
+		}
+		root, err := c.Compile(schemaURL)
+		if err == nil {
+			cs.compiler, cs.root, cs.err = c, root, nil
+			return cs
+		}
+		if i == 0 {
+			cs.err = err
+		}
 	}
-	cs.root, cs.err = cs.compiler.Compile(schemaURL)
 	return cs
 }
 
