@@ -260,6 +260,32 @@ func TestFailurePath(t *testing.T) {
 		})
 		synthetic(t, e, provider.StopReasonError, "panic: listener broke")
 	})
+
+	t.Run("a subscriber panicking while tools run stops and waits for them", func(t *testing.T) {
+		stopped := make(chan struct{})
+		e := runScenario(t, scenario{
+			tools: func(e *env) []Tool {
+				return []Tool{&testTool{name: "slow", exec: func(ctx context.Context, c ToolCall, up func(ToolResult)) (ToolResult, error) {
+					up(textResult("partial"))
+					<-ctx.Done()
+					close(stopped)
+					return ToolResult{}, ctx.Err()
+				}}}
+			},
+			before: func(e *env) {
+				e.rec.on = func(ev Event) {
+					if ev.Type == EventToolExecutionUpdate {
+						panic("listener broke")
+					}
+				}
+			},
+			steps: func(e *env) []step { return []step{callTools([]callSpec{call("call_1", "slow", `{}`)})} },
+			want: seq("agent_start", "turn_start", userEvents("hi"), toolCallEvents(1),
+				"tool_execution_start call_1", "tool_execution_update call_1", "agent_end [assistant:error]"),
+		})
+		<-stopped
+		synthetic(t, e, provider.StopReasonError, "panic: listener broke")
+	})
 }
 
 func TestContinue(t *testing.T) {
