@@ -1,0 +1,87 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+//go:embed write.md
+var writeDescription string
+
+const writeSchema = `{"type":"object","properties":{` +
+	`"path":{"type":"string","description":"Path to the file to write (relative or absolute)"},` +
+	`"content":{"type":"string","description":"Content to write to the file"}},` +
+	`"required":["path","content"]}`
+
+// WriteOptions configure the write tool.
+type WriteOptions struct {
+	// Mutations serialises this tool's writes with the edit tool's changes of the same file. Pass the
+	// queue given to NewEdit; nil gives the tool a queue of its own (its own calls are still ordered).
+	Mutations *MutationQueue
+}
+
+// WriteArgs are the write tool's arguments.
+type WriteArgs struct {
+	Path    string `json:"path"`
+	Content string `json:"content"`
+}
+
+type writeTool struct {
+	cwd    string
+	queue  *MutationQueue
+	writer rwAtomicWriter
+}
+
+// NewWrite returns the write tool, resolving relative paths against cwd.
+func NewWrite(cwd string, opts WriteOptions) loop.Tool {
+	q := opts.Mutations
+	if q == nil {
+		q = NewMutationQueue()
+	}
+	return &writeTool{cwd: cwd, queue: q}
+}
+
+func (t *writeTool) Definition() provider.ToolDefinition {
+	return provider.ToolDefinition{
+		Name:        "write",
+		Description: strings.TrimSpace(writeDescription),
+		Parameters:  json.RawMessage(writeSchema),
+	}
+}
+
+func (t *writeTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.ToolResult)) (loop.ToolResult, error) {
+	if ctx.Err() != nil {
+		return loop.ToolResult{}, errRWAborted
+	}
+	var args WriteArgs
+	if err := json.Unmarshal(call.Args, &args); err != nil {
+		return loop.ToolResult{}, fmt.Errorf("write: invalid arguments: %w", err)
+	}
+	abs := ResolvePath(args.Path, t.cwd)
+	unlock, err := t.queue.Lock(ctx, abs)
+	if err != nil {
+		return loop.ToolResult{}, errRWAborted
+	}
+	defer unlock()
+	if ctx.Err() != nil {
+		return loop.ToolResult{}, errRWAborted
+	}
+	dir := filepath.Dir(abs)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return loop.ToolResult{}, rwNodeError(err, "mkdir", dir)
+	}
+	if err := t.writer.write(abs, []byte(args.Content)); err != nil {
+		return loop.ToolResult{}, err
+	}
+	// pi counts JavaScript string length (UTF-16 units); pi-go reports the bytes it wrote.
+	text := fmt.Sprintf("Successfully wrote %d bytes to %s", len(args.Content), args.Path)
+	return loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}}, nil
+}
