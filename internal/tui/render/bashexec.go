@@ -48,23 +48,23 @@ func (r *Renderer) BashExecution(v BashView, width int) []string {
 	out := []string{"", rule}
 	out = append(out, padLeft(wrap(r.th.Style(k, true, false, "$ "+strings.TrimRight(cleanOutput(v.Command), "\n")), cw), width)...)
 
-	output := strings.TrimRight(cleanOutput(v.Output), "\n")
-	var lines []string
-	if output != "" {
-		lines = strings.Split(output, "\n")
-		// Only the last 2000 lines could reach the model; pi shows no more than that either.
-		if len(lines) > defaultMaxLines {
-			lines = lines[len(lines)-defaultMaxLines:]
-		}
+	// Like pi: CR and CRLF end lines; at most the last 2000 lines count (what could reach the model).
+	output := v.Output
+	if strings.IndexByte(output, '\r') >= 0 {
+		output = strings.ReplaceAll(strings.ReplaceAll(output, "\r\n", "\n"), "\r", "\n")
 	}
+	output = strings.TrimRight(output, "\n")
 	hidden := 0
-	if len(lines) > 0 {
-		show := lines
-		if !v.Expanded && len(lines) > bashExecPreviewLines {
-			show = lines[len(lines)-bashExecPreviewLines:]
-			hidden = len(lines) - len(show)
+	if output != "" {
+		total := min(strings.Count(output, "\n")+1, defaultMaxLines)
+		show := total
+		if !v.Expanded {
+			show = min(total, bashExecPreviewLines)
 		}
-		visual := r.styledLines(show, theme.Muted, cw)
+		hidden = total - show
+		// Only the lines shown are cleaned, split and styled: a long output stays cheap to draw.
+		lines := strings.Split(cleanOutput(lastLines(output, show)), "\n")
+		visual := r.styledLines(lines, theme.Muted, cw)
 		if !v.Expanded && len(visual) > bashExecPreviewLines {
 			visual = visual[len(visual)-bashExecPreviewLines:]
 		}
@@ -102,4 +102,20 @@ func (r *Renderer) BashExecution(v BashView, width int) []string {
 		}
 	}
 	return append(out, rule)
+}
+
+// lastLines is the part of s after its last n-1 newlines (its last n lines).
+func lastLines(s string, n int) string {
+	end := len(s)
+	for i := 0; i < n; i++ {
+		j := strings.LastIndexByte(s[:end], '\n')
+		if j < 0 {
+			return s
+		}
+		if i == n-1 {
+			return s[j+1:]
+		}
+		end = j
+	}
+	return s
 }

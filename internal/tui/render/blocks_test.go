@@ -231,3 +231,21 @@ func TestGoldenChrome(t *testing.T) {
 		}},
 	})
 }
+
+func TestReadAndWriteAreHighlighted(t *testing.T) {
+	r := newGoldenRenderer()
+	kw := r.th.FgSeq(syntaxKeywordKey())
+	read := r.Tool(ToolView{Name: "read", Args: args(map[string]any{"path": "main.go"}), Status: ToolDone,
+		Result: textResult("package main\n\nfunc main() {}", nil)}, 80)
+	write := r.Tool(ToolView{Name: "write", Args: args(map[string]any{"path": "main.go", "content": "package main\n"})}, 80)
+	for name, lines := range map[string][]string{"read": read, "write": write} {
+		if !strings.Contains(strings.Join(lines, "\n"), kw+"package") {
+			t.Errorf("%s: keyword not highlighted:\n%q", name, lines)
+		}
+	}
+	// Unknown languages are shown in the tool output colour.
+	txt := r.Tool(ToolView{Name: "read", Args: args(map[string]any{"path": "notes.unknownext"}), Status: ToolDone, Result: textResult("package main", nil)}, 80)
+	if strings.Contains(strings.Join(txt, "\n"), kw) {
+		t.Errorf("plain text highlighted: %q", txt)
+	}
+}

@@ -88,3 +88,5 @@ func assertClosed(t *testing.T, lines []string) {
 }
 
 func errorKey() theme.Key { return theme.Error }
+
+func syntaxKeywordKey() theme.Key { return theme.SyntaxKeyword }

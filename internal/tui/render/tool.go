@@ -191,7 +191,10 @@ func limitReached(raw json.RawMessage) (string, bool) {
 
 // textOutput is the text content of a result, cleaned for display, with image placeholders after
 // it (pi's getTextOutput).
-func textOutput(res *loop.ToolResult) string {
+func textOutput(res *loop.ToolResult) string { return cleanOutput(rawTextOutput(res)) }
+
+// rawTextOutput is textOutput before cleaning.
+func rawTextOutput(res *loop.ToolResult) string {
 	if res == nil {
 		return ""
 	}
@@ -200,7 +203,7 @@ func textOutput(res *loop.ToolResult) string {
 	for _, c := range res.Content {
 		switch c.Type {
 		case provider.ContentText:
-			parts = append(parts, cleanOutput(c.Text))
+			parts = append(parts, c.Text)
 		case provider.ContentImage:
 			images = append(images, imagePlaceholder(c))
 		}

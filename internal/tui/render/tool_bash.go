@@ -29,15 +29,12 @@ func (r *Renderer) bashTool(v ToolView, args toolArgs, d toolDetails, cw int) []
 	}
 	out := wrap(head, cw)
 
-	if output := strings.TrimSpace(textOutput(v.Result)); output != "" {
-		visual := r.styledLines(strings.Split(output, "\n"), theme.ToolOutput, cw)
+	if output := strings.TrimSpace(rawTextOutput(v.Result)); output != "" {
 		out = append(out, "")
-		if v.Expanded || len(visual) <= bashPreviewLines {
-			out = append(out, visual...)
+		if v.Expanded {
+			out = append(out, r.styledLines(strings.Split(strings.TrimSpace(cleanOutput(output)), "\n"), theme.ToolOutput, cw)...)
 		} else {
-			skipped := len(visual) - bashPreviewLines
-			out = append(out, Truncate(r.moreLines(skipped, "earlier lines"), cw, "..."))
-			out = append(out, visual[skipped:]...)
+			out = append(out, r.lastVisualLines(output, bashPreviewLines, cw)...)
 		}
 	}
 
@@ -65,6 +62,55 @@ func (r *Renderer) bashTool(v ToolView, args toolArgs, d toolDetails, cw int) []
 		out = append(out, "", r.th.Fg(theme.Muted, label+" "+formatSeconds(v.Elapsed)))
 	}
 	return out
+}
+
+// lastVisualLines shows the last n visual lines (after wrapping at width) of a raw output, preceded by
+// pi's "... (N earlier lines, key to expand)" when some are hidden. Only the lines shown are cleaned,
+// styled and wrapped; the hidden ones are just counted, so a long running output stays cheap to draw.
+func (r *Renderer) lastVisualLines(output string, n, width int) []string {
+	var tail []string
+	end := len(output)
+	for end >= 0 && len(tail) < n {
+		start := strings.LastIndexByte(output[:end], '\n') + 1
+		line := cleanOutput(output[start:end])
+		tail = append(r.styledLines([]string{line}, theme.ToolOutput, width), tail...)
+		end = start - 1
+	}
+	hidden := 0
+	if len(tail) > n {
+		hidden = len(tail) - n
+		tail = tail[hidden:]
+	}
+	for rest := output[:max(end, 0)]; end >= 0; {
+		i := strings.IndexByte(rest, '\n')
+		if i < 0 {
+			hidden += visualLines(rest, width)
+			break
+		}
+		hidden += visualLines(rest[:i], width)
+		rest = rest[i+1:]
+	}
+	if hidden == 0 {
+		return tail
+	}
+	return append([]string{Truncate(r.moreLines(hidden, "earlier lines"), width, "...")}, tail...)
+}
+
+// visualLines is how many lines a raw output line takes once cleaned and wrapped at width.
+func visualLines(raw string, width int) int {
+	if len(raw) <= width {
+		plain := true
+		for i := 0; i < len(raw); i++ {
+			if c := raw[i]; c < 0x20 || c >= 0x7f {
+				plain = false
+				break
+			}
+		}
+		if plain {
+			return 1
+		}
+	}
+	return len(wrap(cleanOutput(raw), width))
 }
 
 // formatSeconds is pi's duration display: seconds with one decimal ("1.2s").

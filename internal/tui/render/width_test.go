@@ -167,3 +167,21 @@ func TestImageSizes(t *testing.T) {
 }
 
 func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
+
+// The collapsed bash preview counts hidden visual lines without wrapping them; the count must be
+// what wrapping everything gives.
+func TestBashPreviewCountsVisualLines(t *testing.T) {
+	r := newGoldenRenderer()
+	output := strings.Join([]string{"short", hostileText, strings.Repeat("x", 200), "tab\tline", "", "日本語 " + strings.Repeat("語", 90), "a", "b", "c"}, "\n")
+	for _, w := range []int{10, 37, 80} {
+		all := r.styledLines(strings.Split(cleanOutput(output), "\n"), 0, w)
+		got := r.lastVisualLines(output, 5, w)
+		want := "... (" + itoa(len(all)-5) + " earlier lines, ctrl+o to expand)"
+		if p := plain(got[:1]); !strings.HasPrefix(want, strings.TrimSuffix(strings.TrimSuffix(p, "\n"), "...")) {
+			t.Fatalf("width %d: hint %q, want %q", w, p, want)
+		}
+		if strings.Join(stripAll(got[1:]), "\n") != strings.Join(stripAll(all[len(all)-5:]), "\n") {
+			t.Fatalf("width %d: tail lines differ:\n%q\n%q", w, stripAll(got[1:]), stripAll(all[len(all)-5:]))
+		}
+	}
+}

@@ -1,0 +1,172 @@
+package render
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/glamour"
+	"github.com/muesli/termenv"
+
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tui/theme"
+)
+
+// growth is text appended to an answer, one byte per delta: paragraphs of about 300 bytes, so the
+// unfinished tail stays as short as it is in a real answer.
+func growth(n int) string {
+	var b strings.Builder
+	para := "The streaming tail of a long answer keeps growing one delta at a time while the model " +
+		"explains what it found, mentions `identifiers` and **emphasis**, and wraps across a few " +
+		"lines at eighty columns before the paragraph ends and a new one begins with a blank line.\n\n"
+	for b.Len() < n {
+		b.WriteString(para)
+	}
+	return b.String()
+}
+
+// BenchmarkStreamDelta measures what one delta costs an answer of 500 or 5,000 lines that is being
+// streamed: the message snapshot grows by one byte, the assistant stream takes it, hands newly
+// finished blocks to the scrollback (Flush) and renders the live part (Live). The cost must not
+// depend on the answer's length.
+func BenchmarkStreamDelta(b *testing.B) {
+	for _, lines := range []int{500, 5000} {
+		b.Run("lines="+itoa(lines), func(b *testing.B) {
+			r := newGoldenRenderer()
+			base := longAnswer(lines)
+			full := base + growth(b.N+1)
+			s := r.NewAssistantStream(AssistantOptions{})
+			msg := func(n int) *provider.AssistantMessage {
+				return &provider.AssistantMessage{Content: []provider.Content{provider.TextContent(full[:n])}}
+			}
+			s.Update(msg(len(base)))
+			s.Flush(120)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				s.Update(msg(len(base) + i + 1))
+				s.Flush(120)
+				_ = s.Live(120)
+			}
+		})
+	}
+}
+
+// BenchmarkStreamDeltaNoFlush is the same without printing finished blocks to the scrollback: every
+// frame shows the whole message, finished blocks come from the cache, so the cost grows with the
+// number of blocks (kept for comparison: the TUI flushes).
+func BenchmarkStreamDeltaNoFlush(b *testing.B) {
+	for _, lines := range []int{500, 5000} {
+		b.Run("lines="+itoa(lines), func(b *testing.B) {
+			md := newTestMarkdown()
+			base := longAnswer(lines)
+			full := base + growth(b.N+1)
+			s := md.NewStream()
+			s.Set(base)
+			_ = s.Lines(120)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				s.Set(full[:len(base)+i+1])
+				_ = s.Lines(120)
+			}
+		})
+	}
+}
+
+// BenchmarkGlamour measures building a glamour renderer (with our style sheet, and with glamour's
+// named dark style for comparison), rendering a block through it, and taking a block from our cache.
+func BenchmarkGlamour(b *testing.B) {
+	th := theme.Dark(termenv.ANSI256)
+	style := th.MarkdownStyle(theme.MarkdownText)
+	block := "This paragraph explains a step in some detail, with `code`, **bold** words and a\n" +
+		"second source line so that wrapping has something to do at eighty columns."
+	b.Run("construct", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := glamour.NewTermRenderer(glamour.WithStyles(style), glamour.WithWordWrap(118), glamour.WithColorProfile(termenv.ANSI256)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("construct_standard_style", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := glamour.NewTermRenderer(glamour.WithStandardStyle("dark"), glamour.WithWordWrap(118)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("construct_and_render", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			tr, _ := glamour.NewTermRenderer(glamour.WithStyles(style), glamour.WithWordWrap(118), glamour.WithColorProfile(termenv.ANSI256))
+			if _, err := tr.Render(block); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("render_reused", func(b *testing.B) {
+		tr, _ := glamour.NewTermRenderer(glamour.WithStyles(style), glamour.WithWordWrap(118), glamour.WithColorProfile(termenv.ANSI256))
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := tr.Render(block); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("block_uncached", func(b *testing.B) {
+		md := NewMarkdown(th, theme.MarkdownText)
+		md.Block("warm", 118)
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			md.mu.Lock()
+			_ = md.render(block, 118)
+			md.mu.Unlock()
+		}
+	})
+	b.Run("block_cached", func(b *testing.B) {
+		md := NewMarkdown(th, theme.MarkdownText)
+		md.Block(block, 118)
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			_ = md.Block(block, 118)
+		}
+	})
+}
+
+// BenchmarkLiveFrame measures one frame of the live region at 120 columns: the status line, two
+// queued messages, the editor (its borders around three lines of text) and the footer; and the same
+// with a running bash tool showing partial output.
+func BenchmarkLiveFrame(b *testing.B) {
+	r := newGoldenRenderer()
+	footer := FooterInfo{Cwd: "/home/user/src/pi-go", GitBranch: "main", SessionName: "refactor", Input: 123456,
+		Output: 23456, CacheRead: 1200000, Cost: 0.4321, ContextPercent: 42.5, ContextWindow: 128000, AutoCompact: true,
+		Model: "gpt-4o-mini", Provider: "openai", ProviderCount: 2, Reasoning: true, ThinkingLevel: "medium"}
+	editor := []string{"fix the failing test in pkg/foo", "and explain why it failed", ""}
+	frame := func(extra []string) []string {
+		out := append([]string(nil), extra...)
+		out = append(out, r.StatusLine(Status{Activity: Thinking, Elapsed: 12345 * time.Millisecond}, 120)...)
+		out = append(out, r.Queued([]string{"also check the README"}, []string{"then run the linter"}, 120)...)
+		out = append(out, r.EditorBorder("medium", false, 120))
+		out = append(out, editor...)
+		out = append(out, r.EditorBorder("medium", false, 120))
+		return append(out, r.Footer(footer, 120)...)
+	}
+	b.Run("status+queued+editor+footer", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			_ = strings.Join(frame(nil), "\n")
+		}
+	})
+	b.Run("with_running_bash", func(b *testing.B) {
+		args := json.RawMessage(`{"command":"go test ./... -run TestSomething","timeout":120}`)
+		res := textResult(numbered(200, "=== RUN   TestSomething/case_%d\n--- PASS: TestSomething (0.00s)"), nil)
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			tool := r.Tool(ToolView{Name: "bash", Args: args, Status: ToolRunning, Result: res, Elapsed: 3 * time.Second}, 120)
+			_ = strings.Join(frame(tool), "\n")
+		}
+	})
+}
