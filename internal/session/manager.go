@@ -1,0 +1,530 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// Manager is one session: its header, its entries as a tree with a leaf pointer, and the file they
+// are appended to. Appending makes the new entry a child of the leaf and moves the leaf to it.
+//
+// Persistence follows pi: a new session stays in memory until its first assistant message, then the
+// header and every buffered entry are written at once, and from then on each entry is appended as it
+// comes. Moving the leaf (Branch, ResetLeaf) is not persisted by itself. A Manager is safe for
+// concurrent use; it holds the file's exclusive lock until Close.
+type Manager struct {
+	mu sync.Mutex
+
+	cwd     string
+	dir     string // where new sessions (NewSession, forks) go
+	persist bool
+	path    string // "" when not persisted
+	header  Header
+
+	entries []*Entry
+	byID    map[string]*Entry
+	labels  labelIndex
+	leaf    *Entry
+
+	src          *source // nil until the file is opened or created
+	headerOnDisk bool
+	onDisk       int // entries[:onDisk] are in the file
+	hasAssistant bool
+	closed       bool
+
+	warnings []Warning
+	now      clock
+	// writeFn replaces the file write of appends (tests inject failures); nil is the real write.
+	writeFn func(f *os.File, p []byte) (int, error)
+}
+
+// OpenOptions tunes Open.
+type OpenOptions struct {
+	// SessionDir is where sessions started from this one go (/new, forks); default: the file's
+	// directory.
+	SessionDir string
+	// Cwd is the working directory recorded for a session the file does not describe (a path that does
+	// not exist yet, a blank file, a file without a readable header).
+	Cwd string
+	// CwdOverride replaces the working directory of the file's header (pi's cwdOverride).
+	CwdOverride string
+}
+
+// NewSessionOptions tunes NewSession.
+type NewSessionOptions struct {
+	ID            string // session id; default a new UUIDv7
+	ParentSession string // path of the session this one continues
+}
+
+func newManager(cwd, dir string, persist bool) *Manager {
+	return &Manager{cwd: cwd, dir: dir, persist: persist, byID: map[string]*Entry{}, now: time.Now}
+}
+
+// Create starts a new session for cwd whose file will be created in dir (usually DefaultSessionDir)
+// when the first assistant message arrives. Nothing is written before that.
+func Create(cwd, dir string) *Manager {
+	m := newManager(cwd, dir, true)
+	m.resetLocked(NewSessionOptions{})
+	return m
+}
+
+// InMemory starts a session that is never written (--no-session).
+func InMemory(cwd string) *Manager {
+	m := newManager(cwd, "", false)
+	m.resetLocked(NewSessionOptions{})
+	return m
+}
+
+// Open opens a session file, migrating a v1/v2 file first (the original kept as <path>.bak), and takes
+// its lock (a *LockError if another process holds it). A path that does not exist, or a blank file,
+// becomes a new session written to exactly that path. A file without a readable header is never
+// touched: a new session is started beside it and a Warning says so. Lines that cannot be read are
+// skipped with a Warning and stay in the file; a torn last line is terminated before the next append.
+func Open(path string, opts OpenOptions) (*Manager, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("session path %s: %w", path, err)
+	}
+	dir := opts.SessionDir
+	if dir == "" {
+		dir = filepath.Dir(abs)
+	}
+	cwd := opts.Cwd
+	if opts.CwdOverride != "" {
+		cwd = opts.CwdOverride
+	}
+	m := newManager(cwd, dir, true)
+	if _, err := os.Stat(abs); errors.Is(err, os.ErrNotExist) {
+		m.resetLocked(NewSessionOptions{})
+		m.path = abs
+		return m, nil
+	}
+	src, err := openSource(abs, false)
+	if err != nil {
+		return nil, err
+	}
+	l, err := load(src.f, src.size, abs, src)
+	if errors.Is(err, errOldVersion) {
+		var backup string
+		oldVersion := l.header.Version
+		src, backup, err = migrateFile(src)
+		if err != nil {
+			return nil, err
+		}
+		l, err = load(src.f, src.size, abs, src)
+		if err == nil {
+			l.warnings = append([]Warning{{Path: abs, Message: fmt.Sprintf(
+				"migrated from session format v%d to v%d; the original is kept as %s", oldVersion, CurrentVersion, backup)}},
+				l.warnings...)
+		}
+	}
+	if err != nil {
+		src.close()
+		if errors.Is(err, errOldVersion) {
+			err = fmt.Errorf("session file %s: migration did not produce version %d", abs, CurrentVersion)
+		}
+		return nil, err
+	}
+	switch {
+	case l.blank:
+		m.resetLocked(NewSessionOptions{})
+		m.path = abs
+		m.src = src
+		src.needsNewline = l.unfinished && l.size > 0
+		m.warnings = l.warnings
+		return m, nil
+	case !l.hasHeader:
+		src.close()
+		m.resetLocked(NewSessionOptions{})
+		m.warnings = append(l.warnings, Warning{Path: abs, Message: "no readable session header: the file is left " +
+			"untouched and a new session is started in " + m.path})
+		return m, nil
+	}
+	m.header = l.header
+	if opts.CwdOverride != "" {
+		m.cwd = opts.CwdOverride
+	} else if l.header.Cwd != "" {
+		m.cwd = l.header.Cwd
+	}
+	m.path = abs
+	m.src = src
+	src.needsNewline = l.unfinished
+	m.headerOnDisk = true
+	m.entries = l.entries
+	m.onDisk = len(l.entries)
+	m.warnings = l.warnings
+	m.buildIndexLocked()
+	return m, nil
+}
+
+// ContinueRecent opens the most recently modified session of dir, or creates a new one (-c).
+func ContinueRecent(cwd, dir string) (*Manager, error) {
+	path, err := FindMostRecent(dir)
+	if err != nil {
+		return nil, err
+	}
+	if path == "" {
+		return Create(cwd, dir), nil
+	}
+	return Open(path, OpenOptions{SessionDir: dir, Cwd: cwd})
+}
+
+// resetLocked makes m an empty new session (pi's newSession), without touching any file.
+func (m *Manager) resetLocked(opts NewSessionOptions) {
+	id := opts.ID
+	if id == "" {
+		id = newSessionID()
+	}
+	ts := isoTime(m.now())
+	m.header = Header{Version: CurrentVersion, ID: id, Timestamp: ts, Cwd: m.cwd, ParentSession: opts.ParentSession}
+	m.entries = nil
+	m.byID = map[string]*Entry{}
+	m.labels = labelIndex{}
+	m.leaf = nil
+	m.headerOnDisk = false
+	m.onDisk = 0
+	m.hasAssistant = false
+	m.src = nil
+	m.path = ""
+	if m.persist {
+		m.path = filepath.Join(m.dir, sessionFileName(ts, id))
+	}
+}
+
+// buildIndexLocked rebuilds the id index, labels and leaf from m.entries (leaf = last entry).
+func (m *Manager) buildIndexLocked() {
+	m.byID = make(map[string]*Entry, len(m.entries))
+	m.labels = labelIndex{}
+	m.leaf = nil
+	m.hasAssistant = false
+	for _, e := range m.entries {
+		m.byID[e.ID] = e
+		m.leaf = e
+		switch {
+		case e.Type == TypeLabel:
+			m.labels.set(e.TargetID, e.Label, e.Timestamp)
+		case e.Type == TypeMessage && e.Role == provider.RoleAssistant:
+			m.hasAssistant = true
+		}
+	}
+}
+
+// NewSession replaces this session by a new empty one in the same session directory (/new): the old
+// file is flushed and released, untouched otherwise. It returns the new file's path ("" in memory).
+func (m *Manager) NewSession(opts NewSessionOptions) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	err := m.releaseLocked()
+	m.resetLocked(opts)
+	return m.path, err
+}
+
+// releaseLocked writes what is still pending (after a failed write) and closes the file.
+func (m *Manager) releaseLocked() error {
+	var err error
+	if m.persist && m.hasAssistant && m.src != nil {
+		err = m.flushLocked()
+	}
+	if m.src != nil {
+		if cerr := m.src.close(); cerr != nil && err == nil {
+			err = fmt.Errorf("close session file %s: %w", m.src.path, cerr)
+		}
+	}
+	m.src = nil
+	return err
+}
+
+// Close writes anything still pending (entries a failed write left in memory), releases the lock and
+// closes the file. Entries read from the file can no longer decode their messages afterwards.
+func (m *Manager) Close() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil
+	}
+	m.closed = true
+	return m.releaseLocked()
+}
+
+// Sync writes entries still pending after a failed write and fsyncs the file. The harness calls it
+// at turn_end and agent_end.
+func (m *Manager) Sync() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.persist || !m.hasAssistant {
+		return nil
+	}
+	if err := m.flushLocked(); err != nil {
+		return err
+	}
+	if m.src == nil {
+		return nil
+	}
+	return m.src.sync()
+}
+
+// ---- appending ----
+
+func (m *Manager) newID() string {
+	return newEntryID(func(id string) bool { _, ok := m.byID[id]; return ok })
+}
+
+func (m *Manager) leafID() string {
+	if m.leaf == nil {
+		return ""
+	}
+	return m.leaf.ID
+}
+
+// appendLocked links e into the tree as the new leaf and persists it. On a write error e stays in the
+// session (memory) and is written by the next successful append or Sync.
+func (m *Manager) appendLocked(e *Entry) (string, error) {
+	if m.closed {
+		return "", errors.New("session is closed")
+	}
+	m.entries = append(m.entries, e)
+	m.byID[e.ID] = e
+	m.leaf = e
+	if e.Type == TypeMessage && e.Role == provider.RoleAssistant {
+		m.hasAssistant = true
+	}
+	if !m.persist || !m.hasAssistant {
+		return e.ID, nil
+	}
+	return e.ID, m.flushLocked()
+}
+
+// flushLocked writes the header (if the file is new) and every entry not yet in the file, with one
+// write call.
+func (m *Manager) flushLocked() error {
+	if m.headerOnDisk && m.onDisk == len(m.entries) {
+		return nil
+	}
+	if m.src == nil {
+		if err := os.MkdirAll(filepath.Dir(m.path), 0o755); err != nil {
+			return fmt.Errorf("create session directory: %w", err)
+		}
+		src, err := openSource(m.path, true)
+		if err != nil {
+			return err
+		}
+		syncDir(filepath.Dir(m.path))
+		m.src = src
+	}
+	if m.writeFn != nil {
+		m.src.write = m.writeFn
+	}
+	var buf []byte
+	if !m.headerOnDisk {
+		buf = append(headerLine(m.header), '\n')
+	}
+	pending := m.entries[m.onDisk:]
+	starts := make([]int, len(pending))
+	for i, e := range pending {
+		starts[i] = len(buf)
+		buf = append(buf, e.line...)
+		buf = append(buf, '\n')
+	}
+	off, err := m.src.appendLines(buf)
+	if err != nil {
+		return err
+	}
+	for i, e := range pending {
+		e.src = m.src
+		e.off = off + int64(starts[i])
+		e.size = len(e.line)
+		e.sum = crcOf(e.line)
+		if e.Type == TypeMessage {
+			e.line = nil // the bytes are in the file now; the message decodes from there if needed
+		}
+	}
+	m.headerOnDisk = true
+	m.onDisk = len(m.entries)
+	return nil
+}
+
+func (m *Manager) base(typ string) *Entry {
+	return &Entry{Type: typ, ID: m.newID(), ParentID: m.leafID(), Timestamp: isoTime(m.now())}
+}
+
+func (m *Manager) appendEncoded(e *Entry) (string, error) {
+	line, err := e.encode()
+	if err != nil {
+		return "", err
+	}
+	e.line = line
+	return m.appendLocked(e)
+}
+
+// AppendMessage appends a message entry (user, assistant, toolResult, bashExecution). Compaction and
+// branch summaries have their own entry types (AppendCompaction, BranchWithSummary); an extension's
+// custom message goes through AppendCustomMessageEntry. The entry keeps msg itself: do not modify it
+// afterwards. The id is returned even with a write error (the entry is then pending in memory).
+func (m *Manager) AppendMessage(msg provider.Message) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.base(TypeMessage)
+	line, ms, me, err := messageLine(e.ID, e.ParentID, e.Timestamp, msg)
+	if err != nil {
+		return "", err
+	}
+	e.line, e.msgStart, e.msgEnd = line, ms, me
+	e.Role = msg.Role()
+	if a, ok := msg.(*provider.AssistantMessage); ok {
+		e.asstProvider, e.asstModel = a.Provider, a.Model
+	}
+	e.msg = &msgCache{}
+	e.store(msg)
+	return m.appendLocked(e)
+}
+
+// AppendThinkingLevelChange records a thinking level change.
+func (m *Manager) AppendThinkingLevelChange(level provider.ThinkingLevel) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.base(TypeThinkingLevelChange)
+	e.ThinkingLevel = string(level)
+	return m.appendEncoded(e)
+}
+
+// AppendModelChange records a model switch.
+func (m *Manager) AppendModelChange(providerName, modelID string) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.base(TypeModelChange)
+	e.Provider, e.ModelID = providerName, modelID
+	return m.appendEncoded(e)
+}
+
+// AppendCompaction records a compaction: the context before firstKeptEntryID is replaced by summary.
+// details (e.g. {readFiles, modifiedFiles}) is any JSON value; nil omits it.
+func (m *Manager) AppendCompaction(summary, firstKeptEntryID string, tokensBefore int, details any, fromHook bool) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.base(TypeCompaction)
+	e.Summary, e.FirstKeptEntryID, e.TokensBefore, e.FromHook = summary, firstKeptEntryID, tokensBefore, fromHook
+	var err error
+	if e.Details, err = marshalValue(details); err != nil {
+		return "", fmt.Errorf("compaction details: %w", err)
+	}
+	return m.appendEncoded(e)
+}
+
+// AppendCustomEntry records extension state; it never reaches the model. data nil omits it.
+func (m *Manager) AppendCustomEntry(customType string, data any) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.base(TypeCustom)
+	e.CustomType = customType
+	var err error
+	if e.Data, err = marshalValue(data); err != nil {
+		return "", fmt.Errorf("custom entry data: %w", err)
+	}
+	return m.appendEncoded(e)
+}
+
+// AppendCustomMessageEntry records an extension message that reaches the model as user content. The
+// entry takes CustomType, Content (as a string when ContentIsString), Display and Details of msg; its
+// Timestamp is the entry's.
+func (m *Manager) AppendCustomMessageEntry(msg *provider.CustomMessage) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.base(TypeCustomMessage)
+	e.CustomType, e.Content, e.ContentIsString, e.Display = msg.CustomType, msg.Content, msg.ContentIsString, msg.Display
+	var err error
+	if e.Details, err = marshalValue(msg.Details); err != nil {
+		return "", fmt.Errorf("custom message details: %w", err)
+	}
+	return m.appendEncoded(e)
+}
+
+// AppendSessionInfo sets the session's display name (trimmed; "" clears it).
+func (m *Manager) AppendSessionInfo(name string) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.base(TypeSessionInfo)
+	e.Name = strings.TrimSpace(name)
+	return m.appendEncoded(e)
+}
+
+// AppendLabelChange sets (or with "" clears) the label of an entry.
+func (m *Manager) AppendLabelChange(targetID, label string) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.byID[targetID]; !ok {
+		return "", notFound(targetID)
+	}
+	e := m.base(TypeLabel)
+	e.TargetID, e.Label = targetID, label
+	id, err := m.appendEncoded(e)
+	if id != "" {
+		m.labels.set(targetID, label, e.Timestamp)
+	}
+	return id, err
+}
+
+// notFound is pi's error text, which the RPC layer shows verbatim.
+func notFound(id string) error { return fmt.Errorf("Entry %s not found", id) } //nolint:staticcheck // pi's text
+
+// ---- accessors ----
+
+// SessionID is the header's id.
+func (m *Manager) SessionID() string { m.mu.Lock(); defer m.mu.Unlock(); return m.header.ID }
+
+// SessionFile is the file's path ("" for an in-memory session). The file may not exist yet.
+func (m *Manager) SessionFile() string { m.mu.Lock(); defer m.mu.Unlock(); return m.path }
+
+// SessionDir is where sessions started from this one go.
+func (m *Manager) SessionDir() string { m.mu.Lock(); defer m.mu.Unlock(); return m.dir }
+
+// Cwd is the session's working directory.
+func (m *Manager) Cwd() string { m.mu.Lock(); defer m.mu.Unlock(); return m.cwd }
+
+// Header returns the session header.
+func (m *Manager) Header() Header { m.mu.Lock(); defer m.mu.Unlock(); return m.header }
+
+// IsPersisted is false for in-memory sessions.
+func (m *Manager) IsPersisted() bool { return m.persist }
+
+// Warnings are the problems met while loading (skipped lines, migration, an unreadable file) and
+// while rebuilding the context (messages that could not be decoded).
+func (m *Manager) Warnings() []Warning {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]Warning(nil), m.warnings...)
+}
+
+// Entries returns every entry in file order (a copy of the list; entries are shared and immutable).
+func (m *Manager) Entries() []*Entry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]*Entry(nil), m.entries...)
+}
+
+// Entry returns the entry with id, or nil.
+func (m *Manager) Entry(id string) *Entry { m.mu.Lock(); defer m.mu.Unlock(); return m.byID[id] }
+
+// LeafID is the current leaf's id ("" before the first entry or after ResetLeaf).
+func (m *Manager) LeafID() string { m.mu.Lock(); defer m.mu.Unlock(); return m.leafID() }
+
+// LeafEntry is the current leaf, or nil.
+func (m *Manager) LeafEntry() *Entry { m.mu.Lock(); defer m.mu.Unlock(); return m.leaf }
+
+// SessionName is the name of the latest session_info entry ("" when none or cleared).
+func (m *Manager) SessionName() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := len(m.entries) - 1; i >= 0; i-- {
+		if e := m.entries[i]; e.Type == TypeSessionInfo {
+			return strings.TrimSpace(e.Name)
+		}
+	}
+	return ""
+}

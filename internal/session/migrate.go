@@ -1,0 +1,303 @@
+package session
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// member is one key of a JSON object with its value's bytes, in file order. Migration edits objects
+// at this level so every value it does not touch keeps its exact bytes.
+type member struct {
+	key string
+	raw []byte
+}
+
+type object []member
+
+func parseObject(b []byte) (object, error) {
+	r := reader{b: b}
+	empty, err := r.beginObject()
+	if err != nil {
+		return nil, err
+	}
+	var o object
+	if !empty {
+		for {
+			k, esc, err := r.key()
+			if err != nil {
+				return nil, err
+			}
+			r.ws()
+			start := r.i
+			if err := r.skip(); err != nil {
+				return nil, err
+			}
+			o = append(o, member{keyString(k, esc), b[start:r.i]})
+			more, err := r.more('}')
+			if err != nil {
+				return nil, err
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	if err := r.end(); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+func (o object) get(key string) ([]byte, bool) {
+	for i := len(o) - 1; i >= 0; i-- { // JSON.parse keeps the last of duplicate keys
+		if o[i].key == key {
+			return o[i].raw, true
+		}
+	}
+	return nil, false
+}
+
+func (o object) str(key string) (string, bool) {
+	raw, ok := o.get(key)
+	if !ok || len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	r := reader{b: raw}
+	s, err := r.str()
+	return s, err == nil
+}
+
+// set replaces a key in place, or adds it at the end as assigning a new property in JavaScript does.
+func (o *object) set(key string, raw []byte) {
+	for i := range *o {
+		if (*o)[i].key == key {
+			(*o)[i].raw = raw
+			return
+		}
+	}
+	*o = append(*o, member{key, raw})
+}
+
+func (o *object) del(key string) {
+	out := (*o)[:0]
+	for _, m := range *o {
+		if m.key != key {
+			out = append(out, m)
+		}
+	}
+	*o = out
+}
+
+func (o object) encode() []byte {
+	b := []byte{'{'}
+	for i, m := range o {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = provider.AppendJSONString(b, m.key)
+		b = append(b, ':')
+		b = append(b, m.raw...)
+	}
+	return append(b, '}')
+}
+
+func jsonStr(s string) []byte { return provider.AppendJSONString(nil, s) }
+
+// migrateLines brings the lines of a v1/v2 file to v3 as pi does (v1: ids and a parent chain, compaction
+// firstKeptEntryIndex to firstKeptEntryId; v2: role hookMessage to custom). Lines that are not JSON
+// objects are kept as they are.
+func migrateLines(lines [][]byte) ([][]byte, error) {
+	type parsed struct {
+		at  int // index in lines
+		obj object
+	}
+	var objs []parsed
+	for i, line := range lines {
+		if o, err := parseObject(line); err == nil {
+			objs = append(objs, parsed{i, o})
+		}
+	}
+	if len(objs) == 0 {
+		return nil, errors.New("no entries")
+	}
+	version := 1
+	if raw, ok := objs[0].obj.get("version"); ok {
+		if v, err := strconv.Atoi(string(raw)); err == nil {
+			version = v
+		}
+	}
+	if version >= CurrentVersion {
+		return lines, nil
+	}
+	isHeader := func(o object) bool { t, _ := o.str("type"); return t == TypeSession }
+	if version < 2 {
+		ids := map[string]bool{}
+		prev := []byte("null")
+		for i := range objs {
+			o := &objs[i].obj
+			if isHeader(*o) {
+				continue
+			}
+			id := newEntryID(func(id string) bool { return ids[id] })
+			ids[id] = true
+			o.set("id", jsonStr(id))
+			o.set("parentId", prev)
+			prev = jsonStr(id)
+		}
+		for i := range objs {
+			o := &objs[i].obj
+			if t, _ := o.str("type"); t != TypeCompaction {
+				continue
+			}
+			raw, ok := o.get("firstKeptEntryIndex")
+			if !ok {
+				continue
+			}
+			if idx, err := strconv.Atoi(string(raw)); err == nil && idx >= 0 && idx < len(objs) && !isHeader(objs[idx].obj) {
+				id, _ := objs[idx].obj.get("id")
+				o.set("firstKeptEntryId", id)
+			}
+			o.del("firstKeptEntryIndex")
+		}
+	}
+	for i := range objs {
+		o := &objs[i].obj
+		if isHeader(*o) {
+			o.set("version", []byte(strconv.Itoa(CurrentVersion)))
+			continue
+		}
+		if t, _ := o.str("type"); t != TypeMessage {
+			continue
+		}
+		raw, ok := o.get("message")
+		if !ok {
+			continue
+		}
+		msg, err := parseObject(raw)
+		if err != nil {
+			continue
+		}
+		if role, _ := msg.str("role"); role == "hookMessage" {
+			msg.set("role", jsonStr(provider.RoleCustom))
+			o.set("message", msg.encode())
+		}
+	}
+	out := make([][]byte, len(lines))
+	copy(out, lines)
+	for _, p := range objs {
+		out[p.at] = p.obj.encode()
+	}
+	return out, nil
+}
+
+// migrateFile rewrites an old-version file as v3: the new content goes to a locked temporary file in
+// the same directory, the original stays as a backup (a hard link, or a copy), and a rename puts the
+// new file in place, so at every moment the path holds a complete file. It returns the source of the
+// new file (locked) and the backup's path; old is closed.
+func migrateFile(old *source) (*source, string, error) {
+	path := old.path
+	data := make([]byte, old.size)
+	if err := old.readAt(data, 0); err != nil {
+		return nil, "", err
+	}
+	lines := bytes.Split(data, []byte{'\n'})
+	if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
+		lines = lines[:len(lines)-1]
+	}
+	migrated, err := migrateLines(lines)
+	if err != nil {
+		return nil, "", fmt.Errorf("migrate %s: %w", path, err)
+	}
+	var content bytes.Buffer
+	for _, l := range migrated {
+		content.Write(l)
+		content.WriteByte('\n')
+	}
+	tmp := path + ".migrating"
+	// we hold the original's lock, so a leftover temporary file is from a migration that crashed
+	_ = os.Remove(tmp)
+	ns, err := openSource(tmp, true)
+	if err != nil {
+		return nil, "", fmt.Errorf("migrate %s: %w", path, err)
+	}
+	fail := func(err error) (*source, string, error) {
+		ns.close()
+		os.Remove(tmp)
+		return nil, "", fmt.Errorf("migrate %s: %w", path, err)
+	}
+	if _, err := ns.appendLines(content.Bytes()); err != nil {
+		return fail(err)
+	}
+	if err := ns.f.Sync(); err != nil {
+		return fail(err)
+	}
+	ns.dirty = false
+	backup, err := backupFile(path)
+	if err != nil {
+		return fail(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fail(err)
+	}
+	syncDir(filepath.Dir(path))
+	ns.path = path
+	old.close()
+	return ns, backup, nil
+}
+
+// backupFile keeps the current content of path under path.bak (or .bak.N when that exists).
+func backupFile(path string) (string, error) {
+	for n := 0; n < 1000; n++ {
+		backup := path + ".bak"
+		if n > 0 {
+			backup = fmt.Sprintf("%s.bak.%d", path, n)
+		}
+		if _, err := os.Lstat(backup); err == nil {
+			continue
+		}
+		if err := os.Link(path, backup); err == nil {
+			return backup, nil
+		}
+		if err := copyFile(path, backup); err != nil {
+			return "", fmt.Errorf("back up %s: %w", path, err)
+		}
+		return backup, nil
+	}
+	return "", fmt.Errorf("back up %s: too many backups", path)
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	if err := out.Sync(); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// syncDir makes a rename or a new file in dir durable (best effort: not every filesystem allows it).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}
