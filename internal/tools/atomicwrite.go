@@ -52,7 +52,7 @@ func rwResolveTarget(path string) (string, fs.FileInfo, error) {
 }
 
 // write replaces the content of path with data. path is what error messages name.
-func (w rwAtomicWriter) write(path string, data []byte) error {
+func (w rwAtomicWriter) write(path string, data string) error {
 	target, info, err := rwResolveTarget(path)
 	if err != nil {
 		return err
@@ -100,7 +100,7 @@ func (w rwAtomicWriter) write(path string, data []byte) error {
 			_ = f.Chown(int(st.Uid), int(st.Gid))
 		}
 	}
-	if _, err := f.Write(data); err != nil {
+	if _, err := f.WriteString(data); err != nil {
 		return rwNodeError(err, "write", path)
 	}
 	if err := f.Sync(); err != nil {
@@ -135,12 +135,12 @@ func (w rwAtomicWriter) write(path string, data []byte) error {
 }
 
 // writeInPlace truncates and rewrites target; only used when the folder forbids a temporary file.
-func (w rwAtomicWriter) writeInPlace(path, target string, data []byte) error {
+func (w rwAtomicWriter) writeInPlace(path, target string, data string) error {
 	f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
 		return rwNodeError(err, "open", path)
 	}
-	if _, err := f.Write(data); err != nil {
+	if _, err := f.WriteString(data); err != nil {
 		f.Close()
 		return rwNodeError(err, "write", path)
 	}

@@ -40,7 +40,7 @@ func rwLeftovers(t *testing.T, dir string) []string {
 func TestAtomicWriteModes(t *testing.T) {
 	dir := t.TempDir()
 	fresh := filepath.Join(dir, "new.txt")
-	if err := (rwAtomicWriter{}).write(fresh, []byte("hello")); err != nil {
+	if err := (rwAtomicWriter{}).write(fresh, "hello"); err != nil {
 		t.Fatal(err)
 	}
 	reference := filepath.Join(dir, "reference.txt")
@@ -60,7 +60,7 @@ func TestAtomicWriteModes(t *testing.T) {
 		if err := os.Chmod(p, mode); err != nil {
 			t.Fatal(err)
 		}
-		if err := (rwAtomicWriter{}).write(p, []byte("new")); err != nil {
+		if err := (rwAtomicWriter{}).write(p, "new"); err != nil {
 			t.Fatal(err)
 		}
 		if info, _ := os.Stat(p); info.Mode().Perm() != mode {
@@ -85,7 +85,7 @@ func TestAtomicWriteThroughSymlinks(t *testing.T) {
 	if err := os.Symlink("target.txt", link); err != nil {
 		t.Fatal(err)
 	}
-	if err := (rwAtomicWriter{}).write(link, []byte("new")); err != nil {
+	if err := (rwAtomicWriter{}).write(link, "new"); err != nil {
 		t.Fatal(err)
 	}
 	if info, _ := os.Lstat(link); info.Mode()&fs.ModeSymlink == 0 {
@@ -99,7 +99,7 @@ func TestAtomicWriteThroughSymlinks(t *testing.T) {
 	if err := os.Symlink("created.txt", dangling); err != nil {
 		t.Fatal(err)
 	}
-	if err := (rwAtomicWriter{}).write(dangling, []byte("made")); err != nil {
+	if err := (rwAtomicWriter{}).write(dangling, "made"); err != nil {
 		t.Fatal(err)
 	}
 	if rwReadFile(t, filepath.Join(dir, "created.txt")) != "made" {
@@ -109,12 +109,12 @@ func TestAtomicWriteThroughSymlinks(t *testing.T) {
 
 func TestAtomicWriteErrors(t *testing.T) {
 	dir := t.TempDir()
-	err := (rwAtomicWriter{}).write(dir, []byte("x"))
+	err := (rwAtomicWriter{}).write(dir, "x")
 	if err == nil || err.Error() != "EISDIR: illegal operation on a directory, open '"+dir+"'" {
 		t.Errorf("directory: %v", err)
 	}
 	missing := filepath.Join(dir, "no", "such", "dir", "f.txt")
-	err = (rwAtomicWriter{}).write(missing, []byte("x"))
+	err = (rwAtomicWriter{}).write(missing, "x")
 	if err == nil || !strings.HasPrefix(err.Error(), "ENOENT: no such file or directory, open '") || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing folder: %v", err)
 	}
@@ -141,7 +141,7 @@ func TestAtomicWriteFailedRenameKeepsOriginal(t *testing.T) {
 					return errors.New("injected crash")
 				}
 			}
-			err := w.write(p, []byte("replacement"))
+			err := w.write(p, "replacement")
 			if err == nil {
 				t.Fatal("write succeeded despite the injected failure")
 			}
@@ -171,7 +171,7 @@ func TestAtomicWriteCrashHelper(t *testing.T) {
 		os.Stdout.WriteString("READY " + tmp + "\n")
 		select {} // killed here
 	}}
-	_ = w.write(path, []byte("new content that must never be seen half-written"))
+	_ = w.write(path, "new content that must never be seen half-written")
 }
 
 func TestAtomicWriteSurvivesKill(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -160,7 +161,7 @@ func (t *editTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 	} else if info.IsDir() {
 		return loop.ToolResult{}, cannotEdit(unix.EISDIR)
 	}
-	raw, err := os.ReadFile(abs)
+	raw, err := editReadFile(abs)
 	if err != nil {
 		return loop.ToolResult{}, rwNodeError(err, "read", abs)
 	}
@@ -169,7 +170,7 @@ func (t *editTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 	}
 
 	// The model never types the invisible BOM: match without it and put it back.
-	content, bom := string(raw), ""
+	content, bom := raw, ""
 	if rest, ok := strings.CutPrefix(content, "\uFEFF"); ok {
 		content, bom = rest, "\uFEFF"
 	}
@@ -181,7 +182,7 @@ func (t *editTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 	if ctx.Err() != nil {
 		return loop.ToolResult{}, errRWAborted
 	}
-	if err := t.writer.write(abs, []byte(bom+editRestoreLineEndings(next, ending))); err != nil {
+	if err := t.writer.write(abs, bom+editRestoreLineEndings(next, ending)); err != nil {
 		return loop.ToolResult{}, err
 	}
 	diff, first := editDiffString(base, next, editDiffContextLines)
@@ -189,4 +190,21 @@ func (t *editTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 		Content: []provider.Content{provider.TextContent(fmt.Sprintf("Successfully replaced %d block(s) in %s.", len(args.Edits), args.Path))},
 		Details: &EditDetails{Diff: diff, FirstChangedLine: first},
 	}, nil
+}
+
+// editReadFile reads a file straight into a string (os.ReadFile and a conversion would copy it twice).
+func editReadFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var b strings.Builder
+	if info, err := f.Stat(); err == nil {
+		b.Grow(int(info.Size()) + 1)
+	}
+	if _, err := io.Copy(&b, f); err != nil {
+		return "", err
+	}
+	return b.String(), nil
 }

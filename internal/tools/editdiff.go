@@ -11,9 +11,12 @@ import (
 
 // editDiffPart is one run of a line diff: lines common to both sides, added, or removed.
 type editDiffPart struct {
-	lines          []string // without their "\n"
+	lines          []string // each may end with its "\n" (see editDiffLine)
 	added, removed bool
 }
+
+// editDiffLine is a line of a part without its line break.
+func editDiffLine(token string) string { return strings.TrimSuffix(token, "\n") }
 
 // editDiffComponent is a link of the reversed list of runs a diff path has taken.
 type editDiffComponent struct {
@@ -119,11 +122,7 @@ func editDiffLines(oldText, newText string) []editDiffPart {
 					oldPos += c.count
 				}
 			}
-			lines := make([]string, len(tokens))
-			for j, tok := range tokens {
-				lines[j] = strings.TrimSuffix(tok, "\n")
-			}
-			parts = append(parts, editDiffPart{lines: lines, added: c.added, removed: c.removed})
+			parts = append(parts, editDiffPart{lines: tokens, added: c.added, removed: c.removed})
 		}
 		return parts
 	}
@@ -188,7 +187,7 @@ func editDiffString(oldText, newText string, contextLines int) (string, int) {
 	width := len(fmt.Sprint(max(strings.Count(oldText, "\n"), strings.Count(newText, "\n")) + 1))
 	var out []string
 	line := func(sign byte, n int, text string) {
-		out = append(out, fmt.Sprintf("%c%*d %s", sign, width, n, text))
+		out = append(out, fmt.Sprintf("%c%*d %s", sign, width, n, editDiffLine(text)))
 	}
 	skipped := " " + strings.Repeat(" ", width) + " ..."
 	oldNum, newNum, firstChanged := 1, 1, 0

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -56,18 +57,59 @@ func editIsJSWhitespace(r rune) bool {
 }
 
 // editFuzzyNormalize is pi's normalizeForFuzzyMatch: NFKC, trailing white space removed from every
-// line, smart quotes, Unicode dashes and special spaces turned into ASCII.
+// line, smart quotes, Unicode dashes and special spaces turned into ASCII. Text that needs none of
+// that is returned as it is, without a copy.
 func editFuzzyNormalize(s string) string {
 	s = norm.NFKC.String(s)
 	var b strings.Builder
-	b.Grow(len(s))
-	for i, line := range strings.Split(s, "\n") {
-		if i > 0 {
-			b.WriteByte('\n')
+	copied := -1 // s[:copied] is in b; -1 while nothing had to change
+	for start := 0; start <= len(s); {
+		end := strings.IndexByte(s[start:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
 		}
-		b.WriteString(strings.TrimRightFunc(line, editIsJSWhitespace))
+		line := s[start:end]
+		trimmed := strings.TrimRightFunc(line, editIsJSWhitespace)
+		punct := editHasFuzzyPunctuation(trimmed)
+		if len(trimmed) != len(line) || punct {
+			if copied < 0 {
+				b.Grow(len(s))
+				copied = 0
+			}
+			b.WriteString(s[copied:start])
+			if punct {
+				editFuzzyPunctuation.WriteString(&b, trimmed)
+			} else {
+				b.WriteString(trimmed)
+			}
+			copied = end
+		}
+		start = end + 1
 	}
-	return editFuzzyPunctuation.Replace(b.String())
+	if copied < 0 {
+		return s
+	}
+	b.WriteString(s[copied:])
+	return b.String()
+}
+
+// editHasFuzzyPunctuation reports whether s holds a character editFuzzyPunctuation replaces.
+func editHasFuzzyPunctuation(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < utf8.RuneSelf {
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r >= 0x2018 && r <= 0x201F, r >= 0x2010 && r <= 0x2015, r == 0x2212,
+			r == 0x00A0, r >= 0x2002 && r <= 0x200A, r == 0x202F, r == 0x205F, r == 0x3000:
+			return true
+		}
+		i += size - 1
+	}
+	return false
 }
 
 // editSpace holds the content edits are matched in, with its fuzzy form computed once.

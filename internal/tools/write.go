@@ -78,7 +78,7 @@ func (t *writeTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return loop.ToolResult{}, rwNodeError(err, "mkdir", dir)
 	}
-	if err := t.writer.write(abs, []byte(args.Content)); err != nil {
+	if err := t.writer.write(abs, args.Content); err != nil {
 		return loop.ToolResult{}, err
 	}
 	// pi counts JavaScript string length (UTF-16 units); pi-go reports the bytes it wrote.
