@@ -1,0 +1,242 @@
+package tools
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+//go:embed grep.md
+var grepDescription string
+
+const grepSchema = `{"type":"object","properties":{` +
+	`"pattern":{"type":"string","description":"Search pattern (regex or literal string)"},` +
+	`"path":{"type":"string","description":"Directory or file to search (default: current directory)"},` +
+	`"glob":{"type":"string","description":"Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'"},` +
+	`"ignoreCase":{"type":"boolean","description":"Case-insensitive search (default: false)"},` +
+	`"literal":{"type":"boolean","description":"Treat pattern as literal string instead of regex (default: false)"},` +
+	`"context":{"type":"number","description":"Number of lines to show before and after each match (default: 0)"},` +
+	`"limit":{"type":"number","description":"Maximum number of matches to return (default: 100)"}},` +
+	`"required":["pattern"]}`
+
+const grepDefaultLimit = 100
+
+// GrepDetails is the grep tool's details object; nil when nothing was cut.
+type GrepDetails struct {
+	MatchLimitReached *float64    `json:"matchLimitReached,omitempty"`
+	Truncation        *Truncation `json:"truncation,omitempty"`
+	LinesTruncated    bool        `json:"linesTruncated,omitempty"`
+}
+
+// grepBackend chooses between ripgrep and the pure-Go search.
+type grepBackend int
+
+const (
+	grepAuto   grepBackend = iota // rg when it is on PATH, else pure Go
+	grepPureGo                    // always pure Go
+)
+
+type grepTool struct {
+	cwd     string
+	backend grepBackend
+}
+
+// NewGrep returns the grep tool, searching relative to cwd. It runs ripgrep when `rg` is on PATH and a
+// pure-Go search with the same output otherwise.
+func NewGrep(cwd string) loop.Tool { return &grepTool{cwd: cwd} }
+
+func (t *grepTool) Definition() provider.ToolDefinition {
+	return provider.ToolDefinition{Name: "grep", Description: strings.TrimSpace(grepDescription), Parameters: json.RawMessage(grepSchema)}
+}
+
+type grepArgs struct {
+	Pattern    string   `json:"pattern"`
+	Path       string   `json:"path"`
+	Glob       string   `json:"glob"`
+	IgnoreCase bool     `json:"ignoreCase"`
+	Literal    bool     `json:"literal"`
+	Context    *float64 `json:"context"`
+	Limit      *float64 `json:"limit"`
+}
+
+func (t *grepTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.ToolResult)) (loop.ToolResult, error) {
+	if ctx.Err() != nil {
+		return loop.ToolResult{}, errSrchAborted
+	}
+	var args grepArgs
+	if err := srchDecodeArgs("grep", call.Args, &args); err != nil {
+		return loop.ToolResult{}, err
+	}
+	path := args.Path
+	if path == "" {
+		path = "."
+	}
+	req := &grepRequest{
+		searchPath: ResolvePath(path, t.cwd),
+		pattern:    args.Pattern,
+		literal:    args.Literal,
+		ignoreCase: args.IgnoreCase,
+		glob:       args.Glob,
+		limit:      grepDefaultLimit,
+		cwd:        t.cwd,
+	}
+	st, err := os.Stat(req.searchPath)
+	if err != nil {
+		return loop.ToolResult{}, fmt.Errorf("Path not found: %s", req.searchPath)
+	}
+	req.isDir = st.IsDir()
+	if args.Limit != nil {
+		req.limit = *args.Limit
+	}
+	req.limit = math.Max(1, req.limit)
+	contextLines := 0
+	if args.Context != nil && *args.Context > 0 {
+		contextLines = int(*args.Context)
+	}
+
+	var (
+		matches []grepMatch
+		reached bool
+	)
+	if rg := t.rgPath(); rg != "" {
+		matches, reached, err = grepSearchRg(ctx, rg, req)
+	} else {
+		matches, reached, err = grepSearchNative(ctx, req)
+	}
+	if ctx.Err() != nil {
+		return loop.ToolResult{}, errSrchAborted
+	}
+	if err != nil {
+		return loop.ToolResult{}, err
+	}
+	return grepFormat(matches, req, contextLines, reached), nil
+}
+
+func (t *grepTool) rgPath() string {
+	if t.backend == grepPureGo {
+		return ""
+	}
+	p, err := exec.LookPath("rg")
+	if err != nil {
+		return ""
+	}
+	return p
+}
+
+// grepFormat writes pi's output: "path:n: line" for matches, "path-n- line" for context lines, byte
+// truncation and the notices.
+func grepFormat(matches []grepMatch, req *grepRequest, contextLines int, reached bool) loop.ToolResult {
+	if len(matches) == 0 && !reached {
+		return loop.ToolResult{Content: []provider.Content{provider.TextContent("No matches found")}}
+	}
+	var (
+		out            []string
+		linesTruncated bool
+		cache          grepLineCache
+	)
+	for _, m := range matches {
+		rel := grepDisplayPath(m.path, req)
+		if contextLines == 0 && m.text != nil {
+			text := strings.ReplaceAll(*m.text, "\r\n", "\n")
+			text = strings.ReplaceAll(text, "\r", "")
+			text = strings.TrimSuffix(text, "\n")
+			cut, was := TruncateLine(text, GrepMaxLineLength)
+			linesTruncated = linesTruncated || was
+			out = append(out, fmt.Sprintf("%s:%d: %s", rel, m.line, cut))
+			continue
+		}
+		lines, ok := cache.lines(m.path)
+		if !ok {
+			out = append(out, fmt.Sprintf("%s:%d: (unable to read file)", rel, m.line))
+			continue
+		}
+		start, end := m.line, m.line
+		if contextLines > 0 {
+			start = max(1, m.line-contextLines)
+			end = min(len(lines), m.line+contextLines)
+		}
+		for cur := start; cur <= end; cur++ {
+			text := ""
+			if cur-1 < len(lines) {
+				text = strings.ReplaceAll(lines[cur-1], "\r", "")
+			}
+			cut, was := TruncateLine(text, GrepMaxLineLength)
+			linesTruncated = linesTruncated || was
+			if cur == m.line {
+				out = append(out, fmt.Sprintf("%s:%d: %s", rel, cur, cut))
+			} else {
+				out = append(out, fmt.Sprintf("%s-%d- %s", rel, cur, cut))
+			}
+		}
+	}
+	tr := TruncateHead(strings.Join(out, "\n"), math.MaxInt, DefaultMaxBytes)
+	text := tr.Content
+	var details GrepDetails
+	var notices []string
+	if reached {
+		limit := req.limit
+		notices = append(notices, fmt.Sprintf("%s matches limit reached. Use limit=%s for more, or refine pattern",
+			srchJSNumber(limit), srchJSNumber(limit*2)))
+		details.MatchLimitReached = &limit
+	}
+	if tr.Truncated {
+		notices = append(notices, FormatSize(DefaultMaxBytes)+" limit reached")
+		details.Truncation = &tr
+	}
+	if linesTruncated {
+		notices = append(notices, fmt.Sprintf("Some lines truncated to %d chars. Use read tool to see full lines", GrepMaxLineLength))
+		details.LinesTruncated = true
+	}
+	result := loop.ToolResult{}
+	if len(notices) > 0 {
+		text += "\n\n[" + strings.Join(notices, ". ") + "]"
+		result.Details = &details
+	}
+	result.Content = []provider.Content{provider.TextContent(text)}
+	return result
+}
+
+// grepDisplayPath is the path relative to the searched directory, or the base name when a single
+// file was searched (or the path lies outside).
+func grepDisplayPath(path string, req *grepRequest) string {
+	if req.isDir {
+		if rel, err := filepath.Rel(req.searchPath, path); err == nil && rel != "" && rel != "." && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.Base(path)
+}
+
+// grepLineCache holds the lines of the last file read for context (matches come grouped by file).
+type grepLineCache struct {
+	path   string
+	cached []string
+	ok     bool
+}
+
+// lines reads a file as pi does for context: UTF-8 with replacement, CRLF and lone CR as breaks.
+func (c *grepLineCache) lines(path string) ([]string, bool) {
+	if path == c.path {
+		return c.cached, c.ok
+	}
+	c.path = path
+	data, err := os.ReadFile(path)
+	if err != nil {
+		c.cached, c.ok = nil, false
+		return nil, false
+	}
+	text := srchLossyString(data)
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n")
+	c.cached, c.ok = strings.Split(text, "\n"), true
+	return c.cached, true
+}
