@@ -117,6 +117,9 @@ func (t *readTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 	if mime := imageMIMEType(head[:min(n, imageSniffBytes)]); mime != "" {
 		return t.readImage(ctx, f, head, mime)
 	}
+	if bytes.HasPrefix(head, []byte{0xFF, 0xFE}) || bytes.HasPrefix(head, []byte{0xFE, 0xFF}) {
+		return loop.ToolResult{}, fmt.Errorf("Cannot read %s: it is UTF-16 text, which read does not decode. Convert it with bash instead (e.g. iconv -f UTF-16 -t UTF-8).", abs)
+	}
 	if bytes.IndexByte(head, 0) >= 0 {
 		return loop.ToolResult{}, fmt.Errorf("Cannot read %s: it looks like a binary file (it has NUL bytes). Inspect it with bash instead (e.g. file, xxd or strings).", abs)
 	}

@@ -177,6 +177,7 @@ func TestReadErrors(t *testing.T) {
 	tool := NewRead(dir, ReadOptions{})
 	short := readWriteFile(t, dir, "short.txt", "Line 1\nLine 2\nLine 3")
 	binary := readWriteFile(t, dir, "prog.bin", "\x7fELF\x02\x01\x01\x00\x00\x00")
+	utf16 := readWriteFile(t, dir, "utf16.txt", "\xff\xfeh\x00i\x00")
 	unreadable := readWriteFile(t, dir, "secret.txt", "x")
 	if err := os.Chmod(unreadable, 0); err != nil {
 		t.Fatal(err)
@@ -194,6 +195,8 @@ func TestReadErrors(t *testing.T) {
 			"Cannot read " + dir + ": it is a directory, not a file. List its contents with ls or bash instead."},
 		{"binary", readArgs(binary, 0, 0),
 			"Cannot read " + binary + ": it looks like a binary file (it has NUL bytes). Inspect it with bash instead (e.g. file, xxd or strings)."},
+		{"UTF-16", readArgs(utf16, 0, 0),
+			"Cannot read " + utf16 + ": it is UTF-16 text, which read does not decode. Convert it with bash instead (e.g. iconv -f UTF-16 -t UTF-8)."},
 		{"zero limit", map[string]any{"path": short, "limit": 0}, "Invalid limit 0: limit must be at least 1."},
 		{"negative limit", map[string]any{"path": short, "limit": -5}, "Invalid limit -5: limit must be at least 1."},
 	}
@@ -225,6 +228,37 @@ func TestReadErrors(t *testing.T) {
 	_, err := tool.Execute(ctx, loop.ToolCall{Name: "read", Args: json.RawMessage(`{"path":"short.txt"}`)}, nil)
 	if err == nil || err.Error() != "Operation aborted" {
 		t.Fatalf("aborted read: %v", err)
+	}
+}
+
+// readCancellingReader cancels its context once it has served a first chunk.
+type readCancellingReader struct {
+	cancel context.CancelFunc
+	served int
+}
+
+func (r *readCancellingReader) Read(p []byte) (int, error) {
+	if r.served > 0 {
+		r.cancel()
+	}
+	r.served++
+	for i := range p {
+		p[i] = 'x'
+		if i%50 == 49 {
+			p[i] = '\n'
+		}
+	}
+	return len(p), nil
+}
+
+func TestReadAbortsDuringALongRead(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// An endless file: only the abort can end this read.
+	scan := &readScan{start: 1 << 40, limit: -1, maxLines: DefaultMaxLines, maxBytes: DefaultMaxBytes}
+	err := scan.run(ctx, &readCancellingReader{cancel: cancel}, 4096)
+	if err == nil || err.Error() != "Operation aborted" {
+		t.Fatalf("got %v", err)
 	}
 }
 
