@@ -60,6 +60,10 @@ func (w rwAtomicWriter) write(path string, data string) error {
 	if info != nil && info.IsDir() {
 		return rwNodeError(syscall.EISDIR, "open", path)
 	}
+	if info != nil && !info.Mode().IsRegular() {
+		// A device or pipe is written to, never replaced.
+		return w.writeInPlace(path, target, data)
+	}
 	dir, base := filepath.Dir(target), filepath.Base(target)
 	if len(base) > 100 {
 		base = base[:100]
@@ -144,7 +148,8 @@ func (w rwAtomicWriter) writeInPlace(path, target string, data string) error {
 		f.Close()
 		return rwNodeError(err, "write", path)
 	}
-	if err := f.Sync(); err != nil {
+	// Devices and pipes cannot be synced (EINVAL); that is not a failure of the write.
+	if err := f.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
 		f.Close()
 		return rwNodeError(err, "fsync", path)
 	}

@@ -120,6 +120,18 @@ func TestAtomicWriteErrors(t *testing.T) {
 	}
 }
 
+func TestAtomicWriteToADeviceWritesInPlace(t *testing.T) {
+	if _, err := os.Stat("/dev/null"); err != nil {
+		t.Skip("no /dev/null")
+	}
+	if err := (rwAtomicWriter{}).write("/dev/null", "discarded"); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat("/dev/null"); err != nil || info.Mode()&fs.ModeCharDevice == 0 {
+		t.Fatalf("/dev/null is no longer a device: %v %v", info.Mode(), err)
+	}
+}
+
 func TestAtomicWriteFailedRenameKeepsOriginal(t *testing.T) {
 	for _, hook := range []string{"rename", "beforeRename"} {
 		t.Run(hook, func(t *testing.T) {

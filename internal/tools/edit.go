@@ -160,6 +160,8 @@ func (t *editTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 		return loop.ToolResult{}, cannotEdit(err)
 	} else if info.IsDir() {
 		return loop.ToolResult{}, cannotEdit(unix.EISDIR)
+	} else if !info.Mode().IsRegular() {
+		return loop.ToolResult{}, fmt.Errorf("Could not edit file: %s. It is not a regular file (a device, socket or pipe).", args.Path)
 	}
 	raw, err := editReadFile(abs)
 	if err != nil {

@@ -222,6 +222,7 @@ func TestEditToolErrors(t *testing.T) {
 	cases := []struct{ name, path, want string }{
 		{"missing file", "nope.txt", "Could not edit file: nope.txt. Error code: ENOENT."},
 		{"folder", ".", "Could not edit file: .. Error code: EISDIR."},
+		{"device", "/dev/null", "Could not edit file: /dev/null. It is not a regular file (a device, socket or pipe)."},
 	}
 	if os.Geteuid() != 0 {
 		cases = append(cases, struct{ name, path, want string }{"read-only file", "ro.txt", "Could not edit file: ro.txt. Error code: EACCES."})

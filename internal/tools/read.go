@@ -92,12 +92,8 @@ func (t *readTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 	}
 	abs := ResolveReadPath(args.Path, t.cwd)
 
-	f, err := os.Open(abs)
-	if err != nil {
-		return loop.ToolResult{}, rwNodeError(err, "access", abs)
-	}
-	defer f.Close()
-	info, err := f.Stat()
+	// Stat before opening: opening a named pipe would block.
+	info, err := os.Stat(abs)
 	if err != nil {
 		return loop.ToolResult{}, rwNodeError(err, "access", abs)
 	}
@@ -107,6 +103,11 @@ func (t *readTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 	if !info.Mode().IsRegular() {
 		return loop.ToolResult{}, fmt.Errorf("Cannot read %s: it is not a regular file (a device, socket or pipe).", abs)
 	}
+	f, err := os.Open(abs)
+	if err != nil {
+		return loop.ToolResult{}, rwNodeError(err, "access", abs)
+	}
+	defer f.Close()
 
 	head := make([]byte, readBinarySniff)
 	n, err := io.ReadFull(f, head)
