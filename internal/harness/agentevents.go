@@ -1,0 +1,112 @@
+package harness
+
+import (
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// onAgentEvent runs on the loop goroutine for every agent event, before the loop goes on: it keeps the
+// display queues, persists messages (so a message is in the file before any listener sees its
+// message_end, and before the tools of that message run), and forwards the event.
+func (s *Session) onAgentEvent(e loop.Event) {
+	switch e.Type {
+	case loop.EventMessageStart:
+		if u, ok := e.Message.(*provider.UserMessage); ok {
+			s.dequeueDisplayed(userText(u))
+		}
+	case loop.EventMessageEnd:
+		s.persist(e.Message)
+	case loop.EventTurnEnd:
+		s.sync()
+	case loop.EventAgentEnd:
+		s.sync()
+	}
+	s.emit(agentEvent(e))
+	if e.Type == loop.EventMessageEnd {
+		s.afterMessageEnd(e.Message)
+	}
+}
+
+// userText is the text of a user message as the display queues hold it.
+func userText(m *provider.UserMessage) string {
+	return provider.TextOf(m.Content, "")
+}
+
+// dequeueDisplayed removes a delivered steering or follow-up text from the display queues (steering
+// first, as pi) and announces the change. Any user message also gives overflow recovery a fresh attempt.
+func (s *Session) dequeueDisplayed(text string) {
+	s.mu.Lock()
+	s.overflowTried = false
+	changed := removeFirst(&s.steeringTexts, text) || removeFirst(&s.followUpTexts, text)
+	s.mu.Unlock()
+	if changed {
+		s.emitQueueUpdate()
+	}
+}
+
+// removeFirst deletes the first occurrence of text from list.
+func removeFirst(list *[]string, text string) bool {
+	if text == "" {
+		return false
+	}
+	i := indexOf(*list, text)
+	if i < 0 {
+		return false
+	}
+	*list = append((*list)[:i:i], (*list)[i+1:]...)
+	return true
+}
+
+func indexOf(list []string, s string) int {
+	for i, v := range list {
+		if v == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *Session) emitQueueUpdate() {
+	steering, followUp := s.QueuedTexts()
+	s.emit(Event{Type: EventQueueUpdate, Steering: steering, FollowUp: followUp})
+}
+
+// persist appends a finished message to the session file as pi does: user, assistant and tool results
+// as message entries, custom messages as custom_message entries.
+func (s *Session) persist(m provider.Message) {
+	store := s.Store()
+	switch m := m.(type) {
+	case *provider.UserMessage, *provider.AssistantMessage, *provider.ToolResultMessage:
+		s.appendEntry(store.AppendMessage(m))
+	case *provider.CustomMessage:
+		s.appendEntry(store.AppendCustomMessageEntry(m))
+	}
+}
+
+func (s *Session) sync() {
+	if err := s.Store().Sync(); err != nil {
+		s.warn(err)
+	}
+}
+
+// afterMessageEnd tracks the run's last assistant message and closes a successful retry chain.
+func (s *Session) afterMessageEnd(m provider.Message) {
+	a, ok := m.(*provider.AssistantMessage)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	s.lastAssistant = a
+	var retried int
+	if a.StopReason != provider.StopReasonError {
+		s.overflowTried = false
+		if s.retryAttempt > 0 {
+			retried = s.retryAttempt
+			s.retryAttempt = 0
+		}
+	}
+	s.mu.Unlock()
+	if retried > 0 {
+		s.emit(Event{Type: EventAutoRetryEnd, Success: true, Attempt: retried})
+	}
+}

@@ -1,0 +1,393 @@
+package compaction
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"sort"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// pi measures and cuts text in JavaScript string units (UTF-16 code units) and writes tool arguments
+// with JSON.stringify. The helpers here reproduce both, so that token estimates, truncation points and
+// the serialised conversation are the ones pi computes for the same session.
+
+// jsLen is the JavaScript length of s: its number of UTF-16 code units.
+func jsLen(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		switch {
+		case b < 0x80:
+			n++
+		case b&0xC0 == 0x80: // continuation byte
+		case b >= 0xF0: // four-byte sequence: a surrogate pair
+			n += 2
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// jsSlice returns the first n UTF-16 code units of s (s.slice(0, n)). A character whose surrogate pair
+// straddles the limit is left out: Go strings cannot hold the lone half JavaScript would keep.
+func jsSlice(s string, n int) string {
+	units := 0
+	for i, r := range s {
+		w := 1
+		if r >= 0x10000 {
+			w = 2
+		}
+		if units+w > n {
+			return s[:i]
+		}
+		units += w
+	}
+	return s
+}
+
+// jsLess orders strings as JavaScript's default sort does: by UTF-16 code units.
+func jsLess(a, b string) bool {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if i == len(a) || i == len(b) {
+		return len(a) < len(b)
+	}
+	// back up to the start of the character that differs (both strings share the bytes before i)
+	for i > 0 && !utf8.RuneStart(a[i]) {
+		i--
+	}
+	ra, _ := utf8.DecodeRuneInString(a[i:])
+	rb, _ := utf8.DecodeRuneInString(b[i:])
+	return utf16Lead(ra) < utf16Lead(rb) || (utf16Lead(ra) == utf16Lead(rb) && ra < rb)
+}
+
+// utf16Lead is the first UTF-16 code unit of r.
+func utf16Lead(r rune) rune {
+	if r >= 0x10000 {
+		return 0xD800 + ((r - 0x10000) >> 10)
+	}
+	return r
+}
+
+// sortJS sorts ss in place as Array.prototype.sort() with no comparator.
+func sortJS(ss []string) { sort.Slice(ss, func(i, j int) bool { return jsLess(ss[i], ss[j]) }) }
+
+// jsMember is one property of an object as JSON.parse creates it: its key and its value written by
+// JSON.stringify.
+type jsMember struct {
+	key   string
+	value []byte
+}
+
+var errJSON = errors.New("invalid JSON")
+
+// jsObjectEntries returns Object.entries(JSON.parse(raw)) with each value JSON.stringify'd, in
+// JavaScript's property order: array-index keys ("0", "7", ...) first in numeric order, then the
+// others in order of first appearance; a repeated key keeps its first place and its last value.
+func jsObjectEntries(raw []byte) ([]jsMember, error) {
+	p := jsonParser{data: raw}
+	p.skipSpace()
+	if p.pos >= len(p.data) || p.data[p.pos] != '{' {
+		return nil, errJSON
+	}
+	members, err := p.object()
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos != len(p.data) {
+		return nil, errJSON
+	}
+	return members, nil
+}
+
+// jsStringify is JSON.stringify(JSON.parse(raw)).
+func jsStringify(raw []byte) ([]byte, error) {
+	p := jsonParser{data: raw}
+	out, err := p.value(nil)
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos != len(p.data) {
+		return nil, errJSON
+	}
+	return out, nil
+}
+
+// jsonParser re-writes JSON values as JavaScript would after a parse/stringify round trip.
+type jsonParser struct {
+	data []byte
+	pos  int
+}
+
+func (p *jsonParser) skipSpace() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+// value appends the stringified value at p.pos to dst.
+func (p *jsonParser) value(dst []byte) ([]byte, error) {
+	p.skipSpace()
+	if p.pos >= len(p.data) {
+		return nil, errJSON
+	}
+	switch c := p.data[p.pos]; {
+	case c == '{':
+		members, err := p.object()
+		if err != nil {
+			return nil, err
+		}
+		dst = append(dst, '{')
+		for i, m := range members {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = provider.AppendJSONString(dst, m.key)
+			dst = append(dst, ':')
+			dst = append(dst, m.value...)
+		}
+		return append(dst, '}'), nil
+	case c == '[':
+		p.pos++
+		dst = append(dst, '[')
+		p.skipSpace()
+		if p.pos < len(p.data) && p.data[p.pos] == ']' {
+			p.pos++
+			return append(dst, ']'), nil
+		}
+		for first := true; ; first = false {
+			if !first {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = p.value(dst); err != nil {
+				return nil, err
+			}
+			p.skipSpace()
+			if p.pos >= len(p.data) {
+				return nil, errJSON
+			}
+			if p.data[p.pos] == ']' {
+				p.pos++
+				return append(dst, ']'), nil
+			}
+			if p.data[p.pos] != ',' {
+				return nil, errJSON
+			}
+			p.pos++
+		}
+	case c == '"':
+		s, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		return provider.AppendJSONString(dst, s), nil
+	case c == 't':
+		return p.literal(dst, "true")
+	case c == 'f':
+		return p.literal(dst, "false")
+	case c == 'n':
+		return p.literal(dst, "null")
+	default:
+		return p.number(dst)
+	}
+}
+
+func (p *jsonParser) literal(dst []byte, lit string) ([]byte, error) {
+	if len(p.data)-p.pos < len(lit) || string(p.data[p.pos:p.pos+len(lit)]) != lit {
+		return nil, errJSON
+	}
+	p.pos += len(lit)
+	return append(dst, lit...), nil
+}
+
+// number writes a JSON number as JavaScript prints the double it parses to.
+func (p *jsonParser) number(dst []byte) ([]byte, error) {
+	start := p.pos
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		if (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E' {
+			p.pos++
+			continue
+		}
+		break
+	}
+	text := string(p.data[start:p.pos])
+	if text == "" || !json.Valid([]byte(text)) {
+		return nil, errJSON
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil && !math.IsInf(f, 0) {
+		return nil, errJSON
+	}
+	return appendJSNumber(dst, f), nil
+}
+
+// appendJSNumber writes f as JavaScript's Number#toString does (the same rule encoding/json follows),
+// with JSON.stringify's null for infinities and 0 for negative zero.
+func appendJSNumber(dst []byte, f float64) []byte {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return append(dst, "null"...)
+	}
+	if f == 0 {
+		return append(dst, '0')
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs < 1e-6 || abs >= 1e21 {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		// JavaScript writes 1e-7, not 1e-07
+		n := len(dst)
+		if n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst
+}
+
+// str reads a JSON string at p.pos.
+func (p *jsonParser) str() (string, error) {
+	start := p.pos
+	p.pos++
+	escaped := false
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case '\\':
+			escaped = true
+			p.pos += 2
+			continue
+		case '"':
+			p.pos++
+			raw := p.data[start:p.pos]
+			if !escaped {
+				return string(raw[1 : len(raw)-1]), nil
+			}
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return "", errJSON
+			}
+			return s, nil
+		}
+		p.pos++
+	}
+	return "", errJSON
+}
+
+// object reads an object at p.pos into its members in JavaScript's property order.
+func (p *jsonParser) object() ([]jsMember, error) {
+	p.pos++ // {
+	var members []jsMember
+	p.skipSpace()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return members, nil
+	}
+	for {
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return nil, errJSON
+		}
+		key, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, errJSON
+		}
+		p.pos++
+		val, err := p.value(nil)
+		if err != nil {
+			return nil, err
+		}
+		members = setMember(members, key, val)
+		p.skipSpace()
+		if p.pos >= len(p.data) {
+			return nil, errJSON
+		}
+		if p.data[p.pos] == '}' {
+			p.pos++
+			break
+		}
+		if p.data[p.pos] != ',' {
+			return nil, errJSON
+		}
+		p.pos++
+	}
+	return orderMembers(members), nil
+}
+
+// setMember adds a property, or replaces the value of a repeated one in place.
+func setMember(members []jsMember, key string, val []byte) []jsMember {
+	for i := range members {
+		if members[i].key == key {
+			members[i].value = val
+			return members
+		}
+	}
+	return append(members, jsMember{key, val})
+}
+
+// orderMembers moves array-index keys to the front in ascending numeric order, as JavaScript
+// enumerates an object's own properties.
+func orderMembers(members []jsMember) []jsMember {
+	n := 0
+	for _, m := range members {
+		if _, ok := arrayIndex(m.key); ok {
+			n++
+		}
+	}
+	if n == 0 {
+		return members
+	}
+	out := make([]jsMember, 0, len(members))
+	for _, m := range members {
+		if _, ok := arrayIndex(m.key); ok {
+			out = append(out, m)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, _ := arrayIndex(out[i].key)
+		b, _ := arrayIndex(out[j].key)
+		return a < b
+	})
+	for _, m := range members {
+		if _, ok := arrayIndex(m.key); !ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// arrayIndex reports whether key is the canonical form of an array index (0 … 2³²−2).
+func arrayIndex(key string) (uint64, bool) {
+	if key == "" || len(key) > 10 || (len(key) > 1 && key[0] == '0') {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v, v < math.MaxUint32
+}

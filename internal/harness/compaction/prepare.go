@@ -1,0 +1,183 @@
+package compaction
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/session"
+)
+
+// Settings are the compaction settings (settings.json "compaction").
+type Settings struct {
+	// Enabled turns automatic compaction on; manual compaction works either way.
+	Enabled bool
+	// ReserveTokens is the room kept free for the model's answer: compaction triggers when the context
+	// exceeds contextWindow − ReserveTokens, and summaries may use 80 % of it.
+	ReserveTokens int
+	// KeepRecentTokens is about how much of the newest conversation is kept verbatim.
+	KeepRecentTokens int
+}
+
+// Defaults of pi 0.73.1.
+const (
+	DefaultReserveTokens    = 16384
+	DefaultKeepRecentTokens = 20000
+)
+
+// DefaultSettings returns pi's defaults: enabled, 16384 reserved, 20000 kept.
+func DefaultSettings() Settings {
+	return Settings{Enabled: true, ReserveTokens: DefaultReserveTokens, KeepRecentTokens: DefaultKeepRecentTokens}
+}
+
+// Reasons Prepare finds nothing to do. Manual compaction reports them (pi's texts); automatic
+// compaction ends quietly.
+var (
+	// ErrAlreadyCompacted: the branch ends with a compaction.
+	ErrAlreadyCompacted = errors.New("Already compacted") //nolint:staticcheck // pi's text
+	// ErrNothingToCompact: the branch is empty (or its first kept entry has no id).
+	ErrNothingToCompact = errors.New("Nothing to compact (session too small)") //nolint:staticcheck // pi's text
+)
+
+// Preparation is what a compaction summarises and keeps (pi's CompactionPreparation).
+type Preparation struct {
+	// FirstKeptEntryID is the entry the kept part starts with (the compaction entry's firstKeptEntryId).
+	FirstKeptEntryID string
+	// FirstKeptEntryIndex is its index in the branch.
+	FirstKeptEntryIndex int
+	// MessagesToSummarize is the history before the cut (before the split turn's start).
+	MessagesToSummarize []provider.Message
+	// TurnPrefixMessages is the beginning of a split turn, summarised on its own; empty otherwise.
+	TurnPrefixMessages []provider.Message
+	IsSplitTurn        bool
+	// TokensBefore is the estimated size of the branch's context before compacting.
+	TokensBefore int
+	// PreviousSummary is the summary of the branch's latest compaction, updated rather than rewritten;
+	// "" when there is none.
+	PreviousSummary string
+	// FileOps are the files read and modified in the summarised part and in earlier compactions.
+	FileOps *FileOps
+	Settings Settings
+	// KeptLatestRequest is set when the cut pi would choose was moved back to keep the branch's latest
+	// user message verbatim (see Prepare).
+	KeptLatestRequest bool
+}
+
+// Prepare decides what compacting a branch (root → leaf entries, as session.Manager.Path returns
+// them) summarises and keeps, as pi's prepareCompaction does:
+//
+//   - the part after the latest compaction's kept start is considered (all of it without one);
+//   - the cut is FindCutPoint's, keeping about KeepRecentTokens; a split turn's beginning is
+//     summarised separately;
+//   - the latest compaction's summary becomes PreviousSummary and its file lists carry over;
+//   - TokensBefore estimates the branch's context as it is.
+//
+// One addition to pi: the latest user request is always kept verbatim. When pi's cut falls after the
+// branch's last user message (a long turn of tool calls, larger than KeepRecentTokens), the cut moves
+// back to that message, so the model keeps reading what it was asked to do now instead of a summary
+// of it. The kept part is then larger than KeepRecentTokens. The one exception: when contextWindow is
+// known (> 0) and the kept part would exceed contextWindow − ReserveTokens, keeping it cannot work,
+// and pi's cut stands (the request then survives in the turn-prefix summary's "Original Request").
+//
+// It returns ErrAlreadyCompacted when the branch ends with a compaction and ErrNothingToCompact when
+// there is nothing to keep or summarise. Other errors come from reading the session file.
+// Messages that cannot be decoded are left out, as they are from the context.
+func Prepare(branch []*session.Entry, s Settings, contextWindow int) (*Preparation, error) {
+	n := len(branch)
+	if n > 0 && branch[n-1].Type == session.TypeCompaction {
+		return nil, ErrAlreadyCompacted
+	}
+	if n == 0 {
+		return nil, ErrNothingToCompact
+	}
+	prev := lastCompactionIndex(branch)
+	prep := &Preparation{Settings: s, FileOps: NewFileOps()}
+	boundary := 0
+	if prev >= 0 {
+		c := branch[prev]
+		prep.PreviousSummary = c.Summary
+		boundary = prev + 1
+		for i, e := range branch {
+			if e.ID == c.FirstKeptEntryID {
+				boundary = i
+				break
+			}
+		}
+	}
+	// Rebuilding the context decodes every message from the boundary on in a few large reads, so the
+	// cut point search below reads them from memory.
+	ctx, err := session.BuildContext(branch, branch[n-1].ID)
+	if err != nil {
+		return nil, fmt.Errorf("compaction: read the session: %w", err)
+	}
+	prep.TokensBefore = EstimateContextTokens(ctx.Messages).Tokens
+
+	cut := FindCutPoint(branch, boundary, n, s.KeepRecentTokens)
+	if moved, ok := keepLatestRequest(branch, cut, boundary, s, contextWindow); ok {
+		cut = moved
+		prep.KeptLatestRequest = true
+	}
+	kept := branch[cut.FirstKeptEntryIndex]
+	if kept.ID == "" {
+		return nil, ErrNothingToCompact
+	}
+	prep.FirstKeptEntryID = kept.ID
+	prep.FirstKeptEntryIndex = cut.FirstKeptEntryIndex
+	prep.IsSplitTurn = cut.IsSplitTurn
+
+	historyEnd := cut.FirstKeptEntryIndex
+	if cut.IsSplitTurn {
+		historyEnd = cut.TurnStartIndex
+	}
+	prep.MessagesToSummarize = messagesForCompaction(branch[boundary:historyEnd])
+	if cut.IsSplitTurn {
+		prep.TurnPrefixMessages = messagesForCompaction(branch[cut.TurnStartIndex:cut.FirstKeptEntryIndex])
+	}
+
+	if prev >= 0 && !branch[prev].FromHook && branch[prev].Details != nil {
+		prep.FileOps.addDetails(branch[prev].Details)
+	}
+	for _, m := range prep.MessagesToSummarize {
+		prep.FileOps.AddMessage(m)
+	}
+	for _, m := range prep.TurnPrefixMessages {
+		prep.FileOps.AddMessage(m)
+	}
+	return prep, nil
+}
+
+func messagesForCompaction(entries []*session.Entry) []provider.Message {
+	out := make([]provider.Message, 0, len(entries))
+	for _, e := range entries {
+		if m := messageForCompaction(e); m != nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// keepLatestRequest moves a cut that falls after the last user message of entries[boundary:] back to
+// that message (with the non-message entries directly before it), unless the kept part would not fit
+// below the compaction threshold of a known context window. ok is false when the cut stays.
+func keepLatestRequest(branch []*session.Entry, cut CutPoint, boundary int, s Settings, contextWindow int) (CutPoint, bool) {
+	last := -1
+	for i := len(branch) - 1; i >= boundary; i-- {
+		if e := branch[i]; e.Type == session.TypeMessage && e.Role == provider.RoleUser {
+			last = i
+			break
+		}
+	}
+	if last < 0 || cut.FirstKeptEntryIndex <= last {
+		return cut, false
+	}
+	if contextWindow > 0 {
+		keptTokens := 0
+		for _, e := range branch[last:] {
+			keptTokens += EstimateTokens(messageForCompaction(e))
+		}
+		if keptTokens > contextWindow-s.ReserveTokens {
+			return cut, false
+		}
+	}
+	return CutPoint{FirstKeptEntryIndex: withLeadingEntries(branch, last, boundary), TurnStartIndex: -1}, true
+}

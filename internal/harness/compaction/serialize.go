@@ -1,0 +1,108 @@
+package compaction
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// ToolResultMaxChars is how much of a tool result's text a summary request shows (JavaScript
+// characters); the rest is replaced by a note saying how much was left out.
+const ToolResultMaxChars = 2000
+
+// SerializeConversation writes LLM messages (convert coding-agent roles first) as the plain text a
+// summary request quotes, so the summariser reads a transcript instead of continuing a conversation.
+// Parts are separated by blank lines:
+//
+//	[User]: <text>
+//	[Assistant thinking]: <thinking blocks, one per line>
+//	[Assistant]: <text blocks, one per line>
+//	[Assistant tool calls]: name(key=<JSON value>, ...); ...
+//	[Tool result]: <text, cut after 2000 characters>
+//
+// Empty user and tool-result texts are left out; user and assistant text is never cut.
+func SerializeConversation(msgs []provider.Message) string {
+	parts := make([]string, 0, len(msgs))
+	for _, m := range msgs {
+		switch m := m.(type) {
+		case *provider.UserMessage:
+			if text := joinText(m.Content); text != "" {
+				parts = append(parts, "[User]: "+text)
+			}
+		case *provider.AssistantMessage:
+			parts = appendAssistant(parts, m)
+		case *provider.ToolResultMessage:
+			if text := joinText(m.Content); text != "" {
+				parts = append(parts, "[Tool result]: "+truncateForSummary(text, ToolResultMaxChars))
+			}
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// joinText concatenates the text blocks of content with nothing between them.
+func joinText(content []provider.Content) string {
+	if len(content) == 1 && content[0].Type == provider.ContentText {
+		return content[0].Text
+	}
+	var b strings.Builder
+	for _, c := range content {
+		if c.Type == provider.ContentText {
+			b.WriteString(c.Text)
+		}
+	}
+	return b.String()
+}
+
+func appendAssistant(parts []string, m *provider.AssistantMessage) []string {
+	var text, thinking, calls []string
+	for i := range m.Content {
+		c := &m.Content[i]
+		switch c.Type {
+		case provider.ContentText:
+			text = append(text, c.Text)
+		case provider.ContentThinking:
+			thinking = append(thinking, c.Thinking)
+		case provider.ContentToolCall:
+			calls = append(calls, formatToolCall(c))
+		}
+	}
+	if len(thinking) > 0 {
+		parts = append(parts, "[Assistant thinking]: "+strings.Join(thinking, "\n"))
+	}
+	if len(text) > 0 {
+		parts = append(parts, "[Assistant]: "+strings.Join(text, "\n"))
+	}
+	if len(calls) > 0 {
+		parts = append(parts, "[Assistant tool calls]: "+strings.Join(calls, "; "))
+	}
+	return parts
+}
+
+// formatToolCall writes name(key=<value as JSON.stringify writes it>, ...) in the arguments' own order.
+func formatToolCall(c *provider.Content) string {
+	var b strings.Builder
+	b.WriteString(c.Name)
+	b.WriteByte('(')
+	members, _ := jsObjectEntries(c.Arguments) // arguments that are not an object show as ()
+	for i, m := range members {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(m.key)
+		b.WriteByte('=')
+		b.Write(m.value)
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// truncateForSummary keeps the first max characters of text and says how many more there were.
+func truncateForSummary(text string, max int) string {
+	n := jsLen(text)
+	if n <= max {
+		return text
+	}
+	return jsSlice(text, max) + "\n\n[... " + strconv.Itoa(n-max) + " more characters truncated]"
+}

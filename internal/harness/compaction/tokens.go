@@ -1,0 +1,157 @@
+package compaction
+
+import (
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/session"
+)
+
+// imageChars is what one image counts for in a token estimate (pi's 4800 characters, 1200 tokens).
+const imageChars = 4800
+
+// ContextTokens is how much of the context window a response's request used: totalTokens when the
+// server reported it, else the sum of the parts (pi's calculateContextTokens).
+func ContextTokens(u provider.Usage) int { return u.ContextTokens() }
+
+// EstimateTokens estimates a message's size as pi does: a quarter of its characters (JavaScript
+// string length), rounded up. It counts user text; assistant text, thinking and tool calls (name and
+// JSON arguments); tool-result and custom text plus 4800 characters per image; a bash execution's
+// command and output; a summary's text. Other roles count 0. It overestimates on purpose.
+func EstimateTokens(m provider.Message) int {
+	chars := 0
+	switch m := m.(type) {
+	case *provider.UserMessage:
+		for _, c := range m.Content {
+			if c.Type == provider.ContentText {
+				chars += jsLen(c.Text)
+			}
+		}
+	case *provider.AssistantMessage:
+		for _, c := range m.Content {
+			switch c.Type {
+			case provider.ContentText:
+				chars += jsLen(c.Text)
+			case provider.ContentThinking:
+				chars += jsLen(c.Thinking)
+			case provider.ContentToolCall:
+				chars += jsLen(c.Name) + argumentsLen(c.Arguments)
+			}
+		}
+	case *provider.ToolResultMessage:
+		chars = contentChars(m.Content)
+	case *provider.CustomMessage:
+		chars = contentChars(m.Content)
+	case *provider.BashExecutionMessage:
+		chars = jsLen(m.Command) + jsLen(m.Output)
+	case *provider.BranchSummaryMessage:
+		chars = jsLen(m.Summary)
+	case *provider.CompactionSummaryMessage:
+		chars = jsLen(m.Summary)
+	default:
+		return 0
+	}
+	return (chars + 3) / 4
+}
+
+// contentChars counts text blocks and images of tool-result and custom content.
+func contentChars(content []provider.Content) int {
+	chars := 0
+	for _, c := range content {
+		switch c.Type {
+		case provider.ContentText:
+			chars += jsLen(c.Text)
+		case provider.ContentImage:
+			chars += imageChars
+		}
+	}
+	return chars
+}
+
+// argumentsLen is the length of a tool call's arguments as JSON.stringify writes them.
+func argumentsLen(raw []byte) int {
+	if len(raw) == 0 {
+		return 2 // {}
+	}
+	out, err := jsStringify(raw)
+	if err != nil {
+		return 2
+	}
+	return jsLen(string(out))
+}
+
+// assistantUsage returns the usage of an assistant message that completed (neither aborted nor
+// failed): only those report what the request cost.
+func assistantUsage(m provider.Message) (provider.Usage, bool) {
+	a, ok := m.(*provider.AssistantMessage)
+	if !ok || a.StopReason == provider.StopReasonAborted || a.StopReason == provider.StopReasonError {
+		return provider.Usage{}, false
+	}
+	return a.Usage, true
+}
+
+// LastAssistantUsage is the usage of the newest completed assistant message among entries (pi's
+// getLastAssistantUsage); ok is false when there is none.
+func LastAssistantUsage(entries []*session.Entry) (u provider.Usage, ok bool) {
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := entries[i]
+		if e.Type != session.TypeMessage || e.Role != provider.RoleAssistant {
+			continue
+		}
+		if u, ok := assistantUsage(entryMessage(e)); ok {
+			return u, true
+		}
+	}
+	return provider.Usage{}, false
+}
+
+// ContextEstimate is what EstimateContextTokens found.
+type ContextEstimate struct {
+	// Tokens is UsageTokens + TrailingTokens.
+	Tokens int
+	// UsageTokens is the context size the newest completed assistant message reported (0 without one).
+	UsageTokens int
+	// TrailingTokens is the estimate of the messages after it (of every message without one).
+	TrailingTokens int
+	// LastUsageIndex is the index of that assistant message in the list, -1 when there is none.
+	LastUsageIndex int
+}
+
+// EstimateContextTokens estimates how many tokens msgs occupy (pi's estimateContextTokens): the
+// usage the newest completed assistant message reported, plus estimates of the messages after it;
+// with no such message, the estimates of all of them.
+func EstimateContextTokens(msgs []provider.Message) ContextEstimate {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		u, ok := assistantUsage(msgs[i])
+		if !ok {
+			continue
+		}
+		est := ContextEstimate{UsageTokens: u.ContextTokens(), LastUsageIndex: i}
+		for _, m := range msgs[i+1:] {
+			est.TrailingTokens += EstimateTokens(m)
+		}
+		est.Tokens = est.UsageTokens + est.TrailingTokens
+		return est
+	}
+	est := ContextEstimate{LastUsageIndex: -1}
+	for _, m := range msgs {
+		est.TrailingTokens += EstimateTokens(m)
+	}
+	est.Tokens = est.TrailingTokens
+	return est
+}
+
+// ShouldCompact reports whether a context of contextTokens has crossed the threshold of a window:
+// more than contextWindow − reserveTokens, when compaction is enabled.
+func ShouldCompact(contextTokens, contextWindow int, s Settings) bool {
+	return s.Enabled && contextTokens > contextWindow-s.ReserveTokens
+}
+
+// LatestCompaction is the newest compaction entry of a branch, or nil (pi's getLatestCompactionEntry).
+// The harness compares message timestamps with it to ignore usage from before the compaction.
+func LatestCompaction(branch []*session.Entry) *session.Entry {
+	for i := len(branch) - 1; i >= 0; i-- {
+		if branch[i].Type == session.TypeCompaction {
+			return branch[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,141 @@
+package harness
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// Session event types beyond the agent's own (pi 0.73.1 names).
+const (
+	EventAutoRetryStart       = "auto_retry_start"
+	EventAutoRetryEnd         = "auto_retry_end"
+	EventCompactionStart      = "compaction_start"
+	EventCompactionEnd        = "compaction_end"
+	EventQueueUpdate          = "queue_update"
+	EventThinkingLevelChanged = "thinking_level_changed"
+)
+
+// Compaction reasons.
+const (
+	CompactionManual    = "manual"
+	CompactionThreshold = "threshold"
+	CompactionOverflow  = "overflow"
+)
+
+// Event is what the session's listeners receive: every agent event (Agent set, Type equal to its type)
+// and the session's own events. Events are immutable once emitted.
+type Event struct {
+	Type  string
+	Agent *loop.Event
+
+	// auto_retry_start / auto_retry_end
+	Attempt      int
+	MaxAttempts  int
+	DelayMs      int64
+	ErrorMessage string // also compaction_end
+	Success      bool
+	FinalError   string
+
+	// compaction_start / compaction_end
+	Reason    string
+	Result    *CompactionResult
+	Aborted   bool
+	WillRetry bool
+
+	// queue_update
+	Steering []string
+	FollowUp []string
+
+	// thinking_level_changed
+	Level provider.ThinkingLevel
+}
+
+// CompactionResult is what a compaction produced (pi's CompactionResult).
+type CompactionResult struct {
+	Summary          string            `json:"summary"`
+	FirstKeptEntryID string            `json:"firstKeptEntryId"`
+	TokensBefore     int               `json:"tokensBefore"`
+	Details          CompactionDetails `json:"details"`
+}
+
+// CompactionDetails lists the files the summarised history read and modified.
+type CompactionDetails struct {
+	ReadFiles     []string `json:"readFiles"`
+	ModifiedFiles []string `json:"modifiedFiles"`
+}
+
+func agentEvent(e loop.Event) Event { return Event{Type: string(e.Type), Agent: &e} }
+
+// MarshalJSON writes the event exactly as pi's JSON and RPC modes do.
+func (e Event) MarshalJSON() ([]byte, error) {
+	if e.Agent != nil {
+		return e.Agent.MarshalJSON()
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"type":"`)
+	b.WriteString(e.Type)
+	b.WriteByte('"')
+	str := func(k, v string) {
+		b.WriteString(`,"` + k + `":`)
+		b.Write(provider.AppendJSONString(nil, v))
+	}
+	num := func(k string, v int64) { b.WriteString(`,"` + k + `":` + strconv.FormatInt(v, 10)) }
+	boolean := func(k string, v bool) { b.WriteString(`,"` + k + `":` + strconv.FormatBool(v)) }
+	list := func(k string, vs []string) {
+		b.WriteString(`,"` + k + `":[`)
+		for i, v := range vs {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(provider.AppendJSONString(nil, v))
+		}
+		b.WriteByte(']')
+	}
+	switch e.Type {
+	case EventAutoRetryStart:
+		num("attempt", int64(e.Attempt))
+		num("maxAttempts", int64(e.MaxAttempts))
+		num("delayMs", e.DelayMs)
+		str("errorMessage", e.ErrorMessage)
+	case EventAutoRetryEnd:
+		boolean("success", e.Success)
+		num("attempt", int64(e.Attempt))
+		if e.FinalError != "" {
+			str("finalError", e.FinalError)
+		}
+	case EventCompactionStart:
+		str("reason", e.Reason)
+	case EventCompactionEnd:
+		str("reason", e.Reason)
+		if e.Result != nil {
+			data, err := provider.MarshalJS(e.Result)
+			if err != nil {
+				return nil, err
+			}
+			b.WriteString(`,"result":`)
+			b.Write(data)
+		}
+		boolean("aborted", e.Aborted)
+		boolean("willRetry", e.WillRetry)
+		if e.ErrorMessage != "" {
+			str("errorMessage", e.ErrorMessage)
+		}
+	case EventQueueUpdate:
+		list("steering", nonNil(e.Steering))
+		list("followUp", nonNil(e.FollowUp))
+	case EventThinkingLevelChanged:
+		str("level", string(e.Level))
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

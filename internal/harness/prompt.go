@@ -1,0 +1,202 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// NoModelSelectedMessage is pi's guidance when no model is available.
+const NoModelSelectedMessage = "No model selected.\n\n" +
+	"Set OPENAI_API_KEY (or another provider's key), use --base-url for any OpenAI-compatible server, " +
+	"or add a provider to ~/.pi/agent/models.json, then select a model with /model or --model."
+
+// Prompt sends a user message. While a run is active the message is queued as a steering message or a
+// follow-up according to behavior (without one it is an error). Otherwise it starts a run and returns
+// when the run, its automatic retries and any compaction it triggers have settled. Provider failures
+// end up in the transcript, not in the returned error, which reports preconditions (no model, no key,
+// busy without a behaviour).
+func (s *Session) Prompt(ctx context.Context, text string, images []provider.Content, behavior StreamingBehavior) error {
+	s.mu.Lock()
+	if s.busy || s.agent.IsRunning() {
+		s.mu.Unlock()
+		switch behavior {
+		case BehaviorSteer:
+			s.Steer(text, images)
+			return nil
+		case BehaviorFollowUp:
+			s.FollowUp(text, images)
+			return nil
+		}
+		return ErrBusy
+	}
+	if err := s.checkModelLocked(); err != nil {
+		s.mu.Unlock()
+		return err
+	}
+	s.busy = true
+	opCtx, cancel := context.WithCancel(ctx)
+	s.opCancel = cancel
+	s.mu.Unlock()
+	defer s.endOperation(cancel)
+
+	s.flushPendingBash()
+	s.resetSystemPrompt()
+	msg := provider.NewUserMessage(text, images...)
+	if err := s.agent.Prompt(opCtx, msg); err != nil {
+		return err
+	}
+	return s.afterRun(opCtx)
+}
+
+// Continue re-runs the agent from the current transcript (pi's continue()), with the same retry and
+// compaction handling as Prompt.
+func (s *Session) Continue(ctx context.Context) error {
+	s.mu.Lock()
+	if s.busy || s.agent.IsRunning() {
+		s.mu.Unlock()
+		return ErrBusy
+	}
+	if err := s.checkModelLocked(); err != nil {
+		s.mu.Unlock()
+		return err
+	}
+	s.busy = true
+	opCtx, cancel := context.WithCancel(ctx)
+	s.opCancel = cancel
+	s.mu.Unlock()
+	defer s.endOperation(cancel)
+	if err := s.agent.Continue(opCtx); err != nil {
+		return err
+	}
+	return s.afterRun(opCtx)
+}
+
+func (s *Session) endOperation(cancel context.CancelFunc) {
+	cancel()
+	s.mu.Lock()
+	s.busy = false
+	s.opCancel = nil
+	s.mu.Unlock()
+	s.flushPendingBash()
+}
+
+// checkModelLocked is the preflight of a prompt: a model must be selected and have credentials.
+func (s *Session) checkModelLocked() error {
+	m := s.agent.State().Model
+	if m == nil {
+		return errors.New(NoModelSelectedMessage)
+	}
+	if !s.opts.HasAuth(m.Provider) {
+		return fmt.Errorf("No API key found for %s.\n\n%s", m.Provider, apiKeyGuidance(m.Provider))
+	}
+	return nil
+}
+
+func apiKeyGuidance(providerName string) string {
+	if env := provider.APIKeyEnvVar(providerName); env != "" {
+		return "Set " + env + ", pass --api-key, or add the key to ~/.pi/agent/auth.json."
+	}
+	return "Set the provider's apiKey in ~/.pi/agent/models.json, pass --api-key, or add the key to ~/.pi/agent/auth.json."
+}
+
+// resetSystemPrompt makes sure the next request uses the base prompt.
+func (s *Session) resetSystemPrompt() {
+	s.mu.Lock()
+	base := s.basePrompt
+	s.mu.Unlock()
+	s.agent.SetSystemPrompt(base)
+}
+
+// Steer queues a message delivered after the current turn's tool calls, before the next model request
+// (or right after the next prompt when idle).
+func (s *Session) Steer(text string, images []provider.Content) {
+	s.mu.Lock()
+	s.steeringTexts = append(s.steeringTexts, text)
+	s.mu.Unlock()
+	s.emitQueueUpdate()
+	s.agent.Steer(provider.NewUserMessage(text, images...))
+}
+
+// FollowUp queues a message delivered only when the agent would otherwise stop.
+func (s *Session) FollowUp(text string, images []provider.Content) {
+	s.mu.Lock()
+	s.followUpTexts = append(s.followUpTexts, text)
+	s.mu.Unlock()
+	s.emitQueueUpdate()
+	s.agent.FollowUp(provider.NewUserMessage(text, images...))
+}
+
+// ClearQueue empties both queues and returns the texts that were waiting (the TUI puts them back into
+// the editor).
+func (s *Session) ClearQueue() (steering, followUp []string) {
+	s.mu.Lock()
+	steering, followUp = s.steeringTexts, s.followUpTexts
+	s.steeringTexts, s.followUpTexts = nil, nil
+	s.mu.Unlock()
+	s.agent.ClearAllQueues()
+	s.emitQueueUpdate()
+	return steering, followUp
+}
+
+// Abort cancels whatever runs: the model request, the tools, a retry wait, a compaction. It returns once
+// the agent is idle. Queued messages stay queued.
+func (s *Session) Abort() {
+	s.mu.Lock()
+	cancels := []context.CancelFunc{s.opCancel, s.retryCancel, s.compactCancel}
+	s.mu.Unlock()
+	for _, c := range cancels {
+		if c != nil {
+			c()
+		}
+	}
+	s.agent.Abort()
+	_ = s.agent.WaitForIdle(context.Background())
+}
+
+// WaitForIdle returns when no operation is running or ctx ends.
+func (s *Session) WaitForIdle(ctx context.Context) error {
+	return s.agent.WaitForIdle(ctx)
+}
+
+// afterRun handles what pi does on agent_end: automatic retry of transient errors (re-running with
+// Continue after a back-off). It returns when the chain has settled.
+func (s *Session) afterRun(ctx context.Context) error {
+	for {
+		s.mu.Lock()
+		last := s.lastAssistant
+		s.lastAssistant = nil
+		s.mu.Unlock()
+		if last == nil {
+			return nil
+		}
+		retried, err := s.maybeRetry(ctx, last)
+		if err != nil || !retried {
+			return err
+		}
+	}
+}
+
+// LastAssistantText is the text of the last assistant message that has any (pi's
+// getLastAssistantText); ok is false when there is none.
+func (s *Session) LastAssistantText() (string, bool) {
+	msgs := s.agent.Messages()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		a, isAssistant := msgs[i].(*provider.AssistantMessage)
+		if !isAssistant {
+			continue
+		}
+		if a.StopReason == provider.StopReasonAborted && len(a.Content) == 0 {
+			continue
+		}
+		text := strings.TrimSpace(provider.TextOf(a.Content, ""))
+		if text == "" {
+			return "", false
+		}
+		return text, true
+	}
+	return "", false
+}

@@ -1,0 +1,140 @@
+package harness
+
+import (
+	"context"
+	"math/rand/v2"
+	"regexp"
+	"time"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// retryAfterPattern finds the server's Retry-After that the OpenAI-compatible provider appends to an
+// HTTP error message (" (retry after 5s)").
+var retryAfterPattern = regexp.MustCompile(`\(retry after ([0-9][0-9hms.]*)\)`)
+
+// RetryAfter extracts a server-requested wait from an error message.
+func RetryAfter(errorMessage string) (time.Duration, bool) {
+	m := retryAfterPattern.FindStringSubmatch(errorMessage)
+	if m == nil {
+		return 0, false
+	}
+	d, err := time.ParseDuration(m[1])
+	if err != nil || d < 0 {
+		return 0, false
+	}
+	return d, true
+}
+
+// retryDelay is pi's exponential back-off (base × 2^(attempt−1)), raised to the server's Retry-After
+// when it asks for longer, capped at maxDelay, with up to 10 % jitter so many clients hitting one rate
+// limit do not retry in lockstep.
+func retryDelay(attempt int, base, maxDelay time.Duration, errorMessage string) time.Duration {
+	d := base << (attempt - 1)
+	if after, ok := RetryAfter(errorMessage); ok && after > d {
+		d = after
+	}
+	if maxDelay > 0 && d > maxDelay {
+		d = maxDelay
+	}
+	if d > 0 {
+		d += time.Duration(rand.Int64N(int64(d)/10 + 1))
+	}
+	return d
+}
+
+// isRetryable is pi's rule: a transient error that is not a context overflow of the current model.
+func (s *Session) isRetryable(m *provider.AssistantMessage) bool {
+	if !provider.IsRetryable(m) {
+		return false
+	}
+	window := 0
+	if cur := s.agent.State().Model; cur != nil {
+		window = cur.ContextWindow
+	}
+	return !provider.IsContextOverflow(m, window)
+}
+
+// maybeRetry implements pi's automatic retry for the run that just ended with last. It reports whether
+// a new run was started (the caller then looks at that run's outcome).
+func (s *Session) maybeRetry(ctx context.Context, last *provider.AssistantMessage) (bool, error) {
+	s.mu.Lock()
+	enabled := s.autoRetry
+	s.mu.Unlock()
+	if !enabled || !s.isRetryable(last) {
+		s.mu.Lock()
+		attempt := s.retryAttempt
+		s.retryAttempt = 0
+		s.mu.Unlock()
+		if attempt > 0 && last.StopReason == provider.StopReasonError {
+			// A retry ended in an error that is not retryable: the chain is over.
+			s.emit(Event{Type: EventAutoRetryEnd, Success: false, Attempt: attempt, FinalError: last.ErrorMessage})
+		}
+		return false, nil
+	}
+	settings := s.opts.Settings.Settings()
+	maxRetries := settings.MaxRetries()
+	s.mu.Lock()
+	s.retryAttempt++
+	attempt := s.retryAttempt
+	if attempt > maxRetries {
+		s.retryAttempt = 0
+	}
+	s.mu.Unlock()
+	if attempt > maxRetries {
+		s.emit(Event{Type: EventAutoRetryEnd, Success: false, Attempt: maxRetries, FinalError: last.ErrorMessage})
+		return false, nil
+	}
+	delay := retryDelay(attempt, settings.BaseDelay(), settings.MaxDelay(), last.ErrorMessage)
+	errText := last.ErrorMessage
+	if errText == "" {
+		errText = "Unknown error"
+	}
+	s.emit(Event{Type: EventAutoRetryStart, Attempt: attempt, MaxAttempts: maxRetries,
+		DelayMs: delay.Milliseconds(), ErrorMessage: errText})
+
+	// The error stays in the session file but leaves the transcript the model sees.
+	s.dropTrailingAssistant()
+
+	waitCtx, cancel := context.WithCancel(ctx)
+	s.mu.Lock()
+	s.retryCancel = cancel
+	s.mu.Unlock()
+	err := s.opts.Sleep(waitCtx, delay)
+	cancel()
+	s.mu.Lock()
+	s.retryCancel = nil
+	s.mu.Unlock()
+	if err != nil {
+		s.mu.Lock()
+		s.retryAttempt = 0
+		s.mu.Unlock()
+		s.emit(Event{Type: EventAutoRetryEnd, Success: false, Attempt: attempt, FinalError: "Retry cancelled"})
+		return false, nil
+	}
+	if err := s.agent.Continue(ctx); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// AbortRetry cancels a pending retry wait (RPC abort_retry); the run that failed stays failed.
+func (s *Session) AbortRetry() {
+	s.mu.Lock()
+	cancel := s.retryCancel
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// dropTrailingAssistant removes a trailing assistant message from the transcript (a failed attempt that
+// is retried or recovered from); the session file keeps it.
+func (s *Session) dropTrailingAssistant() {
+	msgs := s.agent.Messages()
+	if n := len(msgs); n > 0 {
+		if _, ok := msgs[n-1].(*provider.AssistantMessage); ok {
+			s.agent.ReplaceMessages(msgs[:n-1])
+		}
+	}
+}

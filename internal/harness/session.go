@@ -1,0 +1,381 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/pi-go/pi-go/internal/config"
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/session"
+)
+
+// Options wire a Session. Store, Stream and Settings are required.
+type Options struct {
+	// Cwd is the project directory: tools and `!` commands run there.
+	Cwd      string
+	AgentDir string
+	Settings *config.SettingsManager
+	// Store is the session file (or an in-memory session).
+	Store *session.Manager
+	// Stream sends a request to the provider of req.Model.
+	Stream loop.StreamFunc
+	// Models lists the models the user may switch to (nil: switching finds nothing).
+	Models *provider.Registry
+	// HasAuth reports whether a provider has credentials (or needs none).
+	HasAuth func(provider string) bool
+	// RequestAuth returns the key and extra headers of one request; nil sends none.
+	RequestAuth func(ctx context.Context, m *provider.Model) (key string, headers map[string]string, err error)
+	// Model and ThinkingLevel are the initial choice (already resolved by the caller).
+	Model         *provider.Model
+	ThinkingLevel provider.ThinkingLevel
+	// ScopedModels are --models / enabledModels for cycling.
+	ScopedModels []provider.ScopedModel
+	// Tools are the active tools, in the order the system prompt lists them.
+	Tools []loop.Tool
+	// Prompt is how the system prompt is built (Cwd and Tools are filled in by the session).
+	Prompt SystemPromptOptions
+	// BashShellPath and BashCommandPrefix configure the user's `!` commands.
+	BashShellPath     string
+	BashCommandPrefix string
+	// OnWarning receives problems that do not stop the session (a failed session write, say).
+	OnWarning func(error)
+	// Sleep waits for a retry delay; nil uses a timer. Tests inject it so no test sleeps.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// StreamingBehavior says what Prompt does with a message while a run is active.
+type StreamingBehavior string
+
+const (
+	// BehaviorNone rejects a prompt while a run is active.
+	BehaviorNone     StreamingBehavior = ""
+	BehaviorSteer    StreamingBehavior = "steer"
+	BehaviorFollowUp StreamingBehavior = "followUp"
+)
+
+// ErrBusy is returned by Prompt while a run is active and no streaming behaviour was given.
+var ErrBusy = errors.New("Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.")
+
+// Session is pi's AgentSession: the agent, its session file, and everything a coding agent adds.
+// All methods are safe for concurrent use. Listeners receive events one at a time, in order.
+type Session struct {
+	opts  Options
+	agent *loop.Agent
+
+	mu             sync.Mutex
+	store          *session.Manager
+	steeringTexts  []string
+	followUpTexts  []string
+	busy           bool               // a prompt, its retries and compactions are in progress
+	opCancel       context.CancelFunc // cancels the whole operation (run, retry wait, compaction)
+	retryAttempt   int
+	retryCancel    context.CancelFunc
+	lastAssistant  *provider.AssistantMessage // the last assistant message_end of the current run
+	overflowTried  bool
+	compacting     bool
+	compactCancel  context.CancelFunc
+	pendingBash    []*provider.BashExecutionMessage
+	bashCancel     context.CancelFunc
+	basePrompt     string
+	scoped         []provider.ScopedModel
+	autoCompaction bool
+	autoRetry      bool
+
+	emitMu    sync.Mutex
+	listeners []*listener
+	nextID    int
+}
+
+type listener struct {
+	id int
+	fn func(Event)
+}
+
+// New builds a session around opts.Store: a new session gets its model_change and
+// thinking_level_change entries; a resumed one has its transcript restored.
+func New(opts Options) (*Session, error) {
+	if opts.Store == nil || opts.Stream == nil || opts.Settings == nil {
+		return nil, errors.New("harness: Store, Stream and Settings are required")
+	}
+	if opts.Sleep == nil {
+		opts.Sleep = sleepCtx
+	}
+	if opts.HasAuth == nil {
+		opts.HasAuth = func(string) bool { return true }
+	}
+	settings := opts.Settings.Settings()
+	s := &Session{
+		opts:           opts,
+		store:          opts.Store,
+		scoped:         opts.ScopedModels,
+		autoCompaction: settings.CompactionEnabled(),
+		autoRetry:      settings.RetryEnabled(),
+	}
+	level := opts.ThinkingLevel
+	if level == "" {
+		level = provider.ThinkingOff
+	}
+	if opts.Model != nil {
+		level = provider.ClampThinkingLevel(opts.Model, level)
+	} else {
+		level = provider.ThinkingOff
+	}
+	steering, _ := loop.ParseQueueMode(settings.SteeringMode())
+	followUp, _ := loop.ParseQueueMode(settings.FollowUpMode())
+	s.agent = loop.NewAgent(loop.Config{
+		Stream:       opts.Stream,
+		ConvertToLLM: ConvertToLLM,
+		GetAPIKey:    s.apiKey,
+		SteeringMode: steering,
+		FollowUpMode: followUp,
+	}, loop.State{
+		Model:         opts.Model,
+		ThinkingLevel: level,
+		Tools:         opts.Tools,
+	})
+	s.agent.SetSessionID(s.store.SessionID())
+	s.rebuildSystemPrompt()
+	s.agent.Subscribe(s.onAgentEvent)
+	if err := s.restoreOrStart(level); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// restoreOrStart loads the transcript of a resumed session, or writes the opening entries of a new one.
+func (s *Session) restoreOrStart(level provider.ThinkingLevel) error {
+	if len(s.store.Entries()) == 0 {
+		if m := s.agent.State().Model; m != nil {
+			s.appendEntry(s.store.AppendModelChange(m.Provider, m.ID))
+		}
+		s.appendEntry(s.store.AppendThinkingLevelChange(level))
+		return nil
+	}
+	return s.reloadFromStore(false)
+}
+
+// reloadFromStore replaces the agent's transcript with the store's context. keepModel keeps the current
+// model instead of the one the session names.
+func (s *Session) reloadFromStore(keepModel bool) error {
+	ctx, err := s.store.BuildContext()
+	if err != nil {
+		return fmt.Errorf("load session: %w", err)
+	}
+	for _, w := range s.store.Warnings() {
+		s.warn(fmt.Errorf("session: %s", w.String()))
+	}
+	s.agent.ReplaceMessages(ctx.Messages)
+	if !keepModel && ctx.Model != nil && s.opts.Models != nil {
+		if m := s.opts.Models.Find(ctx.Model.Provider, ctx.Model.ModelID); m != nil && s.opts.HasAuth(m.Provider) {
+			s.agent.SetModel(m)
+		} else if cur := s.agent.State().Model; cur == nil || cur.Provider != ctx.Model.Provider || cur.ID != ctx.Model.ModelID {
+			s.warn(fmt.Errorf("Could not restore model %s/%s", ctx.Model.Provider, ctx.Model.ModelID))
+		}
+	}
+	hasLevel := false
+	for _, e := range s.store.Path("") {
+		if e.Type == session.TypeThinkingLevelChange {
+			hasLevel = true
+			break
+		}
+	}
+	level := ctx.ThinkingLevel
+	if m := s.agent.State().Model; m != nil {
+		level = provider.ClampThinkingLevel(m, level)
+	} else {
+		level = provider.ThinkingOff
+	}
+	if !hasLevel {
+		level = s.agent.State().ThinkingLevel
+		s.appendEntry(s.store.AppendThinkingLevelChange(level))
+	}
+	s.agent.SetThinkingLevel(level)
+	return nil
+}
+
+func (s *Session) apiKey(ctx context.Context, providerName string) (string, error) {
+	if s.opts.RequestAuth == nil {
+		return "", nil
+	}
+	m := s.agent.State().Model
+	if m == nil || m.Provider != providerName {
+		return "", nil
+	}
+	key, _, err := s.opts.RequestAuth(ctx, m)
+	return key, err
+}
+
+// rebuildSystemPrompt composes the base system prompt from the active tools and the prompt options.
+func (s *Session) rebuildSystemPrompt() {
+	o := s.opts.Prompt
+	o.Cwd = s.opts.Cwd
+	o.Tools = nil
+	for _, t := range s.agent.State().Tools {
+		o.Tools = append(o.Tools, t.Definition().Name)
+	}
+	s.mu.Lock()
+	s.basePrompt = BuildSystemPrompt(o)
+	s.mu.Unlock()
+	s.agent.SetSystemPrompt(s.basePrompt)
+}
+
+// Subscribe registers fn for every event; the returned function unregisters it. fn runs on the
+// goroutine that produced the event and must return quickly (use loop.Bridge-style buffering).
+func (s *Session) Subscribe(fn func(Event)) (unsubscribe func()) {
+	s.emitMu.Lock()
+	s.nextID++
+	id := s.nextID
+	s.listeners = append(s.listeners, &listener{id: id, fn: fn})
+	s.emitMu.Unlock()
+	return func() {
+		s.emitMu.Lock()
+		defer s.emitMu.Unlock()
+		for i, l := range s.listeners {
+			if l.id == id {
+				s.listeners = append(s.listeners[:i:i], s.listeners[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+// emit delivers one event to every listener, one event at a time.
+func (s *Session) emit(e Event) {
+	s.emitMu.Lock()
+	defer s.emitMu.Unlock()
+	for _, l := range s.listeners {
+		l.fn(e)
+	}
+}
+
+func (s *Session) warn(err error) {
+	if err != nil && s.opts.OnWarning != nil {
+		s.opts.OnWarning(err)
+	}
+}
+
+// appendEntry reports a failed session write; the entry stays pending in the store and is retried on
+// the next Sync, so nothing is lost while the process lives.
+func (s *Session) appendEntry(_ string, err error) {
+	if err != nil {
+		s.warn(fmt.Errorf("could not save the session: %w", err))
+	}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Agent exposes the underlying agent (state queries, tests).
+func (s *Session) Agent() *loop.Agent { return s.agent }
+
+// Store is the current session file.
+func (s *Session) Store() *session.Manager {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.store
+}
+
+// Cwd is the project directory.
+func (s *Session) Cwd() string { return s.opts.Cwd }
+
+// Model is the current model (nil when none is selected).
+func (s *Session) Model() *provider.Model { return s.agent.State().Model }
+
+// ThinkingLevel is the current thinking level.
+func (s *Session) ThinkingLevel() provider.ThinkingLevel { return s.agent.State().ThinkingLevel }
+
+// Messages is a copy of the transcript.
+func (s *Session) Messages() []provider.Message { return s.agent.Messages() }
+
+// SystemPrompt is the system prompt sent with every request.
+func (s *Session) SystemPrompt() string { return s.agent.State().SystemPrompt }
+
+// IsStreaming reports whether a run (or its retries and compactions) is in progress.
+func (s *Session) IsStreaming() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.busy || s.agent.IsRunning()
+}
+
+// IsCompacting reports whether a compaction is running.
+func (s *Session) IsCompacting() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.compacting
+}
+
+// IsRetrying reports whether a retry is pending or running.
+func (s *Session) IsRetrying() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.retryAttempt > 0
+}
+
+// PendingMessageCount is the number of queued steering and follow-up messages shown to the user.
+func (s *Session) PendingMessageCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.steeringTexts) + len(s.followUpTexts)
+}
+
+// QueuedTexts returns the display queues.
+func (s *Session) QueuedTexts() (steering, followUp []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.steeringTexts...), append([]string(nil), s.followUpTexts...)
+}
+
+// ScopedModels are the models of --models / enabledModels.
+func (s *Session) ScopedModels() []provider.ScopedModel {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]provider.ScopedModel(nil), s.scoped...)
+}
+
+// AutoCompactionEnabled reports whether threshold and overflow compaction run by themselves.
+func (s *Session) AutoCompactionEnabled() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.autoCompaction
+}
+
+// AutoRetryEnabled reports whether transient errors are retried by themselves.
+func (s *Session) AutoRetryEnabled() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.autoRetry
+}
+
+// SetAutoCompaction turns automatic compaction on or off and saves the choice in settings.json.
+func (s *Session) SetAutoCompaction(enabled bool) {
+	s.mu.Lock()
+	s.autoCompaction = enabled
+	s.mu.Unlock()
+	s.warn(s.opts.Settings.Set("compaction.enabled", enabled))
+}
+
+// SetAutoRetry turns automatic retry on or off and saves the choice in settings.json.
+func (s *Session) SetAutoRetry(enabled bool) {
+	s.mu.Lock()
+	s.autoRetry = enabled
+	s.mu.Unlock()
+	s.warn(s.opts.Settings.Set("retry.enabled", enabled))
+}
+
+// Close flushes and releases the session file.
+func (s *Session) Close() error {
+	s.Abort()
+	return s.Store().Close()
+}

@@ -1,0 +1,199 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/session"
+)
+
+// NewSession aborts whatever runs and starts an empty session in the same session directory (/new,
+// RPC new_session). The old file is left as it is.
+func (s *Session) NewSession(parentSession string) error {
+	s.Abort()
+	store := s.Store()
+	if _, err := store.NewSession(session.NewSessionOptions{ParentSession: parentSession}); err != nil {
+		return fmt.Errorf("new session: %w", err)
+	}
+	s.agent.Reset()
+	s.clearDisplayQueues()
+	s.agent.SetSessionID(store.SessionID())
+	s.appendEntry(store.AppendThinkingLevelChange(s.ThinkingLevel()))
+	return nil
+}
+
+// SwitchSession aborts whatever runs and opens another session file (/resume, RPC switch_session): its
+// transcript, model and thinking level are restored.
+func (s *Session) SwitchSession(path string) error {
+	s.Abort()
+	next, err := session.Open(path, session.OpenOptions{SessionDir: s.Store().SessionDir()})
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	old := s.store
+	s.store = next
+	s.mu.Unlock()
+	if err := old.Close(); err != nil {
+		s.warn(fmt.Errorf("closing the previous session: %w", err))
+	}
+	s.agent.Reset()
+	s.clearDisplayQueues()
+	s.agent.SetSessionID(next.SessionID())
+	return s.reloadFromStore(false)
+}
+
+// Fork starts a new session that continues from just before the user message entryID (/fork, RPC
+// fork). It returns the text of that message so the user can edit and resend it.
+func (s *Session) Fork(entryID string) (string, error) {
+	store := s.Store()
+	e := store.Entry(entryID)
+	if e == nil || e.Type != session.TypeMessage || e.Role != provider.RoleUser {
+		return "", errors.New("Invalid entry ID for forking")
+	}
+	s.Abort()
+	res, err := store.Fork(entryID)
+	if err != nil {
+		return "", err
+	}
+	s.agent.SetSessionID(store.SessionID())
+	s.clearDisplayQueues()
+	if err := s.reloadFromStore(true); err != nil {
+		return "", err
+	}
+	return res.SelectedText, nil
+}
+
+// Clone copies the active branch into a new session and continues there (/clone, RPC clone).
+func (s *Session) Clone() error {
+	s.Abort()
+	store := s.Store()
+	if _, err := store.Clone(); err != nil {
+		return err
+	}
+	s.agent.SetSessionID(store.SessionID())
+	return s.reloadFromStore(true)
+}
+
+func (s *Session) clearDisplayQueues() {
+	s.mu.Lock()
+	s.steeringTexts, s.followUpTexts = nil, nil
+	s.pendingBash = nil
+	s.retryAttempt = 0
+	s.overflowTried = false
+	s.mu.Unlock()
+	s.emitQueueUpdate()
+}
+
+// ForkMessage is a user message one can fork from.
+type ForkMessage struct {
+	EntryID string `json:"entryId"`
+	Text    string `json:"text"`
+}
+
+// ForkMessages lists the user messages of the active branch that have text (0.73.1).
+func (s *Session) ForkMessages() []ForkMessage {
+	var out []ForkMessage
+	for _, e := range s.Store().Path("") {
+		if e.Type != session.TypeMessage || e.Role != provider.RoleUser {
+			continue
+		}
+		m, err := e.Message()
+		if err != nil {
+			continue
+		}
+		if u, ok := m.(*provider.UserMessage); ok {
+			if text := provider.TextOf(u.Content, ""); text != "" {
+				out = append(out, ForkMessage{EntryID: e.ID, Text: text})
+			}
+		}
+	}
+	return out
+}
+
+// SetSessionName names the session (a session_info entry); the name is trimmed and must not be empty.
+func (s *Session) SetSessionName(name string) error {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return errors.New("Session name cannot be empty")
+	}
+	_, err := s.Store().AppendSessionInfo(name)
+	return err
+}
+
+// Stats is pi's get_session_stats result.
+type Stats struct {
+	SessionFile       string        `json:"sessionFile,omitempty"`
+	SessionID         string        `json:"sessionId"`
+	UserMessages      int           `json:"userMessages"`
+	AssistantMessages int           `json:"assistantMessages"`
+	ToolCalls         int           `json:"toolCalls"`
+	ToolResults       int           `json:"toolResults"`
+	TotalMessages     int           `json:"totalMessages"`
+	Tokens            TokenTotals   `json:"tokens"`
+	Cost              float64       `json:"cost"`
+	ContextUsage      *ContextUsage `json:"contextUsage,omitempty"`
+}
+
+// TokenTotals sums the usage of the transcript's assistant messages.
+type TokenTotals struct {
+	Input      int `json:"input"`
+	Output     int `json:"output"`
+	CacheRead  int `json:"cacheRead"`
+	CacheWrite int `json:"cacheWrite"`
+	Total      int `json:"total"`
+}
+
+// ContextUsage is how full the context window is; Tokens and Percent are nil when unknown (right
+// after a compaction, until the model answers again).
+type ContextUsage struct {
+	Tokens        *int     `json:"tokens"`
+	ContextWindow int      `json:"contextWindow"`
+	Percent       *float64 `json:"percent"`
+}
+
+// Stats counts messages, tokens and cost over the current transcript.
+func (s *Session) Stats() Stats {
+	msgs := s.agent.Messages()
+	store := s.Store()
+	st := Stats{SessionFile: store.SessionFile(), SessionID: store.SessionID(), TotalMessages: len(msgs)}
+	for _, m := range msgs {
+		switch m := m.(type) {
+		case *provider.UserMessage:
+			st.UserMessages++
+		case *provider.ToolResultMessage:
+			st.ToolResults++
+		case *provider.AssistantMessage:
+			st.AssistantMessages++
+			st.ToolCalls += len(m.ToolCalls())
+			st.Tokens.Input += m.Usage.Input
+			st.Tokens.Output += m.Usage.Output
+			st.Tokens.CacheRead += m.Usage.CacheRead
+			st.Tokens.CacheWrite += m.Usage.CacheWrite
+			st.Cost += m.Usage.Cost.Total
+		}
+	}
+	st.Tokens.Total = st.Tokens.Input + st.Tokens.Output + st.Tokens.CacheRead + st.Tokens.CacheWrite
+	return st
+}
+
+// SessionTotals sums token usage over every assistant message in the session file (all branches,
+// before compactions too), as pi's footer does.
+func (s *Session) SessionTotals() (provider.Usage, error) {
+	var total provider.Usage
+	for _, e := range s.Store().Entries() {
+		if e.Type != session.TypeMessage || e.Role != provider.RoleAssistant {
+			continue
+		}
+		m, err := e.Message()
+		if err != nil {
+			return total, err
+		}
+		if a, ok := m.(*provider.AssistantMessage); ok {
+			total.Add(a.Usage)
+		}
+	}
+	return total, nil
+}
