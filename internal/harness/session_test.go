@@ -457,8 +457,8 @@ func TestSessionEventJSON(t *testing.T) {
 	cases := map[string]Event{
 		`{"type":"auto_retry_start","attempt":1,"maxAttempts":3,"delayMs":2000,"errorMessage":"x"}`: {Type: EventAutoRetryStart, Attempt: 1, MaxAttempts: 3, DelayMs: 2000, ErrorMessage: "x"},
 		`{"type":"auto_retry_end","success":false,"attempt":2,"finalError":"y"}`:                    {Type: EventAutoRetryEnd, Attempt: 2, FinalError: "y"},
-		`{"type":"queue_update","steering":["a"],"followUp":[]}`:                                     {Type: EventQueueUpdate, Steering: []string{"a"}},
-		`{"type":"compaction_start","reason":"threshold"}`:                                           {Type: EventCompactionStart, Reason: CompactionThreshold},
+		`{"type":"queue_update","steering":["a"],"followUp":[]}`:                                    {Type: EventQueueUpdate, Steering: []string{"a"}},
+		`{"type":"compaction_start","reason":"threshold"}`:                                          {Type: EventCompactionStart, Reason: CompactionThreshold},
 		`{"type":"compaction_end","reason":"overflow","aborted":false,"willRetry":false,"errorMessage":"z"}`: {
 			Type: EventCompactionEnd, Reason: CompactionOverflow, ErrorMessage: "z"},
 		`{"type":"agent_start"}`: agentEvent(loop.Event{Type: loop.EventAgentStart}),
