@@ -173,7 +173,7 @@ func (a *AssistantStream) Flush(width int) []string {
 		p := a.parts[a.fp]
 		n := p.finalUnits()
 		for ; a.fu < n; a.fu++ {
-			out = appendUnit(out, a.unitLines(p, a.fu, width))
+			out = appendUnit(out, a.unitLines(p, a.fu, width), p.glued(a.fu))
 		}
 		if !p.done {
 			return out
@@ -183,7 +183,7 @@ func (a *AssistantStream) Flush(width int) []string {
 	}
 	if a.done && !a.errFlushed {
 		a.errFlushed = true
-		out = appendUnit(out, a.errLines(width))
+		out = appendUnit(out, a.errLines(width), false)
 	}
 	return out
 }
@@ -203,23 +203,36 @@ func (a *AssistantStream) render(fp, fu int, errFlushed bool, width int) []strin
 			from = fu
 		}
 		for u := from; u < p.units(); u++ {
-			out = appendUnit(out, a.unitLines(p, u, width))
+			out = appendUnit(out, a.unitLines(p, u, width), p.glued(u))
 		}
 	}
 	if !errFlushed {
-		out = appendUnit(out, a.errLines(width))
+		out = appendUnit(out, a.errLines(width), false)
 	}
 	return out
 }
 
 // appendUnit adds a unit preceded by its empty separator line (pi's spacer before the message and
-// between its parts).
-func appendUnit(out, lines []string) []string {
+// between its parts), unless it is glued to the unit before (a chunk of a long code block).
+func appendUnit(out, lines []string, glue bool) []string {
 	if len(lines) == 0 {
 		return out
 	}
-	out = append(out, "")
+	if !glue {
+		out = append(out, "")
+	}
 	return append(out, lines...)
+}
+
+// glued reports whether unit u follows the one before it without an empty line.
+func (p *assistantPart) glued(u int) bool {
+	if p.collapsed {
+		return false
+	}
+	if u < p.stream.FinishedBlocks() {
+		return p.stream.BlockGlued(u)
+	}
+	return p.stream.TailGlued()
 }
 
 // units is the number of units of the part: its markdown blocks plus the tail, or one collapsed line.

@@ -53,6 +53,35 @@ func BenchmarkStreamDelta(b *testing.B) {
 	}
 }
 
+// BenchmarkStreamDeltaCode is BenchmarkStreamDelta while the answer streams a long code block: the
+// open block is shown uncoloured and cut into chunks, so the cost stays flat too.
+func BenchmarkStreamDeltaCode(b *testing.B) {
+	for _, lines := range []int{500, 5000} {
+		b.Run("lines="+itoa(lines), func(b *testing.B) {
+			r := newGoldenRenderer()
+			base := longAnswer(lines) + "```go\n"
+			var code strings.Builder
+			for code.Len() < b.N+1 {
+				code.WriteString("\tresult := compute(input, options) // one more line of code\n")
+			}
+			full := base + code.String()
+			s := r.NewAssistantStream(AssistantOptions{})
+			msg := func(n int) *provider.AssistantMessage {
+				return &provider.AssistantMessage{Content: []provider.Content{provider.TextContent(full[:n])}}
+			}
+			s.Update(msg(len(base)))
+			s.Flush(120)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				s.Update(msg(len(base) + i + 1))
+				s.Flush(120)
+				_ = s.Live(120)
+			}
+		})
+	}
+}
+
 // BenchmarkStreamDeltaNoFlush is the same without printing finished blocks to the scrollback: every
 // frame shows the whole message, finished blocks come from the cache, so the cost grows with the
 // number of blocks (kept for comparison: the TUI flushes).

@@ -29,6 +29,8 @@ const (
 type Markdown struct {
 	style   glamouransi.StyleConfig
 	profile termenv.Profile
+	codeFg  string // SGR of uncoloured code (a code block still streaming)
+	margin  int    // glamour's code block margin
 
 	mu        sync.Mutex
 	renderers *lru[int, *glamour.TermRenderer]
@@ -42,8 +44,15 @@ type blockKey struct {
 
 // NewMarkdown returns a renderer for the theme's markdown style variant.
 func NewMarkdown(th *theme.Theme, v theme.MarkdownVariant) *Markdown {
+	style := th.MarkdownStyle(v)
+	margin := 0
+	if style.CodeBlock.Margin != nil {
+		margin = int(*style.CodeBlock.Margin)
+	}
 	return &Markdown{
-		style:     th.MarkdownStyle(v),
+		style:     style,
+		codeFg:    th.FgSeq(theme.MdCodeBlock),
+		margin:    margin,
 		profile:   th.Profile(),
 		renderers: newLRU[int, *glamour.TermRenderer](markdownRenderers),
 		cache:     newLRU[blockKey, []string](markdownCacheSize),
@@ -57,11 +66,11 @@ func (m *Markdown) Render(text string, width int) []string {
 	sp.scan(text)
 	var out []string
 	for _, b := range sp.finishAll(text) {
-		lines := m.Block(text[b[0]:b[1]], width)
+		lines := m.Block(b.source(text), width)
 		if len(lines) == 0 {
 			continue // a block that shows nothing (an HTML comment)
 		}
-		if len(out) > 0 {
+		if len(out) > 0 && !b.glue {
 			out = append(out, "")
 		}
 		out = append(out, lines...)
@@ -135,4 +144,25 @@ func (m *Markdown) renderer(width int) (*glamour.TermRenderer, error) {
 	}
 	m.renderers.put(width, tr)
 	return tr, nil
+}
+
+// plainCode lays out code like a glamour code block (same margin, tabs, wrapping) without
+// highlighting: the cheap rendering of a code block that is still streaming.
+func (m *Markdown) plainCode(code string, width int) []string {
+	pad := strings.Repeat(" ", m.margin)
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(code, "\n"), "\n") {
+		l = strings.TrimRight(pad+cleanOutput(strings.ReplaceAll(l, "\t", markdownTab)), " ")
+		parts := []string{l}
+		if len(l) > width && Width(l) > width { // a line of n bytes is at most n cells wide
+			parts = hardwrap(l, width)
+		}
+		for _, p := range parts {
+			if m.codeFg != "" && strings.TrimSpace(p) != "" {
+				p = m.codeFg + p + theme.Reset
+			}
+			out = append(out, p)
+		}
+	}
+	return trimTrailingEmpty(out)
 }

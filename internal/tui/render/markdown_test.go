@@ -31,6 +31,27 @@ var markdownCorpus = []string{
 	"1) paren list\n2) second\n\n10. ten\n11. eleven",
 	"Trailing spaces  \nhard break\\\nanother\n\n\n\n\nmany blanks above",
 	"- [ ] task\n- [x] done\n\nText with ~~strike~~ and [a link](https://example.com).",
+	"Here is the code:\n```go\nfunc x() {}\n```\nand after it.",
+	"- item\n```sh\nmake test\n```\n> quote\n```\nplain\n```",
+	longCode(95, true),
+	longCode(130, false),
+}
+
+// longCode is a fenced Go block of n lines (cut into chunks by the splitter), with blank lines inside
+// when blanks is set. (Its last line is never blank: a whole document keeps a code block's trailing
+// blank line, a block rendered alone loses it.)
+func longCode(n int, blanks bool) string {
+	var b strings.Builder
+	b.WriteString("Intro:\n\n```go\n")
+	for i := 0; i < n; i++ {
+		if blanks && i%7 == 3 && i != n-1 {
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString("\tx := compute(" + itoa(i) + ") // step\n")
+	}
+	b.WriteString("```\n\nOutro.")
+	return b.String()
 }
 
 func newTestMarkdown() *Markdown { return NewMarkdown(theme.Dark(termenv.ANSI256), theme.MarkdownText) }

@@ -16,7 +16,7 @@ type MarkdownStream struct {
 	split blockSplitter
 	done  bool
 	// blocks is split.blocks, plus the tail as a last block once done.
-	blocks     [][2]int
+	blocks     []mdBlock
 	flushed    int  // blocks already returned by Flush
 	flushedAny bool // Flush returned at least one line
 }
@@ -67,7 +67,7 @@ func (s *MarkdownStream) FinalText() string {
 	if len(s.blocks) == 0 {
 		return ""
 	}
-	return s.text[:s.blocks[len(s.blocks)-1][1]]
+	return s.text[:s.blocks[len(s.blocks)-1].end]
 }
 
 // TailText is the unfinished part of the text ("" once done).
@@ -80,15 +80,37 @@ func (s *MarkdownStream) TailText() string {
 
 // BlockLines returns the lines of finished block i at width (shared with the cache: do not modify).
 func (s *MarkdownStream) BlockLines(i, width int) []string {
-	b := s.blocks[i]
-	return s.md.Block(s.text[b[0]:b[1]], width)
+	return s.md.Block(s.blocks[i].source(s.text), width)
 }
 
-// TailLines renders the unfinished tail at width (nil when there is none).
+// BlockGlued reports whether finished block i continues the one before it (a chunk of a long code
+// block): it follows it directly, without the empty line between blocks.
+func (s *MarkdownStream) BlockGlued(i int) bool { return s.blocks[i].glue }
+
+// TailGlued reports whether the tail continues the last finished block (the rest of a long code
+// block being streamed).
+func (s *MarkdownStream) TailGlued() bool {
+	open, first := s.split.openCode()
+	return !s.done && open && !first
+}
+
+// TailLines renders the unfinished tail at width (nil when there is none). An open code block is
+// shown uncoloured until it is finished: highlighting is too slow to redo on every delta.
 func (s *MarkdownStream) TailLines(width int) []string {
 	tail := s.TailText()
 	if strings.TrimSpace(tail) == "" {
 		return nil
+	}
+	if open, first := s.split.openCode(); open {
+		if first {
+			// Drop the opening fence line.
+			if i := strings.IndexByte(tail, '\n'); i >= 0 {
+				tail = tail[i+1:]
+			} else {
+				tail = ""
+			}
+		}
+		return s.md.plainCode(tail, width)
 	}
 	return s.md.Block(strings.TrimRight(tail, " \t\r\n"), width)
 }
@@ -103,7 +125,8 @@ func (s *MarkdownStream) Live(width int) []string { return s.lines(s.flushed, wi
 
 // Flush returns the lines of the finished blocks not flushed yet and marks them flushed: they are
 // final and belong in the scrollback. Blocks are joined (and, after an earlier flush, preceded) by one
-// empty line. Each call may use a different width: a resize only affects blocks not flushed yet.
+// empty line, chunks of a code block by none. Each call may use a different width: a resize only
+// affects blocks not flushed yet.
 func (s *MarkdownStream) Flush(width int) []string {
 	var out []string
 	for ; s.flushed < len(s.blocks); s.flushed++ {
@@ -111,7 +134,7 @@ func (s *MarkdownStream) Flush(width int) []string {
 		if len(lines) == 0 {
 			continue // a block that shows nothing (an HTML comment)
 		}
-		if s.flushedAny {
+		if s.flushedAny && !s.blocks[s.flushed].glue {
 			out = append(out, "")
 		}
 		out = append(out, lines...)
@@ -123,19 +146,19 @@ func (s *MarkdownStream) Flush(width int) []string {
 func (s *MarkdownStream) lines(from, width int) []string {
 	var out []string
 	gap := from > 0 && s.flushedAny
-	add := func(lines []string) {
+	add := func(lines []string, glue bool) {
 		if len(lines) == 0 {
 			return
 		}
-		if gap {
+		if gap && !glue {
 			out = append(out, "")
 		}
 		out = append(out, lines...)
 		gap = true
 	}
 	for i := from; i < len(s.blocks); i++ {
-		add(s.BlockLines(i, width))
+		add(s.BlockLines(i, width), s.blocks[i].glue)
 	}
-	add(s.TailLines(width))
+	add(s.TailLines(width), s.TailGlued())
 	return out
 }

@@ -35,7 +35,7 @@ func longAnswer(n int) string {
 
 func TestStreamIncrementalEqualsWhole(t *testing.T) {
 	md := newTestMarkdown()
-	docs := append(append([]string(nil), markdownCorpus...), longAnswer(200))
+	docs := append(append([]string(nil), markdownCorpus...), longAnswer(200), longAnswer(50)+longCode(150, true)+"\n\nEnd.")
 	rng := rand.New(rand.NewSource(1))
 	for di, doc := range docs {
 		for _, w := range []int{40, 100} {
@@ -119,5 +119,37 @@ func TestStreamReplacedTextStartsOver(t *testing.T) {
 	got := strings.Join(stripAll(s.Lines(80)), "\n")
 	if !strings.Contains(got, "something else entirely") || strings.Contains(got, "first paragraph") {
 		t.Fatalf("lines after replacement: %q", got)
+	}
+}
+
+func TestLongCodeBlockIsChunked(t *testing.T) {
+	md := newTestMarkdown()
+	doc := longCode(130, true)
+	sp := newBlockSplitter()
+	sp.scan(doc)
+	blocks := sp.finishAll(doc)
+	chunks := 0
+	for _, b := range blocks {
+		if b.glue {
+			chunks++
+			if !strings.HasPrefix(b.open, "```go") {
+				t.Fatalf("chunk without the opening fence: %+v", b)
+			}
+		}
+	}
+	if chunks < 2 {
+		t.Fatalf("a 130-line code block gave %d glued chunks: %+v", chunks, blocks)
+	}
+	// While it streams, the open code block is the tail and is glued to the chunk before it.
+	s := md.NewStream()
+	cut := strings.Index(doc, "compute(100)")
+	s.Set(doc[:cut])
+	if !s.TailGlued() || s.FinishedBlocks() < 2 {
+		t.Fatalf("tail glued %v, finished %d", s.TailGlued(), s.FinishedBlocks())
+	}
+	for _, l := range s.TailLines(80) {
+		if strings.Contains(l, "```") {
+			t.Fatalf("fence shown in the open code tail: %q", l)
+		}
 	}
 }
