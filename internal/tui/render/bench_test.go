@@ -191,7 +191,11 @@ func BenchmarkLiveFrame(b *testing.B) {
 	})
 	b.Run("with_running_bash", func(b *testing.B) {
 		args := json.RawMessage(`{"command":"go test ./... -run TestSomething","timeout":120}`)
-		res := textResult(numbered(200, "=== RUN   TestSomething/case_%d\n--- PASS: TestSomething (0.00s)"), nil)
+		out := numbered(200, "=== RUN   TestSomething/case_%d\n--- PASS: TestSomething (0.00s)")
+		// Like the bash tool's details once the output passed 50 KB: the truncation carries the content.
+		res := textResult(out, map[string]any{"fullOutputPath": "/tmp/pi-bash-0123456789abcdef.log",
+			"truncation": map[string]any{"content": strings.Repeat(out, 4), "truncated": true, "truncatedBy": "bytes",
+				"totalLines": 5000, "outputLines": 400, "maxBytes": 51200}})
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			tool := r.Tool(ToolView{Name: "bash", Args: args, Status: ToolRunning, Result: res, Elapsed: 3 * time.Second}, 120)

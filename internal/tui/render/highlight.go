@@ -22,6 +22,7 @@ type highlighter struct {
 
 	mu    sync.Mutex
 	cache *lru[hlKey, []string]
+	langs *lru[string, string] // file base name -> lexer name
 }
 
 type hlKey struct {
@@ -30,7 +31,7 @@ type hlKey struct {
 }
 
 func newHighlighter(th *theme.Theme) *highlighter {
-	h := &highlighter{cache: newLRU[hlKey, []string](64)}
+	h := &highlighter{cache: newLRU[hlKey, []string](64), langs: newLRU[string, string](256)}
 	switch th.Profile() {
 	case termenv.TrueColor:
 		h.formatter = formatters.TTY16m
@@ -65,16 +66,24 @@ func newHighlighter(th *theme.Theme) *highlighter {
 	return h
 }
 
-// language is the chroma lexer name for a file path ("" when unknown).
-func language(file string) string {
+// language is the chroma lexer name for a file path ("" when unknown). chroma matches a name against
+// every lexer's patterns (milliseconds), so answers are cached by base name.
+func (h *highlighter) language(file string) string {
 	if file == "" {
 		return ""
 	}
-	l := lexers.Match(path.Base(file))
-	if l == nil {
-		return ""
+	base := path.Base(file)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if lang, ok := h.langs.get(base); ok {
+		return lang
 	}
-	return l.Config().Name
+	lang := ""
+	if l := lexers.Match(base); l != nil {
+		lang = l.Config().Name
+	}
+	h.langs.put(base, lang)
+	return lang
 }
 
 // lines returns code split into lines, coloured when the language is known. Tabs must already be

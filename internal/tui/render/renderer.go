@@ -3,9 +3,11 @@ package render
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/muesli/termenv"
 
+	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
@@ -54,6 +56,9 @@ type Options struct {
 // blocks, highlighted code); its methods are otherwise pure functions of their arguments. It is safe
 // for concurrent use.
 type Renderer struct {
+	mu           sync.Mutex
+	detailsCache *lru[*loop.ToolResult, toolDetails]
+
 	th       *theme.Theme
 	keys     Keys
 	home     string
@@ -69,12 +74,13 @@ func New(o Options) *Renderer {
 		o.Theme = theme.Dark(termenv.Ascii)
 	}
 	return &Renderer{
-		th:       o.Theme,
-		keys:     withDefaultKeys(o.Keys),
-		home:     strings.TrimRight(o.Home, "/"),
-		text:     NewMarkdown(o.Theme, theme.MarkdownText),
-		thinking: NewMarkdown(o.Theme, theme.MarkdownThinking),
-		code:     newHighlighter(o.Theme),
+		detailsCache: newLRU[*loop.ToolResult, toolDetails](64),
+		th:           o.Theme,
+		keys:         withDefaultKeys(o.Keys),
+		home:         strings.TrimRight(o.Home, "/"),
+		text:         NewMarkdown(o.Theme, theme.MarkdownText),
+		thinking:     NewMarkdown(o.Theme, theme.MarkdownThinking),
+		code:         newHighlighter(o.Theme),
 	}
 }
 

@@ -61,10 +61,7 @@ func ToolViewFromMessages(call provider.Content, result *provider.ToolResultMess
 func (r *Renderer) Tool(v ToolView, width int) []string {
 	cw := max(width-2, 1)
 	args := parseArgs(v.Args)
-	var d toolDetails
-	if v.Result != nil {
-		d = decodeDetails(v.Result.Details)
-	}
+	d := r.details(v.Result)
 	var body []string
 	switch v.Name {
 	case "bash":
@@ -155,6 +152,25 @@ type toolDetails struct {
 	EntryLimitReached  json.RawMessage `json:"entryLimitReached"`
 	ResultLimitReached json.RawMessage `json:"resultLimitReached"`
 	LinesTruncated     bool            `json:"linesTruncated"`
+}
+
+// details decodes the details of a result once: results are immutable once emitted (loop.Event's
+// contract), and a running tool's block is drawn on every frame.
+func (r *Renderer) details(res *loop.ToolResult) toolDetails {
+	if res == nil || res.Details == nil {
+		return toolDetails{}
+	}
+	r.mu.Lock()
+	d, ok := r.detailsCache.get(res)
+	r.mu.Unlock()
+	if ok {
+		return d
+	}
+	d = decodeDetails(res.Details)
+	r.mu.Lock()
+	r.detailsCache.put(res, d)
+	r.mu.Unlock()
+	return d
 }
 
 // decodeDetails reads details of any shape (a Go struct from a live tool, a generic map from a

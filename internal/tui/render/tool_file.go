@@ -27,7 +27,7 @@ func (r *Renderer) readTool(v ToolView, args toolArgs, d toolDetails, cw int) []
 	output := textOutput(v.Result)
 	lines := trimTrailingEmpty(strings.Split(output, "\n"))
 	out = append(out, "")
-	out = append(out, r.codePreview(lines, language(p), v.Expanded || v.IsError, cw, false)...)
+	out = append(out, r.codePreview(lines, r.code.language(p), v.Expanded || v.IsError, cw, false)...)
 	if t := d.Truncation; t != nil && t.Truncated {
 		var note string
 		switch {
@@ -106,7 +106,7 @@ func (r *Renderer) writeTool(v ToolView, args toolArgs, cw int) []string {
 		p, _ := args.path()
 		lines := trimTrailingEmpty(strings.Split(cleanOutput(content), "\n"))
 		out = append(out, "")
-		out = append(out, r.codePreview(lines, language(p), v.Expanded, cw, true)...)
+		out = append(out, r.codePreview(lines, r.code.language(p), v.Expanded, cw, true)...)
 	}
 	if v.Status == ToolDone && v.IsError {
 		if msg := resultText(v); msg != "" {
