@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"image"
+	stddraw "image/draw"
 	"image/gif"
 	"image/jpeg"
 	"image/png"
@@ -155,10 +156,12 @@ func imageFit(data []byte, mimeType string, lim imageLimits) *imageFitted {
 		return encoded != nil && base64.StdEncoding.EncodedLen(len(encoded)) < lim.maxBytes
 	}
 	for {
-		scaled := image.NewRGBA(image.Rect(0, 0, w, h))
-		draw.CatmullRom.Scale(scaled, scaled.Bounds(), src, src.Bounds(), draw.Src, nil)
-		pngData := imageEncodePNG(scaled)
+		scaled := imageScale(src, w, h)
+		// Both encodings at once: they are the slow part, and independent.
+		pngDone := make(chan []byte, 1)
+		go func() { pngDone <- imageEncodePNG(scaled) }()
 		jpegData := imageEncodeJPEG(scaled, lim.jpegQuality)
+		pngData := <-pngDone
 		best, bestMIME := pngData, mimePNG
 		if jpegData != nil && (pngData == nil || len(jpegData) < len(pngData)) {
 			best, bestMIME = jpegData, mimeJPEG
@@ -186,6 +189,43 @@ func imageFit(data []byte, mimeType string, lim imageLimits) *imageFitted {
 		}
 		w, h = nw, nh
 	}
+}
+
+// imageScale resizes src to w x h. While the image is at least twice the target size it is halved
+// with a box filter (cheap, and every pixel counts); Catmull-Rom does the rest. A 12-megapixel photo
+// scales in a fraction of the time a single Catmull-Rom pass over it takes.
+func imageScale(src image.Image, w, h int) *image.RGBA {
+	if b := src.Bounds(); b.Dx() >= 2*w && b.Dy() >= 2*h {
+		rgba := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+		stddraw.Draw(rgba, rgba.Bounds(), src, b.Min, stddraw.Src)
+		for rgba.Rect.Dx() >= 2*w && rgba.Rect.Dy() >= 2*h {
+			rgba = imageHalve(rgba)
+		}
+		src = rgba
+	}
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	draw.CatmullRom.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Src, nil)
+	return dst
+}
+
+// imageHalve averages each 2x2 block of src (premultiplied colours average correctly); an odd last
+// row or column is dropped.
+func imageHalve(src *image.RGBA) *image.RGBA {
+	w, h := src.Rect.Dx()/2, src.Rect.Dy()/2
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		top := src.Pix[2*y*src.Stride:]
+		bottom := src.Pix[(2*y+1)*src.Stride:]
+		out := dst.Pix[y*dst.Stride:]
+		for x := range w {
+			i := 8 * x
+			for c := range 4 {
+				sum := uint32(top[i+c]) + uint32(top[i+4+c]) + uint32(bottom[i+c]) + uint32(bottom[i+4+c])
+				out[4*x+c] = uint8((sum + 2) / 4)
+			}
+		}
+	}
+	return dst
 }
 
 func imageDecodeConfig(data []byte, mimeType string) (image.Config, error) {
@@ -233,9 +273,12 @@ func imageFixPNGChecksums(data []byte) []byte {
 	return out
 }
 
+// imageEncodePNG favours speed: the PNG only has to beat the JPEG when the image suits PNG (flat
+// colours, text), where even the fastest level compresses well.
 func imageEncodePNG(img image.Image) []byte {
 	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, img); err != nil {
 		return nil
 	}
 	return buf.Bytes()

@@ -303,3 +303,62 @@ func TestImageToFixedMatchesJavaScript(t *testing.T) {
 		}
 	}
 }
+
+func TestImageHalveAveragesBlocks(t *testing.T) {
+	src := image.NewRGBA(image.Rect(0, 0, 5, 2)) // the odd last column is dropped
+	vals := []uint8{10, 20, 30, 40, 250, 0, 0, 0, 100, 200}
+	for i, v := range vals {
+		x, y := i%5, i/5
+		src.SetRGBA(x, y, color.RGBA{R: v, G: v / 2, B: 0, A: 255})
+	}
+	got := imageHalve(src)
+	if got.Rect.Dx() != 2 || got.Rect.Dy() != 1 {
+		t.Fatalf("halved to %v", got.Rect)
+	}
+	// (10+20+0+0)/4 rounds to 8 (7.5 up); (30+40+0+100)/4 = 42.5 -> 43.
+	if r := got.RGBAAt(0, 0).R; r != 8 {
+		t.Errorf("first block red %d", r)
+	}
+	if r := got.RGBAAt(1, 0).R; r != 43 {
+		t.Errorf("second block red %d", r)
+	}
+	if a := got.RGBAAt(1, 0).A; a != 255 {
+		t.Errorf("alpha %d", a)
+	}
+}
+
+func TestImageScaleHalvesThenInterpolates(t *testing.T) {
+	src := image.NewRGBA(image.Rect(0, 0, 400, 300))
+	for i := range src.Pix {
+		src.Pix[i] = 0x40
+	}
+	got := imageScale(src, 90, 67)
+	if got.Rect.Dx() != 90 || got.Rect.Dy() != 67 {
+		t.Fatalf("scaled to %v", got.Rect)
+	}
+	if c := got.RGBAAt(45, 33); c.R != 0x40 || c.A != 0x40 {
+		t.Errorf("a flat image changed colour: %v", c)
+	}
+}
+
+// BenchmarkImageFit12MP downscales a 4032x3024 JPEG photo to pi's 2000x1500 limit.
+func BenchmarkImageFit12MP(b *testing.B) {
+	src := image.NewRGBA(image.Rect(0, 0, 4032, 3024))
+	for y := range 3024 {
+		for x := range 4032 {
+			i := src.PixOffset(x, y)
+			src.Pix[i], src.Pix[i+1], src.Pix[i+2], src.Pix[i+3] = byte(x*y>>8), byte(x), byte(y), 0xFF
+		}
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, src, &jpeg.Options{Quality: 90}); err != nil {
+		b.Fatal(err)
+	}
+	data := buf.Bytes()
+	b.ReportAllocs()
+	for b.Loop() {
+		if f := imageFit(data, mimeJPEG, imageDefaultLimits()); f == nil || f.width != 2000 || f.height != 1500 {
+			b.Fatalf("fitted %+v", f)
+		}
+	}
+}
