@@ -1,19 +1,157 @@
-// Command pi is the pi-go coding agent.
+// Command pi is the pi-go coding agent: an interactive terminal UI by default, or print (-p), JSON
+// event stream (--mode json) and RPC (--mode rpc) modes for scripts and editors.
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
 func main() {
-	if len(os.Args) > 1 && (os.Args[1] == "--version" || os.Args[1] == "-v") {
-		fmt.Println(version)
-		return
-	}
-	fmt.Fprintln(os.Stderr, "pi-go: the command line is not wired yet")
-	os.Exit(1)
+	os.Exit(Main(os.Args[1:], Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
 }
+
+// Streams are the process's standard streams, injected so tests capture them.
+type Streams struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+	// StdinIsTTY overrides terminal detection of In (nil: detect).
+	StdinIsTTY *bool
+}
+
+func (s Streams) stdinIsTTY() bool {
+	if s.StdinIsTTY != nil {
+		return *s.StdinIsTTY
+	}
+	if f, ok := s.In.(*os.File); ok {
+		return term.IsTerminal(int(f.Fd()))
+	}
+	return false
+}
+
+// exitError carries a process exit code out of a command.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// Main runs pi with args and returns the process exit code. Exit codes are decided here only.
+func Main(args []string, io Streams) int {
+	var opts Options
+	var listModels string
+	cmd := &cobra.Command{
+		Use:           "pi [flags] [@files...] [messages...]",
+		Short:         "pi-go: a coding agent in your terminal (read, bash, edit, write tools)",
+		Long:          helpText,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := finishOptions(cmd, &opts, listModels, args); err != nil {
+				return err
+			}
+			if opts.Version {
+				fmt.Fprintln(io.Out, version)
+				return nil
+			}
+			ctx, stop := signalContext()
+			defer stop()
+			return run(ctx, &opts, io)
+		},
+	}
+	cmd.SetIn(io.In)
+	cmd.SetOut(io.Out)
+	cmd.SetErr(io.Err)
+	bindFlags(cmd, &opts, &listModels)
+	cmd.SetArgs(normalizeArgs(args))
+	cmd.CompletionOptions.HiddenDefaultCmd = true
+	err := cmd.Execute()
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(io.Err, ee.msg)
+		}
+		return ee.code
+	}
+	fmt.Fprintln(io.Err, "Error: "+err.Error())
+	return 1
+}
+
+// signalContext is cancelled by SIGINT or SIGTERM; the signal that did it is remembered so the exit
+// code can say which (130 / 143).
+func signalContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			cancel(&signalError{sig: sig})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(done)
+		cancel(nil)
+	}
+}
+
+type signalError struct{ sig os.Signal }
+
+func (e *signalError) Error() string { return "interrupted by " + e.sig.String() }
+
+// signalExitCode is 128 + the signal number of the signal that cancelled ctx, or 0.
+func signalExitCode(ctx context.Context) int {
+	var se *signalError
+	if errors.As(context.Cause(ctx), &se) {
+		if s, ok := se.sig.(syscall.Signal); ok {
+			return 128 + int(s)
+		}
+		return 130
+	}
+	return 0
+}
+
+const helpText = `pi-go - a coding agent in your terminal, compatible with pi's config, sessions and protocols.
+
+With no API key configured, interactive pi runs on a built-in offline demo model so you can try
+streaming, tools, steering (Enter while it works), follow-ups (Alt+Enter) and abort (Escape).
+
+Examples:
+  pi                                         interactive mode
+  pi "List all .go files in cmd/"            interactive mode with an initial prompt
+  pi @prompt.md @image.png "What is this?"   include files in the first message
+  pi -p "Summarise README.md"                print the answer and exit
+  pi --mode json "Fix the test"              every event as one JSON line
+  pi --mode rpc                              pi's RPC protocol on stdin/stdout
+  pi -c "What did we discuss?"               continue the most recent session here
+  pi --model openai/gpt-4o-mini              choose a model ("provider/id", fuzzy, ":high" suffix)
+  pi --base-url http://localhost:11434/v1 --model qwen2.5-coder    any OpenAI-compatible server
+  pi --tools read,grep,find,ls -p "Review the code in internal/"   read-only tools
+
+Environment:
+  OPENAI_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY, DEEPSEEK_API_KEY, MISTRAL_API_KEY, XAI_API_KEY,
+  CEREBRAS_API_KEY       provider keys (also ~/.pi/agent/auth.json and models.json)
+  OPENAI_BASE_URL        default for --base-url
+  PI_CODING_AGENT_DIR    config directory (default ~/.pi/agent)
+  PI_CODING_AGENT_SESSION_DIR  session directory (overridden by --session-dir)
+  PI_DEMO_DELAY          pace of the demo model (e.g. 0 for full speed)`

@@ -29,9 +29,11 @@ type Options struct {
 	HasAuth func(provider string) bool
 	// RequestAuth returns the key and extra headers of one request; nil sends none.
 	RequestAuth func(ctx context.Context, m *provider.Model) (key string, headers map[string]string, err error)
-	// Model and ThinkingLevel are the initial choice (already resolved by the caller).
+	// Model and ThinkingLevel are the initial choice (already resolved by the caller). A resumed session
+	// switches to the model it names unless KeepModel is set (the model was chosen on the command line).
 	Model         *provider.Model
 	ThinkingLevel provider.ThinkingLevel
+	KeepModel     bool
 	// ScopedModels are --models / enabledModels for cycling.
 	ScopedModels []provider.ScopedModel
 	// Tools are the active tools, in the order the system prompt lists them.
@@ -155,7 +157,7 @@ func (s *Session) restoreOrStart(level provider.ThinkingLevel) error {
 		s.appendEntry(s.store.AppendThinkingLevelChange(level))
 		return nil
 	}
-	return s.reloadFromStore(false)
+	return s.reloadFromStore(s.opts.KeepModel)
 }
 
 // reloadFromStore replaces the agent's transcript with the store's context. keepModel keeps the current

@@ -1,0 +1,391 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pi-go/pi-go/internal/config"
+	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/provider/demo"
+	"github.com/pi-go/pi-go/internal/provider/openai"
+	"github.com/pi-go/pi-go/internal/session"
+)
+
+// app is everything run needs once the command line is parsed.
+type app struct {
+	opts     *Options
+	io       Streams
+	cwd      string
+	paths    config.AgentPaths
+	settings *config.SettingsManager
+	registry *provider.Registry
+	auth     *config.Auth
+	endpoint *config.Endpoint
+	warnings []string
+}
+
+func (a *app) warn(format string, args ...any) {
+	a.warnings = append(a.warnings, fmt.Sprintf(format, args...))
+}
+
+// flushWarnings prints the startup warnings to stderr (the TUI shows them itself).
+func (a *app) flushWarnings() {
+	for _, w := range a.warnings {
+		fmt.Fprintln(a.io.Err, "Warning: "+w)
+	}
+	a.warnings = nil
+}
+
+// run is the whole program after flag parsing.
+func run(ctx context.Context, opts *Options, streams Streams) error {
+	a := &app{opts: opts, io: streams}
+	var err error
+	if a.cwd, err = os.Getwd(); err != nil {
+		return fmt.Errorf("current directory: %w", err)
+	}
+	if a.paths, err = config.NewAgentPaths(os.Getenv); err != nil {
+		return err
+	}
+	a.settings = config.LoadSettings(a.paths.Dir, a.cwd)
+	for _, e := range a.settings.Errors() {
+		a.warn("%v", e)
+	}
+	if err := a.loadModels(); err != nil {
+		return err
+	}
+	if opts.ListModels != nil {
+		return a.listModels(*opts.ListModels)
+	}
+
+	interactive := opts.interactive(streams.stdinIsTTY())
+	var stdinText string
+	if opts.Mode != "rpc" && !streams.stdinIsTTY() && streams.In != nil {
+		data, err := io.ReadAll(streams.In)
+		if err != nil {
+			return fmt.Errorf("reading stdin: %w", err)
+		}
+		stdinText = strings.TrimSpace(string(data))
+		if stdinText != "" && interactive {
+			interactive = false
+		}
+	}
+	if opts.Resume && !interactive {
+		return &exitError{code: 1, msg: "--resume needs the interactive session picker; in print, JSON and RPC modes use --session <path|id> or --continue"}
+	}
+
+	initial, images, err := a.initialMessage(stdinText)
+	if err != nil {
+		return err
+	}
+
+	store, err := a.openSession(interactive)
+	if err != nil {
+		return err
+	}
+	sel, err := a.selectModel(store, interactive)
+	if err != nil {
+		store.Close()
+		return err
+	}
+	sess, err := a.newSession(store, sel)
+	if err != nil {
+		store.Close()
+		return err
+	}
+	defer sess.Close()
+
+	switch {
+	case opts.Mode == "rpc":
+		a.flushWarnings()
+		return a.runRPC(ctx, sess)
+	case interactive:
+		return a.runInteractive(ctx, sess, sel, initial, images)
+	default:
+		a.flushWarnings()
+		return a.runPrint(ctx, sess, initial, images)
+	}
+}
+
+// loadModels reads models.json and auth.json and adds the --base-url endpoint's model.
+func (a *app) loadModels() error {
+	var extra []provider.Model
+	ep, ok, err := config.ResolveEndpoint(a.opts.BaseURL, os.Getenv)
+	if err != nil {
+		return &exitError{code: 1, msg: "Error: " + err.Error()}
+	}
+	if ok {
+		a.endpoint = &ep
+		if a.opts.Model == "" {
+			return &exitError{code: 1, msg: "Error: --base-url needs --model <id> (the model name the server knows, e.g. qwen2.5-coder)"}
+		}
+		id, _, _ := cutThinkingSuffix(a.opts.Model)
+		m, err := ep.Model(id)
+		if err != nil {
+			return &exitError{code: 1, msg: "Error: " + err.Error()}
+		}
+		extra = append(extra, m)
+	}
+	registry, models, err := config.LoadRegistry(a.paths.Models(), extra...)
+	if err != nil {
+		a.warn("models.json error: %v", err)
+	}
+	a.registry = registry
+	authFile, err := config.LoadAuthFile(a.paths.Auth())
+	if err != nil {
+		a.warn("%v", err)
+	}
+	a.auth = config.NewAuth(config.AuthOptions{File: authFile, Models: models})
+	if a.endpoint != nil {
+		a.auth.AddEndpoint(*a.endpoint)
+	}
+	return nil
+}
+
+// hasAuth reports whether a provider can be used: it has credentials, or it is the demo model.
+func (a *app) hasAuth(p string) bool {
+	return p == demo.ProviderName || a.auth.HasAuth(p)
+}
+
+// sessionDir is where this project's sessions live.
+func (a *app) sessionDir() string {
+	if d := config.SessionDirOverride(a.opts.SessionDir, os.Getenv); d != "" {
+		return d
+	}
+	if d := a.settings.Settings().SessionDir; d != "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			d = config.ExpandTilde(d, home)
+		}
+		return d
+	}
+	return a.paths.SessionDirFor(a.cwd)
+}
+
+// openSession picks the session file as pi does (§5.6).
+func (a *app) openSession(interactive bool) (*session.Manager, error) {
+	o := a.opts
+	dir := a.sessionDir()
+	switch {
+	case o.NoSession:
+		return session.InMemory(a.cwd), nil
+	case o.Fork != "":
+		path, err := a.resolveSessionArg(o.Fork, dir)
+		if err != nil {
+			return nil, err
+		}
+		m, err := session.ForkFrom(path, a.cwd, dir)
+		if err != nil {
+			return nil, &exitError{code: 1, msg: "Error: " + err.Error()}
+		}
+		return m, nil
+	case o.Session != "":
+		res, err := session.ResolveSession(o.Session, dir, a.paths.Sessions())
+		if err != nil {
+			return nil, err
+		}
+		switch res.Kind {
+		case session.ResolvedNotFound:
+			return nil, &exitError{code: 1, msg: fmt.Sprintf("No session found matching '%s'", o.Session)}
+		case session.ResolvedGlobal:
+			if !interactive {
+				return nil, &exitError{code: 1, msg: fmt.Sprintf("Session found in different project: %s\nUse --fork %s to copy it into this project.", res.Cwd, o.Session)}
+			}
+			fmt.Fprintf(a.io.Out, "Session found in different project: %s\n", res.Cwd)
+			if !confirm(a.io, "Fork this session into current directory?") {
+				return nil, &exitError{code: 0, msg: "Aborted."}
+			}
+			m, err := session.ForkFrom(res.Path, a.cwd, dir)
+			if err != nil {
+				return nil, &exitError{code: 1, msg: "Error: " + err.Error()}
+			}
+			return m, nil
+		}
+		return a.openFile(res.Path, dir)
+	case o.Continue:
+		m, err := session.ContinueRecent(a.cwd, dir)
+		if err != nil {
+			return nil, sessionOpenError(err)
+		}
+		return m, nil
+	}
+	return session.Create(a.cwd, dir), nil
+}
+
+func (a *app) openFile(path, dir string) (*session.Manager, error) {
+	m, err := session.Open(path, session.OpenOptions{SessionDir: dir, Cwd: a.cwd})
+	if err != nil {
+		return nil, sessionOpenError(err)
+	}
+	for _, w := range m.Warnings() {
+		a.warn("%s", w.String())
+	}
+	return m, nil
+}
+
+func sessionOpenError(err error) error {
+	var le *session.LockError
+	if errors.As(err, &le) {
+		return &exitError{code: 1, msg: "Error: " + err.Error()}
+	}
+	return err
+}
+
+func (a *app) resolveSessionArg(arg, dir string) (string, error) {
+	res, err := session.ResolveSession(arg, dir, a.paths.Sessions())
+	if err != nil {
+		return "", err
+	}
+	if res.Kind == session.ResolvedNotFound {
+		return "", &exitError{code: 1, msg: fmt.Sprintf("No session found matching '%s'", arg)}
+	}
+	return res.Path, nil
+}
+
+// confirm asks a yes/no question on the terminal.
+func confirm(s Streams, question string) bool {
+	fmt.Fprintf(s.Out, "%s [y/N] ", question)
+	var answer string
+	if _, err := fmt.Fscanln(s.In, &answer); err != nil {
+		return false
+	}
+	answer = strings.ToLower(strings.TrimSpace(answer))
+	return answer == "y" || answer == "yes"
+}
+
+// streamRouter sends each request to its model's provider: the demo transport for the demo model,
+// the network for everything else.
+func streamRouter() loop.StreamFunc {
+	network := openai.New(openai.Config{})
+	var offline *openai.Provider
+	return func(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
+		if req.Model != nil && req.Model.Provider == demo.ProviderName {
+			if offline == nil {
+				offline = openai.New(openai.Config{HTTPClient: demo.HTTPClient(demo.Options{})})
+			}
+			return offline.Stream(ctx, req, emit)
+		}
+		return network.Stream(ctx, req, emit)
+	}
+}
+
+// newSession builds the harness session: tools, system prompt, model.
+func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.Session, error) {
+	settings := a.settings.Settings()
+	toolNames := harness.DefaultToolNames
+	switch {
+	case a.opts.NoTools || a.opts.NoBuiltinTools:
+		toolNames = nil
+		if a.opts.ToolsSet {
+			toolNames = a.opts.Tools
+		}
+	case a.opts.ToolsSet:
+		toolNames = a.opts.Tools
+	}
+	var sess *harness.Session
+	modelAcceptsImages := func() bool {
+		if sess == nil || sess.Model() == nil {
+			return true
+		}
+		return sess.Model().SupportsImages()
+	}
+	tools, toolWarnings := harness.BuildTools(toolNames, harness.ToolOptions{
+		Cwd:                store.Cwd(),
+		ShellPath:          settings.ShellPath,
+		ShellCommandPrefix: settings.ShellCommandPrefix,
+		BinDir:             a.paths.Bin(),
+		DisableImageResize: !settings.AutoResizeImages(),
+		ModelAcceptsImages: modelAcceptsImages,
+	})
+	for _, w := range toolWarnings {
+		a.warn("%s", w)
+	}
+	prompt, err := a.systemPromptOptions(store.Cwd())
+	if err != nil {
+		return nil, err
+	}
+	sess, err = harness.New(harness.Options{
+		Cwd:               store.Cwd(),
+		AgentDir:          a.paths.Dir,
+		Settings:          a.settings,
+		Store:             store,
+		Stream:            streamRouter(),
+		Models:            a.registry,
+		HasAuth:           a.hasAuth,
+		RequestAuth:       a.requestAuth,
+		Model:             sel.model,
+		ThinkingLevel:     sel.thinking,
+		KeepModel:         sel.fromCLI,
+		ScopedModels:      sel.scoped,
+		Tools:             tools,
+		Prompt:            prompt,
+		BashShellPath:     settings.ShellPath,
+		BashCommandPrefix: settings.ShellCommandPrefix,
+		OnWarning:         func(err error) { fmt.Fprintln(a.io.Err, "Warning: "+err.Error()) },
+	})
+	if err != nil {
+		return nil, err
+	}
+	if sel.forceThinking {
+		sess.SetThinkingLevel(sel.thinking)
+	}
+	return sess, nil
+}
+
+func (a *app) requestAuth(ctx context.Context, m *provider.Model) (string, map[string]string, error) {
+	if m.Provider == demo.ProviderName {
+		return "", nil, nil
+	}
+	ra, err := a.auth.RequestAuth(ctx, m)
+	if err != nil {
+		return "", nil, err
+	}
+	return ra.APIKey.Reveal(), ra.Headers, nil
+}
+
+// systemPromptOptions gathers --system-prompt / SYSTEM.md, appends and context files.
+func (a *app) systemPromptOptions(cwd string) (harness.SystemPromptOptions, error) {
+	var o harness.SystemPromptOptions
+	systemFile, appendFile := harness.DiscoverPromptFiles(a.paths.Dir, cwd)
+	custom := a.opts.SystemPrompt
+	if custom == "" {
+		custom = systemFile
+	}
+	text, err := harness.ResolvePromptText(custom)
+	if err != nil {
+		return o, err
+	}
+	o.CustomPrompt = text
+	appends := a.opts.AppendSystemPrompt
+	if len(appends) == 0 && appendFile != "" {
+		appends = []string{appendFile}
+	}
+	for _, ap := range appends {
+		t, err := harness.ResolvePromptText(ap)
+		if err != nil {
+			return o, err
+		}
+		o.AppendPrompts = append(o.AppendPrompts, t)
+	}
+	if !a.opts.NoContextFiles {
+		files, errs := harness.LoadContextFiles(a.paths.Dir, cwd)
+		for _, e := range errs {
+			a.warn("%v", e)
+		}
+		o.ContextFiles = files
+	}
+	return o, nil
+}
+
+// absPath makes a path absolute against cwd.
+func absPath(cwd, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(cwd, p)
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// listModels prints the models that have credentials, optionally fuzzy-filtered (--list-models).
+func (a *app) listModels(search string) error {
+	a.flushWarnings()
+	models := a.registry.Available(a.auth.HasAuth)
+	if len(models) == 0 {
+		fmt.Fprintln(a.io.Out, noModelsMessage)
+		return nil
+	}
+	var rows []*provider.Model
+	for _, m := range models {
+		if search == "" || fuzzyMatch(search, m.Provider+" "+m.ID) {
+			rows = append(rows, m)
+		}
+	}
+	if len(rows) == 0 {
+		fmt.Fprintf(a.io.Out, "No models matching %q\n", search)
+		return nil
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		if rows[i].Provider != rows[j].Provider {
+			return strings.ToLower(rows[i].Provider) < strings.ToLower(rows[j].Provider)
+		}
+		return strings.ToLower(rows[i].ID) < strings.ToLower(rows[j].ID)
+	})
+	table := [][]string{{"provider", "model", "context", "max-out", "thinking", "images"}}
+	for _, m := range rows {
+		table = append(table, []string{m.Provider, m.ID, formatTokenCount(m.ContextWindow),
+			formatTokenCount(m.MaxTokens), yesNo(m.Reasoning), yesNo(m.SupportsImages())})
+	}
+	widths := make([]int, len(table[0]))
+	for _, r := range table {
+		for i, c := range r {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	var b strings.Builder
+	for _, r := range table {
+		for i, c := range r {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(c)
+			b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)))
+		}
+		b.WriteByte('\n')
+	}
+	_, err := fmt.Fprint(a.io.Out, b.String())
+	return err
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// formatTokenCount is pi's 200000 → "200K", 1000000 → "1M", 1048576 → "1.0M".
+func formatTokenCount(n int) string {
+	switch {
+	case n >= 1_000_000:
+		if n%1_000_000 == 0 {
+			return strconv.Itoa(n/1_000_000) + "M"
+		}
+		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
+	case n >= 1_000:
+		if n%1_000 == 0 {
+			return strconv.Itoa(n/1_000) + "K"
+		}
+		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + "K"
+	}
+	return strconv.Itoa(n)
+}
+
+// fuzzyMatch reports whether every space-separated token of query appears in text as a
+// case-insensitive subsequence.
+func fuzzyMatch(query, text string) bool {
+	text = strings.ToLower(text)
+	for _, tok := range strings.Fields(strings.ToLower(query)) {
+		i := 0
+		for _, r := range text {
+			if i < len(tok) {
+				c, size := utf8.DecodeRuneInString(tok[i:])
+				if r == c {
+					i += size
+				}
+			}
+		}
+		if i < len(tok) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// Options is everything the command line says, parsed but not yet acted on.
+type Options struct {
+	Provider           string
+	Model              string
+	APIKey             string
+	BaseURL            string
+	SystemPrompt       string
+	AppendSystemPrompt []string
+	Thinking           string
+	Models             []string
+	Tools              []string
+	ToolsSet           bool
+	NoTools            bool
+	NoBuiltinTools     bool
+	Print              bool
+	Mode               string
+	Continue           bool
+	Resume             bool
+	Session            string
+	SessionDir         string
+	NoSession          bool
+	Fork               string
+	ListModels         *string
+	NoContextFiles     bool
+	Verbose            bool
+	Offline            bool
+	Version            bool
+
+	// Messages are the positional prompts; FileArgs the @file arguments (without "@").
+	Messages []string
+	FileArgs []string
+}
+
+// shortAliases maps pi's multi-letter single-dash aliases, which pflag cannot express, to long flags.
+var shortAliases = map[string]string{
+	"-nt":  "--no-tools",
+	"-nbt": "--no-builtin-tools",
+	"-nc":  "--no-context-files",
+}
+
+// normalizeArgs rewrites pi's argument forms that pflag does not know: the multi-letter aliases,
+// `--list-models <search>` with a separate optional value, and `@file` arguments (kept positional).
+func normalizeArgs(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if long, ok := shortAliases[a]; ok {
+			out = append(out, long)
+			continue
+		}
+		if a == "--list-models" {
+			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && !strings.HasPrefix(args[i+1], "@") {
+				out = append(out, "--list-models="+args[i+1])
+				i++
+				continue
+			}
+			out = append(out, "--list-models=")
+			continue
+		}
+		if a == "--" {
+			out = append(out, args[i:]...)
+			break
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// bindFlags declares pi's flags on cmd, writing into o.
+func bindFlags(cmd *cobra.Command, o *Options, listModels *string) {
+	f := cmd.Flags()
+	f.SortFlags = false
+	f.StringVar(&o.Provider, "provider", "", "Provider name (used together with --model)")
+	f.StringVar(&o.Model, "model", "", `Model pattern or ID (supports "provider/id" and optional ":<thinking>")`)
+	f.StringVar(&o.APIKey, "api-key", "", "API key for the selected model's provider (defaults to env vars)")
+	f.StringVar(&o.BaseURL, "base-url", "", "Any OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (env OPENAI_BASE_URL)")
+	f.StringVar(&o.SystemPrompt, "system-prompt", "", "System prompt text or file (replaces the default prompt)")
+	f.StringArrayVar(&o.AppendSystemPrompt, "append-system-prompt", nil, "Append text or file contents to the system prompt (repeatable)")
+	f.StringVar(&o.Mode, "mode", "", "Output mode: text (default), json, or rpc")
+	f.BoolVarP(&o.Print, "print", "p", false, "Non-interactive mode: process the prompt(s), print the answer and exit")
+	f.BoolVarP(&o.Continue, "continue", "c", false, "Continue the most recent session of this directory")
+	f.BoolVarP(&o.Resume, "resume", "r", false, "Select a session to resume")
+	f.StringVar(&o.Session, "session", "", "Use a specific session file or session id prefix")
+	f.StringVar(&o.Fork, "fork", "", "Fork a session file or session id prefix into a new session")
+	f.StringVar(&o.SessionDir, "session-dir", "", "Directory for session storage and lookup (env PI_CODING_AGENT_SESSION_DIR)")
+	f.BoolVar(&o.NoSession, "no-session", false, "Don't save the session (ephemeral)")
+	f.StringSliceVar(&o.Models, "models", nil, "Comma-separated model patterns for Ctrl+P cycling (globs and fuzzy matching)")
+	f.BoolVar(&o.NoTools, "no-tools", false, "Disable all tools (alias -nt)")
+	f.BoolVar(&o.NoBuiltinTools, "no-builtin-tools", false, "Disable built-in tools (alias -nbt)")
+	f.StringSliceVarP(&o.Tools, "tools", "t", nil, "Comma-separated allowlist of tools: read,bash,edit,write,grep,find,ls")
+	f.StringVar(&o.Thinking, "thinking", "", "Thinking level: off, minimal, low, medium, high, xhigh")
+	f.BoolVar(&o.NoContextFiles, "no-context-files", false, "Don't load AGENTS.md / CLAUDE.md files (alias -nc)")
+	f.StringVar(listModels, "list-models", "", "List available models (with optional fuzzy search) and exit")
+	f.Lookup("list-models").NoOptDefVal = ""
+	f.BoolVar(&o.Verbose, "verbose", false, "Force verbose startup")
+	f.BoolVar(&o.Offline, "offline", false, "Disable startup network operations (pi-go makes none; accepted for compatibility)")
+	f.BoolVarP(&o.Version, "version", "v", false, "Show the version number")
+}
+
+// finishOptions validates what flag parsing cannot and splits positionals into messages and @files.
+func finishOptions(cmd *cobra.Command, o *Options, listModels string, args []string) error {
+	if cmd.Flags().Changed("list-models") {
+		o.ListModels = &listModels
+	}
+	o.ToolsSet = cmd.Flags().Changed("tools")
+	for _, a := range args {
+		if strings.HasPrefix(a, "@") && len(a) > 1 {
+			o.FileArgs = append(o.FileArgs, a[1:])
+			continue
+		}
+		o.Messages = append(o.Messages, a)
+	}
+	switch o.Mode {
+	case "", "text", "json", "rpc":
+	default:
+		return usageError(fmt.Sprintf("invalid --mode %q (valid: text, json, rpc)", o.Mode))
+	}
+	if o.Thinking != "" {
+		if _, err := provider.ParseThinkingLevel(o.Thinking); err != nil {
+			return usageError(fmt.Sprintf("invalid --thinking %q (valid: off, minimal, low, medium, high, xhigh)", o.Thinking))
+		}
+	}
+	if o.Fork != "" {
+		var conflicts []string
+		if o.Session != "" {
+			conflicts = append(conflicts, "--session")
+		}
+		if o.Continue {
+			conflicts = append(conflicts, "--continue")
+		}
+		if o.Resume {
+			conflicts = append(conflicts, "--resume")
+		}
+		if o.NoSession {
+			conflicts = append(conflicts, "--no-session")
+		}
+		if len(conflicts) > 0 {
+			return usageError("--fork cannot be combined with " + strings.Join(conflicts, ", "))
+		}
+	}
+	if o.Mode == "rpc" && len(o.FileArgs) > 0 {
+		return usageError("@file arguments are not supported in RPC mode")
+	}
+	var tools []string
+	for _, t := range o.Tools {
+		if t = strings.TrimSpace(t); t != "" {
+			tools = append(tools, t)
+		}
+	}
+	o.Tools = tools
+	return nil
+}
+
+// usageErr is a mistake on the command line: printed as one line, exit code 1.
+type usageErr struct{ msg string }
+
+func (e *usageErr) Error() string { return e.msg }
+
+func usageError(msg string) error { return &usageErr{msg: msg} }
+
+// interactive reports whether the TUI should run (no -p, no --mode, stdin is a terminal).
+func (o *Options) interactive(stdinIsTTY bool) bool {
+	return !o.Print && o.Mode == "" && stdinIsTTY
+}

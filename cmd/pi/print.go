@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/rpc"
+	"github.com/pi-go/pi-go/internal/session"
+	"github.com/pi-go/pi-go/internal/tools"
+)
+
+// headerRecord is the session header as pi writes it (first line of the file and of --mode json).
+type headerRecord struct {
+	Type          string `json:"type"`
+	Version       int    `json:"version"`
+	ID            string `json:"id"`
+	Timestamp     string `json:"timestamp"`
+	Cwd           string `json:"cwd"`
+	ParentSession string `json:"parentSession,omitempty"`
+}
+
+func newHeaderRecord(h session.Header) headerRecord {
+	v := h.Version
+	if v == 0 {
+		v = session.CurrentVersion
+	}
+	return headerRecord{Type: "session", Version: v, ID: h.ID, Timestamp: h.Timestamp, Cwd: h.Cwd, ParentSession: h.ParentSession}
+}
+
+// runPrint is -p (the final answer on stdout) and --mode json (every event as a JSON line). Prompts
+// run one after another; SIGINT/SIGTERM abort the run cleanly and exit with 130/143.
+func (a *app) runPrint(ctx context.Context, sess *harness.Session, initial string, images []provider.Content) error {
+	jsonMode := a.opts.Mode == "json"
+	if jsonMode {
+		out := rpc.NewLineWriter(a.io.Out)
+		defer out.Close()
+		if err := out.WriteRecord(newHeaderRecord(sess.Store().Header()), true); err != nil {
+			return err
+		}
+		unsubscribe := sess.Subscribe(func(e harness.Event) {
+			_ = out.WriteRecord(e, !(e.Agent != nil && e.Agent.IsDelta()))
+		})
+		defer unsubscribe()
+	}
+	prompts := a.opts.Messages
+	if initial != "" {
+		prompts = append([]string{initial}, prompts...)
+	} else if len(images) > 0 && len(prompts) == 0 {
+		prompts = []string{""}
+	}
+	for i, text := range prompts {
+		var imgs []provider.Content
+		if i == 0 {
+			imgs = images
+		}
+		if err := sess.Prompt(ctx, text, imgs, harness.BehaviorNone); err != nil {
+			if code := signalExitCode(ctx); code != 0 {
+				return &exitError{code: code}
+			}
+			return &exitError{code: 1, msg: err.Error()}
+		}
+		if code := signalExitCode(ctx); code != 0 {
+			return &exitError{code: code}
+		}
+	}
+	if jsonMode {
+		return nil
+	}
+	msgs := sess.Messages()
+	if len(msgs) == 0 {
+		return nil
+	}
+	last, ok := msgs[len(msgs)-1].(*provider.AssistantMessage)
+	if !ok {
+		return nil
+	}
+	if last.StopReason == provider.StopReasonError || last.StopReason == provider.StopReasonAborted {
+		msg := last.ErrorMessage
+		if msg == "" {
+			msg = "Request " + string(last.StopReason)
+		}
+		return &exitError{code: 1, msg: msg}
+	}
+	var b strings.Builder
+	for _, c := range last.Content {
+		if c.Type == provider.ContentText {
+			b.WriteString(c.Text)
+			b.WriteByte('\n')
+		}
+	}
+	_, err := fmt.Fprint(a.io.Out, b.String())
+	return err
+}
+
+// initialMessage builds the first prompt from piped stdin, @file arguments and the first message, as
+// pi does: stdin, then the files, then the first message, joined without separators.
+func (a *app) initialMessage(stdinText string) (string, []provider.Content, error) {
+	var text strings.Builder
+	var images []provider.Content
+	text.WriteString(stdinText)
+	for _, arg := range a.opts.FileArgs {
+		path := absPath(a.cwd, tools.ResolveReadPath(arg, a.cwd))
+		info, err := os.Stat(path)
+		if err != nil {
+			return "", nil, &exitError{code: 1, msg: "Error: File not found: " + path}
+		}
+		if info.IsDir() {
+			return "", nil, &exitError{code: 1, msg: "Error: Could not read file " + path + ": it is a directory"}
+		}
+		if info.Size() == 0 {
+			continue
+		}
+		img, note, isImage, err := tools.LoadImageFile(path, !a.settings.Settings().AutoResizeImages())
+		if err != nil {
+			return "", nil, &exitError{code: 1, msg: "Error: Could not read file " + path + ": " + err.Error()}
+		}
+		if isImage {
+			if img == nil {
+				fmt.Fprintf(&text, "<file name=\"%s\">[Image omitted: could not be resized below the inline image size limit.]</file>\n", path)
+				continue
+			}
+			images = append(images, *img)
+			fmt.Fprintf(&text, "<file name=\"%s\">%s</file>\n", path, note)
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return "", nil, &exitError{code: 1, msg: "Error: Could not read file " + path + ": " + err.Error()}
+		}
+		fmt.Fprintf(&text, "<file name=\"%s\">\n%s\n</file>\n", path, data)
+	}
+	if len(a.opts.Messages) > 0 {
+		text.WriteString(a.opts.Messages[0])
+		a.opts.Messages = a.opts.Messages[1:]
+	}
+	return text.String(), images, nil
+}
