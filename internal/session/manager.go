@@ -318,6 +318,7 @@ func (m *Manager) flushLocked() error {
 		syncDir(filepath.Dir(m.path))
 		m.src = src
 	}
+	m.src.write = fileWrite
 	if m.writeFn != nil {
 		m.src.write = m.writeFn
 	}
