@@ -81,7 +81,7 @@ func (t *readTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 	}
 	start, limit := 0, -1
 	if args.Offset != nil {
-		start = max(0, int(math.Trunc(*args.Offset))-1)
+		start = max(0, int(min(math.Trunc(*args.Offset), math.MaxInt32))-1)
 	}
 	if args.Limit != nil {
 		n := math.Trunc(*args.Limit)

@@ -191,6 +191,7 @@ func TestReadErrors(t *testing.T) {
 			"ENOENT: no such file or directory, access '" + filepath.Join(dir, "nonexistent.txt") + "'"},
 		{"offset beyond end", readArgs(short, 100, 0), "Offset 100 is beyond end of file (3 lines total)"},
 		{"offset just past the end", readArgs(short, 4, 0), "Offset 4 is beyond end of file (3 lines total)"},
+		{"huge fractional offset", map[string]any{"path": short, "offset": 1e15 + 0.5}, "Offset 1000000000000000.5 is beyond end of file (3 lines total)"},
 		{"directory", readArgs(dir, 0, 0),
 			"Cannot read " + dir + ": it is a directory, not a file. List its contents with ls or bash instead."},
 		{"binary", readArgs(binary, 0, 0),
