@@ -31,7 +31,6 @@ type compat struct {
 	requiresReasoningContentOnAssistant bool
 	thinkingFormat                      string
 	supportsStrictMode                  bool
-	supportsXHigh                       bool
 	// anthropicCacheControl: Anthropic models behind OpenRouter take cache_control markers.
 	anthropicCacheControl bool
 	reasoningEffortMap    map[string]string
@@ -92,7 +91,6 @@ func resolveCompat(m *provider.Model) compat {
 	c.requiresAssistantAfterToolResult = provider.Bool(o.RequiresAssistantAfterToolResult, c.requiresAssistantAfterToolResult)
 	c.requiresThinkingAsText = provider.Bool(o.RequiresThinkingAsText, c.requiresThinkingAsText)
 	c.supportsStrictMode = provider.Bool(o.SupportsStrictMode, c.supportsStrictMode)
-	c.supportsXHigh = provider.Bool(o.SupportsXHigh, c.supportsXHigh)
 	if o.MaxTokensField != "" {
 		c.maxTokensField = o.MaxTokensField
 	}
@@ -104,44 +102,14 @@ func resolveCompat(m *provider.Model) compat {
 	return c
 }
 
-// effectiveLevel clamps the requested thinking level to what the model supports (pi's
-// clampThinkingLevel): non-reasoning models only know "off"; a level mapped to null is unsupported;
-// xhigh needs an explicit mapping. The nearest higher supported level wins, else the nearest lower.
-func effectiveLevel(m *provider.Model, c *compat, level provider.ThinkingLevel) provider.ThinkingLevel {
-	if level == "" || level == provider.ThinkingOff || !m.Reasoning {
+// effectiveLevel is the thinking level to request: none when the call asks for none, else the level
+// clamped to what the model supports (pi's clampThinkingLevel, which turns "off" into the lowest level
+// of a model that cannot stop thinking).
+func effectiveLevel(m *provider.Model, level provider.ThinkingLevel) provider.ThinkingLevel {
+	if level == "" {
 		return provider.ThinkingOff
 	}
-	supported := func(l provider.ThinkingLevel) bool {
-		mapped, present := m.ThinkingLevelMap[l]
-		if present && mapped == nil {
-			return false
-		}
-		if l == provider.ThinkingXHigh {
-			return (present && mapped != nil) || c.supportsXHigh || c.thinkingLevelMap[string(l)] != ""
-		}
-		return true
-	}
-	levels := provider.ThinkingLevels
-	idx := -1
-	for i, l := range levels {
-		if l == level {
-			idx = i
-		}
-	}
-	if idx < 0 {
-		return provider.ThinkingOff
-	}
-	for i := idx; i < len(levels); i++ {
-		if supported(levels[i]) {
-			return levels[i]
-		}
-	}
-	for i := idx - 1; i >= 0; i-- {
-		if supported(levels[i]) {
-			return levels[i]
-		}
-	}
-	return provider.ThinkingOff
+	return provider.ClampThinkingLevel(m, level)
 }
 
 // effortValue is the value sent for a level: the model's thinking-level map first, then the compat

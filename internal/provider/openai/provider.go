@@ -26,13 +26,14 @@ type Config struct {
 
 // Provider streams chat completions from any OpenAI-compatible server. It is safe for concurrent use.
 type Provider struct {
-	client      *http.Client
-	idleTimeout time.Duration
+	client       *http.Client
+	idleTimeout  time.Duration
+	drainTimeout time.Duration
 }
 
 // New returns a provider.
 func New(cfg Config) *Provider {
-	p := &Provider{client: cfg.HTTPClient, idleTimeout: cfg.IdleTimeout}
+	p := &Provider{client: cfg.HTTPClient, idleTimeout: cfg.IdleTimeout, drainTimeout: drainTimeout}
 	if p.client == nil {
 		p.client = newDefaultClient()
 	}
@@ -98,13 +99,14 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		goopenai.ChatCompletionRequest{Model: m.ID})
 	if err != nil {
 		switch {
-		case callCtx.Err() != nil && context.Cause(callCtx) == errIdle:
-			return fail(callCtx, idleText())
-		case callCtx.Err() != nil:
-			return fail(callCtx, "")
+		case ctx.Err() != nil:
+			return fail(ctx, "")
 		case doer.resp != nil:
+			// An error status, with as much of the body as arrived.
 			ra, hasRA := doer.retryAfter()
 			return fail(callCtx, httpErrorMessage(doer.resp.StatusCode, doer.errBody.Bytes(), ra, hasRA))
+		case callCtx.Err() != nil:
+			return fail(callCtx, idleText())
 		}
 		if doer.called {
 			return fail(callCtx, transportErrorMessage(doer.err, target))
@@ -114,7 +116,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	defer stream.Close()
 
 	b.Start()
-	r := &reader{b: b, model: m, sse: newSSEReader(doer.resp.Body)}
+	r := &reader{b: b, model: m, sse: newSSEReader(doer.resp.Body), afterDone: func() { watch.shorten(p.drainTimeout) }}
 	msg := r.run()
 	switch {
 	case callCtx.Err() != nil && context.Cause(callCtx) == errIdle && !r.finished():
@@ -149,6 +151,9 @@ type reader struct {
 	sse   *sseReader
 	dec   chunkDecoder
 
+	// afterDone runs once [DONE] arrived, before the rest of the body is drained.
+	afterDone func()
+
 	chunks   int
 	sawDone  bool
 	sawStop  bool // a finish_reason arrived
@@ -168,6 +173,7 @@ func (r *reader) run() string {
 		}
 		if isDone(ev.Data) {
 			r.sawDone = true
+			r.drain()
 			return ""
 		}
 		r.chunks++
@@ -175,6 +181,15 @@ func (r *reader) run() string {
 			return msg
 		}
 	}
+}
+
+// drain reads what follows [DONE] (normally just the end of the body), as pi's SDK does, so that the
+// connection can be reused; a server that keeps the stream open after [DONE] is given drainTimeout.
+func (r *reader) drain() {
+	if r.afterDone != nil {
+		r.afterDone()
+	}
+	io.Copy(io.Discard, r.sse.r)
 }
 
 // end explains why the body ended; "" when it ended as a finished answer.

@@ -352,7 +352,7 @@ func buildBody(req *provider.Request, c *compat) ([]byte, error) {
 		}
 		w.b = append(w.b, ']')
 	}
-	writeReasoning(w, m, c, effectiveLevel(m, c, opts.Reasoning))
+	writeReasoning(w, m, c, effectiveLevel(m, opts.Reasoning))
 	w.b = append(w.b, '}')
 	return w.b, nil
 }

@@ -309,12 +309,16 @@ func TestReasoningDialects(t *testing.T) {
 		{"openai off sends nothing", level("openai", "https://api.openai.com/v1", "o4-mini", provider.ThinkingOff, nil),
 			`{"role":"developer","store":false}`},
 		{"off mapped to a value", level("openai", "https://api.openai.com/v1", "gpt-5", provider.ThinkingOff,
-			func(m *provider.Model) { m.ThinkingLevelMap = map[provider.ThinkingLevel]*string{"off": str("minimal")} }),
+			func(m *provider.Model) {
+				m.ThinkingLevelMap = map[provider.ThinkingLevel]*string{"off": str("minimal")}
+			}),
 			`{"role":"developer","reasoning_effort":"minimal","store":false}`},
 		{"xhigh clamps to high unless mapped", level("openai", "https://api.openai.com/v1", "o3", provider.ThinkingXHigh, nil),
 			`{"role":"developer","reasoning_effort":"high","store":false}`},
 		{"xhigh mapped", level("openai", "https://api.openai.com/v1", "gpt-5", provider.ThinkingXHigh,
-			func(m *provider.Model) { m.ThinkingLevelMap = map[provider.ThinkingLevel]*string{"xhigh": str("xhigh")} }),
+			func(m *provider.Model) {
+				m.ThinkingLevelMap = map[provider.ThinkingLevel]*string{"xhigh": str("xhigh")}
+			}),
 			`{"role":"developer","reasoning_effort":"xhigh","store":false}`},
 		{"unsupported level moves up", level("openai", "https://api.openai.com/v1", "m", provider.ThinkingMinimal,
 			func(m *provider.Model) { m.ThinkingLevelMap = map[provider.ThinkingLevel]*string{"minimal": nil} }),

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/provider/openaitest"
@@ -260,4 +261,43 @@ func TestChunkDetails(t *testing.T) {
 			t.Fatalf("content %+v", msg.Content)
 		}
 	})
+}
+
+// eofBody records whether it was read to its end.
+type eofBody struct {
+	r     io.Reader
+	atEOF bool
+}
+
+func (b *eofBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err == io.EOF {
+		b.atEOF = true
+	}
+	return n, err
+}
+
+// TestBodyDrainedAfterDone: the end of the body after [DONE] is read, so the HTTP client can reuse the
+// connection (an unread body makes it close the connection, and the next call pays a new TLS handshake).
+func TestBodyDrainedAfterDone(t *testing.T) {
+	body := &eofBody{r: iotest.OneByteReader(strings.NewReader("data: {\"choices\":[{\"delta\":{\"content\":\"x\"}}]}\n\ndata: [DONE]\n\n"))}
+	r := &reader{b: provider.NewStreamBuilder(testModel(""), nil), model: testModel(""), sse: newSSEReader(body)}
+	if msg := r.run(); msg != "" || !r.sawDone {
+		t.Fatalf("run: %q", msg)
+	}
+	if !body.atEOF {
+		t.Fatal("the body was not read to its end after [DONE]")
+	}
+}
+
+func TestServerThatStaysOpenAfterDone(t *testing.T) {
+	c := chunks()
+	srv := startServer(t)
+	srv.Enqueue(openaitest.Response{Events: []string{c.Text("fine"), openaitest.Done()}, End: openaitest.EndStall})
+	p := newTestProvider(t, Config{})
+	p.drainTimeout = 20 * time.Millisecond
+	msg, _ := run(t, p, context.Background(), simpleRequest(testModel(srv.URL)))
+	if msg.StopReason != provider.StopReasonStop || provider.TextOf(msg.Content, "") != "fine" {
+		t.Fatalf("got %s %q", msg.StopReason, msg.ErrorMessage)
+	}
 }

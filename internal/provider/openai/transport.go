@@ -177,6 +177,24 @@ func (w *idleWatch) check() {
 	w.cancel(errIdle)
 }
 
+// drainTimeout bounds the wait for the end of the body after [DONE].
+const drainTimeout = 2 * time.Second
+
+// shorten lowers the timeout to d, counted from the last activity.
+func (w *idleWatch) shorten(d time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done || (w.timeout > 0 && w.timeout <= d) {
+		return
+	}
+	w.timeout = d
+	if w.timer == nil {
+		w.timer = time.AfterFunc(d, w.check)
+		return
+	}
+	w.timer.Reset(d)
+}
+
 // stop ends the watch; it reports whether the timeout had fired.
 func (w *idleWatch) stop() bool {
 	w.mu.Lock()
