@@ -26,7 +26,8 @@ func (r *Renderer) AssistantMessage(m *provider.AssistantMessage, o AssistantOpt
 }
 
 // AssistantStream renders an assistant message while it streams. Every content block before the last
-// one is complete; the last one is split into finished markdown blocks and a tail (MarkdownStream).
+// one counts as complete (pi's providers send thinking before text before tool calls); the last one
+// is split into finished markdown blocks and a tail (MarkdownStream).
 // Flush hands out, in order, the units (markdown blocks, a collapsed thinking line, the error line)
 // that are final, for the scrollback; Live renders the rest for the live region. Flushed lines
 // followed by Live's lines are always exactly what Lines shows.
@@ -109,6 +110,11 @@ func (a *AssistantStream) update(m *provider.AssistantMessage, final bool) {
 			p = &assistantPart{ci: ci, thinking: thinking, collapsed: thinking && a.opts.HideThinking, stream: md.NewStream()}
 		}
 		p.stream.Set(text)
+		if p.done && !p.stream.Done() {
+			// A block that was complete grew again (providers may extend an earlier block); it was
+			// not flushed completely, so it streams on.
+			p.done = false
+		}
 		if !isLast && !p.done {
 			p.done = true
 			p.stream.Finish()

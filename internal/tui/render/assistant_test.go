@@ -122,3 +122,20 @@ func TestAssistantStreamToggleThinkingBeforeFlush(t *testing.T) {
 		t.Fatalf("after showing: %q", got)
 	}
 }
+
+// An earlier block that grows again before it was flushed keeps streaming and ends up complete.
+func TestAssistantStreamEarlierBlockGrows(t *testing.T) {
+	r := newGoldenRenderer()
+	msg := func(thinking, text string) *provider.AssistantMessage {
+		return &provider.AssistantMessage{Content: []provider.Content{{Type: provider.ContentThinking, Thinking: thinking}, provider.TextContent(text)}}
+	}
+	s := r.NewAssistantStream(AssistantOptions{})
+	s.Update(msg("first thought", "answer"))
+	s.Update(msg("first thought and a second one", "answer grows"))
+	final := msg("first thought and a second one", "answer grows")
+	s.Finish(final)
+	got := plain(append(s.Flush(80), s.Live(80)...))
+	if want := plain(r.AssistantMessage(final, AssistantOptions{}, 80)); got != want || !strings.Contains(got, "second one") {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -29,11 +29,21 @@ func (m *Markdown) NewStream() *MarkdownStream {
 // Set gives the whole text so far. Text that extends the previous text costs only the new part (the
 // finished blocks are not compared again); any other change starts over, and then nothing counts as
 // flushed any more.
+//
+// Text that grows after Finish reopens the stream when its last block was not flushed yet; when it
+// was, the growth is ignored (it cannot be taken back from the scrollback): a full render shows it.
 func (s *MarkdownStream) Set(text string) {
-	if s.done && text == s.text {
+	if text == s.text {
 		return
 	}
-	if len(text) < len(s.text) || s.done || text[s.split.tail():len(s.text)] != s.text[s.split.tail():] {
+	extends := len(text) >= len(s.text) && text[s.split.tail():len(s.text)] == s.text[s.split.tail():]
+	if s.done && extends {
+		if s.flushed > len(s.split.blocks) {
+			return
+		}
+		s.done, s.blocks = false, s.split.blocks
+	}
+	if !extends {
 		*s = MarkdownStream{md: s.md, split: newBlockSplitter()}
 	}
 	s.text = text
