@@ -56,7 +56,7 @@ type Preparation struct {
 	// "" when there is none.
 	PreviousSummary string
 	// FileOps are the files read and modified in the summarised part and in earlier compactions.
-	FileOps *FileOps
+	FileOps  *FileOps
 	Settings Settings
 	// KeptLatestRequest is set when the cut pi would choose was moved back to keep the branch's latest
 	// user message verbatim (see Prepare).

@@ -1,0 +1,149 @@
+package compaction
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/session"
+)
+
+// branch builds a session branch in memory, entry by entry.
+type branch struct {
+	t testing.TB
+	m *session.Manager
+}
+
+func newBranch(t testing.TB) *branch {
+	return &branch{t: t, m: session.InMemory("/work")}
+}
+
+func (b *branch) add(m provider.Message) string {
+	b.t.Helper()
+	id, err := b.m.AppendMessage(m)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return id
+}
+
+func (b *branch) user(text string) string { return b.add(provider.NewUserMessage(text)) }
+
+func (b *branch) assistant(text string, u provider.Usage) string {
+	return b.add(assistantMsg(u, provider.TextContent(text)))
+}
+
+// toolCall adds an assistant message calling one tool, then its result.
+func (b *branch) toolCall(name, args, result string) (callID, resultID string) {
+	callID = b.add(assistantMsg(usage(0, 10, 0, 0), provider.ToolCallContent("call_"+name, name, json.RawMessage(args))))
+	resultID = b.add(&provider.ToolResultMessage{ToolCallID: "call_" + name, ToolName: name,
+		Content: []provider.Content{provider.TextContent(result)}, Timestamp: provider.Now()})
+	return callID, resultID
+}
+
+func (b *branch) compaction(summary, firstKept string, details any) string {
+	b.t.Helper()
+	id, err := b.m.AppendCompaction(summary, firstKept, 10000, details, false)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return id
+}
+
+func (b *branch) entries() []*session.Entry { return b.m.Path("") }
+
+func (b *branch) index(id string) int {
+	for i, e := range b.entries() {
+		if e.ID == id {
+			return i
+		}
+	}
+	b.t.Fatalf("no entry %s", id)
+	return -1
+}
+
+func usage(input, output, cacheRead, cacheWrite int) provider.Usage {
+	return provider.Usage{Input: input, Output: output, CacheRead: cacheRead, CacheWrite: cacheWrite,
+		TotalTokens: input + output + cacheRead + cacheWrite}
+}
+
+func assistantMsg(u provider.Usage, content ...provider.Content) *provider.AssistantMessage {
+	return &provider.AssistantMessage{Content: content, API: provider.APIOpenAICompletions, Provider: "test",
+		Model: "test-model", Usage: u, StopReason: provider.StopReasonStop, Timestamp: provider.Now()}
+}
+
+// words returns a text of about n tokens by pi's estimate (4 characters a token).
+func words(n int) string { return strings.Repeat("abc ", n) }
+
+// scriptedStream answers summary requests through provider.StreamBuilder and records them.
+type scriptedStream struct {
+	mu       sync.Mutex
+	requests []*provider.Request
+	// answer returns the text of the answer to a request, or an error message with fail set.
+	answer func(ctx context.Context, req *provider.Request) (text string, fail string)
+}
+
+func (s *scriptedStream) stream(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
+	s.mu.Lock()
+	s.requests = append(s.requests, req)
+	s.mu.Unlock()
+	sb := provider.NewStreamBuilder(req.Model, emit)
+	sb.Start()
+	text, fail := "summary", ""
+	if s.answer != nil {
+		text, fail = s.answer(ctx, req)
+	}
+	if ctx.Err() != nil {
+		return sb.Fail(provider.StopReasonAborted, "Request was aborted")
+	}
+	if fail != "" {
+		return sb.Fail(provider.StopReasonError, fail)
+	}
+	sb.Text(text)
+	return sb.Finish()
+}
+
+func (s *scriptedStream) all() []*provider.Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*provider.Request(nil), s.requests...)
+}
+
+// promptOf is the text of a summary request's only user message.
+func promptOf(t testing.TB, req *provider.Request) string {
+	t.Helper()
+	if len(req.Messages) != 1 {
+		t.Fatalf("request has %d messages, want 1", len(req.Messages))
+	}
+	u, ok := req.Messages[0].(*provider.UserMessage)
+	if !ok || len(u.Content) != 1 || u.Content[0].Type != provider.ContentText {
+		t.Fatalf("request message is %#v", req.Messages[0])
+	}
+	return u.Content[0].Text
+}
+
+var testModel = &provider.Model{ID: "test-model", Provider: "test", API: provider.APIOpenAICompletions, ContextWindow: 128000, MaxTokens: 8192}
+
+// convert is a stand-in for harness.ConvertToLLM (which this package may not import): summaries and
+// bash executions become user messages, as there.
+func convert(msgs []provider.Message) []provider.Message {
+	out := make([]provider.Message, 0, len(msgs))
+	for _, m := range msgs {
+		switch m := m.(type) {
+		case *provider.UserMessage, *provider.AssistantMessage, *provider.ToolResultMessage:
+			out = append(out, m)
+		case *provider.CompactionSummaryMessage:
+			out = append(out, provider.NewUserMessage("The conversation history before this point was compacted into the following summary:\n\n<summary>\n"+m.Summary+"\n</summary>"))
+		case *provider.BranchSummaryMessage:
+			out = append(out, provider.NewUserMessage("The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"+m.Summary+"</summary>"))
+		case *provider.BashExecutionMessage:
+			out = append(out, provider.NewUserMessage("Ran `"+m.Command+"`\n```\n"+m.Output+"\n```"))
+		case *provider.CustomMessage:
+			out = append(out, &provider.UserMessage{Content: m.Content, Timestamp: m.Timestamp})
+		}
+	}
+	return out
+}
