@@ -375,3 +375,13 @@ func TestErrorTextsClassify(t *testing.T) {
 		}
 	}
 }
+
+func TestNoModel(t *testing.T) {
+	p := newTestProvider(t, Config{})
+	var events []*provider.AssistantEvent
+	msg := p.Stream(context.Background(), &provider.Request{}, func(e *provider.AssistantEvent) { events = append(events, e) })
+	checkContract(t, msg, events)
+	if msg.ErrorMessage != "No model given for the request" {
+		t.Fatalf("got %q", msg.ErrorMessage)
+	}
+}

@@ -50,6 +50,10 @@ const abortedMessage = "Request was aborted"
 // error and never panics on bad server data: every failure ends the stream with a message whose
 // StopReason is error or aborted and whose ErrorMessage says what happened, without the API key.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
+	if req == nil || req.Model == nil {
+		b := provider.NewStreamBuilder(&provider.Model{}, emit)
+		return b.Fail(provider.StopReasonError, "No model given for the request")
+	}
 	b := provider.NewStreamBuilder(req.Model, emit)
 	m := req.Model
 	headers := mergeHeaders(m.Headers, req.Options.Headers)

@@ -257,6 +257,15 @@ func TestRequestBodyVariants(t *testing.T) {
 				assistant(m, provider.StopReasonStop, provider.TextContent("  "), provider.Content{Type: provider.ContentThinking, Thinking: " "})}}
 		}, want: `{"model":"test-model","messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}],
 			"stream":true,"stream_options":{"include_usage":true},"store":false}`},
+		{name: "results of a dropped reply are dropped with it", req: func() *provider.Request {
+			m := local()
+			m.MaxTokens = 0
+			return &provider.Request{Model: m, Messages: []provider.Message{userText("hi"),
+				assistant(m, provider.StopReasonAborted, toolCall("c1", "bash", `{"command":"sleep 9"}`)),
+				toolResult("c1", "bash", provider.TextContent("Operation aborted")), userText("again")}}
+		}, want: `{"model":"test-model","messages":[{"role":"user","content":[{"type":"text","text":"hi"}]},
+			{"role":"user","content":[{"type":"text","text":"again"}]}],
+			"stream":true,"stream_options":{"include_usage":true},"store":false,"tools":[]}`},
 		{name: "OpenAI truncates long foreign tool-call ids", req: func() *provider.Request {
 			m := local()
 			m.MaxTokens, m.Provider = 0, "openai"

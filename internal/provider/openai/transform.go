@@ -138,7 +138,9 @@ func apiOf(m *provider.Model) string {
 }
 
 // insertMissingResults drops errored/aborted replies and gives every tool call without a result an
-// error result, placed before the next reply or user message (or at the end).
+// error result, placed before the next reply or user message (or at the end). A result whose call is
+// not in the reply before it (its reply was dropped) is dropped too: servers reject a tool message
+// that answers no call (pi sends it and gets a 400).
 func insertMissingResults(msgs []provider.Message) []provider.Message {
 	out := make([]provider.Message, 0, len(msgs))
 	var pending []provider.Content
@@ -171,6 +173,9 @@ func insertMissingResults(msgs []provider.Message) []provider.Message {
 			}
 			out = append(out, msg)
 		case *provider.ToolResultMessage:
+			if !callPending(pending, msg.ToolCallID) {
+				continue
+			}
 			have[msg.ToolCallID] = true
 			out = append(out, msg)
 		case *provider.UserMessage:
@@ -182,4 +187,13 @@ func insertMissingResults(msgs []provider.Message) []provider.Message {
 	}
 	flush()
 	return out
+}
+
+func callPending(calls []provider.Content, id string) bool {
+	for _, c := range calls {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
 }
