@@ -1,0 +1,243 @@
+package compaction
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/session"
+)
+
+// Summarizer asks a model for summaries: the harness gives it the session's stream function, model
+// and credentials; tests give it a scripted stream.
+type Summarizer struct {
+	Stream  loop.StreamFunc
+	Model   *provider.Model
+	APIKey  string
+	Headers map[string]string
+	// ThinkingLevel is the session's level: a reasoning model summarises with it (pi 0.73.1), other
+	// models without reasoning. Branch summaries never ask for reasoning.
+	ThinkingLevel provider.ThinkingLevel
+	// ConvertToLLM turns coding-agent messages (bash executions, custom messages, summaries) into LLM
+	// messages before they are serialised: the harness's ConvertToLLM.
+	ConvertToLLM func([]provider.Message) []provider.Message
+}
+
+func (s Summarizer) validate() error {
+	switch {
+	case s.Stream == nil:
+		return errors.New("compaction: no stream function")
+	case s.Model == nil:
+		return errors.New("compaction: no model")
+	case s.ConvertToLLM == nil:
+		return errors.New("compaction: no message conversion")
+	}
+	return nil
+}
+
+// reasoning is the reasoning level of compaction requests: the session's, for reasoning models.
+func (s Summarizer) reasoning() provider.ThinkingLevel {
+	if s.Model.Reasoning && s.ThinkingLevel != "" && s.ThinkingLevel != provider.ThinkingOff {
+		return s.ThinkingLevel
+	}
+	return ""
+}
+
+// request sends one summary request: the system prompt and a single user message. A cancelled ctx,
+// before or during the stream, or an aborted answer gives ErrCancelled.
+func (s Summarizer) request(ctx context.Context, prompt string, maxTokens int, reasoning provider.ThinkingLevel) (*provider.AssistantMessage, error) {
+	if ctx.Err() != nil {
+		return nil, ErrCancelled
+	}
+	req := &provider.Request{
+		Model:        s.Model,
+		SystemPrompt: SystemPrompt,
+		Messages: []provider.Message{&provider.UserMessage{
+			Content:   []provider.Content{provider.TextContent(prompt)},
+			Timestamp: provider.Now(),
+		}},
+		Options: provider.StreamOptions{APIKey: s.APIKey, Headers: s.Headers, MaxTokens: maxTokens, Reasoning: reasoning},
+	}
+	msg := s.Stream(ctx, req, func(*provider.AssistantEvent) {})
+	if ctx.Err() != nil || (msg != nil && msg.StopReason == provider.StopReasonAborted) {
+		return nil, ErrCancelled
+	}
+	if msg == nil {
+		return nil, errors.New("compaction: the stream ended without a message")
+	}
+	return msg, nil
+}
+
+// conversation serialises messages inside the <conversation> tags every summary prompt starts with.
+func (s Summarizer) conversation(msgs []provider.Message) string {
+	return "<conversation>\n" + SerializeConversation(s.ConvertToLLM(msgs)) + "\n</conversation>\n\n"
+}
+
+// answerText joins the text blocks of a summary answer with newlines.
+func answerText(m *provider.AssistantMessage) string {
+	var parts []string
+	for _, c := range m.Content {
+		if c.Type == provider.ContentText {
+			parts = append(parts, c.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// failure is the text of a failed answer ("Unknown error" when the server gave none).
+func failure(m *provider.AssistantMessage) string {
+	if m.ErrorMessage != "" {
+		return m.ErrorMessage
+	}
+	return "Unknown error"
+}
+
+// GenerateSummary summarises msgs in pi's structured format (Goal, Constraints & Preferences,
+// Progress, Key Decisions, Next Steps, Critical Context). With a previousSummary the model is asked
+// to update it with the new messages instead. customInstructions are added as "Additional focus".
+// The answer may use up to 80 % of reserveTokens. A failed answer gives "Summarization failed: …".
+func (s Summarizer) GenerateSummary(ctx context.Context, msgs []provider.Message, reserveTokens int, customInstructions, previousSummary string) (string, error) {
+	if err := s.validate(); err != nil {
+		return "", err
+	}
+	instructions := summarizationPrompt
+	if previousSummary != "" {
+		instructions = updateSummarizationPrompt
+	}
+	if customInstructions != "" {
+		instructions += "\n\nAdditional focus: " + customInstructions
+	}
+	prompt := s.conversation(msgs)
+	if previousSummary != "" {
+		prompt += "<previous-summary>\n" + previousSummary + "\n</previous-summary>\n\n"
+	}
+	prompt += instructions
+	msg, err := s.request(ctx, prompt, int(math.Floor(0.8*float64(reserveTokens))), s.reasoning())
+	if err != nil {
+		return "", err
+	}
+	if msg.StopReason == provider.StopReasonError {
+		return "", errors.New("Summarization failed: " + failure(msg)) //nolint:staticcheck // pi's text
+	}
+	return answerText(msg), nil
+}
+
+// GenerateTurnPrefixSummary summarises the beginning of a split turn (Original Request, Early
+// Progress, Context for Suffix) in up to half of reserveTokens. A failed answer gives "Turn prefix
+// summarization failed: …".
+func (s Summarizer) GenerateTurnPrefixSummary(ctx context.Context, msgs []provider.Message, reserveTokens int) (string, error) {
+	if err := s.validate(); err != nil {
+		return "", err
+	}
+	prompt := s.conversation(msgs) + turnPrefixPrompt
+	msg, err := s.request(ctx, prompt, int(math.Floor(0.5*float64(reserveTokens))), s.reasoning())
+	if err != nil {
+		return "", err
+	}
+	if msg.StopReason == provider.StopReasonError {
+		return "", errors.New("Turn prefix summarization failed: " + failure(msg)) //nolint:staticcheck // pi's text
+	}
+	return answerText(msg), nil
+}
+
+// noPriorHistory stands for the history summary of a split turn that has no history before it.
+const noPriorHistory = "No prior history."
+
+// Summarize generates the summary of a prepared compaction (pi's compact): the history summary, and
+// for a split turn the turn-prefix summary in parallel, merged under "**Turn Context (split turn):**";
+// then the read and modified file lists. Cancelling ctx at any point gives ErrCancelled, and the
+// caller must write nothing.
+func (s Summarizer) Summarize(ctx context.Context, prep *Preparation, customInstructions string) (Result, error) {
+	if err := s.validate(); err != nil {
+		return Result{}, err
+	}
+	if ctx.Err() != nil {
+		return Result{}, ErrCancelled
+	}
+	reserve := prep.Settings.ReserveTokens
+	var summary string
+	if prep.IsSplitTurn && len(prep.TurnPrefixMessages) > 0 {
+		var history, prefix string
+		g, gctx := errgroup.WithContext(ctx)
+		g.Go(func() error {
+			if len(prep.MessagesToSummarize) == 0 {
+				history = noPriorHistory
+				return nil
+			}
+			var err error
+			history, err = s.GenerateSummary(gctx, prep.MessagesToSummarize, reserve, customInstructions, prep.PreviousSummary)
+			return err
+		})
+		g.Go(func() error {
+			var err error
+			prefix, err = s.GenerateTurnPrefixSummary(gctx, prep.TurnPrefixMessages, reserve)
+			return err
+		})
+		err := g.Wait()
+		if ctx.Err() != nil {
+			return Result{}, ErrCancelled
+		}
+		if err != nil {
+			return Result{}, err
+		}
+		summary = history + "\n\n---\n\n**Turn Context (split turn):**\n\n" + prefix
+	} else {
+		var err error
+		summary, err = s.GenerateSummary(ctx, prep.MessagesToSummarize, reserve, customInstructions, prep.PreviousSummary)
+		if err != nil {
+			return Result{}, err
+		}
+	}
+	ops := prep.FileOps
+	if ops == nil {
+		ops = NewFileOps()
+	}
+	readFiles, modifiedFiles := ops.Lists()
+	summary += FormatFileOperations(readFiles, modifiedFiles)
+	if ctx.Err() != nil {
+		return Result{}, ErrCancelled
+	}
+	return Result{
+		Summary:          summary,
+		FirstKeptEntryID: prep.FirstKeptEntryID,
+		TokensBefore:     prep.TokensBefore,
+		Details:          Details{ReadFiles: readFiles, ModifiedFiles: modifiedFiles},
+	}, nil
+}
+
+// Params is a whole compaction: who summarises, the branch (root → leaf entries, from
+// session.Manager.Path("")), the settings and the user's instructions (/compact <instructions>).
+type Params struct {
+	Summarizer         Summarizer
+	Branch             []*session.Entry
+	Settings           Settings
+	CustomInstructions string
+}
+
+// Compact prepares and summarises a compaction of a branch, for manual, threshold and overflow
+// compaction alike. The harness appends the result as a compaction entry
+// (session.Manager.AppendCompaction(r.Summary, r.FirstKeptEntryID, r.TokensBefore, r.Details, false))
+// and rebuilds the transcript from the session.
+//
+// Errors: ErrAlreadyCompacted and ErrNothingToCompact when there is nothing to do; ErrCancelled when
+// ctx was cancelled (nothing must be written); "Summarization failed: …" and "Turn prefix
+// summarization failed: …" when the model answered with an error. EndState turns an error into what
+// compaction_end reports.
+func Compact(ctx context.Context, p Params) (Result, error) {
+	if ctx.Err() != nil {
+		return Result{}, ErrCancelled
+	}
+	if err := p.Summarizer.validate(); err != nil {
+		return Result{}, err
+	}
+	prep, err := Prepare(p.Branch, p.Settings, p.Summarizer.Model.ContextWindow)
+	if err != nil {
+		return Result{}, err
+	}
+	return p.Summarizer.Summarize(ctx, prep, p.CustomInstructions)
+}
