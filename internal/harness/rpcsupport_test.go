@@ -1,0 +1,127 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pi-go/pi-go/internal/config"
+	"github.com/pi-go/pi-go/internal/loop"
+)
+
+// preflightRecorder notes the preflight outcome in the same sequence as the session's events, so a
+// test can check that the report comes before agent_start.
+type preflightRecorder struct {
+	mu   sync.Mutex
+	seq  []string
+	errs []error
+}
+
+func (r *preflightRecorder) event(e Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seq = append(r.seq, e.Type)
+}
+
+func (r *preflightRecorder) preflight(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seq = append(r.seq, "preflight")
+	r.errs = append(r.errs, err)
+}
+
+func (r *preflightRecorder) sequence() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return strings.Join(r.seq, " ")
+}
+
+func TestPromptWithPreflightReportsBeforeTheRun(t *testing.T) {
+	f := newFixture(t, []scriptedTurn{textTurn("hello")}, nil)
+	rec := &preflightRecorder{}
+	f.s.Subscribe(rec.event)
+	if err := f.s.PromptWithPreflight(context.Background(), "hi", nil, BehaviorNone, rec.preflight); err != nil {
+		t.Fatal(err)
+	}
+	seq := rec.sequence()
+	if !strings.HasPrefix(seq, "preflight agent_start turn_start") || !strings.HasSuffix(seq, "agent_end") {
+		t.Errorf("sequence: %s", seq)
+	}
+	if len(rec.errs) != 1 || rec.errs[0] != nil {
+		t.Errorf("preflight reports: %v", rec.errs)
+	}
+}
+
+func TestPromptWithPreflightWhileBusy(t *testing.T) {
+	f := newFixture(t, []scriptedTurn{textTurn("first"), textTurn("second")}, nil)
+	f.script.gate = make(chan struct{})
+	done := make(chan error, 1)
+	go func() { done <- f.s.PromptWithPreflight(context.Background(), "one", nil, BehaviorNone, nil) }()
+	waitForEvent(t, f.events, func(e Event) bool { return e.Type == "message_start" && isAssistant(e) })
+
+	var got []error
+	report := func(err error) { got = append(got, err) }
+	if err := f.s.PromptWithPreflight(context.Background(), "two", nil, BehaviorNone, report); !errors.Is(err, ErrBusy) {
+		t.Errorf("busy without behaviour: %v", err)
+	}
+	if err := f.s.PromptWithPreflight(context.Background(), "later", nil, BehaviorFollowUp, report); err != nil {
+		t.Errorf("follow-up while busy: %v", err)
+	}
+	if len(got) != 2 || !errors.Is(got[0], ErrBusy) || got[1] != nil {
+		t.Errorf("preflight reports: %v", got)
+	}
+	if _, followUp := f.s.QueuedTexts(); len(followUp) != 1 || followUp[0] != "later" {
+		t.Errorf("follow-up queue: %v", followUp)
+	}
+	close(f.script.gate)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if n := f.script.requestCount(); n != 2 {
+		t.Errorf("requests = %d, want 2 (the follow-up runs after the first answer)", n)
+	}
+}
+
+func TestPromptWithPreflightRejectsWithoutModel(t *testing.T) {
+	f := newFixture(t, nil, func(o *Options) { o.Model = nil })
+	var got error
+	err := f.s.PromptWithPreflight(context.Background(), "hi", nil, BehaviorNone, func(e error) { got = e })
+	if err == nil || got != err || !strings.HasPrefix(err.Error(), "No model selected.") {
+		t.Errorf("returned %v, reported %v", err, got)
+	}
+	if f.s.IsStreaming() {
+		t.Error("a rejected prompt left the session busy")
+	}
+}
+
+func TestQueueModesArePersisted(t *testing.T) {
+	agentDir := t.TempDir()
+	settings := config.LoadSettings(agentDir, t.TempDir())
+	f := newFixture(t, nil, func(o *Options) { o.Settings = settings })
+	if err := f.s.SetSteeringMode(loop.QueueAll); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.SetFollowUpMode(loop.QueueAll); err != nil {
+		t.Fatal(err)
+	}
+	if f.s.Agent().SteeringMode() != loop.QueueAll || f.s.Agent().FollowUpMode() != loop.QueueAll {
+		t.Errorf("agent modes: %s %s", f.s.Agent().SteeringMode(), f.s.Agent().FollowUpMode())
+	}
+	data, err := os.ReadFile(filepath.Join(agentDir, "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"steeringMode": "all"`) || !strings.Contains(string(data), `"followUpMode": "all"`) {
+		t.Errorf("settings.json:\n%s", data)
+	}
+	if err := f.s.SetSteeringMode("sometimes"); err == nil {
+		t.Error("invalid mode accepted")
+	}
+	if f.s.Agent().SteeringMode() != loop.QueueAll {
+		t.Errorf("invalid mode changed the agent: %s", f.s.Agent().SteeringMode())
+	}
+}
