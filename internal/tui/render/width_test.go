@@ -7,8 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/muesli/termenv"
+
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
 // Hostile content: long unbroken paths, wide characters, emoji, tabs, control characters, ANSI.
@@ -182,6 +185,25 @@ func TestBashPreviewCountsVisualLines(t *testing.T) {
 		}
 		if strings.Join(stripAll(got[1:]), "\n") != strings.Join(stripAll(all[len(all)-5:]), "\n") {
 			t.Fatalf("width %d: tail lines differ:\n%q\n%q", w, stripAll(got[1:]), stripAll(all[len(all)-5:]))
+		}
+	}
+}
+
+func TestOtherThemesAndProfilesFit(t *testing.T) {
+	for _, th := range []*theme.Theme{theme.Light(termenv.TrueColor), theme.Dark(termenv.ANSI), theme.Dark(termenv.Ascii)} {
+		r := New(Options{Theme: th, Home: "/home/user"})
+		for _, w := range []int{1, 7, 40, 100} {
+			for name, lines := range hostileBlocks(r, w) {
+				assertFits(t, lines, w)
+				assertClosed(t, lines)
+				if th.Profile() == termenv.Ascii {
+					for _, l := range lines {
+						if strings.Contains(l, "\x1b[38;") || strings.Contains(l, "\x1b[48;") {
+							t.Fatalf("%s: colour in an Ascii profile line: %q", name, l)
+						}
+					}
+				}
+			}
 		}
 	}
 }

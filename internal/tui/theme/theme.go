@@ -4,6 +4,7 @@
 package theme
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/muesli/termenv"
@@ -150,6 +151,12 @@ func New(name string, palette Palette, profile termenv.Profile, dark bool) *Them
 		if c == "" {
 			continue
 		}
+		if r, g, b, ok := parseHex(c); ok && profile == termenv.TrueColor {
+			// Exact: termenv's conversion can be one off in a channel.
+			rgb := strconv.Itoa(r) + ";" + strconv.Itoa(g) + ";" + strconv.Itoa(b)
+			t.fg[k], t.bg[k] = "\x1b[38;2;"+rgb+"m", "\x1b[48;2;"+rgb+"m"
+			continue
+		}
 		col := profile.Color(c)
 		if col == nil {
 			continue
@@ -162,6 +169,17 @@ func New(name string, palette Palette, profile termenv.Profile, dark bool) *Them
 		}
 	}
 	return t
+}
+
+func parseHex(c string) (r, g, b int, ok bool) {
+	if len(c) != 7 || c[0] != '#' {
+		return 0, 0, 0, false
+	}
+	v, err := strconv.ParseUint(c[1:], 16, 32)
+	if err != nil {
+		return 0, 0, 0, false
+	}
+	return int(v >> 16 & 0xff), int(v >> 8 & 0xff), int(v & 0xff), true
 }
 
 // Dark is pi's dark theme for profile.

@@ -1,0 +1,73 @@
+package theme
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/muesli/termenv"
+)
+
+func TestProfiles(t *testing.T) {
+	if got := Dark(termenv.TrueColor).Fg(Error, "x"); got != "\x1b[38;2;204;102;102mx"+Reset {
+		t.Errorf("truecolor error fg = %q", got)
+	}
+	if got := Dark(termenv.TrueColor).Bg(UserMessageBg, "x"); got != "\x1b[48;2;52;53;65mx"+Reset {
+		t.Errorf("truecolor user bg = %q", got)
+	}
+	if got := Dark(termenv.ANSI256).Fg(Error, "x"); !strings.HasPrefix(got, "\x1b[38;5;") || !strings.HasSuffix(got, Reset) {
+		t.Errorf("256-colour error fg = %q", got)
+	}
+	if got := Dark(termenv.ANSI).Fg(Error, "x"); !strings.HasPrefix(got, "\x1b[") || strings.Contains(got, ";5;") {
+		t.Errorf("16-colour error fg = %q", got)
+	}
+	plain := Dark(termenv.Ascii)
+	for _, got := range []string{plain.Fg(Error, "x"), plain.Bg(ToolErrorBg, "x"), plain.Bold("x"), plain.Italic("x"),
+		plain.Inverse("x"), plain.Style(Accent, true, true, "x")} {
+		if got != "x" {
+			t.Errorf("Ascii profile styled %q", got)
+		}
+	}
+	// Keys with the terminal's default colour add nothing.
+	if got := Dark(termenv.ANSI256).Fg(Text, "x"); got != "x" {
+		t.Errorf("default text colour = %q", got)
+	}
+	if got := Light(termenv.ANSI256).Style(Text, true, false, "x"); got != "\x1b[1mx"+Reset {
+		t.Errorf("bold default colour = %q", got)
+	}
+}
+
+func TestPalettesAreComplete(t *testing.T) {
+	optional := map[Key]bool{Text: true, UserMessageText: true, CustomMessageText: true, ToolTitle: true}
+	for name, p := range map[string]Palette{"dark": DarkPalette(), "light": LightPalette()} {
+		for k, c := range p {
+			if c == "" && !optional[Key(k)] {
+				t.Errorf("%s palette: key %d has no colour", name, k)
+			}
+		}
+	}
+}
+
+func TestMarkdownStyle(t *testing.T) {
+	for _, th := range []*Theme{Dark(termenv.ANSI256), Light(termenv.ANSI256)} {
+		s := th.MarkdownStyle(MarkdownText)
+		if s.Document.Margin == nil || *s.Document.Margin != 0 || s.Document.BlockPrefix != "" || s.Document.Color != nil {
+			t.Errorf("%s: document style %+v", th.Name(), s.Document)
+		}
+		if s.CodeBlock.Chroma == nil {
+			t.Errorf("%s: no chroma colours for code blocks", th.Name())
+		}
+		thinking := th.MarkdownStyle(MarkdownThinking)
+		if thinking.Document.Italic == nil || !*thinking.Document.Italic || *thinking.Document.Color != th.Color(ThinkingText) {
+			t.Errorf("%s: thinking style %+v", th.Name(), thinking.Document)
+		}
+	}
+}
+
+func TestThinkingKey(t *testing.T) {
+	for level, want := range map[string]Key{"off": ThinkingOff, "": ThinkingOff, "minimal": ThinkingMinimal, "low": ThinkingLow,
+		"medium": ThinkingMedium, "high": ThinkingHigh, "xhigh": ThinkingXHigh, "bogus": ThinkingOff} {
+		if got := ThinkingKey(level); got != want {
+			t.Errorf("ThinkingKey(%q) = %d, want %d", level, got, want)
+		}
+	}
+}
