@@ -45,6 +45,10 @@ func (a *app) runPrint(ctx context.Context, sess *harness.Session, initial strin
 			_ = out.WriteRecord(e, !(e.Agent != nil && e.Agent.IsDelta()))
 		})
 		defer unsubscribe()
+	} else {
+		// Text mode prints only the answer on stdout; what the user waits for goes to stderr.
+		unsubscribe := sess.Subscribe(func(e harness.Event) { a.printProgress(e) })
+		defer unsubscribe()
 	}
 	prompts := a.opts.Messages
 	if initial != "" {
@@ -94,6 +98,20 @@ func (a *app) runPrint(ctx context.Context, sess *harness.Session, initial strin
 	}
 	_, err := fmt.Fprint(a.io.Out, b.String())
 	return err
+}
+
+// printProgress tells a -p user on stderr why nothing happens for a while.
+func (a *app) printProgress(e harness.Event) {
+	switch e.Type {
+	case harness.EventAutoRetryStart:
+		fmt.Fprintf(a.io.Err, "Retrying (%d/%d) in %.1fs: %s\n", e.Attempt, e.MaxAttempts, float64(e.DelayMs)/1000, e.ErrorMessage)
+	case harness.EventCompactionStart:
+		fmt.Fprintf(a.io.Err, "Compacting the context (%s)...\n", e.Reason)
+	case harness.EventCompactionEnd:
+		if e.ErrorMessage != "" {
+			fmt.Fprintln(a.io.Err, e.ErrorMessage)
+		}
+	}
 }
 
 // initialMessage builds the first prompt from piped stdin, @file arguments and the first message, as

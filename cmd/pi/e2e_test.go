@@ -1,0 +1,378 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pi-go/pi-go/internal/provider/openaitest"
+)
+
+// piBinary is the binary built once for the end-to-end tests.
+var piBinary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "pi-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	piBinary = filepath.Join(dir, "pi")
+	build := exec.Command("go", "build", "-o", piBinary, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building pi:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// project is a temp project directory with its own agent dir.
+type project struct {
+	t        *testing.T
+	dir      string
+	agentDir string
+	server   *openaitest.Server
+}
+
+func newProject(t *testing.T) *project {
+	t.Helper()
+	root := t.TempDir()
+	p := &project{t: t, dir: filepath.Join(root, "proj"), agentDir: filepath.Join(root, "agent"), server: openaitest.Start(t)}
+	for _, d := range []string{p.dir, p.agentDir} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
+}
+
+func (p *project) write(rel, content string) {
+	p.t.Helper()
+	path := filepath.Join(p.dir, rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		p.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// run starts pi in the project against the scripted server.
+func (p *project) run(stdin string, args ...string) result {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, piBinary, args...)
+	cmd.Dir = p.dir
+	cmd.Env = []string{
+		"HOME=" + filepath.Dir(p.agentDir),
+		"PATH=" + os.Getenv("PATH"),
+		"PI_CODING_AGENT_DIR=" + p.agentDir,
+		"PI_DEMO_DELAY=0",
+	}
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		p.t.Fatalf("running pi: %v", err)
+	}
+	return result{stdout: out.String(), stderr: errb.String(), code: code}
+}
+
+func (p *project) baseArgs() []string {
+	return []string{"--base-url", p.server.URL, "--model", "test-model"}
+}
+
+// requestMessages decodes the messages of the n-th request (1-based).
+func requestMessages(t *testing.T, s *openaitest.Server, n int) []map[string]any {
+	t.Helper()
+	reqs := s.Requests()
+	if len(reqs) < n {
+		t.Fatalf("only %d requests", len(reqs))
+	}
+	var body struct {
+		Messages []map[string]any `json:"messages"`
+	}
+	if err := reqs[n-1].Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	return body.Messages
+}
+
+func TestPrintModeMultiTurnToolRunEditsAFile(t *testing.T) {
+	p := newProject(t)
+	p.write("greet.go", "package main\n\nfunc greet() string { return \"hello\" }\n")
+	p.server.Enqueue(
+		openaitest.ToolCallReply("test-model", "Let me read it.",
+			openaitest.ToolCallSpec{ID: "call_1", Name: "read", Arguments: `{"path":"greet.go"}`}),
+		openaitest.ToolCallReply("test-model", "",
+			openaitest.ToolCallSpec{ID: "call_2", Name: "edit", Arguments: `{"path":"greet.go","edits":[{"oldText":"\"hello\"","newText":"\"hello, world\""}]}`}),
+		openaitest.TextReply("test-model", "Changed the ", "greeting."),
+	)
+	r := p.run("", append(p.baseArgs(), "-p", "make greet say hello, world")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr: %s", r.code, r.stderr)
+	}
+	if r.stdout != "Changed the greeting.\n" {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+	data, _ := os.ReadFile(filepath.Join(p.dir, "greet.go"))
+	if !strings.Contains(string(data), `"hello, world"`) {
+		t.Errorf("file not edited: %s", data)
+	}
+	msgs := requestMessages(t, p.server, 3)
+	var roles []string
+	for _, m := range msgs {
+		roles = append(roles, m["role"].(string))
+	}
+	if strings.Join(roles, ",") != "system,user,assistant,tool,assistant,tool" {
+		t.Errorf("third request roles: %v", roles)
+	}
+	if !strings.Contains(fmt.Sprint(msgs[5]["content"]), "Successfully replaced") {
+		t.Errorf("edit result not sent back: %v", msgs[5])
+	}
+
+	// -c continues that session: the whole history goes into the next request.
+	p.server.Enqueue(openaitest.TextReply("test-model", "Yes."))
+	r = p.run("", append(p.baseArgs(), "-c", "-p", "did it work?")...)
+	if r.code != 0 || r.stdout != "Yes.\n" {
+		t.Fatalf("continue: exit %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+	}
+	msgs = requestMessages(t, p.server, 4)
+	if len(msgs) != 8 || contentText(msgs[7]["content"]) != "did it work?" {
+		t.Errorf("continued request carries %d messages (want 8), last %v", len(msgs), msgs[len(msgs)-1])
+	}
+}
+
+func TestJSONModeFollowsTheLoopContract(t *testing.T) {
+	p := newProject(t)
+	p.server.Enqueue(
+		openaitest.ToolCallReply("test-model", "", openaitest.ToolCallSpec{ID: "c1", Name: "bash", Arguments: `{"command":"echo hi"}`}),
+		openaitest.TextReply("test-model", "done"),
+	)
+	r := p.run("", append(p.baseArgs(), "--mode", "json", "go")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var types []string
+	for i, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("line %d is not JSON: %q", i+1, line)
+		}
+		typ := ev["type"].(string)
+		if i == 0 {
+			if typ != "session" || ev["version"].(float64) != 3 || ev["cwd"] == nil {
+				t.Fatalf("first line must be the session header: %s", line)
+			}
+			continue
+		}
+		if typ == "message_update" {
+			if ev["assistantMessageEvent"] == nil || ev["message"] == nil {
+				t.Errorf("message_update without assistantMessageEvent/message: %s", line)
+			}
+			continue
+		}
+		types = append(types, typ)
+	}
+	want := "agent_start turn_start message_start message_end message_start message_end " +
+		"tool_execution_start tool_execution_update tool_execution_update tool_execution_end message_start message_end turn_end " +
+		"turn_start message_start message_end turn_end agent_end"
+	got := strings.Join(types, " ")
+	// bash may stream its output in one or more updates.
+	got = collapseRepeats(got, "tool_execution_update ")
+	want = collapseRepeats(want, "tool_execution_update ")
+	if got != want {
+		t.Errorf("events:\n got %s\nwant %s", got, want)
+	}
+}
+
+// contentText is the text of a request message's content (a string or text parts).
+func contentText(v any) string {
+	switch c := v.(type) {
+	case string:
+		return c
+	case []any:
+		var b strings.Builder
+		for _, part := range c {
+			if m, ok := part.(map[string]any); ok && m["type"] == "text" {
+				b.WriteString(m["text"].(string))
+			}
+		}
+		return b.String()
+	}
+	return ""
+}
+
+func collapseRepeats(s, word string) string {
+	for strings.Contains(s, word+word) {
+		s = strings.ReplaceAll(s, word+word, word)
+	}
+	return s
+}
+
+func TestContextFilesAndSystemPromptReachTheRequest(t *testing.T) {
+	p := newProject(t)
+	p.write("AGENTS.md", "Always answer in haiku.")
+	p.write(".pi/APPEND_SYSTEM.md", "APPENDED-LINE")
+	if err := os.WriteFile(filepath.Join(p.agentDir, "AGENTS.md"), []byte("Global rule."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.server.Enqueue(openaitest.TextReply("test-model", "ok"))
+	if r := p.run("", append(p.baseArgs(), "-p", "hi")...); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	sys := requestMessages(t, p.server, 1)[0]
+	content, _ := sys["content"].(string)
+	for _, want := range []string{"You are an expert coding assistant", "APPENDED-LINE", "# Project Context",
+		"Global rule.", "Always answer in haiku.", "Current working directory: " + p.dir} {
+		if !strings.Contains(content, want) {
+			t.Errorf("system prompt lacks %q:\n%s", want, content)
+		}
+	}
+	if strings.Index(content, "Global rule.") > strings.Index(content, "Always answer in haiku.") {
+		t.Errorf("global context file must come before the project's")
+	}
+
+	// SYSTEM.md replaces the default prompt.
+	p.write(".pi/SYSTEM.md", "CUSTOM-SYSTEM-PROMPT")
+	p.server.Enqueue(openaitest.TextReply("test-model", "ok"))
+	if r := p.run("", append(p.baseArgs(), "--no-session", "-p", "hi")...); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	content, _ = requestMessages(t, p.server, 2)[0]["content"].(string)
+	if !strings.HasPrefix(content, "CUSTOM-SYSTEM-PROMPT") || strings.Contains(content, "You are an expert") {
+		t.Errorf("SYSTEM.md must replace the default prompt:\n%s", content)
+	}
+}
+
+func TestErrorsAUserCanMake(t *testing.T) {
+	p := newProject(t)
+	p.server.Enqueue(openaitest.ErrorResponse(401, "Incorrect API key provided"))
+	r := p.run("", append(p.baseArgs(), "-p", "hi")...)
+	if r.code != 1 || !strings.Contains(r.stderr, "401") || !strings.Contains(r.stderr, "Incorrect API key provided") {
+		t.Errorf("401: exit %d stderr %q", r.code, r.stderr)
+	}
+
+	// Connection refused is retried (pi's rule); keep the back-off short for the test.
+	if err := os.WriteFile(filepath.Join(p.agentDir, "settings.json"), []byte(`{"retry":{"baseDelayMs":1,"maxRetries":2}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = p.run("", "--base-url", "http://127.0.0.1:1/v1", "--model", "m", "-p", "hi")
+	if r.code != 1 || !strings.Contains(r.stderr, "127.0.0.1:1") {
+		t.Errorf("connection refused: exit %d stderr %q", r.code, r.stderr)
+	}
+
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--thinking", "ultra", "-p", "x"}, "invalid --thinking"},
+		{[]string{"--model", "no-such-model-anywhere", "-p", "x"}, "no-such-model-anywhere"},
+		{[]string{"--provider", "nope", "--model", "x", "-p", "x"}, "nope"},
+		{[]string{"--provider", "demo", "@missing.txt", "-p"}, "File not found"},
+		{[]string{"--session", "deadbeef", "-p", "x"}, "No session found matching 'deadbeef'"},
+		{[]string{"-p", "x"}, "No models available"},
+		{[]string{"--model", "gpt-4o", "-p", "x"}, "OPENAI_API_KEY"},
+	}
+	for _, c := range cases {
+		r := p.run("", c.args...)
+		if r.code != 1 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("pi %v: exit %d, stderr %q; want exit 1 mentioning %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	p := newProject(t)
+	if r := p.run("", "--version"); r.code != 0 || strings.TrimSpace(r.stdout) == "" {
+		t.Errorf("--version: %+v", r)
+	}
+	if r := p.run("", "--help"); r.code != 0 || !strings.Contains(r.stdout, "--base-url") {
+		t.Errorf("--help: %+v", r)
+	}
+}
+
+func TestStdinIsMergedIntoTheFirstPrompt(t *testing.T) {
+	p := newProject(t)
+	p.write("note.txt", "NOTE-CONTENT")
+	p.server.Enqueue(openaitest.TextReply("test-model", "ok"))
+	r := p.run("piped text\n", append(p.baseArgs(), "@note.txt", "question")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	user := contentText(requestMessages(t, p.server, 1)[1]["content"])
+	want := "piped text<file name=\"" + filepath.Join(p.dir, "note.txt") + "\">\nNOTE-CONTENT\n</file>\nquestion"
+	if user != want {
+		t.Errorf("first prompt:\n got %q\nwant %q", user, want)
+	}
+}
+
+func TestSignalAbortsCleanly(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("signals")
+	}
+	p := newProject(t)
+	gate := make(chan struct{})
+	sent := make(chan int, 16)
+	resp := openaitest.TextReply("test-model", "partial ", "never")
+	resp.Gate, resp.Sent = gate, sent
+	p.server.Enqueue(resp)
+	cmd := exec.Command(piBinary, append(p.baseArgs(), "-p", "hi")...)
+	cmd.Dir = p.dir
+	cmd.Env = []string{"HOME=" + p.agentDir, "PATH=" + os.Getenv("PATH"), "PI_CODING_AGENT_DIR=" + p.agentDir}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	gate <- struct{}{} // role chunk
+	<-sent
+	gate <- struct{}{} // "partial "
+	<-sent
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("SIGINT: %v (stderr %s), want exit 130", err, errb.String())
+	}
+	// The session file stays valid and holds the aborted answer.
+	files, _ := filepath.Glob(filepath.Join(p.agentDir, "sessions", "*", "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("session files: %v", files)
+	}
+	data, _ := os.ReadFile(files[0])
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if !json.Valid([]byte(line)) {
+			t.Errorf("invalid line in session: %q", line)
+		}
+	}
+	if !strings.Contains(string(data), `"stopReason":"aborted"`) {
+		t.Errorf("aborted message not saved:\n%s", data)
+	}
+}
