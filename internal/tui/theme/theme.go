@@ -156,6 +156,10 @@ func New(name string, palette Palette, profile termenv.Profile, dark bool) *Them
 			rgb := strconv.Itoa(r) + ";" + strconv.Itoa(g) + ";" + strconv.Itoa(b)
 			t.fg[k], t.bg[k] = "\x1b[38;2;"+rgb+"m", "\x1b[48;2;"+rgb+"m"
 			continue
+		} else if ok && profile == termenv.ANSI256 {
+			n := strconv.Itoa(to256(r, g, b))
+			t.fg[k], t.bg[k] = "\x1b[38;5;"+n+"m", "\x1b[48;5;"+n+"m"
+			continue
 		}
 		col := profile.Color(c)
 		if col == nil {
@@ -278,4 +282,38 @@ func ThinkingKey(level string) Key {
 	default:
 		return ThinkingOff
 	}
+}
+
+// to256 picks the nearest xterm 256-colour index for an RGB colour, from the 6x6x6 cube or the grey
+// ramp, whichever is closer (tmux's method). termenv's conversion turns pi's dark tinted backgrounds
+// (#283228) into saturated cube colours (#005f00).
+func to256(r, g, b int) int {
+	levels := [6]int{0, 0x5f, 0x87, 0xaf, 0xd7, 0xff}
+	q := func(v int) int {
+		switch {
+		case v < 48:
+			return 0
+		case v < 115:
+			return 1
+		default:
+			return (v - 35) / 40
+		}
+	}
+	qr, qg, qb := q(r), q(g), q(b)
+	cr, cg, cb := levels[qr], levels[qg], levels[qb]
+	cube := 16 + 36*qr + 6*qg + qb
+	if cr == r && cg == g && cb == b {
+		return cube
+	}
+	avg := (r + g + b) / 3
+	gi := 23
+	if avg <= 238 {
+		gi = max((avg-3)/10, 0)
+	}
+	gv := 8 + 10*gi
+	dist := func(x, y, z int) int { return (x-r)*(x-r) + (y-g)*(y-g) + (z-b)*(z-b) }
+	if dist(gv, gv, gv) < dist(cr, cg, cb) {
+		return 232 + gi
+	}
+	return cube
 }

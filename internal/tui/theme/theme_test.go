@@ -71,3 +71,18 @@ func TestThinkingKey(t *testing.T) {
 		}
 	}
 }
+
+func TestTo256(t *testing.T) {
+	for _, c := range []struct {
+		hex  string
+		want int
+	}{
+		{"#283228", 236}, // pi's toolSuccessBg: a dark grey, not #005f00
+		{"#343541", 237}, {"#000000", 16}, {"#ffffff", 231}, {"#5f87ff", 69}, {"#cc6666", 167}, {"#808080", 244},
+	} {
+		r, g, b, _ := parseHex(c.hex)
+		if got := to256(r, g, b); got != c.want {
+			t.Errorf("to256(%s) = %d, want %d", c.hex, got, c.want)
+		}
+	}
+}
