@@ -297,3 +297,8 @@ func trimTrailingEmpty(lines []string) []string {
 	}
 	return lines[:end]
 }
+
+// errorResult is a result that only carries an error text.
+func errorResult(text string) *loop.ToolResult {
+	return &loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}}
+}

@@ -1,0 +1,76 @@
+package render
+
+import "github.com/pi-go/pi-go/internal/provider"
+
+// TranscriptOptions say how a whole transcript is shown.
+type TranscriptOptions struct {
+	HideThinking bool
+	// Expand shows tool output, summaries and `!` output in full (pi's Ctrl+O state).
+	Expand bool
+}
+
+// Transcript renders messages as the chat shows them (a resumed session, a rebuilt chat): each
+// message as its block, every tool call of an assistant message as a tool block right after it,
+// completed by its result from later in the list. Tool results are shown with their call, never on
+// their own; a call without a result shows as pending.
+func (r *Renderer) Transcript(msgs []provider.Message, o TranscriptOptions, width int) []string {
+	results := make(map[string]*provider.ToolResultMessage)
+	for _, m := range msgs {
+		if tr, ok := m.(*provider.ToolResultMessage); ok {
+			results[tr.ToolCallID] = tr
+		}
+	}
+	var out []string
+	for _, m := range msgs {
+		out = append(out, r.Message(m, results, o, width)...)
+	}
+	return out
+}
+
+// Message renders one transcript message. For an assistant message the tool blocks of its calls
+// follow, with their results looked up in results (which may be nil). A tool result alone renders
+// nothing: it belongs to its call.
+func (r *Renderer) Message(m provider.Message, results map[string]*provider.ToolResultMessage, o TranscriptOptions, width int) []string {
+	switch m := m.(type) {
+	case *provider.UserMessage:
+		return r.UserMessage(m, width)
+	case *provider.AssistantMessage:
+		out := r.AssistantMessage(m, AssistantOptions{HideThinking: o.HideThinking}, width)
+		for _, c := range m.Content {
+			if c.Type != provider.ContentToolCall {
+				continue
+			}
+			v := ToolViewFromMessages(c, results[c.ID])
+			v.Expanded = o.Expand
+			if v.Status != ToolDone && (m.StopReason == provider.StopReasonError || m.StopReason == provider.StopReasonAborted) {
+				// pi marks calls of a failed message as errors with the message's error.
+				v.Status, v.IsError = ToolDone, true
+				v.Result = errorResult(errorLineText(m))
+			}
+			out = append(out, r.Tool(v, width)...)
+		}
+		return out
+	case *provider.BashExecutionMessage:
+		v := BashViewFromMessage(m)
+		v.Expanded = o.Expand
+		return r.BashExecution(v, width)
+	case *provider.CompactionSummaryMessage:
+		return r.CompactionSummary(m, o.Expand, width)
+	case *provider.BranchSummaryMessage:
+		return r.BranchSummary(m, o.Expand, width)
+	case *provider.CustomMessage:
+		return r.CustomMessage(m, width)
+	}
+	return nil
+}
+
+// errorLineText is what pi puts into the unfinished tool calls of a failed assistant message.
+func errorLineText(m *provider.AssistantMessage) string {
+	if m.StopReason == provider.StopReasonAborted {
+		return "Operation aborted"
+	}
+	if m.ErrorMessage != "" {
+		return m.ErrorMessage
+	}
+	return "Error"
+}
