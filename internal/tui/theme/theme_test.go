@@ -1,6 +1,7 @@
 package theme
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -57,7 +58,8 @@ func TestMarkdownStyle(t *testing.T) {
 			t.Errorf("%s: no chroma colours for code blocks", th.Name())
 		}
 		thinking := th.MarkdownStyle(MarkdownThinking)
-		if thinking.Document.Italic == nil || !*thinking.Document.Italic || *thinking.Document.Color != th.Color(ThinkingText) {
+		r, g, b, _ := parseHex(th.Color(ThinkingText))
+		if thinking.Document.Italic == nil || !*thinking.Document.Italic || *thinking.Document.Color != strconv.Itoa(to256(r, g, b)) {
 			t.Errorf("%s: thinking style %+v", th.Name(), thinking.Document)
 		}
 	}

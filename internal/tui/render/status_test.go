@@ -1,0 +1,39 @@
+package render
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+func TestSpinnerAndElapsed(t *testing.T) {
+	if Spinner(0) != "⠋" || Spinner(79*time.Millisecond) != "⠋" || Spinner(80*time.Millisecond) != "⠙" ||
+		Spinner(10*SpinnerInterval) != "⠋" || Spinner(-time.Second) != "⠋" {
+		t.Fatal("spinner frames do not follow pi's 80 ms sequence")
+	}
+	for d, want := range map[time.Duration]string{0: "0s", 999 * time.Millisecond: "0s", 59 * time.Second: "59s",
+		65 * time.Second: "1m 05s", 3599 * time.Second: "59m 59s", 3720 * time.Second: "1h 02m"} {
+		if got := FormatElapsed(d); got != want {
+			t.Errorf("FormatElapsed(%v) = %q, want %q", d, got, want)
+		}
+	}
+	r := newGoldenRenderer()
+	if lines := r.StatusLine(Status{}, 80); lines != nil {
+		t.Fatalf("idle status line: %q", lines)
+	}
+	got := plain(r.StatusLine(Status{Activity: Retrying, Attempt: 1, MaxAttempts: 3, RetryIn: 2001 * time.Millisecond}, 80))
+	if got != "\n ⠋ Retrying (1/3) in 3s... (esc to cancel)\n" {
+		t.Fatalf("retry line %q", got)
+	}
+}
+
+func TestThinkingIsDimAndItalic(t *testing.T) {
+	r := newGoldenRenderer()
+	lines := r.AssistantMessage(&provider.AssistantMessage{Content: []provider.Content{{Type: provider.ContentThinking, Thinking: "pondering"}}}, AssistantOptions{}, 80)
+	joined := strings.Join(lines, "\n")
+	if !strings.Contains(joined, "pondering") || !strings.Contains(joined, ";3m") || !strings.Contains(joined, "38;5;244") {
+		t.Fatalf("thinking not in the thinking colour and italic: %q", joined)
+	}
+}
