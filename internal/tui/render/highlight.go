@@ -31,7 +31,8 @@ type hlKey struct {
 }
 
 func newHighlighter(th *theme.Theme) *highlighter {
-	h := &highlighter{cache: newLRU[hlKey, []string](64), langs: newLRU[string, string](256)}
+	// A few previews are live at a time; an expanded file can be large, so keep few.
+	h := &highlighter{cache: newLRU[hlKey, []string](16), langs: newLRU[string, string](256)}
 	switch th.Profile() {
 	case termenv.TrueColor:
 		h.formatter = formatters.TTY16m

@@ -74,7 +74,7 @@ func New(o Options) *Renderer {
 		o.Theme = theme.Dark(termenv.Ascii)
 	}
 	return &Renderer{
-		detailsCache: newLRU[*loop.ToolResult, toolDetails](64),
+		detailsCache: newLRU[*loop.ToolResult, toolDetails](16), // the running tools' latest results
 		th:           o.Theme,
 		keys:         withDefaultKeys(o.Keys),
 		home:         strings.TrimRight(o.Home, "/"),
