@@ -145,9 +145,9 @@ type BranchSummaryOptions struct {
 // BranchSummary is a generated branch summary, for a branch_summary entry whose details are
 // {readFiles, modifiedFiles}.
 type BranchSummary struct {
-	Summary       string
-	ReadFiles     []string
-	ModifiedFiles []string
+	Summary       string   `json:"summary"`
+	ReadFiles     []string `json:"readFiles"`
+	ModifiedFiles []string `json:"modifiedFiles"`
 }
 
 // GenerateBranchSummary summarises the entries of a branch being left (CollectBranchEntries) in pi's

@@ -3,6 +3,7 @@ package compaction
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -127,20 +128,41 @@ func promptOf(t testing.TB, req *provider.Request) string {
 
 var testModel = &provider.Model{ID: "test-model", Provider: "test", API: provider.APIOpenAICompletions, ContextWindow: 128000, MaxTokens: 8192}
 
-// convert is a stand-in for harness.ConvertToLLM (which this package may not import): summaries and
-// bash executions become user messages, as there.
+// convert is harness.ConvertToLLM's twin (this package may not import the harness), checked against
+// pi's convertToLlm by the golden test: bash executions, custom messages and summaries become user
+// messages with pi's wrappers.
 func convert(msgs []provider.Message) []provider.Message {
 	out := make([]provider.Message, 0, len(msgs))
+	text := func(s string, ts int64) *provider.UserMessage {
+		return &provider.UserMessage{Content: []provider.Content{provider.TextContent(s)}, Timestamp: ts}
+	}
 	for _, m := range msgs {
 		switch m := m.(type) {
 		case *provider.UserMessage, *provider.AssistantMessage, *provider.ToolResultMessage:
 			out = append(out, m)
 		case *provider.CompactionSummaryMessage:
-			out = append(out, provider.NewUserMessage("The conversation history before this point was compacted into the following summary:\n\n<summary>\n"+m.Summary+"\n</summary>"))
+			out = append(out, text("The conversation history before this point was compacted into the following summary:\n\n<summary>\n"+m.Summary+"\n</summary>", m.Timestamp))
 		case *provider.BranchSummaryMessage:
-			out = append(out, provider.NewUserMessage("The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"+m.Summary+"</summary>"))
+			out = append(out, text("The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"+m.Summary+"</summary>", m.Timestamp))
 		case *provider.BashExecutionMessage:
-			out = append(out, provider.NewUserMessage("Ran `"+m.Command+"`\n```\n"+m.Output+"\n```"))
+			if m.ExcludeFromContext {
+				continue
+			}
+			s := "Ran `" + m.Command + "`\n"
+			if m.Output != "" {
+				s += "```\n" + m.Output + "\n```"
+			} else {
+				s += "(no output)"
+			}
+			if m.Cancelled {
+				s += "\n\n(command cancelled)"
+			} else if m.ExitCode != nil && *m.ExitCode != 0 {
+				s += "\n\nCommand exited with code " + strconv.Itoa(*m.ExitCode)
+			}
+			if m.Truncated && m.FullOutputPath != "" {
+				s += "\n\n[Output truncated. Full output: " + m.FullOutputPath + "]"
+			}
+			out = append(out, text(s, m.Timestamp))
 		case *provider.CustomMessage:
 			out = append(out, &provider.UserMessage{Content: m.Content, Timestamp: m.Timestamp})
 		}

@@ -33,8 +33,9 @@ func jsLen(s string) int {
 	return n
 }
 
-// jsSlice returns the first n UTF-16 code units of s (s.slice(0, n)). A character whose surrogate pair
-// straddles the limit is left out: Go strings cannot hold the lone half JavaScript would keep.
+// jsSlice returns the first n UTF-16 code units of s (s.slice(0, n)). When the limit falls inside a
+// surrogate pair, JavaScript keeps the lone first half, which reaches the server (and pi's own UTF-8
+// encoding) as U+FFFD; Go strings cannot hold the half, so U+FFFD is written in its place.
 func jsSlice(s string, n int) string {
 	units := 0
 	for i, r := range s {
@@ -43,6 +44,9 @@ func jsSlice(s string, n int) string {
 			w = 2
 		}
 		if units+w > n {
+			if units < n {
+				return s[:i] + "\uFFFD"
+			}
 			return s[:i]
 		}
 		units += w

@@ -62,8 +62,11 @@ func TestJSLengthSliceAndSort(t *testing.T) {
 	if n := jsLen("abc"); n != 3 {
 		t.Errorf("jsLen ascii = %d", n)
 	}
-	if got := jsSlice("x😀y", 2); got != "x" {
-		t.Errorf("a pair straddling the limit is left out: %q", got)
+	if got := jsSlice("x😀y", 2); got != "x\uFFFD" {
+		t.Errorf("a pair straddling the limit leaves its lone half, U+FFFD: %q", got)
+	}
+	if got := jsSlice("x😀y", 1); got != "x" {
+		t.Errorf("jsSlice 1 = %q", got)
 	}
 	if got := jsSlice("x😀y", 3); got != "x😀" {
 		t.Errorf("jsSlice 3 = %q", got)

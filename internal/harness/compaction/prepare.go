@@ -83,6 +83,11 @@ type Preparation struct {
 // there is nothing to keep or summarise. Other errors come from reading the session file.
 // Messages that cannot be decoded are left out, as they are from the context.
 func Prepare(branch []*session.Entry, s Settings, contextWindow int) (*Preparation, error) {
+	return prepare(branch, s, contextWindow, true)
+}
+
+// prepare is Prepare, or with keepLatest false exactly pi's prepareCompaction.
+func prepare(branch []*session.Entry, s Settings, contextWindow int, keepLatest bool) (*Preparation, error) {
 	n := len(branch)
 	if n > 0 && branch[n-1].Type == session.TypeCompaction {
 		return nil, ErrAlreadyCompacted
@@ -113,7 +118,7 @@ func Prepare(branch []*session.Entry, s Settings, contextWindow int) (*Preparati
 	prep.TokensBefore = EstimateContextTokens(ctx.Messages).Tokens
 
 	cut := FindCutPoint(branch, boundary, n, s.KeepRecentTokens)
-	if moved, ok := keepLatestRequest(branch, cut, boundary, s, contextWindow); ok {
+	if moved, ok := keepLatestRequest(branch, cut, boundary, s, contextWindow); ok && keepLatest {
 		cut = moved
 		prep.KeptLatestRequest = true
 	}

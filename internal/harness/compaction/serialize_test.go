@@ -48,7 +48,7 @@ func TestSerializeCountsJavaScriptCharacters(t *testing.T) {
 	// 1999 ASCII characters then an emoji (two UTF-16 units) straddling the limit, then 10 more.
 	text := strings.Repeat("a", 1999) + "😀" + strings.Repeat("b", 10)
 	got := SerializeConversation([]provider.Message{toolResult(text)})
-	if want := "[Tool result]: " + strings.Repeat("a", 1999) + "\n\n[... 11 more characters truncated]"; got != want {
+	if want := "[Tool result]: " + strings.Repeat("a", 1999) + "\uFFFD\n\n[... 11 more characters truncated]"; got != want {
 		t.Errorf("got …%q", got[len(got)-50:])
 	}
 }
