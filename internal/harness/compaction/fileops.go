@@ -49,17 +49,52 @@ func (f *FileOps) AddMessage(m provider.Message) {
 	}
 }
 
-// pathArgument is the string "path" property of tool-call arguments, "" when absent or not a string.
+// pathArgument is the string "path" property of tool-call arguments (the last one, as JSON.parse
+// keeps), "" when absent, not a string, or the arguments are not a JSON object. It scans without
+// decoding the other properties: file contents of write calls can be large.
 func pathArgument(raw json.RawMessage) string {
-	var args map[string]json.RawMessage
-	if json.Unmarshal(raw, &args) != nil {
+	p := jsonParser{data: raw}
+	p.skipSpace()
+	if p.pos >= len(p.data) || p.data[p.pos] != '{' {
 		return ""
 	}
-	var path string
-	if json.Unmarshal(args["path"], &path) != nil {
-		return ""
+	p.pos++
+	path := ""
+	for {
+		p.skipSpace()
+		if p.pos < len(p.data) && p.data[p.pos] == '}' {
+			return path
+		}
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			return ""
+		}
+		key, err := p.str()
+		if err != nil {
+			return ""
+		}
+		p.skipSpace()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return ""
+		}
+		p.pos++
+		p.skipSpace()
+		if key == "path" {
+			path = ""
+			if p.pos < len(p.data) && p.data[p.pos] == '"' {
+				if path, err = p.str(); err != nil {
+					return ""
+				}
+			} else if !p.skipValue() {
+				return ""
+			}
+		} else if !p.skipValue() {
+			return ""
+		}
+		p.skipSpace()
+		if p.pos < len(p.data) && p.data[p.pos] == ',' {
+			p.pos++
+		}
 	}
-	return path
 }
 
 // addDetails records the file lists of an earlier summary's details ({readFiles, modifiedFiles}):

@@ -266,6 +266,37 @@ func appendJSNumber(dst []byte, f float64) []byte {
 	return dst
 }
 
+// skipValue moves past the value at p.pos, to the ',', '}' or ']' that follows it, without decoding
+// it; false when the input ends first.
+func (p *jsonParser) skipValue() bool {
+	depth := 0
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case '"':
+			p.pos++
+			for p.pos < len(p.data) && p.data[p.pos] != '"' {
+				if p.data[p.pos] == '\\' {
+					p.pos++
+				}
+				p.pos++
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return true
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				return true
+			}
+		}
+		p.pos++
+	}
+	return false
+}
+
 // str reads a JSON string at p.pos.
 func (p *jsonParser) str() (string, error) {
 	start := p.pos

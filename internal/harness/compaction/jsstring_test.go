@@ -80,3 +80,25 @@ func TestJSLengthSliceAndSort(t *testing.T) {
 		t.Errorf("sort = %q, want %q", ss, want)
 	}
 }
+
+func TestPathArgument(t *testing.T) {
+	cases := map[string]string{
+		`{"path":"a.go"}`: "a.go",
+		`{ "content" : "x \"path\":\"no\" }{", "n": [1, {"path": "nested"}], "path" : "b\u00e9.go" }`: "bé.go",
+		`{"path":"first","path":"second"}`: "second",
+		`{"path":"first","path":7}`:        "",
+		`{"path":null}`:                    "",
+		`{"Path":"x"}`:                     "",
+		`{"other":"x"}`:                    "",
+		`{}`:                               "",
+		`["path","x"]`:                     "",
+		`{"path":"x"`:                      "",
+		`{"a":{"b":[}`:                     "",
+		``:                                 "",
+	}
+	for in, want := range cases {
+		if got := pathArgument([]byte(in)); got != want {
+			t.Errorf("%s: got %q, want %q", in, got, want)
+		}
+	}
+}
