@@ -218,6 +218,12 @@ func TestGoldenCompactions(t *testing.T) {
 	}
 	model := *testModel
 	model.Reasoning = true
+	moved := 0
+	defer func() {
+		if moved == 0 {
+			t.Error("no case exercised keeping the latest request")
+		}
+	}()
 	for _, c := range g.Compactions {
 		what := "leaf " + c.Leaf + " keep " + strconv.Itoa(c.Keep)
 		i, ok := index[c.Leaf]
@@ -276,6 +282,7 @@ func TestGoldenCompactions(t *testing.T) {
 		piCut := index[c.Prep.FirstKeptEntryID]
 		switch {
 		case ours.KeptLatestRequest:
+			moved++
 			if piCut <= lastUser || ours.FirstKeptEntryIndex > lastUser || ours.IsSplitTurn {
 				t.Errorf("%s: moved the cut from %d to %d (last user message %d)", what, piCut, ours.FirstKeptEntryIndex, lastUser)
 			}

@@ -75,9 +75,12 @@ type Preparation struct {
 // One addition to pi: the latest user request is always kept verbatim. When pi's cut falls after the
 // branch's last user message (a long turn of tool calls, larger than KeepRecentTokens), the cut moves
 // back to that message, so the model keeps reading what it was asked to do now instead of a summary
-// of it. The kept part is then larger than KeepRecentTokens. The one exception: when contextWindow is
-// known (> 0) and the kept part would exceed contextWindow − ReserveTokens, keeping it cannot work,
-// and pi's cut stands (the request then survives in the turn-prefix summary's "Original Request").
+// of it. The kept part is then larger than KeepRecentTokens, up to a limit: when contextWindow is
+// known (> 0), the kept part may fill at most half of the usable window (contextWindow −
+// ReserveTokens), or KeepRecentTokens if that is more, so that the compaction frees room for the
+// work that follows and an overflow in a long run of tool calls can still be recovered. Past the limit
+// pi's cut stands, and the request survives in the turn-prefix summary's "Original Request". With an
+// unknown window the request is always kept.
 //
 // It returns ErrAlreadyCompacted when the branch ends with a compaction and ErrNothingToCompact when
 // there is nothing to keep or summarise. Other errors come from reading the session file.
@@ -162,8 +165,8 @@ func messagesForCompaction(entries []*session.Entry) []provider.Message {
 }
 
 // keepLatestRequest moves a cut that falls after the last user message of entries[boundary:] back to
-// that message (with the non-message entries directly before it), unless the kept part would not fit
-// below the compaction threshold of a known context window. ok is false when the cut stays.
+// that message (with the non-message entries directly before it), unless the kept part would exceed
+// keptLimit. ok is false when the cut stays.
 func keepLatestRequest(branch []*session.Entry, cut CutPoint, boundary int, s Settings, contextWindow int) (CutPoint, bool) {
 	last := -1
 	for i := len(branch) - 1; i >= boundary; i-- {
@@ -180,9 +183,15 @@ func keepLatestRequest(branch []*session.Entry, cut CutPoint, boundary int, s Se
 		for _, e := range branch[last:] {
 			keptTokens += EstimateTokens(messageForCompaction(e))
 		}
-		if keptTokens > contextWindow-s.ReserveTokens {
+		if keptTokens > keptLimit(s, contextWindow) {
 			return cut, false
 		}
 	}
 	return CutPoint{FirstKeptEntryIndex: withLeadingEntries(branch, last, boundary), TurnStartIndex: -1}, true
+}
+
+// keptLimit is the most a compaction keeps to hold on to the latest request: half of the usable
+// window, or KeepRecentTokens if that is more.
+func keptLimit(s Settings, contextWindow int) int {
+	return max((contextWindow-s.ReserveTokens)/2, s.KeepRecentTokens)
 }

@@ -171,9 +171,9 @@ func TestPrepareKeepsLatestRequestWithItsSettings(t *testing.T) {
 func TestPrepareLatestRequestThatCannotFit(t *testing.T) {
 	b, request := longTurn(t)
 	es := b.entries()
-	// The request's turn alone (about 2400 tokens) exceeds a 16384+2000 window's threshold: pi's
-	// split turn stands, and the request goes into the turn-prefix summary.
-	prep, err := Prepare(es, settings(1000), 16384+2000)
+	// The request's turn (about 2400 tokens) exceeds half of a 16384+4000 window's usable 4000 tokens
+	// (and keepRecentTokens): pi's split turn stands, and the request goes into the turn-prefix summary.
+	prep, err := Prepare(es, settings(1000), 16384+4000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,6 +181,22 @@ func TestPrepareLatestRequestThatCannotFit(t *testing.T) {
 		t.Errorf("got %+v", prep)
 	}
 	_ = request
+	// A usable window of 5000 keeps up to 2500.
+	prep, err = Prepare(es, settings(1000), 16384+5000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !prep.KeptLatestRequest {
+		t.Errorf("got %+v", prep)
+	}
+	// So does a keepRecentTokens of 2500 with the smaller window (pi would keep as much anyway).
+	prep, err = Prepare(es, settings(2500), 16384+4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prep.IsSplitTurn && !prep.KeptLatestRequest {
+		t.Errorf("got %+v", prep)
+	}
 	// With room in the window the request is kept.
 	prep, err = Prepare(es, settings(1000), 128000)
 	if err != nil {
