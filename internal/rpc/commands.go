@@ -1,0 +1,377 @@
+package rpc
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+
+	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// handler runs one command type and returns its response (nil when it wrote its own).
+type handler struct {
+	fn func(*server, *command) *response
+	// background commands run in their own goroutine: they wait for the agent, a process or the
+	// network, and pi lets later commands (abort, get_state) overtake them.
+	background bool
+}
+
+// handlers is pi 0.73.1's command table (pi-reference §4.3) for the features pi-go has.
+var handlers = map[string]handler{
+	"prompt":                  {fn: (*server).prompt},
+	"steer":                   {fn: (*server).steer},
+	"follow_up":               {fn: (*server).followUp},
+	"abort":                   {fn: (*server).abort, background: true},
+	"new_session":             {fn: (*server).newSession, background: true},
+	"get_state":               {fn: (*server).getState},
+	"get_messages":            {fn: (*server).getMessages},
+	"set_model":               {fn: (*server).setModel},
+	"cycle_model":             {fn: (*server).cycleModel},
+	"get_available_models":    {fn: (*server).getAvailableModels},
+	"set_thinking_level":      {fn: (*server).setThinkingLevel},
+	"cycle_thinking_level":    {fn: (*server).cycleThinkingLevel},
+	"set_steering_mode":       {fn: (*server).setSteeringMode},
+	"set_follow_up_mode":      {fn: (*server).setFollowUpMode},
+	"set_auto_compaction":     {fn: (*server).setAutoCompaction},
+	"set_auto_retry":          {fn: (*server).setAutoRetry},
+	"abort_retry":             {fn: (*server).abortRetry},
+	"bash":                    {fn: (*server).bash, background: true},
+	"abort_bash":              {fn: (*server).abortBash},
+	"get_session_stats":       {fn: (*server).getSessionStats},
+	"export_html":             {fn: (*server).exportHTML},
+	"switch_session":          {fn: (*server).switchSession, background: true},
+	"fork":                    {fn: (*server).fork, background: true},
+	"clone":                   {fn: (*server).clone, background: true},
+	"get_fork_messages":       {fn: (*server).getForkMessages},
+	"get_last_assistant_text": {fn: (*server).getLastAssistantText},
+	"set_session_name":        {fn: (*server).setSessionName},
+	"get_commands":            {fn: (*server).getCommands},
+}
+
+// prompt answers once, after preflight: accepted (the run starts), queued (a run is active and a
+// streaming behaviour was given) or rejected. The run goes on in the background; its later failures
+// are in the event stream. The next command is read only after the preflight, so prompts and steering
+// messages sent one after another are queued in that order.
+func (s *server) prompt(c *command) *response {
+	text, err := c.str("message")
+	if err != nil {
+		return c.fail(err)
+	}
+	images, err := c.images()
+	if err != nil {
+		return c.fail(err)
+	}
+	behavior := harness.BehaviorNone
+	if b, ok, err := c.optStr("streamingBehavior"); err != nil {
+		return c.fail(err)
+	} else if ok {
+		switch harness.StreamingBehavior(b) {
+		case harness.BehaviorSteer, harness.BehaviorFollowUp:
+			behavior = harness.StreamingBehavior(b)
+		default:
+			return c.fail(fmt.Errorf(`Invalid "streamingBehavior" in prompt: %q (expected "steer" or "followUp")`, b))
+		}
+	}
+
+	decided := make(chan struct{})
+	var once sync.Once
+	answer := func(resp *response) (written bool) {
+		once.Do(func() {
+			s.write(resp, true)
+			close(decided)
+			written = true
+		})
+		return written
+	}
+	s.tasks.Add(1)
+	go func() {
+		defer s.tasks.Done()
+		defer func() {
+			if r := recover(); r != nil {
+				s.logf("rpc: prompt failed: %v\n%s", r, debug.Stack())
+				answer(c.failText(fmt.Sprint(r)))
+			}
+		}()
+		err := s.sess.PromptWithPreflight(s.runCtx, text, images, behavior, func(err error) {
+			if err != nil {
+				answer(c.fail(err))
+			} else {
+				answer(c.ok())
+			}
+		})
+		// The preflight has answered by now; an error after it came from the run, which pi reports
+		// only through events. The answer below is written only if the preflight never reported.
+		if err != nil {
+			if !answer(c.fail(err)) {
+				s.logf("rpc: prompt: %v", err)
+			}
+			return
+		}
+		answer(c.ok())
+	}()
+	<-decided
+	return nil
+}
+
+func (s *server) steer(c *command) *response {
+	text, err := c.str("message")
+	if err != nil {
+		return c.fail(err)
+	}
+	images, err := c.images()
+	if err != nil {
+		return c.fail(err)
+	}
+	s.sess.Steer(text, images)
+	return c.ok()
+}
+
+func (s *server) followUp(c *command) *response {
+	text, err := c.str("message")
+	if err != nil {
+		return c.fail(err)
+	}
+	images, err := c.images()
+	if err != nil {
+		return c.fail(err)
+	}
+	s.sess.FollowUp(text, images)
+	return c.ok()
+}
+
+// abort answers once the agent is idle (after its agent_end).
+func (s *server) abort(c *command) *response {
+	s.sess.Abort()
+	return c.ok()
+}
+
+func (s *server) newSession(c *command) *response {
+	parent, _, err := c.optStr("parentSession")
+	if err != nil {
+		return c.fail(err)
+	}
+	if err := s.sess.NewSession(parent); err != nil {
+		return c.fail(err)
+	}
+	return c.okData(cancelledData{})
+}
+
+func (s *server) getState(c *command) *response {
+	return c.okData(s.state())
+}
+
+func (s *server) getMessages(c *command) *response {
+	return c.okData(messagesData{Messages: nonNilMessages(s.sess.Messages())})
+}
+
+func (s *server) setModel(c *command) *response {
+	providerName, err := c.str("provider")
+	if err != nil {
+		return c.fail(err)
+	}
+	modelID, err := c.str("modelId")
+	if err != nil {
+		return c.fail(err)
+	}
+	var model *provider.Model
+	for _, m := range s.sess.AvailableModels() {
+		if m.Provider == providerName && m.ID == modelID {
+			model = m
+			break
+		}
+	}
+	if model == nil {
+		return c.failText("Model not found: " + providerName + "/" + modelID)
+	}
+	if err := s.sess.SetModel(model); err != nil {
+		return c.fail(err)
+	}
+	return c.okData(model)
+}
+
+func (s *server) cycleModel(c *command) *response {
+	res := s.sess.CycleModel(false)
+	if res == nil {
+		return c.okData(jsonNull)
+	}
+	return c.okData(cycleModelData{Model: res.Model, ThinkingLevel: res.ThinkingLevel, IsScoped: res.IsScoped})
+}
+
+func (s *server) getAvailableModels(c *command) *response {
+	models := s.sess.AvailableModels()
+	if models == nil {
+		models = []*provider.Model{}
+	}
+	return c.okData(modelsData{Models: models})
+}
+
+func (s *server) setThinkingLevel(c *command) *response {
+	level, err := c.str("level")
+	if err != nil {
+		return c.fail(err)
+	}
+	if !provider.IsThinkingLevel(level) {
+		return c.fail(fmt.Errorf(`Invalid "level" in set_thinking_level: %q (expected one of off, minimal, low, medium, high, xhigh)`, level))
+	}
+	s.sess.SetThinkingLevel(provider.ThinkingLevel(level))
+	return c.ok()
+}
+
+func (s *server) cycleThinkingLevel(c *command) *response {
+	level, ok := s.sess.CycleThinkingLevel()
+	if !ok {
+		return c.okData(jsonNull)
+	}
+	return c.okData(levelData{Level: level})
+}
+
+func (s *server) setSteeringMode(c *command) *response {
+	return s.setQueueMode(c, s.sess.SetSteeringMode)
+}
+
+func (s *server) setFollowUpMode(c *command) *response {
+	return s.setQueueMode(c, s.sess.SetFollowUpMode)
+}
+
+func (s *server) setQueueMode(c *command, set func(loop.QueueMode) error) *response {
+	mode, err := c.str("mode")
+	if err != nil {
+		return c.fail(err)
+	}
+	if _, err := loop.ParseQueueMode(mode); err != nil {
+		return c.fail(fmt.Errorf(`Invalid "mode" in %s: %q (expected "all" or "one-at-a-time")`, c.typ, mode))
+	}
+	if err := set(loop.QueueMode(mode)); err != nil {
+		return c.fail(err)
+	}
+	return c.ok()
+}
+
+func (s *server) setAutoCompaction(c *command) *response {
+	enabled, err := c.boolean("enabled")
+	if err != nil {
+		return c.fail(err)
+	}
+	s.sess.SetAutoCompaction(enabled)
+	return c.ok()
+}
+
+func (s *server) setAutoRetry(c *command) *response {
+	enabled, err := c.boolean("enabled")
+	if err != nil {
+		return c.fail(err)
+	}
+	s.sess.SetAutoRetry(enabled)
+	return c.ok()
+}
+
+func (s *server) abortRetry(c *command) *response {
+	s.sess.AbortRetry()
+	return c.ok()
+}
+
+// bash runs a command as the user's `!`: the result is recorded in the transcript (after the current
+// run, if one is active) and reaches the model with the next prompt. No event is emitted.
+func (s *server) bash(c *command) *response {
+	cmd, err := c.str("command")
+	if err != nil {
+		return c.fail(err)
+	}
+	res, err := s.sess.ExecuteBash(s.runCtx, cmd, false, nil)
+	if err != nil {
+		return c.fail(err)
+	}
+	return c.okData(bashData{Output: res.Output, ExitCode: res.ExitCode, Cancelled: res.Cancelled,
+		Truncated: res.Truncated, FullOutputPath: res.FullOutputPath})
+}
+
+func (s *server) abortBash(c *command) *response {
+	s.sess.AbortBash()
+	return c.ok()
+}
+
+func (s *server) getSessionStats(c *command) *response {
+	return c.okData(s.sess.Stats())
+}
+
+// errNoExport is the answer to export_html: pi-go has no HTML export.
+var errNoExport = errors.New("export_html is not supported: pi-go has no HTML export")
+
+func (s *server) exportHTML(c *command) *response {
+	if _, _, err := c.optStr("outputPath"); err != nil {
+		return c.fail(err)
+	}
+	return c.fail(errNoExport)
+}
+
+func (s *server) switchSession(c *command) *response {
+	path, err := c.str("sessionPath")
+	if err != nil {
+		return c.fail(err)
+	}
+	if err := s.sess.SwitchSession(path); err != nil {
+		return c.fail(err)
+	}
+	return c.okData(cancelledData{})
+}
+
+func (s *server) fork(c *command) *response {
+	entryID, err := c.str("entryId")
+	if err != nil {
+		return c.fail(err)
+	}
+	text, err := s.sess.Fork(entryID)
+	if err != nil {
+		return c.fail(err)
+	}
+	return c.okData(forkData{Text: text})
+}
+
+func (s *server) clone(c *command) *response {
+	if s.sess.Store().LeafID() == "" {
+		return c.failText("Cannot clone session: no current entry selected")
+	}
+	if err := s.sess.Clone(); err != nil {
+		return c.fail(err)
+	}
+	return c.okData(cancelledData{})
+}
+
+func (s *server) getForkMessages(c *command) *response {
+	msgs := s.sess.ForkMessages()
+	if msgs == nil {
+		msgs = []harness.ForkMessage{}
+	}
+	return c.okData(forkMessagesData{Messages: msgs})
+}
+
+func (s *server) getLastAssistantText(c *command) *response {
+	text, ok := s.sess.LastAssistantText()
+	if !ok {
+		return c.okData(lastTextData{})
+	}
+	return c.okData(lastTextData{Text: &text})
+}
+
+// setSessionName appends a session_info entry and announces it as pi does (session_info_changed,
+// before the response).
+func (s *server) setSessionName(c *command) *response {
+	name, err := c.str("name")
+	if err != nil {
+		return c.fail(err)
+	}
+	if err := s.sess.SetSessionName(name); err != nil {
+		return c.fail(err)
+	}
+	s.write(sessionInfoChanged{Type: "session_info_changed", Name: s.sess.Store().SessionName()}, true)
+	return c.ok()
+}
+
+// getCommands lists the commands a prompt can invoke: pi-go has no extensions, prompt templates or
+// skills, so the list is empty.
+func (s *server) getCommands(c *command) *response {
+	return c.okData(commandsData{Commands: []struct{}{}})
+}

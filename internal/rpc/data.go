@@ -1,0 +1,108 @@
+package rpc
+
+import (
+	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// The data of RPC responses, field for field as pi 0.73.1 writes them: a field pi leaves undefined is
+// omitted, not null.
+
+// stateData is get_state's RpcSessionState.
+type stateData struct {
+	Model                 *provider.Model        `json:"model,omitempty"`
+	ThinkingLevel         provider.ThinkingLevel `json:"thinkingLevel"`
+	IsStreaming           bool                   `json:"isStreaming"`
+	IsCompacting          bool                   `json:"isCompacting"`
+	SteeringMode          string                 `json:"steeringMode"`
+	FollowUpMode          string                 `json:"followUpMode"`
+	SessionFile           string                 `json:"sessionFile,omitempty"`
+	SessionID             string                 `json:"sessionId"`
+	SessionName           string                 `json:"sessionName,omitempty"`
+	AutoCompactionEnabled bool                   `json:"autoCompactionEnabled"`
+	MessageCount          int                    `json:"messageCount"`
+	PendingMessageCount   int                    `json:"pendingMessageCount"`
+}
+
+func (s *server) state() stateData {
+	store := s.sess.Store()
+	agent := s.sess.Agent()
+	return stateData{
+		Model:                 s.sess.Model(),
+		ThinkingLevel:         s.sess.ThinkingLevel(),
+		IsStreaming:           s.sess.IsStreaming(),
+		IsCompacting:          s.sess.IsCompacting(),
+		SteeringMode:          string(agent.SteeringMode()),
+		FollowUpMode:          string(agent.FollowUpMode()),
+		SessionFile:           store.SessionFile(),
+		SessionID:             store.SessionID(),
+		SessionName:           store.SessionName(),
+		AutoCompactionEnabled: s.sess.AutoCompactionEnabled(),
+		MessageCount:          len(s.sess.Messages()),
+		PendingMessageCount:   s.sess.PendingMessageCount(),
+	}
+}
+
+type messagesData struct {
+	Messages []provider.Message `json:"messages"`
+}
+
+func nonNilMessages(m []provider.Message) []provider.Message {
+	if m == nil {
+		return []provider.Message{}
+	}
+	return m
+}
+
+type modelsData struct {
+	Models []*provider.Model `json:"models"`
+}
+
+type cycleModelData struct {
+	Model         *provider.Model        `json:"model"`
+	ThinkingLevel provider.ThinkingLevel `json:"thinkingLevel"`
+	IsScoped      bool                   `json:"isScoped"`
+}
+
+type levelData struct {
+	Level provider.ThinkingLevel `json:"level"`
+}
+
+// cancelledData answers new_session, switch_session and clone: pi-go has no extension that could
+// cancel them.
+type cancelledData struct {
+	Cancelled bool `json:"cancelled"`
+}
+
+type forkData struct {
+	Text      string `json:"text"`
+	Cancelled bool   `json:"cancelled"`
+}
+
+type forkMessagesData struct {
+	Messages []harness.ForkMessage `json:"messages"`
+}
+
+// lastTextData is get_last_assistant_text's {text}; with no assistant text pi sends {}.
+type lastTextData struct {
+	Text *string `json:"text,omitempty"`
+}
+
+// bashData is pi's BashResult; exitCode is undefined when the command was cancelled or killed.
+type bashData struct {
+	Output         string `json:"output"`
+	ExitCode       *int   `json:"exitCode,omitempty"`
+	Cancelled      bool   `json:"cancelled"`
+	Truncated      bool   `json:"truncated"`
+	FullOutputPath string `json:"fullOutputPath,omitempty"`
+}
+
+type commandsData struct {
+	Commands []struct{} `json:"commands"`
+}
+
+// sessionInfoChanged is the session event pi emits when the session is named.
+type sessionInfoChanged struct {
+	Type string `json:"type"`
+	Name string `json:"name"`
+}

@@ -1,0 +1,55 @@
+package rpc
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pi-go/pi-go/internal/provider/openaitest"
+)
+
+// eventKinds lists the event records from index from on, described compactly, with runs of
+// message_update deltas of the same kind collapsed.
+func eventKinds(recs []record) []string {
+	var out []string
+	for _, r := range recs {
+		d := describe(r)
+		if len(out) > 0 && out[len(out)-1] == d && strings.HasPrefix(d, "message_update") {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func TestPromptStreamsEventsToAgentEnd(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	f.srv.Enqueue(openaitest.TextReply("mock-model", "Hello", " there", "!"))
+	c := startClient(t, f.sess, ServeOptions{})
+
+	id := c.send(map[string]any{"type": "prompt", "message": "hi"})
+	respAt, resp := c.waitFor(0, func(r record) bool { return r.isResponse(id) })
+	if resp.raw != `{"id":"`+id+`","type":"response","command":"prompt","success":true}` {
+		t.Errorf("response: %s", resp.raw)
+	}
+	endAt, end := c.waitEvent(respAt, "agent_end")
+	got := strings.Join(eventKinds(c.records()[respAt:endAt+1]), "\n")
+	want := strings.Join([]string{
+		"response req-1 prompt success=true <nil>",
+		"agent_start", "turn_start", "message_start(user)", "message_end(user)",
+		"message_start(assistant)", "message_update(assistant) text_start", "message_update(assistant) text_delta",
+		"message_update(assistant) text_end", "message_end(assistant)", "turn_end(assistant)", "agent_end",
+	}, "\n")
+	if got != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+	msgs := end.obj["messages"].([]any)
+	last := msgs[len(msgs)-1].(map[string]any)
+	if last["stopReason"] != "stop" || last["content"].([]any)[0].(map[string]any)["text"] != "Hello there!" {
+		t.Errorf("final message: %v", last)
+	}
+	// The user message's content is a list of blocks, as pi sends it.
+	_, us := c.waitEvent(0, "message_start")
+	if !strings.Contains(us.raw, `"content":[{"type":"text","text":"hi"}]`) {
+		t.Errorf("user message: %s", us.raw)
+	}
+}

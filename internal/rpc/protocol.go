@@ -1,0 +1,199 @@
+package rpc
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// response is one `{id?, type:"response", command, success, data?|error}` record, its fields already
+// encoded as pi writes them.
+type response struct {
+	id      []byte // the command's id as JSON.stringify echoes it; nil when the command had none
+	command []byte // the command name as JSON; nil when pi's is undefined (input that is no object)
+	success bool
+	data    []byte // the data as JSON; nil for a response without data
+	errJSON []byte // the error message as a JSON string
+}
+
+func (r *response) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	if r.id != nil {
+		b.WriteString(`"id":`)
+		b.Write(r.id)
+		b.WriteByte(',')
+	}
+	b.WriteString(`"type":"response"`)
+	if r.command != nil {
+		b.WriteString(`,"command":`)
+		b.Write(r.command)
+	}
+	if r.success {
+		b.WriteString(`,"success":true`)
+		if r.data != nil {
+			b.WriteString(`,"data":`)
+			b.Write(r.data)
+		}
+	} else {
+		b.WriteString(`,"success":false,"error":`)
+		b.Write(r.errJSON)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// jsonNull is data that is present and null (cycle_model with nothing to cycle to).
+var jsonNull = json.RawMessage("null")
+
+// parseFailure is pi's answer to a line it could not parse: no id, command "parse".
+func parseFailure(message []byte) *response {
+	return &response{command: []byte(`"parse"`), errJSON: message}
+}
+
+func parseFailureText(msg string) *response {
+	return parseFailure(provider.AppendJSONString(nil, "Failed to parse command: "+msg))
+}
+
+// command is one parsed request.
+type command struct {
+	id     []byte // JSON of the id to echo, nil when absent
+	typ    string
+	fields map[string]json.RawMessage
+}
+
+func (c *command) name() []byte { return provider.AppendJSONString(nil, c.typ) }
+
+// ok is a success without data.
+func (c *command) ok() *response {
+	return &response{id: c.id, command: c.name(), success: true}
+}
+
+// okData is a success with data (any value MarshalJS can write; json.RawMessage as is).
+func (c *command) okData(v any) *response {
+	data, err := provider.MarshalJS(v)
+	if err != nil {
+		return c.fail(fmt.Errorf("encoding the %s result: %w", c.typ, err))
+	}
+	return &response{id: c.id, command: c.name(), success: true, data: data}
+}
+
+// fail is the command's error response: pi 0.73.1 attributes every failure to the command's id and type.
+func (c *command) fail(err error) *response {
+	return c.failText(err.Error())
+}
+
+func (c *command) failText(msg string) *response {
+	return &response{id: c.id, command: c.name(), errJSON: provider.AppendJSONString(nil, msg)}
+}
+
+// jsonKind names a raw JSON value's type for error messages.
+func jsonKind(raw json.RawMessage) string {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// present reports whether the field was given a non-null value (JavaScript treats a null optional field
+// as absent).
+func (c *command) present(name string) bool {
+	raw, ok := c.fields[name]
+	return ok && jsonKind(raw) != "null"
+}
+
+func (c *command) typeError(name, want string) error {
+	if raw, ok := c.fields[name]; ok {
+		return fmt.Errorf("Invalid %q in %s: expected %s, got %s", name, c.typ, want, jsonKind(raw))
+	}
+	return fmt.Errorf("Missing %q in %s: expected %s", name, c.typ, want)
+}
+
+// str reads a string field that must be there.
+func (c *command) str(name string) (string, error) {
+	raw, ok := c.fields[name]
+	var s string
+	if !ok || jsonKind(raw) != "a string" || json.Unmarshal(raw, &s) != nil {
+		return "", c.typeError(name, "a string")
+	}
+	return s, nil
+}
+
+// optStr reads a string field that may be absent or null.
+func (c *command) optStr(name string) (string, bool, error) {
+	if !c.present(name) {
+		return "", false, nil
+	}
+	s, err := c.str(name)
+	return s, err == nil, err
+}
+
+// boolean reads a boolean field that must be there.
+func (c *command) boolean(name string) (bool, error) {
+	raw, ok := c.fields[name]
+	var b bool
+	if !ok || jsonKind(raw) != "a boolean" || json.Unmarshal(raw, &b) != nil {
+		return false, c.typeError(name, "a boolean")
+	}
+	return b, nil
+}
+
+// images reads the optional images field: ImageContent objects with base64 data. Each is checked so a
+// bad attachment is refused here instead of breaking every later request of the session.
+func (c *command) images() ([]provider.Content, error) {
+	if !c.present("images") {
+		return nil, nil
+	}
+	var list []json.RawMessage
+	if jsonKind(c.fields["images"]) != "an array" || json.Unmarshal(c.fields["images"], &list) != nil {
+		return nil, c.typeError("images", "an array of images")
+	}
+	out := make([]provider.Content, 0, len(list))
+	for i, raw := range list {
+		where := "images[" + strconv.Itoa(i) + "]"
+		var fields map[string]json.RawMessage
+		if jsonKind(raw) != "an object" || json.Unmarshal(raw, &fields) != nil {
+			return nil, fmt.Errorf("Invalid %s in %s: expected an image {type: \"image\", data, mimeType}, got %s", where, c.typ, jsonKind(raw))
+		}
+		img := &command{typ: where + " of " + c.typ, fields: fields}
+		typ, err := img.str("type")
+		if err != nil {
+			return nil, err
+		}
+		data, err := img.str("data")
+		if err != nil {
+			return nil, err
+		}
+		mime, err := img.str("mimeType")
+		if err != nil {
+			return nil, err
+		}
+		switch _, derr := base64.StdEncoding.DecodeString(data); {
+		case typ != provider.ContentImage:
+			return nil, fmt.Errorf("Invalid %s in %s: type is %q, not \"image\"", where, c.typ, typ)
+		case mime == "":
+			return nil, fmt.Errorf("Invalid %s in %s: mimeType is empty", where, c.typ)
+		case derr != nil:
+			return nil, fmt.Errorf("Invalid %s in %s: data is not base64 (%v)", where, c.typ, derr)
+		}
+		out = append(out, provider.ImageContent(data, mime))
+	}
+	return out, nil
+}

@@ -1,0 +1,275 @@
+package rpc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"sync"
+	"unicode/utf16"
+
+	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// DefaultMaxLineBytes bounds one command line. pi has no limit; pi-go answers a longer line with an
+// error and skips it, so a runaway client cannot exhaust memory. Images of tens of megabytes fit.
+const DefaultMaxLineBytes = 64 << 20
+
+// ServeOptions configure Serve.
+type ServeOptions struct {
+	// Stderr receives warnings and logs; nothing but protocol records is ever written to out.
+	Stderr io.Writer
+	// MaxLineBytes bounds one command line (0: DefaultMaxLineBytes).
+	MaxLineBytes int
+}
+
+// Serve speaks pi's RPC protocol: commands are read from in, one JSON object per line, and responses
+// and the session's events are written to out, one JSON object per line. Commands are handled as pi
+// handles them: quick ones at once and in order, slow ones (prompt runs, abort, bash, session switches,
+// compaction) in the background, so a slow command never holds up abort or get_state.
+//
+// Serve returns nil at the end of in, after aborting the current run and bash command, waiting for the
+// commands still in progress and flushing the session file and out. When ctx ends it shuts down the same
+// way and returns ctx.Err(); a read that is blocked on in then ends only when in does (close it, or
+// exit). A failed write to out also shuts down, returning that error.
+func Serve(ctx context.Context, sess *harness.Session, in io.Reader, out io.Writer, opts ServeOptions) error {
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	if opts.MaxLineBytes <= 0 {
+		opts.MaxLineBytes = DefaultMaxLineBytes
+	}
+	runCtx, cancelRuns := context.WithCancel(context.WithoutCancel(ctx))
+	s := &server{
+		sess:       sess,
+		out:        NewLineWriter(out),
+		stderr:     opts.Stderr,
+		runCtx:     runCtx,
+		cancelRuns: cancelRuns,
+		outFailed:  make(chan struct{}),
+		maxLine:    opts.MaxLineBytes,
+	}
+	return s.serve(ctx, in)
+}
+
+type server struct {
+	sess    *harness.Session
+	out     *LineWriter
+	stderr  io.Writer
+	maxLine int
+	// runCtx is the context of prompts and bash commands; cancelled at shutdown.
+	runCtx     context.Context
+	cancelRuns context.CancelFunc
+	// tasks are the commands running in the background.
+	tasks sync.WaitGroup
+
+	outOnce   sync.Once
+	outErr    error
+	outFailed chan struct{}
+	logMu     sync.Mutex
+}
+
+// inputLine is one record read from in, or the error that ended the input.
+type inputLine struct {
+	data    []byte
+	size    int64
+	tooLong bool
+	err     error
+}
+
+func (s *server) serve(ctx context.Context, in io.Reader) error {
+	unsubscribe := s.sess.Subscribe(s.onEvent)
+	lines := make(chan inputLine)
+	stop := make(chan struct{})
+	go readInput(newLineReader(in, s.maxLine), lines, stop)
+
+	var err error
+loop:
+	for {
+		select {
+		case l := <-lines:
+			if l.err != nil {
+				if !errors.Is(l.err, io.EOF) {
+					err = fmt.Errorf("reading commands: %w", l.err)
+				}
+				break loop
+			}
+			s.handleLine(l)
+		case <-ctx.Done():
+			err = ctx.Err()
+			break loop
+		case <-s.outFailed:
+			break loop
+		}
+	}
+	close(stop)
+	s.shutdown()
+	unsubscribe()
+	if cerr := s.out.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("writing output: %w", cerr)
+	}
+	if oerr := s.outputError(); err == nil && oerr != nil {
+		err = fmt.Errorf("writing output: %w", oerr)
+	}
+	return err
+}
+
+// readInput sends every record of the input, then the error that ended it (io.EOF at the end).
+func readInput(lr *lineReader, lines chan<- inputLine, stop <-chan struct{}) {
+	for {
+		data, size, tooLong, err := lr.next()
+		select {
+		case lines <- inputLine{data: data, size: size, tooLong: tooLong, err: err}:
+		case <-stop:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// shutdown stops everything still running, waits for the background commands and flushes the session.
+func (s *server) shutdown() {
+	s.cancelRuns()
+	s.sess.Abort()
+	s.sess.AbortBash()
+	s.tasks.Wait()
+	if err := s.sess.Store().Sync(); err != nil {
+		s.logf("rpc: could not save the session: %v", err)
+	}
+}
+
+// handleLine parses one record and runs its command.
+func (s *server) handleLine(l inputLine) {
+	if l.tooLong {
+		s.write(parseFailureText(fmt.Sprintf("the line is %d bytes long, more than the limit of %d", l.size, s.maxLine)), true)
+		return
+	}
+	text := decodeUTF8(l.data)
+	if perr := checkJSON(text); perr != nil {
+		msg := append(utf16.Encode([]rune("Failed to parse command: ")), perr.jsMessage(text)...)
+		s.write(parseFailure(appendJSONUTF16(nil, msg)), true)
+		return
+	}
+	c, resp := parseCommand(text)
+	switch {
+	case resp != nil:
+		s.write(resp, true)
+		return
+	case c == nil:
+		return // an extension UI response: pi-go has no extension waiting for one, and pi ignores strays
+	}
+	h, known := handlers[c.typ]
+	switch {
+	case !known:
+		// pi reports unknown commands without their id.
+		s.write(&response{command: c.name(), errJSON: provider.AppendJSONString(nil, "Unknown command: "+c.typ)}, true)
+	case h.background:
+		s.tasks.Add(1)
+		go func() {
+			defer s.tasks.Done()
+			s.run(c, h)
+		}()
+	default:
+		s.run(c, h)
+	}
+}
+
+// parseCommand turns a valid JSON document into a command. Documents that are no command get pi's
+// answers: "Unknown command: undefined" for values without a type, the type as JavaScript prints it for
+// a type that is no string. A nil command with a nil response means there is nothing to answer.
+func parseCommand(text string) (*command, *response) {
+	doc := bytes.TrimLeft([]byte(text), " \t\r\n")
+	switch doc[0] {
+	case '{':
+	case 'n':
+		// pi crashes on a null command (it reads null.id); say what is wrong instead.
+		return nil, parseFailureText("a command must be a JSON object, not null")
+	default:
+		return nil, &response{errJSON: provider.AppendJSONString(nil, "Unknown command: undefined")}
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(doc, &fields); err != nil {
+		return nil, parseFailureText(err.Error())
+	}
+	rawType, hasType := fields["type"]
+	if !hasType {
+		return nil, &response{errJSON: provider.AppendJSONString(nil, "Unknown command: undefined")}
+	}
+	typ, err := parseJSValue(rawType)
+	if err != nil {
+		return nil, parseFailureText(err.Error())
+	}
+	if typ.kind != 's' {
+		return nil, &response{command: typ.appendStringify(nil),
+			errJSON: provider.AppendJSONString(nil, "Unknown command: "+typ.String())}
+	}
+	if typ.str == "extension_ui_response" {
+		return nil, nil
+	}
+	c := &command{typ: typ.str, fields: fields}
+	if rawID, ok := fields["id"]; ok {
+		id, err := parseJSValue(rawID)
+		if err != nil {
+			return nil, parseFailureText(err.Error())
+		}
+		c.id = id.appendStringify(nil)
+	}
+	return c, nil
+}
+
+// run executes a command and writes its response. A panic in a command is that command's error
+// response (pi answers exceptions the same way), never the end of the session.
+func (s *server) run(c *command, h handler) {
+	if resp := s.call(c, h.fn); resp != nil {
+		s.write(resp, true)
+	}
+}
+
+func (s *server) call(c *command, fn func(*server, *command) *response) (resp *response) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logf("rpc: %s failed: %v\n%s", c.typ, r, debug.Stack())
+			resp = c.failText(fmt.Sprint(r))
+		}
+	}()
+	return fn(s, c)
+}
+
+// onEvent writes every session event. Streamed deltas may wait in the buffer for a few milliseconds;
+// everything else is flushed at once.
+func (s *server) onEvent(e harness.Event) {
+	urgent := e.Type != string(loop.EventMessageUpdate) && e.Type != string(loop.EventToolExecutionUpdate)
+	s.write(e, urgent)
+}
+
+// write sends one record; the first failure shuts the server down.
+func (s *server) write(v any, urgent bool) {
+	if err := s.out.WriteRecord(v, urgent); err != nil {
+		s.outOnce.Do(func() {
+			s.logMu.Lock()
+			s.outErr = err
+			s.logMu.Unlock()
+			s.logf("rpc: writing output: %v", err)
+			close(s.outFailed)
+		})
+	}
+}
+
+func (s *server) outputError() error {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	return s.outErr
+}
+
+func (s *server) logf(format string, args ...any) {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	fmt.Fprintf(s.stderr, format+"\n", args...)
+}
