@@ -42,12 +42,12 @@ func (r record) isResponse(id string) bool {
 
 // client drives Serve over pipes as an RPC client would.
 type client struct {
-	t     *testing.T
-	w     *io.PipeWriter
-	mu    sync.Mutex
-	recs  []record
-	bump  chan struct{} // closed and replaced whenever a record arrives
-	done  chan error    // Serve's result
+	t      *testing.T
+	w      *io.PipeWriter
+	mu     sync.Mutex
+	recs   []record
+	bump   chan struct{} // closed and replaced whenever a record arrives
+	done   chan error    // Serve's result
 	outEOF chan struct{}
 	nextID int
 }
