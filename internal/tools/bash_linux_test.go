@@ -133,3 +133,29 @@ func TestBashHugeOutputStaysBounded(t *testing.T) {
 	}
 	t.Logf("heap peak %d MB", peak>>20)
 }
+
+// TestBashAbortReturnsWhenAnEscapedProcessHoldsThePipe: a process that left the group (setsid) keeps
+// the output pipe open and survives the group kill; the abort must still return.
+func TestBashAbortReturnsWhenAnEscapedProcessHoldsThePipe(t *testing.T) {
+	ctx, cancel := context.WithCancel(bashTestContext(t))
+	defer cancel()
+	var escaped int
+	_, err := NewBash(t.TempDir(), BashOptions{}).Execute(ctx,
+		loop.ToolCall{Args: json.RawMessage(`{"command":"setsid sh -c 'echo $$; exec sleep 300' & sleep 300"}`)},
+		func(r loop.ToolResult) {
+			if pid, err := strconv.Atoi(strings.TrimSpace(bashText(r))); err == nil && escaped == 0 {
+				escaped = pid
+				t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+				cancel()
+			}
+		})
+	if err == nil || !strings.HasSuffix(err.Error(), "Command aborted") {
+		t.Fatalf("error %v", err)
+	}
+	if escaped == 0 {
+		t.Fatal("never saw the escaped pid")
+	}
+	if _, state, ok := bashProcStat(escaped); !ok || state == 'Z' {
+		t.Fatal("the escaped process did not survive, so the pipe was not held")
+	}
+}
