@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"regexp/syntax"
 	"strings"
 	"syscall"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -251,35 +253,75 @@ const grepBufferSize = 64 * 1024
 
 // searchFile reports the matching lines of one file, at most max. With quitOnNUL (files found by
 // walking, not named), a NUL byte ends the search as in ripgrep: lines of the buffer fill that saw
-// it and everything after are not searched.
+// it and everything after are not searched. Like ripgrep, a UTF-8 byte-order mark is dropped and a
+// UTF-16 file (with its mark) is searched as UTF-8.
 func (s *grepScanner) searchFile(path string, quitOnNUL bool, max int, emit func(line int, text []byte)) error {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NOCTTY, 0)
 	if err != nil {
 		return err
 	}
 	defer syscall.Close(fd)
+	return s.search(grepFD(fd), true, quitOnNUL, max, emit)
+}
+
+// grepFD reads a file descriptor without the os.File machinery (one syscall per read).
+type grepFD int
+
+func (fd grepFD) Read(p []byte) (int, error) {
+	for {
+		n, err := syscall.Read(int(fd), p)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return 0, err
+		}
+		if n == 0 && len(p) > 0 {
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+func (s *grepScanner) search(r io.Reader, sniffBOM, quitOnNUL bool, max int, emit func(line int, text []byte)) error {
 	if s.buf == nil {
 		s.buf = make([]byte, grepBufferSize)
 	}
 	buf := s.buf
+	defer func() {
+		if len(buf) <= 4*grepBufferSize {
+			s.buf = buf
+		}
+	}()
 	end, line, found := 0, 1, 0
 	eof := false
 	for !eof {
 		// Fill the free space up to the buffer's size, like one read of ripgrep's line buffer.
 		oldEnd := end
 		for end < len(buf) {
-			n, err := syscall.Read(fd, buf[end:])
-			if err == syscall.EINTR {
-				continue
+			n, err := r.Read(buf[end:])
+			end += n
+			if err == io.EOF {
+				eof = true
+				break
 			}
 			if err != nil {
 				return err
 			}
-			if n == 0 {
-				eof = true
-				break
+		}
+		if sniffBOM {
+			sniffBOM = false
+			switch {
+			case bytes.HasPrefix(buf[:end], []byte{0xEF, 0xBB, 0xBF}):
+				end = copy(buf, buf[3:end])
+			case bytes.HasPrefix(buf[:end], []byte{0xFF, 0xFE}), bytes.HasPrefix(buf[:end], []byte{0xFE, 0xFF}):
+				rest, err := io.ReadAll(r)
+				if err != nil {
+					return err
+				}
+				text := grepDecodeUTF16(append(append([]byte(nil), buf[:end]...), rest...))
+				return s.search(bytes.NewReader(text), false, quitOnNUL, max, emit)
 			}
-			end += n
 		}
 		if quitOnNUL && bytes.IndexByte(buf[oldEnd:end], 0) >= 0 {
 			break
@@ -305,11 +347,27 @@ func (s *grepScanner) searchFile(path string, quitOnNUL bool, max int, emit func
 		if stopped {
 			break
 		}
-		rest := copy(buf, buf[len(region):end])
-		end = rest
-	}
-	if len(buf) <= 4*grepBufferSize {
-		s.buf = buf
+		end = copy(buf, buf[len(region):end])
 	}
 	return nil
+}
+
+// grepDecodeUTF16 turns UTF-16 with a byte-order mark into UTF-8 (the mark dropped, bad units as
+// U+FFFD).
+func grepDecodeUTF16(b []byte) []byte {
+	big := b[0] == 0xFE
+	b = b[2:]
+	units := make([]uint16, 0, len(b)/2)
+	for i := 0; i+1 < len(b); i += 2 {
+		if big {
+			units = append(units, uint16(b[i])<<8|uint16(b[i+1]))
+		} else {
+			units = append(units, uint16(b[i+1])<<8|uint16(b[i]))
+		}
+	}
+	out := []byte(string(utf16.Decode(units)))
+	if len(b)%2 == 1 {
+		out = append(out, srchReplacement...)
+	}
+	return out
 }

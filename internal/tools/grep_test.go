@@ -221,6 +221,10 @@ func srchParityTree(t *testing.T) string {
 		"many/2.txt":                   strings.Repeat("needle line\n", 30),
 		"empty.txt":                    "",
 		"src/deeper/tmp-not-dir/x.txt": "needle tmp-not-dir\n",
+		"bom/utf8.txt":                 "\xef\xbb\xbfneedle after a BOM\nneedle two\n",
+		"bom/utf16le.txt":              "\xff\xfen\x00e\x00e\x00d\x00l\x00e\x00 \x00\xe9\x00\n\x00",
+		"bom/utf16be.txt":              "\xfe\xff\x00n\x00e\x00e\x00d\x00l\x00e\x00\n",
+		"bin/late-nul.txt":             "needle early\n" + strings.Repeat("x", 70000) + "\nneedle middle\n\x00needle late\n",
 	})
 	if err := os.Symlink("src/main.go", filepath.Join(dir, "link.go")); err != nil {
 		t.Fatal(err)
@@ -257,6 +261,9 @@ func TestGrepPureGoMatchesRipgrep(t *testing.T) {
 		`{"pattern":"needle","path":"long"}`,
 		`{"pattern":"line","path":"many","limit":1000}`,
 		`{"pattern":"needle","path":"src/deeper"}`,
+		`{"pattern":"needle","path":"bom"}`,
+		`{"pattern":"needle","path":"bin"}`,
+		`{"pattern":"needle","path":"bom/utf16le.txt"}`,
 	}
 	native := &grepTool{cwd: dir, backend: grepPureGo}
 	rg := &grepTool{cwd: dir, backend: grepAuto}
