@@ -62,13 +62,9 @@ func quoteByte(c byte) string {
 }
 
 func (s *scanner) ws() {
-	for s.pos < len(s.data) {
-		switch s.data[s.pos] {
-		case ' ', '\t', '\n', '\r':
-			s.pos++
-		default:
-			return
-		}
+	for s.pos < len(s.data) && s.data[s.pos] <= ' ' && (s.data[s.pos] == ' ' || s.data[s.pos] == '\t' ||
+		s.data[s.pos] == '\n' || s.data[s.pos] == '\r') {
+		s.pos++
 	}
 }
 
@@ -322,6 +318,9 @@ func (s *scanner) str() []byte {
 	plain := true
 	i := start
 	for {
+		for i < len(d) && plainByte[d[i]] {
+			i++
+		}
 		if i >= len(d) {
 			s.pos = i
 			s.fail("unexpected end of JSON input")
@@ -381,6 +380,14 @@ func (s *scanner) str() []byte {
 		}
 	}
 }
+
+// plainByte marks the bytes a string body holds as they are: printable ASCII but quote and backslash.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')

@@ -161,6 +161,7 @@ type reader struct {
 	chunks   int
 	sawDone  bool
 	sawStop  bool // a finish_reason arrived
+	gotID    bool
 	gotModel bool
 }
 
@@ -263,7 +264,9 @@ func excerpt(b []byte) string {
 // apply feeds one decoded chunk to the builder, in pi's order.
 func (r *reader) apply(c *chunk) {
 	b := r.b
-	if len(c.ID) > 0 {
+	if !r.gotID && len(c.ID) > 0 {
+		// Every chunk repeats the id; the first one is kept (and converted once).
+		r.gotID = true
 		b.SetResponseID(string(c.ID))
 	}
 	if !r.gotModel && len(c.Model) > 0 && string(c.Model) != r.model.ID {
