@@ -38,9 +38,9 @@ func grepNewMatcher(pattern string, literal, ignoreCase bool) (*grepMatcher, err
 		}
 		pattern = regexp.QuoteMeta(pattern)
 	}
-	expr := "(?m)" + pattern
+	expr := "(?m)" + grepUnicodeClasses(pattern)
 	if ignoreCase {
-		expr = "(?mi)" + pattern
+		expr = "(?mi)" + grepUnicodeClasses(pattern)
 	}
 	re, err := regexp.Compile(expr)
 	if err != nil {
@@ -58,6 +58,79 @@ func grepNewMatcher(pattern string, literal, ignoreCase bool) (*grepMatcher, err
 		}
 	}
 	return m, nil
+}
+
+// grepUnicodeClasses makes \d, \w and \s Unicode-aware, as they are in ripgrep's Rust regex (Go's
+// are ASCII). Their negations are rewritten outside brackets only; \b stays ASCII.
+func grepUnicodeClasses(p string) string {
+	if !strings.Contains(p, "\\") {
+		return p
+	}
+	const (
+		word  = `\p{L}\p{M}\p{Nd}\p{Pc}`
+		digit = `\p{Nd}`
+		space = `\t\n\v\f\r \x{85}\p{Z}`
+	)
+	var b strings.Builder
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			next := p[i+1]
+			i++
+			var set string
+			negated := next == 'W' || next == 'D' || next == 'S'
+			switch next {
+			case 'w', 'W':
+				set = word
+			case 'd', 'D':
+				set = digit
+			case 's', 'S':
+				set = space
+			}
+			switch {
+			case set == "":
+				b.WriteByte('\\')
+				b.WriteByte(next)
+			case inClass && !negated:
+				b.WriteString(set)
+			case inClass:
+				b.WriteByte('\\')
+				b.WriteByte(next)
+			case negated:
+				b.WriteString("[^" + set + "]")
+			default:
+				b.WriteString("[" + set + "]")
+			}
+		case c == '[' && !inClass:
+			inClass = true
+			b.WriteByte(c)
+			// A ']' right after '[' or '[^' is a literal member.
+			if i+1 < len(p) && p[i+1] == '^' {
+				b.WriteByte('^')
+				i++
+			}
+			if i+1 < len(p) && p[i+1] == ']' {
+				b.WriteByte(']')
+				i++
+			}
+		case c == '[' && inClass && i+1 < len(p) && p[i+1] == ':':
+			// A POSIX class like [:alpha:] inside brackets.
+			if j := strings.Index(p[i:], ":]"); j > 0 {
+				b.WriteString(p[i : i+j+2])
+				i += j + 1
+			} else {
+				b.WriteByte(c)
+			}
+		case c == ']' && inClass:
+			inClass = false
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // grepRegexError words a regex error like ripgrep's first line ("regex parse error:").

@@ -224,6 +224,7 @@ func srchParityTree(t *testing.T) string {
 		"bom/utf8.txt":                 "\xef\xbb\xbfneedle after a BOM\nneedle two\n",
 		"bom/utf16le.txt":              "\xff\xfen\x00e\x00e\x00d\x00l\x00e\x00 \x00\xe9\x00\n\x00",
 		"bom/utf16be.txt":              "\xfe\xff\x00n\x00e\x00e\x00d\x00l\x00e\x00\n",
+		"unicode/words.txt":            "héllo wörld\nplain words\n١٢٣ digits\nno break\n[x] y\n",
 		"bin/late-nul.txt":             "needle early\n" + strings.Repeat("x", 70000) + "\nneedle middle\n\x00needle late\n",
 	})
 	if err := os.Symlink("src/main.go", filepath.Join(dir, "link.go")); err != nil {
@@ -264,6 +265,11 @@ func TestGrepPureGoMatchesRipgrep(t *testing.T) {
 		`{"pattern":"needle","path":"bom"}`,
 		`{"pattern":"needle","path":"bin"}`,
 		`{"pattern":"needle","path":"bom/utf16le.txt"}`,
+		`{"pattern":"^\\w+ \\w+$","path":"unicode"}`,
+		`{"pattern":"^\\d+","path":"unicode"}`,
+		`{"pattern":"no\\sbreak","path":"unicode"}`,
+		`{"pattern":"^[\\w]+\\W","path":"unicode"}`,
+		`{"pattern":"[]x]","path":"unicode"}`,
 	}
 	native := &grepTool{cwd: dir, backend: grepPureGo}
 	rg := &grepTool{cwd: dir, backend: grepAuto}
