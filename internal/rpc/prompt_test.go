@@ -7,13 +7,14 @@ import (
 	"github.com/pi-go/pi-go/internal/provider/openaitest"
 )
 
-// eventKinds lists the event records from index from on, described compactly, with runs of
-// message_update deltas of the same kind collapsed.
+// eventKinds describes records compactly, with runs of the same streamed update (message_update of
+// one kind, tool_execution_update) collapsed: how a server or a tool splits its output is not the
+// protocol's business.
 func eventKinds(recs []record) []string {
 	var out []string
 	for _, r := range recs {
 		d := describe(r)
-		if len(out) > 0 && out[len(out)-1] == d && strings.HasPrefix(d, "message_update") {
+		if len(out) > 0 && out[len(out)-1] == d && (strings.HasPrefix(d, "message_update") || d == "tool_execution_update") {
 			continue
 		}
 		out = append(out, d)
