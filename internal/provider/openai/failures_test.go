@@ -385,3 +385,30 @@ func TestNoModel(t *testing.T) {
 		t.Fatalf("got %q", msg.ErrorMessage)
 	}
 }
+
+func TestIdleTimeoutChoice(t *testing.T) {
+	m := testModel("http://x/v1")
+	reasoning := testModel("http://x/v1")
+	reasoning.Reasoning = true
+	req := func(m *provider.Model, level provider.ThinkingLevel, idle time.Duration) *provider.Request {
+		return &provider.Request{Model: m, Options: provider.StreamOptions{Reasoning: level, IdleTimeout: idle}}
+	}
+	tests := []struct {
+		cfg  time.Duration
+		req  *provider.Request
+		want time.Duration
+	}{
+		{0, req(m, provider.ThinkingHigh, 0), DefaultIdleTimeout},
+		{0, req(reasoning, provider.ThinkingOff, 0), DefaultIdleTimeout},
+		{0, req(reasoning, provider.ThinkingHigh, 0), DefaultReasoningIdleTimeout},
+		{time.Minute, req(reasoning, provider.ThinkingHigh, 0), time.Minute},
+		{time.Minute, req(m, "", 5 * time.Second), 5 * time.Second},
+		{-1, req(m, "", 0), -1},
+	}
+	for i, tt := range tests {
+		p := New(Config{IdleTimeout: tt.cfg, HTTPClient: http.DefaultClient})
+		if got := p.idleFor(tt.req); got != tt.want {
+			t.Errorf("case %d: %v, want %v", i, got, tt.want)
+		}
+	}
+}

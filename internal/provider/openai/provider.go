@@ -19,7 +19,8 @@ type Config struct {
 	// last long) and bounded dial, TLS-handshake and response-header waits.
 	HTTPClient *http.Client
 	// IdleTimeout ends a call that receives no bytes for this long (waiting for the response headers
-	// included) with a retryable error. 0 means DefaultIdleTimeout; a negative value disables it.
+	// included) with a retryable error. 0 means DefaultIdleTimeout, or DefaultReasoningIdleTimeout for
+	// a call that asks a reasoning model to think; a negative value disables it.
 	// provider.StreamOptions.IdleTimeout overrides it per call.
 	IdleTimeout time.Duration
 }
@@ -36,9 +37,6 @@ func New(cfg Config) *Provider {
 	p := &Provider{client: cfg.HTTPClient, idleTimeout: cfg.IdleTimeout, drainTimeout: drainTimeout}
 	if p.client == nil {
 		p.client = newDefaultClient()
-	}
-	if p.idleTimeout == 0 {
-		p.idleTimeout = DefaultIdleTimeout
 	}
 	return p
 }
@@ -79,10 +77,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		return fail(ctx, fmt.Sprintf("Model %s has no base URL", m.String()))
 	}
 
-	idle := p.idleTimeout
-	if req.Options.IdleTimeout != 0 {
-		idle = req.Options.IdleTimeout
-	}
+	idle := p.idleFor(req)
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	watch := startIdleWatch(idle, cancel)
@@ -132,6 +127,22 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		return fail(callCtx, msg)
 	}
 	return b.Finish()
+}
+
+// idleFor is the idle timeout of one call: the call's, else the provider's, else the default.
+func (p *Provider) idleFor(req *provider.Request) time.Duration {
+	idle := p.idleTimeout
+	if req.Options.IdleTimeout != 0 {
+		idle = req.Options.IdleTimeout
+	}
+	if idle != 0 {
+		return idle
+	}
+	if req.Model.Reasoning && effectiveLevel(req.Model, req.Options.Reasoning) != provider.ThinkingOff {
+		// Servers that hide the reasoning (OpenAI) send nothing while the model thinks.
+		return DefaultReasoningIdleTimeout
+	}
+	return DefaultIdleTimeout
 }
 
 func mergeHeaders(model, call map[string]string) map[string]string {

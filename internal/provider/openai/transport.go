@@ -16,6 +16,11 @@ import (
 // DefaultIdleTimeout ends a stream that sends nothing for this long.
 const DefaultIdleTimeout = 120 * time.Second
 
+// DefaultReasoningIdleTimeout is the default for calls that ask a reasoning model to think: OpenAI's
+// chat completions stream nothing at all while o-series and gpt-5 models reason, for minutes at high
+// effort (pi's SDK allows 10 minutes).
+const DefaultReasoningIdleTimeout = 10 * time.Minute
+
 // maxErrorBody bounds what is kept of an error response to quote the server's words.
 const maxErrorBody = 64 << 10
 
