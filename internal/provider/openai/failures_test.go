@@ -402,7 +402,7 @@ func TestIdleTimeoutChoice(t *testing.T) {
 		{0, req(reasoning, provider.ThinkingOff, 0), DefaultIdleTimeout},
 		{0, req(reasoning, provider.ThinkingHigh, 0), DefaultReasoningIdleTimeout},
 		{time.Minute, req(reasoning, provider.ThinkingHigh, 0), time.Minute},
-		{time.Minute, req(m, "", 5 * time.Second), 5 * time.Second},
+		{time.Minute, req(m, "", 5*time.Second), 5 * time.Second},
 		{-1, req(m, "", 0), -1},
 	}
 	for i, tt := range tests {
