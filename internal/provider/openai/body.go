@@ -1,0 +1,309 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// The request body is written here, field for field as pi 0.73.1 writes it, and handed to go-openai's
+// transport by callDoer. go-openai's ChatCompletionRequest cannot say several things pi says: store:false
+// and strict:false (omitempty booleans), content:null on an assistant message with tool calls and
+// content:"" on a tool result (omitempty strings), tools:[] (omitempty slice), temperature 0, thinking
+// replayed under its own field name (reasoning, reasoning_text), enable_thinking, thinking,
+// reasoning.effort, cache_control and prompt_cache_key; and its validator refuses some bodies pi sends
+// (tools with reasoning on GPT-6 models).
+
+// buildBody writes the chat-completions request body for req.
+func buildBody(req *provider.Request, c *compat) ([]byte, error) {
+	m := req.Model
+	opts := &req.Options
+	msgs := convertMessages(req, c)
+	tools := len(req.Tools) > 0 || hasToolHistory(req.Messages)
+	if c.anthropicCacheControl {
+		applyCacheControl(msgs)
+	}
+
+	w := &jsonWriter{}
+	w.b = append(w.b, '{')
+	w.key("model")
+	w.str(m.ID)
+	w.key("messages")
+	w.b = append(w.b, '[')
+	for i := range msgs {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.message(&msgs[i])
+	}
+	w.b = append(w.b, ']')
+	w.key("stream")
+	w.b = append(w.b, "true"...)
+	if opts.SessionID != "" && strings.Contains(m.BaseURL, "api.openai.com") {
+		w.key("prompt_cache_key")
+		w.str(opts.SessionID)
+	}
+	if c.supportsUsageInStreaming {
+		w.key("stream_options")
+		w.b = append(w.b, `{"include_usage":true}`...)
+	}
+	if c.supportsStore {
+		w.key("store")
+		w.b = append(w.b, "false"...)
+	}
+	maxTokens := opts.MaxTokens
+	if maxTokens <= 0 && m.MaxTokens > 0 {
+		maxTokens = min(m.MaxTokens, defaultMaxTokensCap)
+	}
+	if maxTokens > 0 {
+		if c.maxTokensField == "max_tokens" {
+			w.key("max_tokens")
+		} else {
+			w.key("max_completion_tokens")
+		}
+		w.b = strconv.AppendInt(w.b, int64(maxTokens), 10)
+	}
+	if opts.Temperature != nil {
+		w.key("temperature")
+		data, err := provider.MarshalJS(*opts.Temperature)
+		if err != nil {
+			return nil, fmt.Errorf("temperature: %w", err)
+		}
+		w.b = append(w.b, data...)
+	}
+	if tools {
+		w.key("tools")
+		w.b = append(w.b, '[')
+		for i, t := range req.Tools {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			if err := w.tool(t, c, c.anthropicCacheControl && i == len(req.Tools)-1); err != nil {
+				return nil, err
+			}
+		}
+		w.b = append(w.b, ']')
+	}
+	writeReasoning(w, m, c, effectiveLevel(m, opts.Reasoning))
+	w.b = append(w.b, '}')
+	return w.b, nil
+}
+
+// writeReasoning adds the thinking switch in the server's dialect; reasoning fields go only to
+// reasoning models.
+func writeReasoning(w *jsonWriter, m *provider.Model, c *compat, level provider.ThinkingLevel) {
+	if !m.Reasoning {
+		return
+	}
+	on := level != provider.ThinkingOff
+	switch c.thinkingFormat {
+	case thinkingZAI, thinkingQwen:
+		w.key("enable_thinking")
+		w.b = strconv.AppendBool(w.b, on)
+	case thinkingQwenChatTemplate:
+		w.key("chat_template_kwargs")
+		w.b = append(w.b, `{"enable_thinking":`...)
+		w.b = strconv.AppendBool(w.b, on)
+		w.b = append(w.b, `,"preserve_thinking":true}`...)
+	case thinkingDeepSeek:
+		w.key("thinking")
+		if on {
+			w.b = append(w.b, `{"type":"enabled"}`...)
+			v, _ := effortValue(m, c, level)
+			w.key("reasoning_effort")
+			w.str(v)
+		} else {
+			w.b = append(w.b, `{"type":"disabled"}`...)
+		}
+	case thinkingOpenRouter:
+		if on {
+			v, _ := effortValue(m, c, level)
+			w.key("reasoning")
+			w.b = append(w.b, `{"effort":`...)
+			w.str(v)
+			w.b = append(w.b, '}')
+		} else if off, present := m.ThinkingLevelMap[provider.ThinkingOff]; !present || off != nil {
+			v := "none"
+			if present {
+				v = *off
+			}
+			w.key("reasoning")
+			w.b = append(w.b, `{"effort":`...)
+			w.str(v)
+			w.b = append(w.b, '}')
+		}
+	default:
+		if !c.supportsReasoningEffort {
+			return
+		}
+		if on {
+			v, _ := effortValue(m, c, level)
+			w.key("reasoning_effort")
+			w.str(v)
+		} else if off := m.ThinkingLevelMap[provider.ThinkingOff]; off != nil {
+			w.key("reasoning_effort")
+			w.str(*off)
+		}
+	}
+}
+
+// applyCacheControl marks the system prompt and the last user or assistant text for Anthropic's
+// prompt cache (the last tool is marked by the tool writer).
+func applyCacheControl(msgs []wireMessage) {
+	for i := range msgs {
+		if msgs[i].role == "system" || msgs[i].role == "developer" {
+			markLastText(&msgs[i].content)
+			break
+		}
+	}
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if (msgs[i].role == "user" || msgs[i].role == "assistant") && markLastText(&msgs[i].content) {
+			return
+		}
+	}
+}
+
+func markLastText(c *wireContent) bool {
+	if c.isString {
+		if c.str == "" {
+			return false
+		}
+		*c = wireContent{parts: []wirePart{{text: c.str, cache: true}}}
+		return true
+	}
+	for i := len(c.parts) - 1; i >= 0; i-- {
+		if !c.parts[i].image {
+			c.parts[i].cache = true
+			return true
+		}
+	}
+	return false
+}
+
+// jsonWriter appends JSON as JSON.stringify writes it.
+type jsonWriter struct {
+	b []byte
+}
+
+// key starts a member of the object being written, with a comma unless it is the first.
+func (w *jsonWriter) key(k string) {
+	if w.b[len(w.b)-1] != '{' && w.b[len(w.b)-1] != '[' {
+		w.b = append(w.b, ',')
+	}
+	w.b = provider.AppendJSONString(w.b, k)
+	w.b = append(w.b, ':')
+}
+
+func (w *jsonWriter) str(s string) { w.b = provider.AppendJSONString(w.b, s) }
+
+func (w *jsonWriter) content(c *wireContent) {
+	switch {
+	case c.isString:
+		w.str(c.str)
+	case c.null:
+		w.b = append(w.b, "null"...)
+	default:
+		w.b = append(w.b, '[')
+		for i, p := range c.parts {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			if p.image {
+				w.b = append(w.b, `{"type":"image_url","image_url":{"url":`...)
+				w.str(p.text)
+				w.b = append(w.b, "}}"...)
+				continue
+			}
+			w.b = append(w.b, `{"type":"text","text":`...)
+			w.str(p.text)
+			if p.cache {
+				w.b = append(w.b, `,"cache_control":{"type":"ephemeral"}`...)
+			}
+			w.b = append(w.b, '}')
+		}
+		w.b = append(w.b, ']')
+	}
+}
+
+func (w *jsonWriter) message(m *wireMessage) {
+	w.b = append(w.b, '{')
+	w.key("role")
+	w.str(m.role)
+	w.key("content")
+	w.content(&m.content)
+	if m.reasoningField != "" {
+		w.key(m.reasoningField)
+		w.str(m.reasoningText)
+	}
+	if len(m.toolCalls) > 0 {
+		w.key("tool_calls")
+		w.b = append(w.b, '[')
+		for i, tc := range m.toolCalls {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.b = append(w.b, `{"id":`...)
+			w.str(tc.id)
+			w.b = append(w.b, `,"type":"function","function":{"name":`...)
+			w.str(tc.name)
+			w.b = append(w.b, `,"arguments":`...)
+			w.str(tc.args)
+			w.b = append(w.b, "}}"...)
+		}
+		w.b = append(w.b, ']')
+	}
+	if len(m.reasoningDetails) > 0 {
+		w.key("reasoning_details")
+		w.b = append(w.b, '[')
+		for i, d := range m.reasoningDetails {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.b = append(w.b, d...)
+		}
+		w.b = append(w.b, ']')
+	}
+	if m.emptyReasoning {
+		w.key("reasoning_content")
+		w.str("")
+	}
+	if m.toolCallID != "" || m.role == "tool" {
+		w.key("tool_call_id")
+		w.str(m.toolCallID)
+	}
+	if m.name != "" {
+		w.key("name")
+		w.str(m.name)
+	}
+	w.b = append(w.b, '}')
+}
+
+func (w *jsonWriter) tool(t provider.ToolDefinition, c *compat, cache bool) error {
+	w.b = append(w.b, `{"type":"function","function":{"name":`...)
+	w.str(t.Name)
+	w.key("description")
+	w.str(t.Description)
+	if params := bytes.TrimSpace(t.Parameters); len(params) > 0 {
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, params); err != nil {
+			return fmt.Errorf("tool %q has an invalid parameters schema: %w", t.Name, err)
+		}
+		w.key("parameters")
+		w.b = append(w.b, compact.Bytes()...)
+	}
+	if c.supportsStrictMode {
+		w.key("strict")
+		w.b = append(w.b, "false"...)
+	}
+	w.b = append(w.b, '}')
+	if cache {
+		w.key("cache_control")
+		w.b = append(w.b, `{"type":"ephemeral"}`...)
+	}
+	w.b = append(w.b, '}')
+	return nil
+}
