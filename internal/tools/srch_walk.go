@@ -57,6 +57,8 @@ type walkOptions struct {
 	globalIgnore *giMatcher
 	// workers reading directories; 0 means GOMAXPROCS (at least 2).
 	workers int
+	// maxAhead bounds the directories read ahead of the visitor; 0 means walkMaxAhead.
+	maxAhead int
 }
 
 // Ignore-file categories, highest precedence first.
@@ -215,7 +217,15 @@ type walker struct {
 	cond    *sync.Cond
 	stack   []*walkNode
 	stopped bool
+	// ahead counts directories read but not yet visited; past walkMaxAhead the workers only read the
+	// directory the visitor waits for (want), so memory stays bounded on huge trees.
+	ahead    int
+	maxAhead int
+	want     *walkNode
 }
+
+// walkMaxAhead bounds how many directories are read ahead of the visitor.
+const walkMaxAhead = 1024
 
 func (w *walker) push(nodes ...*walkNode) {
 	if len(nodes) == 0 {
@@ -233,18 +243,78 @@ func (w *walker) push(nodes ...*walkNode) {
 func (w *walker) work() {
 	for {
 		w.mu.Lock()
-		for len(w.stack) == 0 && !w.stopped {
+		n := w.next()
+		for n == nil && !w.stopped {
 			w.cond.Wait()
+			n = w.next()
 		}
 		if w.stopped {
 			w.mu.Unlock()
 			return
 		}
-		n := w.stack[len(w.stack)-1]
-		w.stack = w.stack[:len(w.stack)-1]
+		w.ahead++
 		w.mu.Unlock()
 		w.push(w.read(n)...)
 		close(n.done)
+	}
+}
+
+// next takes the directory to read, or nil when there is none to read now. Called with mu held.
+func (w *walker) next() *walkNode {
+	if len(w.stack) == 0 {
+		return nil
+	}
+	if w.ahead < w.maxAhead {
+		n := w.stack[len(w.stack)-1]
+		w.stack = w.stack[:len(w.stack)-1]
+		return n
+	}
+	if w.want == nil {
+		return nil
+	}
+	for i := len(w.stack) - 1; i >= 0; i-- {
+		if w.stack[i] == w.want {
+			w.want = nil
+			n := w.stack[i]
+			w.stack = append(w.stack[:i], w.stack[i+1:]...)
+			return n
+		}
+	}
+	return nil
+}
+
+// waitFor blocks the visitor until n is read (asking the workers for it) or ctx ends.
+func (w *walker) waitFor(ctx context.Context, n *walkNode) error {
+	select {
+	case <-n.done:
+		return nil
+	default:
+	}
+	w.mu.Lock()
+	w.want = n
+	w.mu.Unlock()
+	w.cond.Broadcast()
+	select {
+	case <-n.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	w.mu.Lock()
+	if w.want == n {
+		w.want = nil
+	}
+	w.mu.Unlock()
+	return nil
+}
+
+// visited releases a directory the visitor is done with.
+func (w *walker) visited() {
+	w.mu.Lock()
+	w.ahead--
+	wake := w.ahead == w.maxAhead-1
+	w.mu.Unlock()
+	if wake {
+		w.cond.Broadcast()
 	}
 }
 
@@ -304,7 +374,10 @@ func (w *walker) read(n *walkNode) []*walkNode {
 // order, on the caller's goroutine; visit returning false ends the walk. It returns ctx's error when
 // cancelled.
 func walkTree(ctx context.Context, root string, opts *walkOptions, visit func(*walkEntry) bool) error {
-	w := &walker{opts: opts}
+	w := &walker{opts: opts, maxAhead: opts.maxAhead}
+	if w.maxAhead <= 0 {
+		w.maxAhead = walkMaxAhead
+	}
 	w.cond = sync.NewCond(&w.mu)
 	rootNode := &walkNode{abs: root, parentIgn: walkAncestorsIgn(root, opts), done: make(chan struct{})}
 	w.push(rootNode)
@@ -334,16 +407,15 @@ func walkTree(ctx context.Context, root string, opts *walkOptions, visit func(*w
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		if !f.ready {
-			select {
-			case <-f.n.done:
-			case <-ctx.Done():
-				return ctx.Err()
+			if err := w.waitFor(ctx, f.n); err != nil {
+				return err
 			}
 			f.ready = true
 		}
 		if f.i >= len(f.n.entries) {
 			f.n.entries = nil
 			stack = stack[:len(stack)-1]
+			w.visited()
 			continue
 		}
 		e := &f.n.entries[f.i]
