@@ -3,6 +3,7 @@ package openai
 import (
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -409,6 +410,44 @@ func TestIdleTimeoutChoice(t *testing.T) {
 		p := New(Config{IdleTimeout: tt.cfg, HTTPClient: http.DefaultClient})
 		if got := p.idleFor(tt.req); got != tt.want {
 			t.Errorf("case %d: %v, want %v", i, got, tt.want)
+		}
+	}
+}
+
+// pipeTransport answers with a body the test controls and ignores the request context, as an
+// in-process RoundTripper might.
+type pipeTransport struct{ body *io.PipeReader }
+
+func (t pipeTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: 200, Header: http.Header{}, Body: t.body, Request: req}, nil
+}
+
+func TestCancellationEndsAReadTheTransportIgnores(t *testing.T) {
+	for _, abort := range []bool{true, false} {
+		pr, pw := io.Pipe()
+		p := New(Config{HTTPClient: &http.Client{Transport: pipeTransport{pr}}, IdleTimeout: 30 * time.Millisecond})
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			io.WriteString(pw, chunks().Text("x"))
+			if abort {
+				cancel()
+			}
+		}()
+		var events []*provider.AssistantEvent
+		req := simpleRequest(testModel("http://pipe/v1"))
+		if abort {
+			req.Options.IdleTimeout = time.Hour
+		}
+		msg := p.Stream(ctx, req, func(e *provider.AssistantEvent) { events = append(events, e) })
+		checkContract(t, msg, events)
+		cancel()
+		pw.Close()
+		want := provider.StopReasonError
+		if abort {
+			want = provider.StopReasonAborted
+		}
+		if msg.StopReason != want {
+			t.Fatalf("abort=%v: got %s %q", abort, msg.StopReason, msg.ErrorMessage)
 		}
 	}
 }

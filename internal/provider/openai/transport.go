@@ -51,6 +51,8 @@ type callDoer struct {
 	headers map[string]string
 	watch   *idleWatch
 
+	stopClose func() bool
+
 	called  bool
 	err     error // what the HTTP client returned instead of a response
 	resp    *http.Response
@@ -71,7 +73,11 @@ func (d *callDoer) Do(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	d.watch.touch()
-	resp.Body = &watchedBody{rc: resp.Body, watch: d.watch}
+	// Cancellation (abort, idle timeout) closes the body, which ends a blocked read even when the
+	// RoundTripper underneath does not watch the request's context (an in-process one, say).
+	body := resp.Body
+	d.stopClose = context.AfterFunc(req.Context(), func() { body.Close() })
+	resp.Body = &watchedBody{rc: body, watch: d.watch}
 	if resp.StatusCode < 200 || resp.StatusCode >= 400 {
 		// go-openai reads the whole error body; keep what it reads.
 		resp.Body = &teeBody{ReadCloser: resp.Body, buf: &d.errBody}
@@ -82,6 +88,9 @@ func (d *callDoer) Do(req *http.Request) (*http.Response, error) {
 
 // close releases the response, if any.
 func (d *callDoer) close() {
+	if d.stopClose != nil {
+		d.stopClose()
+	}
 	if d.resp != nil {
 		d.resp.Body.Close()
 	}
