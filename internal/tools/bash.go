@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/pi-go/pi-go/internal/loop"
@@ -46,7 +47,7 @@ func NewBash(cwd string, opts BashOptions) loop.Tool {
 }
 
 func (t *bashTool) Definition() provider.ToolDefinition {
-	return provider.ToolDefinition{Name: "bash", Description: bashDescription, Parameters: json.RawMessage(bashSchema)}
+	return provider.ToolDefinition{Name: "bash", Description: strings.TrimSpace(bashDescription), Parameters: json.RawMessage(bashSchema)}
 }
 
 type bashArgs struct {

@@ -333,3 +333,15 @@ func TestSrchDecoderMatchesTextDecoder(t *testing.T) {
 		}
 	}
 }
+
+func TestUserBashResultJSONMatchesPi(t *testing.T) {
+	code := 0
+	got := bashJSON(t, UserBashResult{Output: "hi\n", ExitCode: &code})
+	if got != `{"output":"hi\n","exitCode":0,"cancelled":false,"truncated":false}` {
+		t.Fatalf("got %s", got)
+	}
+	got = bashJSON(t, UserBashResult{Output: "x", Cancelled: true, Truncated: true, FullOutputPath: "/tmp/pi-bash-0.log"})
+	if got != `{"output":"x","cancelled":true,"truncated":true,"fullOutputPath":"/tmp/pi-bash-0.log"}` {
+		t.Fatalf("got %s", got)
+	}
+}

@@ -13,16 +13,17 @@ import (
 )
 
 // UserBashResult is the outcome of a command the user ran themselves (`!cmd` in the editor, the RPC
-// `bash` command): pi's BashResult, stored in the session as a bashExecution message.
+// `bash` command): pi's BashResult, with its JSON field names, stored in the session as a
+// bashExecution message.
 type UserBashResult struct {
 	// Output is the sanitised output, tail-truncated when Truncated.
-	Output string
+	Output string `json:"output"`
 	// ExitCode is nil when the command was cancelled or killed by a signal.
-	ExitCode  *int
-	Cancelled bool
-	Truncated bool
+	ExitCode  *int `json:"exitCode,omitempty"`
+	Cancelled bool `json:"cancelled"`
+	Truncated bool `json:"truncated"`
 	// FullOutputPath is the temp file with the whole (sanitised) output, once it passed 50 KB.
-	FullOutputPath string
+	FullOutputPath string `json:"fullOutputPath,omitempty"`
 }
 
 // ExecuteUserBash runs a command typed by the user as pi's interactive executor does: the same shell,
