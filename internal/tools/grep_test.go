@@ -318,3 +318,48 @@ func TestGrepGitignoreOnlyInsideARepository(t *testing.T) {
 		t.Fatalf("subdirectory: %q %v", text, err)
 	}
 }
+
+// TestSearchToolErrorsFromTheBinaries puts fake rg and fd on PATH to check how their failures read.
+func TestSearchToolErrorsFromTheBinaries(t *testing.T) {
+	bin := t.TempDir()
+	script := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("PATH", bin)
+	dir := t.TempDir()
+	tests := []struct {
+		name, rg, fd string
+		tool         loop.Tool
+		args, want   string
+	}{
+		{name: "rg exit code", rg: "exit 2", tool: NewGrep(dir), args: `{"pattern":"x"}`, want: "ripgrep exited with code 2"},
+		{name: "rg stderr", rg: "echo 'rg: bad things' >&2; exit 2", tool: NewGrep(dir), args: `{"pattern":"x"}`, want: "rg: bad things"},
+		{name: "rg no match is fine", rg: "exit 1", tool: NewGrep(dir), args: `{"pattern":"x"}`, want: ""},
+		{name: "fd exit code", fd: `case "$*" in *--version*) exit 0;; esac; exit 3`, tool: NewFind(dir), args: `{"pattern":"x"}`, want: "fd exited with code 3"},
+		{name: "fd stderr", fd: `case "$*" in *--version*) exit 0;; esac; echo '[fd error]: nope' >&2; exit 1`, tool: NewFind(dir), args: `{"pattern":"x"}`, want: "[fd error]: nope"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			os.Remove(filepath.Join(bin, "rg"))
+			os.Remove(filepath.Join(bin, "fd"))
+			if tc.rg != "" {
+				script("rg", tc.rg)
+			}
+			if tc.fd != "" {
+				script("fd", tc.fd)
+			}
+			text, _, err := grepRun(t, tc.tool, tc.args)
+			if tc.want == "" {
+				if err != nil || text != "No matches found" {
+					t.Fatalf("text %q error %v", text, err)
+				}
+				return
+			}
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
