@@ -7,16 +7,31 @@ import (
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
-// PromptWithPreflight is Prompt with a report of its preflight, as pi 0.73.1's RPC mode needs it:
-// preflight is called exactly once, with nil when the message was queued (a run is active and a
-// behaviour was given) or its run is about to start, or with the reason it was rejected. It runs
-// before any event of the run, so a response written from it precedes agent_start. Like Prompt, the
-// call returns when the run, its retries and compactions have settled.
-func (s *Session) PromptWithPreflight(ctx context.Context, text string, images []provider.Content,
-	behavior StreamingBehavior, preflight func(error)) error {
+// PromptHooks are the two moments of a prompt that pi 0.73.1's RPC mode acts on. Each hook that is set
+// is called exactly once, Decided first, both before any event of the run.
+type PromptHooks struct {
+	// Decided: the session has taken the prompt (its run is starting, or it was queued) or refused it.
+	// A prompt or steering message sent after this point is ordered after this one.
+	Decided func()
+	// Preflight is pi's preflight result: nil once the message was queued or its run is about to start
+	// (after any compaction the prompt needs first), or the reason it was refused, which the call
+	// then also returns.
+	Preflight func(error)
+}
+
+// PromptWithHooks is Prompt reporting its preflight through hooks (RPC mode answers a prompt at that
+// point while its run goes on). Like Prompt, it returns when the run, its retries and compactions
+// have settled.
+func (s *Session) PromptWithHooks(ctx context.Context, text string, images []provider.Content,
+	behavior StreamingBehavior, hooks PromptHooks) error {
+	decided := func() {
+		if hooks.Decided != nil {
+			hooks.Decided()
+		}
+	}
 	report := func(err error) error {
-		if preflight != nil {
-			preflight(err)
+		if hooks.Preflight != nil {
+			hooks.Preflight(err)
 		}
 		return err
 	}
@@ -26,15 +41,18 @@ func (s *Session) PromptWithPreflight(ctx context.Context, text string, images [
 		switch behavior {
 		case BehaviorSteer:
 			s.Steer(text, images)
-			return report(nil)
 		case BehaviorFollowUp:
 			s.FollowUp(text, images)
-			return report(nil)
+		default:
+			decided()
+			return report(ErrBusy)
 		}
-		return report(ErrBusy)
+		decided()
+		return report(nil)
 	}
 	if err := s.checkModelLocked(); err != nil {
 		s.mu.Unlock()
+		decided()
 		return report(err)
 	}
 	s.busy = true
@@ -42,6 +60,7 @@ func (s *Session) PromptWithPreflight(ctx context.Context, text string, images [
 	s.opCancel = cancel
 	s.mu.Unlock()
 	defer s.endOperation(cancel)
+	decided()
 
 	s.flushPendingBash()
 	s.resetSystemPrompt()

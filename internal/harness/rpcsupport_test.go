@@ -27,6 +27,16 @@ func (r *preflightRecorder) event(e Event) {
 	r.seq = append(r.seq, e.Type)
 }
 
+func (r *preflightRecorder) decided() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seq = append(r.seq, "decided")
+}
+
+func (r *preflightRecorder) hooks() PromptHooks {
+	return PromptHooks{Decided: r.decided, Preflight: r.preflight}
+}
+
 func (r *preflightRecorder) preflight(err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -40,15 +50,15 @@ func (r *preflightRecorder) sequence() string {
 	return strings.Join(r.seq, " ")
 }
 
-func TestPromptWithPreflightReportsBeforeTheRun(t *testing.T) {
+func TestPromptWithHooksReportsBeforeTheRun(t *testing.T) {
 	f := newFixture(t, []scriptedTurn{textTurn("hello")}, nil)
 	rec := &preflightRecorder{}
 	f.s.Subscribe(rec.event)
-	if err := f.s.PromptWithPreflight(context.Background(), "hi", nil, BehaviorNone, rec.preflight); err != nil {
+	if err := f.s.PromptWithHooks(context.Background(), "hi", nil, BehaviorNone, rec.hooks()); err != nil {
 		t.Fatal(err)
 	}
 	seq := rec.sequence()
-	if !strings.HasPrefix(seq, "preflight agent_start turn_start") || !strings.HasSuffix(seq, "agent_end") {
+	if !strings.HasPrefix(seq, "decided preflight agent_start turn_start") || !strings.HasSuffix(seq, "agent_end") {
 		t.Errorf("sequence: %s", seq)
 	}
 	if len(rec.errs) != 1 || rec.errs[0] != nil {
@@ -56,23 +66,22 @@ func TestPromptWithPreflightReportsBeforeTheRun(t *testing.T) {
 	}
 }
 
-func TestPromptWithPreflightWhileBusy(t *testing.T) {
+func TestPromptWithHooksWhileBusy(t *testing.T) {
 	f := newFixture(t, []scriptedTurn{textTurn("first"), textTurn("second")}, nil)
 	f.script.gate = make(chan struct{})
 	done := make(chan error, 1)
-	go func() { done <- f.s.PromptWithPreflight(context.Background(), "one", nil, BehaviorNone, nil) }()
+	go func() { done <- f.s.PromptWithHooks(context.Background(), "one", nil, BehaviorNone, PromptHooks{}) }()
 	waitForEvent(t, f.events, func(e Event) bool { return e.Type == "message_start" && isAssistant(e) })
 
-	var got []error
-	report := func(err error) { got = append(got, err) }
-	if err := f.s.PromptWithPreflight(context.Background(), "two", nil, BehaviorNone, report); !errors.Is(err, ErrBusy) {
+	rec := &preflightRecorder{}
+	if err := f.s.PromptWithHooks(context.Background(), "two", nil, BehaviorNone, rec.hooks()); !errors.Is(err, ErrBusy) {
 		t.Errorf("busy without behaviour: %v", err)
 	}
-	if err := f.s.PromptWithPreflight(context.Background(), "later", nil, BehaviorFollowUp, report); err != nil {
+	if err := f.s.PromptWithHooks(context.Background(), "later", nil, BehaviorFollowUp, rec.hooks()); err != nil {
 		t.Errorf("follow-up while busy: %v", err)
 	}
-	if len(got) != 2 || !errors.Is(got[0], ErrBusy) || got[1] != nil {
-		t.Errorf("preflight reports: %v", got)
+	if seq := rec.sequence(); seq != "decided preflight decided preflight" || !errors.Is(rec.errs[0], ErrBusy) || rec.errs[1] != nil {
+		t.Errorf("reports: %s %v", seq, rec.errs)
 	}
 	if _, followUp := f.s.QueuedTexts(); len(followUp) != 1 || followUp[0] != "later" {
 		t.Errorf("follow-up queue: %v", followUp)
@@ -86,12 +95,12 @@ func TestPromptWithPreflightWhileBusy(t *testing.T) {
 	}
 }
 
-func TestPromptWithPreflightRejectsWithoutModel(t *testing.T) {
+func TestPromptWithHooksRejectsWithoutModel(t *testing.T) {
 	f := newFixture(t, nil, func(o *Options) { o.Model = nil })
-	var got error
-	err := f.s.PromptWithPreflight(context.Background(), "hi", nil, BehaviorNone, func(e error) { got = e })
-	if err == nil || got != err || !strings.HasPrefix(err.Error(), "No model selected.") {
-		t.Errorf("returned %v, reported %v", err, got)
+	rec := &preflightRecorder{}
+	err := f.s.PromptWithHooks(context.Background(), "hi", nil, BehaviorNone, rec.hooks())
+	if err == nil || rec.sequence() != "decided preflight" || rec.errs[0] != err || !strings.HasPrefix(err.Error(), "No model selected.") {
+		t.Errorf("returned %v, reported %s %v", err, rec.sequence(), rec.errs)
 	}
 	if f.s.IsStreaming() {
 		t.Error("a rejected prompt left the session busy")

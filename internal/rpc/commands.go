@@ -53,8 +53,9 @@ var handlers = map[string]handler{
 
 // prompt answers once, after preflight: accepted (the run starts), queued (a run is active and a
 // streaming behaviour was given) or rejected. The run goes on in the background; its later failures
-// are in the event stream. The next command is read only after the preflight, so prompts and steering
-// messages sent one after another are queued in that order.
+// are in the event stream. The next command is read once the session has taken or refused the prompt
+// (not after the compaction a prompt may need first), so prompts and steering messages sent one after
+// another keep their order and a slow preflight never holds up abort or get_state.
 func (s *server) prompt(c *command) *response {
 	text, err := c.str("message")
 	if err != nil {
@@ -77,11 +78,11 @@ func (s *server) prompt(c *command) *response {
 	}
 
 	decided := make(chan struct{})
-	var once sync.Once
+	var decideOnce, answerOnce sync.Once
+	decide := func() { decideOnce.Do(func() { close(decided) }) }
 	answer := func(resp *response) (written bool) {
-		once.Do(func() {
+		answerOnce.Do(func() {
 			s.write(resp, true)
-			close(decided)
 			written = true
 		})
 		return written
@@ -89,21 +90,25 @@ func (s *server) prompt(c *command) *response {
 	s.tasks.Add(1)
 	go func() {
 		defer s.tasks.Done()
+		defer decide()
 		defer func() {
 			if r := recover(); r != nil {
 				s.logf("rpc: prompt failed: %v\n%s", r, debug.Stack())
 				answer(c.failText(fmt.Sprint(r)))
 			}
 		}()
-		err := s.sess.PromptWithPreflight(s.runCtx, text, images, behavior, func(err error) {
-			if err != nil {
-				answer(c.fail(err))
-			} else {
-				answer(c.ok())
-			}
+		err := s.sess.PromptWithHooks(s.runCtx, text, images, behavior, harness.PromptHooks{
+			Decided: decide,
+			Preflight: func(err error) {
+				if err != nil {
+					answer(c.fail(err))
+				} else {
+					answer(c.ok())
+				}
+			},
 		})
 		// The preflight has answered by now; an error after it came from the run, which pi reports
-		// only through events. The answer below is written only if the preflight never reported.
+		// only through events. The answers below are written only if the preflight never reported.
 		if err != nil {
 			if !answer(c.fail(err)) {
 				s.logf("rpc: prompt: %v", err)
