@@ -27,6 +27,7 @@ func benchmarkStream(b *testing.B, p *Provider, baseURL string) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	cpuBefore, cpuOK := processCPU()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		deltas = 0
@@ -36,12 +37,18 @@ func benchmarkStream(b *testing.B, p *Provider, baseURL string) {
 		}
 	}
 	b.StopTimer()
+	cpuAfter, _ := processCPU()
 	runtime.ReadMemStats(&after)
 	total := float64(b.N) * benchDeltas
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/total, "ns/delta")
 	b.ReportMetric(total/b.Elapsed().Seconds(), "deltas/s")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/total, "allocs/delta")
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/total, "B/delta")
+	if cpuOK {
+		// CPU time of the whole process (server included on loopback): the cost on one core, whatever
+		// else the machine is doing.
+		b.ReportMetric(float64((cpuAfter-cpuBefore).Nanoseconds())/total, "cpu-ns/delta")
+	}
 }
 
 // BenchmarkStreamLoopback: 200,000 one-character deltas from the scripted server on 127.0.0.1,
