@@ -1,0 +1,84 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pi-go/pi-go/internal/session"
+	"github.com/pi-go/pi-go/internal/tui/render"
+)
+
+// printHeader prints the header, the demo banner and the startup warnings.
+func (m *model) printHeader() {
+	if !m.settings().QuietStartup || m.opts.Demo {
+		m.addLines(m.r.Header(render.HeaderInfo{Version: m.opts.Version, Demo: m.opts.Demo, DemoHint: m.opts.DemoHint}, m.width))
+	}
+	for _, w := range m.opts.Warnings {
+		m.addWarning(w)
+	}
+}
+
+// printHistory prints the session's conversation (a resumed session, a switch, a tree navigation)
+// and, for a compacted session, how often it was compacted.
+func (m *model) printHistory() {
+	msgs := m.sess.Messages()
+	if len(msgs) > 0 {
+		m.addLines(m.r.Transcript(msgs, render.TranscriptOptions{HideThinking: m.hideThinking, Expand: m.expandTools}, m.width))
+	}
+	for _, msg := range msgs {
+		if text := userPromptText(msg); text != "" {
+			m.ed.addToHistory(text)
+		}
+	}
+	compactions := 0
+	for _, e := range m.sess.Store().Entries() {
+		if e.Type == session.TypeCompaction {
+			compactions++
+		}
+	}
+	switch {
+	case compactions == 1:
+		m.addStatus("Session compacted 1 time")
+	case compactions > 1:
+		m.addStatus("Session compacted " + itoa(compactions) + " times")
+	}
+	m.footerDirty = true
+}
+
+// gitBranch is the branch checked out in dir's repository ("" outside one; "detached" for a
+// detached HEAD), read from .git/HEAD as pi's footer does.
+func gitBranch(dir string) string {
+	for d := dir; ; {
+		gitPath := filepath.Join(d, ".git")
+		if fi, err := os.Stat(gitPath); err == nil {
+			head := filepath.Join(gitPath, "HEAD")
+			if !fi.IsDir() {
+				// A worktree or submodule: .git is a file "gitdir: <path>".
+				data, err := os.ReadFile(gitPath)
+				if err != nil {
+					return ""
+				}
+				gd := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(data)), "gitdir:"))
+				if !filepath.IsAbs(gd) {
+					gd = filepath.Join(d, gd)
+				}
+				head = filepath.Join(gd, "HEAD")
+			}
+			data, err := os.ReadFile(head)
+			if err != nil {
+				return ""
+			}
+			s := strings.TrimSpace(string(data))
+			if ref, ok := strings.CutPrefix(s, "ref: refs/heads/"); ok {
+				return ref
+			}
+			return "detached"
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}

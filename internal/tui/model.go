@@ -1,0 +1,232 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/muesli/termenv"
+
+	"github.com/pi-go/pi-go/internal/config"
+	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/tui/render"
+	"github.com/pi-go/pi-go/internal/tui/theme"
+)
+
+// frameInterval is the shortest time between two frames: a burst of events is drawn at most this
+// often, however many arrive.
+const frameInterval = 16 * time.Millisecond
+
+// model is the Bubble Tea model. Everything in it belongs to the UI goroutine (Update); commands
+// only return messages.
+type model struct {
+	ctx     context.Context
+	cancel  context.CancelFunc
+	sess    *harness.Session
+	opts    Options
+	r       *render.Renderer
+	in      *inbox
+	scr     *screen
+	term    *terminal
+	ops     opGroup
+	unsub   func()
+	started time.Time
+
+	width, height int
+
+	// chat holds the blocks not yet printed into the scrollback, oldest first.
+	chat  []*chatItem
+	tools map[string]*chatItem // tool blocks by call id, until their result arrives
+
+	ed   *editor
+	comp *completion
+	sel  selector // the selector shown instead of the editor, or nil
+
+	run runState
+	// pendingBash are `!` commands started while the agent works: shown under the chat and moved
+	// into it when the run ends (the session records them then).
+	pendingBash []*chatItem
+	bashSeq     int
+	bashRunning *chatItem
+	// queued are the display queues (queue_update).
+	steering, followUp []string
+
+	// recent are the tool and `!` blocks of this turn already printed (Ctrl+O prints them expanded).
+	recent []*chatItem
+	// nav is a tree navigation writing a branch summary (Escape cancels it), or nil.
+	nav *navigation
+	// compacted is set by compaction_end, so that /compact reports only errors no event showed.
+	compacted bool
+	// compactionQueue holds messages typed while a compaction runs.
+	compactionQueue []queuedText
+
+	expandTools  bool
+	hideThinking bool
+
+	footer      []string
+	footerWidth int
+	footerDirty bool
+	gitBranch   string
+
+	frameScheduled bool
+	lastFrame      time.Time
+	tickSeq        int
+	ticking        bool
+
+	lastCtrlC, lastEsc time.Time
+	initial            []string // initial messages not sent yet
+	initialImages      bool     // the first initial message still carries the images
+
+	quitting          bool
+	noSessionSelected bool
+}
+
+// runState is what the status line shows about the agent.
+type runState struct {
+	active   bool // agent_start .. agent_end
+	started  time.Time
+	thinking bool
+	// retry countdown (auto_retry_start .. the next agent_start or auto_retry_end)
+	retrying    bool
+	retryUntil  time.Time
+	attempt     int
+	maxAttempts int
+	// compaction in progress and its reason
+	compacting       bool
+	compactionReason string
+	compactStarted   time.Time
+	// prompting: a Prompt call is in flight (Enter when idle) before agent_start arrives
+	prompting bool
+}
+
+func newModel(ctx context.Context, sess *harness.Session, opts Options, width, height int, term *terminal) *model {
+	ctx, cancel := context.WithCancel(ctx)
+	settings := config.Settings{}
+	if opts.Settings != nil {
+		settings = opts.Settings.Settings()
+	}
+	home, _ := os.UserHomeDir()
+	m := &model{
+		ctx:          ctx,
+		cancel:       cancel,
+		sess:         sess,
+		opts:         opts,
+		r:            render.New(render.Options{Theme: pickTheme(settings.Theme), Home: home}),
+		in:           newInbox(),
+		scr:          newScreen(opts.Out, width, height, terminalReflows()),
+		term:         term,
+		started:      time.Now(),
+		width:        width,
+		height:       height,
+		tools:        map[string]*chatItem{},
+		ed:           newEditor(),
+		hideThinking: settings.HideThinkingBlock,
+		footerDirty:  true,
+		initial:      append([]string(nil), opts.InitialMessages...),
+	}
+	m.initialImages = len(opts.InitialImages) > 0
+	m.comp = newCompletion(sess.Cwd())
+	m.unsub = sess.Subscribe(m.in.pushEvent)
+	opts.WarningSink.attach(func(w string) { m.in.pushMsg(warningMsg(w)) })
+	m.gitBranch = gitBranch(sess.Cwd())
+	return m
+}
+
+func (m *model) unsubscribe() {
+	if m.unsub != nil {
+		m.unsub()
+		m.unsub = nil
+	}
+}
+
+func (m *model) cancelAll() { m.cancel() }
+
+// pickTheme chooses pi's dark or light palette (settings "theme") for the terminal's colour profile.
+func pickTheme(name string) *theme.Theme {
+	profile := termenv.EnvColorProfile()
+	if name == "light" {
+		return theme.Light(profile)
+	}
+	return theme.Dark(profile)
+}
+
+// terminalReflows reports whether the terminal re-wraps lines when it narrows. xterm and GNU screen
+// do not; tmux and nearly every other modern terminal do.
+func terminalReflows() bool {
+	if os.Getenv("TMUX") != "" {
+		return true
+	}
+	return os.Getenv("XTERM_VERSION") == "" && os.Getenv("STY") == ""
+}
+
+// Init prints the header and the resumed conversation, then starts listening to the session and
+// sends the initial messages.
+func (m *model) Init() tea.Cmd {
+	m.printHeader()
+	if m.opts.ResumePicker {
+		m.openSessionPicker(true)
+	} else {
+		m.printHistory()
+	}
+	cmds := []tea.Cmd{m.in.wait(m.ctx), m.requestFrame()}
+	if !m.opts.ResumePicker {
+		cmds = append(cmds, m.sendNextInitial())
+	}
+	return tea.Batch(cmds...)
+}
+
+// View is empty: the screen is drawn by the model itself (screen.go) when a frame is due.
+func (m *model) View() string { return "" }
+
+// opGroup counts the session calls running in commands, so shutdown can wait for them.
+type opGroup struct {
+	mu   sync.Mutex
+	n    int
+	zero *sync.Cond
+}
+
+func (g *opGroup) start() {
+	g.mu.Lock()
+	g.n++
+	g.mu.Unlock()
+}
+
+func (g *opGroup) done() {
+	g.mu.Lock()
+	g.n--
+	if g.n == 0 && g.zero != nil {
+		g.zero.Broadcast()
+	}
+	g.mu.Unlock()
+}
+
+// Wait returns when no operation runs.
+func (g *opGroup) Wait() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.zero == nil {
+		g.zero = sync.NewCond(&g.mu)
+	}
+	for g.n > 0 {
+		g.zero.Wait()
+	}
+}
+
+// op runs fn off the UI goroutine as a command; it does nothing once the UI is shutting down. Its
+// result goes through the inbox, behind every session event emitted before fn returned, so Update
+// sees a run's last events before the message saying the call returned.
+func (m *model) op(fn func() tea.Msg) tea.Cmd {
+	return func() tea.Msg {
+		m.ops.start()
+		defer m.ops.done()
+		if m.ctx.Err() != nil {
+			return nil
+		}
+		if msg := fn(); msg != nil {
+			m.in.pushMsg(msg)
+		}
+		return nil
+	}
+}

@@ -1,0 +1,216 @@
+package tui
+
+import (
+	"bytes"
+	"io"
+	"strconv"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pi-go/pi-go/internal/tui/render"
+)
+
+// Terminal control sequences the screen writes.
+const (
+	syncBegin   = "\x1b[?2026h" // synchronized output: the terminal shows the frame at once
+	syncEnd     = "\x1b[?2026l"
+	eraseRight  = "\x1b[K"
+	eraseBelow  = "\x1b[J"
+	hideCursor  = "\x1b[?25l"
+	showCursor  = "\x1b[?25h"
+	pasteOn     = "\x1b[?2004h"
+	pasteOff    = "\x1b[?2004l"
+	resetStyles = "\x1b[0m"
+)
+
+// screen draws the UI inline, on the main screen, below whatever the terminal showed before.
+// print lines go above the live region and are never touched again (they scroll into the
+// terminal's scrollback); the live region is redrawn in place, only from its first changed line.
+//
+// The hardware cursor is parked at the start of the live region's last line. When the terminal
+// narrows, terminals that re-wrap their content (tmux, VTE, kitty, iTerm2, Windows Terminal...) turn
+// each live line wider than the new width into several rows; resize counts them, so the next frame
+// starts exactly at the old region's first row and erases all of it: no fragment of an old frame
+// stays behind in the scrollback.
+type screen struct {
+	out    io.Writer
+	width  int
+	height int
+	// reflow says the terminal re-wraps lines when it narrows (false for xterm and GNU screen).
+	reflow bool
+
+	lines  []string // the live region as drawn
+	widths []int    // their widths in cells
+	// up is how many rows the cursor is below the live region's first row.
+	up int
+	// full makes the next frame redraw the whole region (after a resize or a suspend).
+	full bool
+
+	buf bytes.Buffer
+	err error // the first write error; nothing is written after it
+}
+
+func newScreen(out io.Writer, width, height int, reflow bool) *screen {
+	return &screen{out: out, width: width, height: height, reflow: reflow}
+}
+
+// resize records the terminal's new size. A narrower terminal that re-wraps has turned every live
+// line wider than the new width into several rows above the cursor.
+func (s *screen) resize(width, height int) {
+	if width <= 0 || height <= 0 || width == s.width && height == s.height {
+		return
+	}
+	if width < s.width && s.reflow && len(s.lines) > 0 {
+		rows := 0
+		for i := 0; i < len(s.lines)-1; i++ {
+			rows += max(1, (s.widths[i]+width-1)/width)
+		}
+		s.up = rows
+	}
+	s.width, s.height = width, height
+	s.full = true
+}
+
+// draw prints lines above the live region and redraws the live region as live.
+func (s *screen) draw(print, live []string) {
+	if s.err != nil {
+		return
+	}
+	if len(live) == 0 {
+		live = []string{""}
+	}
+	b := &s.buf
+	b.Reset()
+	if len(print) > 0 || s.full || s.lines == nil {
+		b.WriteString(syncBegin)
+		s.moveTo(0)
+		b.WriteString(eraseBelow)
+		for _, l := range print {
+			b.WriteString(l)
+			b.WriteString(resetStyles + "\r\n")
+		}
+		widths := make([]int, len(live))
+		for i, l := range live {
+			if i > 0 {
+				b.WriteString("\r\n")
+			}
+			live[i], widths[i] = s.fit(l)
+			b.WriteString(live[i])
+		}
+		s.finish(live, widths)
+		return
+	}
+	first := 0
+	for first < len(live) && first < len(s.lines) && live[first] == s.lines[first] {
+		first++
+	}
+	if first == len(live) && len(live) == len(s.lines) {
+		return // nothing changed
+	}
+	b.WriteString(syncBegin)
+	widths := make([]int, len(live))
+	copy(widths, s.widths[:min(first, len(s.widths))])
+	if first == len(live) {
+		// Only shorter: erase the rows below the new last line.
+		s.moveTo(first - 1)
+		b.WriteString("\x1b[1B\r" + eraseBelow + "\x1b[1A")
+		s.finish(live, widths)
+		return
+	}
+	if first < len(s.lines) {
+		s.moveTo(first)
+	} else {
+		s.moveTo(len(s.lines) - 1)
+		b.WriteString("\r\n")
+	}
+	for i := first; i < len(live); i++ {
+		if i > first {
+			b.WriteString("\r\n")
+		}
+		if i < len(s.lines) && live[i] == s.lines[i] {
+			widths[i] = s.widths[i]
+			continue
+		}
+		live[i], widths[i] = s.fit(live[i])
+		b.WriteString(live[i])
+		if widths[i] < s.width {
+			b.WriteString(eraseRight)
+		}
+	}
+	if len(live) < len(s.lines) {
+		b.WriteString("\x1b[1B\r" + eraseBelow + "\x1b[1A")
+	}
+	s.finish(live, widths)
+}
+
+// fit truncates a line that would not fit (the renderers should never produce one) and measures it.
+func (s *screen) fit(l string) (string, int) {
+	w := render.Width(l)
+	if s.width > 0 && w > s.width {
+		l = ansi.Truncate(l, s.width, "")
+		w = render.Width(l)
+	}
+	return l, w
+}
+
+// moveTo puts the cursor at the start of row (relative to the live region's first row).
+func (s *screen) moveTo(row int) {
+	b := &s.buf
+	switch d := row - s.up; {
+	case d < 0:
+		b.WriteString("\x1b[" + strconv.Itoa(-d) + "A")
+	case d > 0:
+		b.WriteString("\x1b[" + strconv.Itoa(d) + "B")
+	}
+	b.WriteByte('\r')
+	s.up = row
+}
+
+// finish parks the cursor at the start of the last line and writes the frame in one write.
+func (s *screen) finish(live []string, widths []int) {
+	s.buf.WriteString(resetStyles + "\r" + syncEnd)
+	s.lines, s.widths = live, widths
+	s.up = len(live) - 1
+	s.full = false
+	s.flush()
+}
+
+func (s *screen) flush() {
+	if s.buf.Len() == 0 || s.err != nil {
+		return
+	}
+	_, s.err = s.out.Write(s.buf.Bytes())
+	s.buf.Reset()
+}
+
+// release erases the live region and prints lines in its place, leaving the cursor at the start of
+// the row after them: the terminal is the shell's again (quit, suspend, an external editor).
+func (s *screen) release(print []string) {
+	if s.err != nil {
+		return
+	}
+	b := &s.buf
+	b.Reset()
+	b.WriteString(syncBegin)
+	if s.lines != nil {
+		s.moveTo(0)
+		b.WriteString(eraseBelow)
+	}
+	for _, l := range print {
+		b.WriteString(l)
+		b.WriteString(resetStyles + "\r\n")
+	}
+	b.WriteString(syncEnd)
+	s.lines, s.widths, s.up = nil, nil, 0
+	s.flush()
+}
+
+// write sends raw control sequences (cursor visibility, bracketed paste, clipboard, title).
+func (s *screen) write(seq string) {
+	if s.err != nil {
+		return
+	}
+	s.buf.Reset()
+	s.buf.WriteString(seq)
+	s.flush()
+}

@@ -1,0 +1,120 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/pi-go/pi-go/internal/config"
+	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// Options configure the interactive session.
+type Options struct {
+	Version string
+	// InitialMessages are the positional prompts, sent one after another.
+	InitialMessages []string
+	// InitialImages come from @file arguments and go with the first message.
+	InitialImages []provider.Content
+	// Demo says the demo model answers: the header shows a labelled banner and DemoHint.
+	Demo     bool
+	DemoHint string
+	// ResumePicker opens the session picker first (pi -r); cancelling it prints
+	// "No session selected" and Run returns nil.
+	ResumePicker bool
+	// SessionsDir is this project's session directory, SessionsRoot the directory of all projects'
+	// (the /resume picker's two scopes).
+	SessionsDir, SessionsRoot string
+	// Warnings are shown under the header (startup problems that did not stop pi).
+	Warnings []string
+	// WarningSink delivers the session's warnings while the TUI runs (see WarningSink).
+	WarningSink *WarningSink
+	// Settings supply theme, hideThinkingBlock, quietStartup and doubleEscapeAction; nil: defaults.
+	Settings *config.SettingsManager
+	// In and Out are the terminal; nil means stdin and stdout.
+	In  io.Reader
+	Out io.Writer
+	// Width and Height are the size used when Out is not a terminal (tests); 0: 80x24.
+	Width, Height int
+}
+
+// Run runs the interactive session until the user quits. It returns when the terminal is restored
+// and every operation it started has stopped.
+func Run(ctx context.Context, sess *harness.Session, opts Options) error {
+	if opts.In == nil {
+		opts.In = os.Stdin
+	}
+	if opts.Out == nil {
+		opts.Out = os.Stdout
+	}
+	term := openTerminal(opts.In, opts.Out)
+	width, height := term.size()
+	if width <= 0 {
+		width, height = defaultSize(opts)
+	}
+	if err := term.enter(); err != nil {
+		return fmt.Errorf("terminal: %w", err)
+	}
+	defer term.leave()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	m := newModel(ctx, sess, opts, width, height, term)
+	prog := tea.NewProgram(m,
+		tea.WithInput(opts.In),
+		tea.WithOutput(opts.Out),
+		tea.WithoutRenderer(),
+		tea.WithContext(ctx),
+	)
+	stopResize := term.watchResize(func(w, h int) { prog.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
+	_, err := prog.Run()
+	stopResize()
+	m.shutdown()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	if m.noSessionSelected {
+		fmt.Fprintln(opts.Out, "No session selected")
+	}
+	return nil
+}
+
+func defaultSize(opts Options) (int, int) {
+	w, h := opts.Width, opts.Height
+	if w <= 0 {
+		w = 80
+	}
+	if h <= 0 {
+		h = 24
+	}
+	return w, h
+}
+
+// shutdown stops what the session still runs and gives the terminal back: the live region is
+// replaced by whatever of the conversation had not reached the scrollback yet.
+func (m *model) shutdown() {
+	m.cancelAll()
+	if m.sess.IsBashRunning() {
+		m.sess.AbortBash()
+	}
+	if m.sess.IsStreaming() {
+		m.sess.Abort()
+	}
+	// Prompt and Abort calls run in commands; wait for them so no goroutine outlives Run.
+	waitCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = m.sess.WaitForIdle(waitCtx)
+	m.ops.Wait()
+	m.unsubscribe()
+	m.opts.WarningSink.attach(nil)
+	m.releaseScreen()
+}

@@ -1,0 +1,131 @@
+package tui
+
+import (
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Update applies one message. Every message may change what is shown, so a frame is scheduled
+// afterwards (frames are coalesced: at most one per frameInterval).
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	redraw := true
+	switch msg := msg.(type) {
+	case inboxMsg:
+		for _, it := range msg {
+			if it.msg != nil {
+				cmds = append(cmds, m.handleMsg(it.msg))
+			} else {
+				cmds = append(cmds, m.handleEvent(it.ev))
+			}
+		}
+		cmds = append(cmds, m.in.wait(m.ctx))
+	case frameMsg:
+		m.frameScheduled = false
+		m.drawFrame()
+		redraw = false
+	case tickMsg:
+		if msg.seq != m.tickSeq {
+			redraw = false
+			break
+		}
+		m.ticking = false
+		redraw = m.animating()
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+	case tea.KeyMsg:
+		cmds = append(cmds, m.handleKey(msg))
+	case tea.ResumeMsg:
+		_ = m.term.enter()
+		m.scr.full = true
+	default:
+		if k, ok := extendedKey(msg); ok {
+			cmds = append(cmds, m.handleKey(k))
+		} else {
+			cmds = append(cmds, m.handleMsg(msg))
+		}
+	}
+	if m.quitting {
+		return m, tea.Quit
+	}
+	if redraw {
+		cmds = append(cmds, m.requestFrame())
+	}
+	cmds = append(cmds, m.animate())
+	return m, tea.Batch(cmds...)
+}
+
+// handleMsg handles the results of commands (and messages queued in the inbox).
+func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case promptDoneMsg:
+		if !msg.queued {
+			m.run.prompting = false
+		}
+		if msg.err != nil {
+			m.addError(msg.err.Error())
+		}
+		if !msg.queued {
+			return m.sendNextInitial()
+		}
+	case abortDoneMsg:
+	case bashChunkMsg:
+		if it := m.bashItem(msg.id); it != nil {
+			it.bash.Output += msg.text
+		}
+	case bashDoneMsg:
+		m.bashDone(msg)
+	case opDoneMsg:
+		if msg.then != nil {
+			return msg.then(m, msg.err)
+		} else if msg.err != nil {
+			m.addError(msg.err.Error())
+		}
+	case externalEditorMsg:
+		m.externalEditorDone(msg)
+	case warningMsg:
+		m.addWarning(string(msg))
+	case filesMsg:
+		return m.comp.setFiles(msg, m.ed)
+	}
+	return nil
+}
+
+// requestFrame schedules the next frame unless one is scheduled already.
+func (m *model) requestFrame() tea.Cmd {
+	if m.frameScheduled {
+		return nil
+	}
+	m.frameScheduled = true
+	delay := time.Until(m.lastFrame.Add(frameInterval))
+	if delay <= 0 {
+		return func() tea.Msg { return frameMsg{} }
+	}
+	return tea.Tick(delay, func(time.Time) tea.Msg { return frameMsg{} })
+}
+
+// animate keeps a tick running while a spinner or countdown is on screen, and none otherwise: an idle
+// UI wakes up for nothing.
+func (m *model) animate() tea.Cmd {
+	if m.ticking || !m.animating() {
+		return nil
+	}
+	m.ticking = true
+	m.tickSeq++
+	seq := m.tickSeq
+	return tea.Tick(tickInterval, func(time.Time) tea.Msg { return tickMsg{seq: seq} })
+}
+
+// resize adapts to a new terminal size.
+func (m *model) resize(w, h int) {
+	if w <= 0 || h <= 0 {
+		return
+	}
+	m.width, m.height = w, h
+	m.scr.resize(w, h)
+	m.footerDirty = true
+	if m.sel != nil {
+		m.sel.resize(w, h)
+	}
+}

@@ -1,0 +1,225 @@
+package tui
+
+import (
+	"path/filepath"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tui/render"
+)
+
+const (
+	// tickInterval is the spinner's frame time; nothing ticks when nothing animates.
+	tickInterval = render.SpinnerInterval
+	// editorMaxRows is how tall the editor grows before it scrolls.
+	editorMaxRows = 10
+)
+
+// drawFrame prints the blocks that became final and redraws the live region.
+func (m *model) drawFrame() {
+	now := time.Now()
+	m.lastFrame = now
+	print := m.flushChat(m.width)
+	m.scr.draw(print, m.liveLines(now))
+}
+
+// liveLines composes the live region: the chat's unfinished blocks, queued messages and `!`
+// commands run during the agent's run, the status line, the editor (or a selector), completion
+// suggestions and the footer. It is kept to at most half the screen (see maxLive), cutting the top
+// of the chat part: what is cut is unfinished and reaches the scrollback in full once final.
+func (m *model) liveLines(now time.Time) []string {
+	w := m.width
+	var bottom []string
+	bottom = append(bottom, m.pendingLines(w, now)...)
+	bottom = append(bottom, m.statusLines(w, now)...)
+	if m.sel != nil {
+		bottom = append(bottom, m.sel.view(m, w, m.selectorRows())...)
+	} else {
+		bottom = append(bottom, m.editorLines(w)...)
+		bottom = append(bottom, m.comp.view(m, w)...)
+	}
+	bottom = append(bottom, m.footerLines()...)
+	chat := m.liveChat(w, now)
+	limit := m.maxLive()
+	if room := limit - len(bottom); len(chat) > room {
+		chat = chat[len(chat)-max(room, 0):]
+	}
+	out := append(chat, bottom...)
+	if len(out) > limit {
+		out = out[len(out)-limit:]
+	}
+	return out
+}
+
+// maxLive is the tallest the live region may be: half the screen, so that even a terminal narrowed
+// to half its width (re-wrapping every line into two rows) keeps all of it on screen and the next
+// frame can erase it completely; at least 10 rows when the screen has them.
+func (m *model) maxLive() int {
+	return max(m.height/2, min(m.height-1, 10), 1)
+}
+
+func (m *model) selectorRows() int {
+	return max(m.maxLive()-len(m.footerLines())-4, 3)
+}
+
+// pendingLines are the queued messages and the `!` commands waiting for the run to end.
+func (m *model) pendingLines(w int, now time.Time) []string {
+	var out []string
+	for _, it := range m.pendingBash {
+		out = append(out, m.itemLines(it, w, now)...)
+	}
+	steering, followUp := m.steering, m.followUp
+	for _, q := range m.compactionQueue {
+		if q.followUp {
+			followUp = append(append([]string(nil), followUp...), q.text)
+		} else {
+			steering = append(append([]string(nil), steering...), q.text)
+		}
+	}
+	return append(out, m.r.Queued(steering, followUp, w)...)
+}
+
+// statusLines is the spinner line while something runs.
+func (m *model) statusLines(w int, now time.Time) []string {
+	st := render.Status{Activity: render.Idle}
+	switch {
+	case m.run.compacting:
+		st = render.Status{Activity: render.Compacting, CompactionReason: m.run.compactionReason,
+			Elapsed: now.Sub(m.run.compactStarted)}
+	case m.run.retrying:
+		st = render.Status{Activity: render.Retrying, Attempt: m.run.attempt, MaxAttempts: m.run.maxAttempts,
+			RetryIn: m.run.retryUntil.Sub(now), Elapsed: now.Sub(m.run.started)}
+	case m.nav != nil:
+		st = render.Status{Activity: render.Summarizing, Elapsed: now.Sub(m.nav.started)}
+	case m.run.active:
+		st.Activity, st.Elapsed = render.Working, now.Sub(m.run.started)
+		if name, n := m.runningTools(); n > 0 {
+			st.Activity, st.Tool, st.Tools = render.RunningTool, name, n
+		} else if m.run.thinking {
+			st.Activity = render.Thinking
+		}
+	case m.run.prompting:
+		st.Activity, st.Elapsed = render.Working, now.Sub(m.run.started)
+	}
+	return m.r.StatusLine(st, w)
+}
+
+// runningTools names the first running tool and counts them.
+func (m *model) runningTools() (string, int) {
+	name, n := "", 0
+	for _, it := range m.chat {
+		if it.kind == chatTool && !it.final && it.tool.Status == render.ToolRunning {
+			if n == 0 {
+				name = it.tool.Name
+			}
+			n++
+		}
+	}
+	return name, n
+}
+
+// editorLines is the editor between its two rules, coloured by thinking level (or bash mode).
+func (m *model) editorLines(w int) []string {
+	level := string(m.sess.ThinkingLevel())
+	if mdl := m.sess.Model(); mdl == nil || !mdl.Reasoning {
+		level = "off"
+	}
+	bash := len(m.ed.lines) > 0 && len(m.ed.lines[0]) > 0 && m.ed.lines[0][0] == '!'
+	border := m.r.EditorBorder(level, bash, w)
+	rows := m.ed.view(m.editorWidth(), editorMaxRows, true)
+	out := make([]string, 0, len(rows)+2)
+	out = append(out, border)
+	for _, r := range rows {
+		out = append(out, " "+r)
+	}
+	return append(out, border)
+}
+
+// editorWidth is the width of the editor's text (one column of margin on the left).
+func (m *model) editorWidth() int { return max(m.width-1, 2) }
+
+// footerLines renders the footer, recomputed only when something it shows changed.
+func (m *model) footerLines() []string {
+	if !m.footerDirty && m.footerWidth == m.width && m.footer != nil {
+		return m.footer
+	}
+	store := m.sess.Store()
+	info := render.FooterInfo{
+		Cwd:            m.sess.Cwd(),
+		GitBranch:      m.gitBranch,
+		SessionName:    store.SessionName(),
+		AutoCompact:    m.sess.AutoCompactionEnabled(),
+		ThinkingLevel:  string(m.sess.ThinkingLevel()),
+		ContextUnknown: true,
+	}
+	if totals, err := m.sess.SessionTotals(); err == nil {
+		info.Input, info.Output = totals.Input, totals.Output
+		info.CacheRead, info.CacheWrite = totals.CacheRead, totals.CacheWrite
+		info.Cost = totals.Cost.Total
+	}
+	if mdl := m.sess.Model(); mdl != nil {
+		info.Model, info.Provider, info.Reasoning = mdl.ID, mdl.Provider, mdl.Reasoning
+		info.ContextWindow = mdl.ContextWindow
+	}
+	if cu, ok := m.sess.ContextUsage(); ok {
+		if cu.ContextWindow > 0 {
+			info.ContextWindow = cu.ContextWindow
+		}
+		if cu.Known {
+			info.ContextPercent, info.ContextUnknown = cu.Percent, false
+		}
+	}
+	info.ProviderCount = countProviders(m.modelCandidates())
+	m.footer = m.r.Footer(info, m.width)
+	m.footerWidth = m.width
+	m.footerDirty = false
+	return m.footer
+}
+
+func countProviders(models []*provider.Model) int {
+	seen := map[string]bool{}
+	for _, mdl := range models {
+		seen[mdl.Provider] = true
+	}
+	return len(seen)
+}
+
+// releaseScreen gives the terminal back: the live region is erased and the blocks that had not
+// reached the scrollback yet are printed (an answer cut short stays readable).
+func (m *model) releaseScreen() {
+	now := time.Now()
+	print := m.flushChat(m.width)
+	for _, it := range m.chat {
+		print = append(print, m.itemLines(it, m.width, now)...)
+	}
+	for _, it := range m.pendingBash {
+		print = append(print, m.itemLines(it, m.width, now)...)
+	}
+	m.chat, m.pendingBash = nil, nil
+	m.scr.release(print)
+}
+
+// setTitle sets the terminal title as pi does: "π - <session name> - <cwd>".
+func (m *model) setTitle() tea.Cmd {
+	title := "π - "
+	if name := m.sess.Store().SessionName(); name != "" {
+		title += name + " - "
+	}
+	title += filepath.Base(m.sess.Cwd())
+	m.scr.write("\x1b]0;" + sanitizeTitle(title) + "\x07")
+	return nil
+}
+
+// sanitizeTitle drops control characters, which would end the title sequence early.
+func sanitizeTitle(s string) string {
+	b := []rune(s)
+	out := b[:0]
+	for _, r := range b {
+		if r >= 0x20 && r != 0x7f {
+			out = append(out, r)
+		}
+	}
+	return string(out)
+}
