@@ -9,7 +9,7 @@ import (
 // editorLayout is the editor's text cut into visual rows for one width.
 type editorLayout struct {
 	version, width int
-	rows            []visualRow
+	rows           []visualRow
 }
 
 // visualRow is runes [start, end) of logical line line. last marks a line's last row, the only one

@@ -11,7 +11,6 @@ import (
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/session"
-
 )
 
 func TestPromptStreamsTheAnswer(t *testing.T) {

@@ -100,10 +100,10 @@ func (t *treeSelector) flatten(roots []*session.TreeNode) {
 	}
 	t.multiple = len(roots) > 1
 	type frame struct {
-		node                                 *session.TreeNode
-		indent                               int
+		node                                *session.TreeNode
+		indent                              int
 		justBranched, connector, last, virt bool
-		gutters                              []gutter
+		gutters                             []gutter
 	}
 	var stack []frame
 	ordered := order(roots)

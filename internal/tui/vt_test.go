@@ -15,12 +15,12 @@ import (
 // terminals do. It understands the sequences screen writes (cursor up/down, CR, LF, erase in line and
 // display, SGR and private modes, which it ignores) and fails loudly on anything else.
 type vterm struct {
-	mu     sync.Mutex
-	width  int
-	height int
-	rows   []vrow // every row, scrollback first; the screen is the last height rows of the window
-	top    int    // index of the screen's first row in rows
-	cy, cx int    // cursor: row index in rows, column
+	mu          sync.Mutex
+	width       int
+	height      int
+	rows        []vrow // every row, scrollback first; the screen is the last height rows of the window
+	top         int    // index of the screen's first row in rows
+	cy, cx      int    // cursor: row index in rows, column
 	wrapPending bool
 	unknown     []string
 	pend        []byte // an incomplete escape sequence from the last write
