@@ -93,14 +93,15 @@ func (r *reader) preamble() string {
 // event handles one data event.
 func (r *reader) event(ev sseEvent) string {
 	c, err := r.dec.decode(ev.Data)
-	if err != nil {
-		return fmt.Sprintf("Malformed JSON in stream chunk %d (%v): %s", r.chunks, err, excerpt(ev.Data))
-	}
 	if string(ev.Name) == "error" {
-		if c.isObject && len(c.Error) > 0 {
+		// An SSE error event: its data may be an error object or plain text.
+		if err == nil && c.isObject && len(c.Error) > 0 {
 			return errorObjectText(c.Error)
 		}
 		return "Stream error: " + plainText(ev.Data)
+	}
+	if err != nil {
+		return fmt.Sprintf("Malformed JSON in stream chunk %d (%v): %s", r.chunks, err, excerpt(ev.Data))
 	}
 	if len(c.Error) > 0 {
 		return errorObjectText(c.Error)
