@@ -165,16 +165,14 @@ func terminalReflows() bool {
 // sends the initial messages.
 func (m *model) Init() tea.Cmd {
 	m.printHeader()
+	cmds := []tea.Cmd{m.in.wait(m.ctx), m.setTitle()}
 	if m.opts.ResumePicker {
-		m.openSessionPicker(true)
+		cmds = append(cmds, m.openSessionPicker(true))
 	} else {
 		m.printHistory()
-	}
-	cmds := []tea.Cmd{m.in.wait(m.ctx), m.requestFrame()}
-	if !m.opts.ResumePicker {
 		cmds = append(cmds, m.sendNextInitial())
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, m.requestFrame())...)
 }
 
 // View is empty: the screen is drawn by the model itself (screen.go) when a frame is due.

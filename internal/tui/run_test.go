@@ -1,0 +1,98 @@
+package tui
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runUI runs Run with a pipe as the keyboard and a virtual terminal as the screen.
+type runUI struct {
+	keys *io.PipeWriter
+	vt   *vterm
+	done chan error
+}
+
+func startRun(t *testing.T, ctx context.Context, opts Options, sc *script) *runUI {
+	t.Helper()
+	pr, pw := io.Pipe()
+	vt := newVTerm(100, 30)
+	opts.In, opts.Out, opts.Width, opts.Height = pr, vt, 100, 30
+	sess := newTestSession(t, sc, nil)
+	r := &runUI{keys: pw, vt: vt, done: make(chan error, 1)}
+	go func() { r.done <- Run(ctx, sess, opts) }()
+	t.Cleanup(func() { pw.Close() })
+	return r
+}
+
+func (r *runUI) press(s string) { _, _ = io.WriteString(r.keys, s) }
+
+func (r *runUI) wait(t *testing.T) error {
+	t.Helper()
+	select {
+	case err := <-r.done:
+		return err
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return")
+		return nil
+	}
+}
+
+func TestRunPromptsAndQuitsCleanly(t *testing.T) {
+	r := startRun(t, context.Background(), Options{Version: "0.1"}, newScript(textTurn("Answer from the model.")))
+	screen := func() string { return strings.Join(r.vt.screenLines(), "\n") }
+	r.vt.waitFor(t, "the editor", screen, contains("pi-go v0.1", "test-model"))
+	r.press("question")
+	r.press("\r")
+	r.vt.waitFor(t, "the answer", screen, contains("question", "Answer from the model."))
+	r.press("\x04") // Ctrl+D on the empty editor
+	if err := r.wait(t); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	all := strings.Join(r.vt.allLines(), "\n")
+	if strings.Contains(all, "test-model") || strings.Contains(all, "────") {
+		t.Errorf("the live region (editor, footer) is left behind after quitting:\n%s", all)
+	}
+	if strings.Count(all, "Answer from the model.") != 1 || strings.Count(all, "question") != 1 {
+		t.Errorf("the conversation must stay in the scrollback exactly once:\n%s", all)
+	}
+}
+
+func TestRunCtrlCTwiceQuits(t *testing.T) {
+	r := startRun(t, context.Background(), Options{}, newScript())
+	screen := func() string { return strings.Join(r.vt.screenLines(), "\n") }
+	r.vt.waitFor(t, "the editor", screen, contains("test-model"))
+	r.press("some text")
+	r.vt.waitFor(t, "the typed text", screen, contains("some text"))
+	r.press("\x03")
+	r.vt.waitFor(t, "the cleared editor", screen, func(s string) bool { return !strings.Contains(s, "some text") })
+	r.press("\x03")
+	if err := r.wait(t); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+}
+
+func TestRunResumePickerCancelled(t *testing.T) {
+	r := startRun(t, context.Background(), Options{ResumePicker: true, SessionsDir: t.TempDir()}, newScript())
+	screen := func() string { return strings.Join(r.vt.screenLines(), "\n") }
+	r.vt.waitFor(t, "the picker", screen, contains("Resume Session (Current Folder)", "No sessions in current folder"))
+	r.press("\x1b")
+	if err := r.wait(t); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if all := strings.Join(r.vt.allLines(), "\n"); !strings.HasSuffix(all, "No session selected") {
+		t.Errorf("want \"No session selected\" last, terminal:\n%s", all)
+	}
+}
+
+func TestRunEndsWhenTheContextIsCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	r := startRun(t, ctx, Options{}, newScript())
+	r.vt.waitFor(t, "the editor", func() string { return strings.Join(r.vt.screenLines(), "\n") }, contains("test-model"))
+	cancel()
+	if err := r.wait(t); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+}
