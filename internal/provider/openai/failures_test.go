@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -265,16 +266,92 @@ func TestResetMidStream(t *testing.T) {
 	}
 }
 
+// fakeClock fires idle timeouts when the test says so.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*fakeTimer
+}
+
+type fakeTimer struct {
+	c      *fakeClock
+	at     time.Time
+	f      func()
+	active bool
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) AfterFunc(d time.Duration, f func()) timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &fakeTimer{c: c, at: c.now.Add(d), f: f, active: true}
+	c.timers = append(c.timers, t)
+	return t
+}
+
+func (t *fakeTimer) Reset(d time.Duration) bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	was := t.active
+	t.at, t.active = t.c.now.Add(d), true
+	return was
+}
+
+func (t *fakeTimer) Stop() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	was := t.active
+	t.active = false
+	return was
+}
+
+// Advance moves time on and runs the timers that came due.
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	var due []func()
+	for _, t := range c.timers {
+		if t.active && !t.at.After(c.now) {
+			t.active = false
+			due = append(due, t.f)
+		}
+	}
+	c.mu.Unlock()
+	for _, f := range due {
+		f()
+	}
+}
+
 func TestIdleTimeout(t *testing.T) {
 	c := chunks()
 	srv := startServer(t)
-	p := newTestProvider(t, Config{IdleTimeout: time.Hour})
 
 	t.Run("mid-stream", func(t *testing.T) {
+		clk := &fakeClock{}
+		p := newTestProvider(t, Config{IdleTimeout: 50 * time.Millisecond})
+		p.clock = clk
 		srv.Enqueue(openaitest.Response{Events: []string{c.Role(), c.Text("so far")}, End: openaitest.EndStall})
-		req := simpleRequest(testModel(srv.URL))
-		req.Options.IdleTimeout = 50 * time.Millisecond
-		msg, events := run(t, p, context.Background(), req)
+		seen := make(chan struct{})
+		var events []*provider.AssistantEvent
+		done := make(chan *provider.AssistantMessage)
+		go func() {
+			done <- p.Stream(context.Background(), simpleRequest(testModel(srv.URL)), func(e *provider.AssistantEvent) {
+				events = append(events, e)
+				if e.Type == provider.EventTextDelta {
+					close(seen)
+				}
+			})
+		}()
+		<-seen
+		clk.Advance(49 * time.Millisecond) // not yet
+		clk.Advance(time.Millisecond)
+		msg := <-done
+		checkContract(t, msg, events)
 		want := "Request timed out: no data from " + srv.URL + "/chat/completions for 50ms"
 		if msg.StopReason != provider.StopReasonError || msg.ErrorMessage != want {
 			t.Fatalf("got %s %q, want %q", msg.StopReason, msg.ErrorMessage, want)
@@ -290,13 +367,47 @@ func TestIdleTimeout(t *testing.T) {
 		}
 	})
 	t.Run("before headers", func(t *testing.T) {
+		clk := &fakeClock{}
+		p := newTestProvider(t, Config{})
+		p.clock = clk
 		never := make(chan struct{})
 		srv.Enqueue(openaitest.Response{BeforeHeaders: never, Events: []string{c.Role()}})
+		n := len(srv.Requests())
 		req := simpleRequest(testModel(srv.URL))
-		req.Options.IdleTimeout = 50 * time.Millisecond
-		msg, events := run(t, p, context.Background(), req)
-		if !strings.HasPrefix(msg.ErrorMessage, "Request timed out: no data from ") || eventTypes(events) != "error" {
+		req.Options.IdleTimeout = time.Minute
+		done := make(chan *provider.AssistantMessage)
+		var events []*provider.AssistantEvent
+		go func() {
+			done <- p.Stream(context.Background(), req, func(e *provider.AssistantEvent) { events = append(events, e) })
+		}()
+		if _, err := srv.WaitRequest(context.Background(), n+1); err != nil {
+			t.Fatal(err)
+		}
+		clk.Advance(time.Minute)
+		msg := <-done
+		checkContract(t, msg, events)
+		if msg.ErrorMessage != "Request timed out: no data from "+srv.URL+"/chat/completions for 1m0s" || eventTypes(events) != "error" {
 			t.Fatalf("got %q, events %s", msg.ErrorMessage, eventTypes(events))
+		}
+	})
+	t.Run("activity re-arms", func(t *testing.T) {
+		clk := &fakeClock{}
+		cancelled := make(chan error, 1)
+		w := startIdleWatch(clk, time.Minute, func(err error) { cancelled <- err })
+		clk.Advance(50 * time.Second)
+		w.touch() // a byte at 50 s
+		clk.Advance(50 * time.Second)
+		select {
+		case err := <-cancelled:
+			t.Fatalf("fired after 50 s of quiet: %v", err)
+		default:
+		}
+		clk.Advance(10 * time.Second)
+		if err := <-cancelled; err != errIdle {
+			t.Fatalf("cause %v", err)
+		}
+		if !w.stop() {
+			t.Fatal("stop does not report the timeout")
 		}
 	})
 }

@@ -29,11 +29,12 @@ type Provider struct {
 	client       *http.Client
 	idleTimeout  time.Duration
 	drainTimeout time.Duration
+	clock        clock
 }
 
 // New returns a provider.
 func New(cfg Config) *Provider {
-	p := &Provider{client: cfg.HTTPClient, idleTimeout: cfg.IdleTimeout, drainTimeout: drainTimeout}
+	p := &Provider{client: cfg.HTTPClient, idleTimeout: cfg.IdleTimeout, drainTimeout: drainTimeout, clock: realClock{}}
 	if p.client == nil {
 		p.client = newDefaultClient()
 	}
@@ -79,7 +80,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	idle := p.idleFor(req)
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	watch := startIdleWatch(idle, cancel)
+	watch := startIdleWatch(p.clock, idle, cancel)
 	defer watch.stop()
 	idleText := func() string {
 		return fmt.Sprintf("Request timed out: no data from %s for %s", target, idle)

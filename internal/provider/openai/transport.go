@@ -3,13 +3,10 @@ package openai
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"net"
 	"net/http"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -144,78 +141,3 @@ func (w *watchedBody) Read(p []byte) (int, error) {
 }
 
 func (w *watchedBody) Close() error { return w.rc.Close() }
-
-// errIdle is the cancellation cause of a stream that went quiet.
-var errIdle = errors.New("idle timeout")
-
-// idleWatch cancels a call when no bytes arrive for timeout: from sending the request to the last
-// byte of the stream. Reads only store a timestamp; the timer re-arms itself for the remaining time,
-// so a fast stream costs no timer operations.
-type idleWatch struct {
-	timeout time.Duration
-	cancel  context.CancelCauseFunc
-	last    atomic.Int64 // UnixNano of the last activity
-	fired   atomic.Bool
-
-	mu    sync.Mutex
-	timer *time.Timer
-	done  bool
-}
-
-func startIdleWatch(timeout time.Duration, cancel context.CancelCauseFunc) *idleWatch {
-	w := &idleWatch{timeout: timeout, cancel: cancel}
-	w.last.Store(time.Now().UnixNano())
-	if timeout > 0 {
-		w.mu.Lock()
-		w.timer = time.AfterFunc(timeout, w.check)
-		w.mu.Unlock()
-	}
-	return w
-}
-
-func (w *idleWatch) touch() { w.last.Store(time.Now().UnixNano()) }
-
-func (w *idleWatch) check() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.done {
-		return
-	}
-	quiet := time.Duration(time.Now().UnixNano() - w.last.Load())
-	if quiet < w.timeout {
-		w.timer.Reset(w.timeout - quiet)
-		return
-	}
-	w.done = true
-	w.fired.Store(true)
-	w.cancel(errIdle)
-}
-
-// drainTimeout bounds the wait for the end of the body after [DONE].
-const drainTimeout = 2 * time.Second
-
-// shorten lowers the timeout to d, counted from the last activity.
-func (w *idleWatch) shorten(d time.Duration) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.done || (w.timeout > 0 && w.timeout <= d) {
-		return
-	}
-	w.timeout = d
-	if w.timer == nil {
-		w.timer = time.AfterFunc(d, w.check)
-		return
-	}
-	w.timer.Reset(d)
-}
-
-// stop ends the watch; it reports whether the timeout had fired.
-func (w *idleWatch) stop() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.done = true
-	if w.timer != nil {
-		w.timer.Stop()
-	}
-	return w.fired.Load()
-}
