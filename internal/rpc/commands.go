@@ -87,9 +87,11 @@ func (s *server) prompt(c *command) *response {
 		})
 		return written
 	}
+	earlier, progress, streaming, end := s.runs.beginPrompt()
 	s.tasks.Add(1)
 	go func() {
 		defer s.tasks.Done()
+		defer end()
 		defer decide()
 		defer func() {
 			if r := recover(); r != nil {
@@ -97,6 +99,7 @@ func (s *server) prompt(c *command) *response {
 				answer(c.failText(fmt.Sprint(r)))
 			}
 		}()
+		s.awaitSettled(earlier, progress, streaming)
 		err := s.sess.PromptWithHooks(s.runCtx, text, images, behavior, harness.PromptHooks{
 			Decided: decide,
 			Preflight: func(err error) {

@@ -30,7 +30,7 @@ func (s *server) state() stateData {
 	return stateData{
 		Model:                 s.sess.Model(),
 		ThinkingLevel:         s.sess.ThinkingLevel(),
-		IsStreaming:           s.sess.IsStreaming(),
+		IsStreaming:           s.runs.isStreaming(),
 		IsCompacting:          s.sess.IsCompacting(),
 		SteeringMode:          string(agent.SteeringMode()),
 		FollowUpMode:          string(agent.FollowUpMode()),

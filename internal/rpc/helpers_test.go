@@ -55,14 +55,38 @@ type client struct {
 // startClient runs Serve on sess with pipes for stdin and stdout.
 func startClient(t *testing.T, sess *harness.Session, opts ServeOptions) *client {
 	t.Helper()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	c := &client{t: t, w: inW, bump: make(chan struct{}), done: make(chan error, 1), outEOF: make(chan struct{})}
 	if opts.Stderr == nil {
 		opts.Stderr = &testLog{t: t}
 	}
+	return startServing(t, func(in io.Reader, out io.Writer) error {
+		return Serve(context.Background(), sess, in, out, opts)
+	})
+}
+
+// startServer is startClient for a server the test built itself (to reach its internals).
+func startServer(t *testing.T, sess *harness.Session, opts ServeOptions) (*client, *server) {
+	t.Helper()
+	if opts.Stderr == nil {
+		opts.Stderr = &testLog{t: t}
+	}
+	outR, outW := io.Pipe()
+	s := newServer(context.Background(), sess, outW, opts)
+	c := startServingOn(t, outR, outW, func(in io.Reader, _ io.Writer) error { return s.serve(context.Background(), in) })
+	return c, s
+}
+
+func startServing(t *testing.T, serve func(in io.Reader, out io.Writer) error) *client {
+	t.Helper()
+	outR, outW := io.Pipe()
+	return startServingOn(t, outR, outW, serve)
+}
+
+func startServingOn(t *testing.T, outR *io.PipeReader, outW *io.PipeWriter, serve func(in io.Reader, out io.Writer) error) *client {
+	t.Helper()
+	inR, inW := io.Pipe()
+	c := &client{t: t, w: inW, bump: make(chan struct{}), done: make(chan error, 1), outEOF: make(chan struct{})}
 	go func() {
-		err := Serve(context.Background(), sess, inR, outW, opts)
+		err := serve(inR, outW)
 		outW.Close()
 		c.done <- err
 	}()

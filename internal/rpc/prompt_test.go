@@ -2,8 +2,10 @@ package rpc
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/provider/openaitest"
 )
 
@@ -52,5 +54,47 @@ func TestPromptStreamsEventsToAgentEnd(t *testing.T) {
 	_, us := c.waitEvent(0, "message_start")
 	if !strings.Contains(us.raw, `"content":[{"type":"text","text":"hi"}]`) {
 		t.Errorf("user message: %s", us.raw)
+	}
+}
+
+// A client that has read agent_end finds the agent idle, as in pi: get_state says so and a prompt
+// starts a new run, even while the session is still closing the previous operation.
+func TestPromptRightAfterAgentEndIsAccepted(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	f.srv.Enqueue(openaitest.TextReply("mock-model", "one"), openaitest.TextReply("mock-model", "two"))
+	c, s := startServer(t, f.sess, ServeOptions{})
+	c.ok(map[string]any{"type": "get_state"}) // Serve is subscribed from here on
+
+	// Hold the loop after the RPC server has written agent_end: the run's operation stays open.
+	hold := make(chan struct{})
+	var once sync.Once
+	f.sess.Subscribe(func(e harness.Event) {
+		if e.Type == "agent_end" {
+			once.Do(func() { <-hold })
+		}
+	})
+	registered := make(chan struct{}, 4)
+	s.runs.mu.Lock()
+	s.runs.testHookBegin = func() { registered <- struct{}{} }
+	s.runs.mu.Unlock()
+
+	c.ok(map[string]any{"type": "prompt", "message": "first"})
+	<-registered
+	c.waitEvent(0, "agent_end")
+	if !f.sess.IsStreaming() {
+		t.Fatal("the first operation should still be open")
+	}
+	if st := c.ok(map[string]any{"type": "get_state"}).(map[string]any); st["isStreaming"] != false {
+		t.Errorf("get_state after agent_end: %v", st["isStreaming"])
+	}
+	id := c.send(map[string]any{"type": "prompt", "message": "second"})
+	<-registered // the second prompt has seen the run over and waits for the operation
+	close(hold)
+	if r := c.response(id); r.obj["success"] != true {
+		t.Fatalf("prompt after agent_end: %s", r.raw)
+	}
+	_, end := c.waitFor(0, func(r record) bool { return r.obj["type"] == "agent_end" && strings.Contains(r.raw, "two") })
+	if !strings.Contains(end.raw, `"text":"second"`) {
+		t.Errorf("second run: %s", end.raw)
 	}
 }

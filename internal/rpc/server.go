@@ -38,23 +38,28 @@ type ServeOptions struct {
 // way and returns ctx.Err(); a read that is blocked on in then ends only when in does (close it, or
 // exit). A failed write to out also shuts down, returning that error.
 func Serve(ctx context.Context, sess *harness.Session, in io.Reader, out io.Writer, opts ServeOptions) error {
+	return newServer(ctx, sess, out, opts).serve(ctx, in)
+}
+
+func newServer(ctx context.Context, sess *harness.Session, out io.Writer, opts ServeOptions) *server {
 	if opts.Stderr == nil {
 		opts.Stderr = io.Discard
 	}
 	if opts.MaxLineBytes <= 0 {
 		opts.MaxLineBytes = DefaultMaxLineBytes
 	}
+	// Runs outlive a cancelled ctx only as long as shutdown needs to abort them.
 	runCtx, cancelRuns := context.WithCancel(context.WithoutCancel(ctx))
-	s := &server{
+	return &server{
 		sess:       sess,
 		out:        NewLineWriter(out),
 		stderr:     opts.Stderr,
+		maxLine:    opts.MaxLineBytes,
 		runCtx:     runCtx,
 		cancelRuns: cancelRuns,
+		runs:       newRunState(sess),
 		outFailed:  make(chan struct{}),
-		maxLine:    opts.MaxLineBytes,
 	}
-	return s.serve(ctx, in)
 }
 
 type server struct {
@@ -67,6 +72,7 @@ type server struct {
 	cancelRuns context.CancelFunc
 	// tasks are the commands running in the background.
 	tasks sync.WaitGroup
+	runs  *runState
 
 	outOnce   sync.Once
 	outErr    error
@@ -245,6 +251,7 @@ func (s *server) call(c *command, fn func(*server, *command) *response) (resp *r
 // onEvent writes every session event. Streamed deltas may wait in the buffer for a few milliseconds;
 // everything else is flushed at once.
 func (s *server) onEvent(e harness.Event) {
+	s.runs.observe(e)
 	urgent := e.Type != string(loop.EventMessageUpdate) && e.Type != string(loop.EventToolExecutionUpdate)
 	s.write(e, urgent)
 }
