@@ -213,6 +213,7 @@ const readWindow = 1 << 20
 // thousands of small lines cost a few large reads.
 func decodeShare(es []*Entry) ([]Warning, error) {
 	var warns []Warning
+	var scratch []byte
 	var win []byte
 	var winSrc *source
 	var winOff int64
@@ -252,7 +253,7 @@ func decodeShare(es []*Entry) ([]Warning, error) {
 				return warns, fmt.Errorf("session file %s changed on disk since it was loaded (entry %s, line %d)", e.src.path, e.ID, e.lineNo)
 			}
 		}
-		m, err := decodeMessage(line[e.msgStart:e.msgEnd])
+		m, err := decodeMessageScratch(line[e.msgStart:e.msgEnd], &scratch)
 		if err != nil {
 			path := ""
 			if e.src != nil {

@@ -29,6 +29,8 @@ func TestMain(m *testing.M) {
 		os.Exit(helperWriter(os.Getenv("SESSION_PATH")))
 	case "holder":
 		os.Exit(helperHolder(os.Getenv("SESSION_PATH")))
+	case "loadrss":
+		os.Exit(helperLoadRSS(os.Getenv("SESSION_PATH")))
 	}
 	os.Exit(m.Run())
 }

@@ -227,8 +227,8 @@ type parsedLine struct {
 	rest                  []span // the other top-level fields
 }
 
-// scanLine validates a line and reads its envelope; the message is validated and its head read, the
-// other fields are only located.
+// scanLine validates a line and reads its envelope; of the message only the head is read (see
+// scanMessageHead), the other fields are validated and located.
 func scanLine(line []byte, head *msgHead) (parsedLine, error) {
 	var p parsedLine
 	r := reader{b: line}
@@ -250,10 +250,13 @@ func scanLine(line []byte, head *msgHead) (parsedLine, error) {
 		if err != nil {
 			return p, err
 		}
-		key := keyString(k, esc)
+		// switch on string(k) does not allocate; a key is only turned into a string when kept
+		if esc {
+			k = []byte(keyString(k, esc))
+		}
 		r.ws()
 		start := r.i
-		switch key {
+		switch string(k) {
 		case "type", "id", "parentId", "timestamp":
 			var s string
 			isStr := r.peek() == '"'
@@ -265,7 +268,7 @@ func scanLine(line []byte, head *msgHead) (parsedLine, error) {
 			if err != nil {
 				return p, err
 			}
-			switch key {
+			switch string(k) {
 			case "type":
 				if isStr {
 					p.typ = internType(s)
@@ -291,7 +294,7 @@ func scanLine(line []byte, head *msgHead) (parsedLine, error) {
 			if err := r.skip(); err != nil {
 				return p, err
 			}
-			p.rest = append(p.rest, span{key, start, r.i})
+			p.rest = append(p.rest, span{string(k), start, r.i})
 		}
 		more, err := r.more('}')
 		if err != nil {
@@ -318,7 +321,8 @@ type msgHead struct {
 	hasContent            bool
 }
 
-// scanMessageHead validates a message object and reads role, provider, model and timestamp.
+// scanMessageHead reads role, provider, model and timestamp of a message object; the other values are
+// only delimited (skipLoose), they are validated when the message is decoded.
 func scanMessageHead(r *reader) (msgHead, error) {
 	var h msgHead
 	empty, err := r.beginObject()
@@ -330,8 +334,10 @@ func scanMessageHead(r *reader) (msgHead, error) {
 		if err != nil {
 			return h, err
 		}
-		key := keyString(k, esc)
-		switch {
+		if esc {
+			k = []byte(keyString(k, esc))
+		}
+		switch key := string(k); {
 		case (key == "role" || key == "provider" || key == "model") && r.peek() == '"':
 			s, err := r.str()
 			if err != nil {
@@ -357,7 +363,7 @@ func scanMessageHead(r *reader) (msgHead, error) {
 			if key == "content" {
 				h.hasContent = true
 			}
-			if err := r.skip(); err != nil {
+			if err := r.skipLoose(); err != nil {
 				return h, err
 			}
 		}

@@ -14,7 +14,12 @@ import (
 // errors) goes through provider.UnmarshalMessage, so the result is always exactly what that function
 // returns. The fast path exists because a resumed session decodes every message of its branch.
 func decodeMessage(b []byte) (provider.Message, error) {
-	if m, ok := fastMessage(b); ok {
+	return decodeMessageScratch(b, nil)
+}
+
+// decodeMessageScratch is decodeMessage reusing *scratch (which it may grow) to unescape strings.
+func decodeMessageScratch(b []byte, scratch *[]byte) (provider.Message, error) {
+	if m, ok := fastMessage(b, scratch); ok {
 		return m, nil
 	}
 	return provider.UnmarshalMessage(b)
@@ -37,8 +42,12 @@ const (
 	kIsError
 )
 
-func fastMessage(b []byte) (provider.Message, bool) {
+func fastMessage(b []byte, scratch *[]byte) (provider.Message, bool) {
 	r := reader{b: b}
+	if scratch != nil {
+		r.scratch = *scratch
+		defer func() { *scratch = r.scratch }()
+	}
 	empty, err := r.beginObject()
 	if err != nil || empty {
 		return nil, false

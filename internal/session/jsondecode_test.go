@@ -84,11 +84,11 @@ func TestDecodeMessageMatchesProvider(t *testing.T) {
 
 func TestFastPathTaken(t *testing.T) {
 	for _, s := range messageCorpus[:3] {
-		if _, ok := fastMessage([]byte(s)); !ok {
+		if _, ok := fastMessage([]byte(s), nil); !ok {
 			t.Errorf("fast path refused %s", s)
 		}
 	}
-	if _, ok := fastMessage([]byte(messageCorpus[16])); !ok {
+	if _, ok := fastMessage([]byte(messageCorpus[16]), nil); !ok {
 		t.Errorf("fast path refused the assistant message")
 	}
 }
@@ -119,6 +119,26 @@ func FuzzValidJSON(f *testing.F) {
 			if err != nil || got != want {
 				t.Fatalf("str(%q) = %q, %v; want %q", data, got, err, want)
 			}
+		}
+	})
+}
+
+func FuzzSkipLoose(f *testing.F) {
+	for _, s := range messageCorpus {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`["a\\\"b",{"x":"\\\\"}]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// on valid JSON the loose skip ends exactly where the strict one does
+		if !json.Valid(data) {
+			return
+		}
+		strict, loose := reader{b: data}, reader{b: data}
+		if err := strict.skip(); err != nil {
+			t.Fatal(err)
+		}
+		if err := loose.skipLoose(); err != nil || loose.i != strict.i {
+			t.Fatalf("skipLoose(%q) ended at %d (%v), skip at %d", data, loose.i, err, strict.i)
 		}
 	})
 }

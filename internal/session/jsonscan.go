@@ -18,6 +18,8 @@ import (
 type reader struct {
 	b []byte
 	i int
+	// scratch is reused to unescape strings; a reader that decodes many lines keeps it.
+	scratch []byte
 }
 
 // maxDepth bounds nesting like encoding/json does, so a hostile line cannot exhaust the stack.
@@ -348,7 +350,8 @@ func isHex(c byte) bool {
 }
 
 // str decodes the string value at r.i in one pass: runs between escapes are found eight bytes at a
-// time and copied whole; UTF-8 is checked once at the end, and only a string with invalid UTF-8 is
+// time and copied whole (into r.scratch when there are escapes, then once into the string); UTF-8 is
+// checked at the end only when a non-ASCII byte was seen, and only a string with invalid UTF-8 is
 // decoded again rune by rune.
 func (r *reader) str() (string, error) {
 	if r.peek() != '"' {
@@ -360,8 +363,8 @@ func (r *reader) str() (string, error) {
 	b := r.b
 	start := r.i + 1
 	i := start
-	var high uint64 // OR of every 8-byte word seen, to know whether any byte was non-ASCII
-	var out strings.Builder
+	var high uint64 // OR of the bytes seen, to know whether any was non-ASCII
+	out := r.scratch[:0]
 	esc := false
 	runStart := start
 	for {
@@ -394,46 +397,37 @@ func (r *reader) str() (string, error) {
 				}
 				return string(b[start:i]), nil
 			}
-			out.Write(b[runStart:i])
-			s := out.String()
-			if high&swarHighs != 0 && !utf8.ValidString(s) {
-				s, _ = unquoteBytes(b[start:i], true)
+			out = append(out, b[runStart:i]...)
+			r.scratch = out
+			if high&swarHighs != 0 && !utf8.Valid(out) {
+				s, _ := unquoteBytes(b[start:i], true)
+				return s, nil
 			}
-			return s, nil
+			return string(out), nil
 		}
 		if c != '\\' {
 			r.i = i
 			return "", r.fail("invalid control character in string")
 		}
-		if !esc {
-			esc = true
-			// size the output once: find the closing quote (validating on the way)
-			save := r.i
-			r.i = i - 1
-			if _, _, err := r.rawStringFrom(i); err != nil {
-				return "", err
-			}
-			out.Grow(r.i - start)
-			r.i = save
-		}
-		out.Write(b[runStart:i])
+		esc = true
+		out = append(out, b[runStart:i]...)
 		if i+1 >= len(b) {
 			r.i = i
 			return "", errUnexpectedEnd
 		}
 		switch b[i+1] {
 		case '"', '\\', '/':
-			out.WriteByte(b[i+1])
+			out = append(out, b[i+1])
 		case 'b':
-			out.WriteByte('\b')
+			out = append(out, '\b')
 		case 'f':
-			out.WriteByte('\f')
+			out = append(out, '\f')
 		case 'n':
-			out.WriteByte('\n')
+			out = append(out, '\n')
 		case 'r':
-			out.WriteByte('\r')
+			out = append(out, '\r')
 		case 't':
-			out.WriteByte('\t')
+			out = append(out, '\t')
 		case 'u':
 			rr := hex4(b[i+2:])
 			if rr < 0 {
@@ -445,7 +439,7 @@ func (r *reader) str() (string, error) {
 				if i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
 					if rr2 := hex4(b[i+2:]); rr2 >= 0 {
 						if dec := utf16.DecodeRune(rune(rr), rune(rr2)); dec != utf8.RuneError {
-							out.WriteRune(dec)
+							out = utf8.AppendRune(out, dec)
 							i += 6
 							runStart = i
 							continue
@@ -454,7 +448,7 @@ func (r *reader) str() (string, error) {
 				}
 				rr = utf8.RuneError
 			}
-			out.WriteRune(rune(rr))
+			out = utf8.AppendRune(out, rune(rr))
 			runStart = i
 			continue
 		default:
@@ -572,4 +566,74 @@ func validJSON(b []byte) bool {
 		return false
 	}
 	return r.end() == nil
+}
+
+// skipLoose steps over a value checking only what delimits it: string ends (escapes honoured) and
+// the nesting of objects and arrays. Loading uses it for message payloads, whose strings are jumped
+// over with a vectorised byte search; the payload is validated strictly when it is decoded. A torn
+// line is still caught (an unterminated string or an unclosed bracket).
+func (r *reader) skipLoose() error {
+	b := r.b
+	r.ws()
+	if r.i >= len(b) {
+		return errUnexpectedEnd
+	}
+	switch b[r.i] {
+	case '"':
+		return r.skipStringLoose()
+	case '{', '[':
+	default:
+		return r.skip()
+	}
+	depth := 0
+	i := r.i
+	for i < len(b) {
+		switch b[i] {
+		case '"':
+			r.i = i
+			if err := r.skipStringLoose(); err != nil {
+				return err
+			}
+			i = r.i
+			continue
+		case '{', '[':
+			depth++
+			if depth > maxDepth {
+				r.i = i
+				return r.fail("exceeded max depth")
+			}
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				r.i = i + 1
+				return nil
+			}
+		}
+		i++
+	}
+	r.i = i
+	return errUnexpectedEnd
+}
+
+// skipStringLoose steps over the string at r.i by searching for an unescaped closing quote.
+func (r *reader) skipStringLoose() error {
+	b := r.b
+	j := r.i + 1
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			r.i = len(b)
+			return errUnexpectedEnd
+		}
+		q := j + k
+		n := 0
+		for p := q - 1; p > r.i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			r.i = q + 1
+			return nil
+		}
+		j = q + 1
+	}
 }

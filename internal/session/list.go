@@ -37,20 +37,29 @@ const listChunk = 256 << 10
 // reads the file once, decoding only the envelope of each line, the message heads, session_info
 // entries and the first user message.
 func Describe(path string) (Info, bool) {
+	info, ok, _ := describe(path, nil)
+	return info, ok
+}
+
+// describe is Describe reading through buf, which it returns (grown) for the next file.
+func describe(path string, buf []byte) (Info, bool, []byte) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Info{}, false
+		return Info{}, false, buf
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
-		return Info{}, false
+		return Info{}, false, buf
+	}
+	if buf == nil {
+		buf = make([]byte, min(int(st.Size())+1, listChunk))
 	}
 	info := Info{Path: path}
 	var lastActivity int64
 	sawHeader := false
 	stop := errors.New("stop")
-	err = eachLineChunk(f, st.Size(), listChunk, func(line []byte, off int64, no int, terminated bool) error {
+	buf, err = eachLineBuf(f, st.Size(), buf, func(line []byte, off int64, no int, terminated bool) error {
 		if len(line) == 0 {
 			return nil
 		}
@@ -110,7 +119,7 @@ func Describe(path string) (Info, bool) {
 		return nil
 	})
 	if !sawHeader || (err != nil && err != stop) {
-		return Info{}, false
+		return Info{}, false, buf
 	}
 	if info.FirstMessage == "" {
 		info.FirstMessage = "(no messages)"
@@ -123,7 +132,7 @@ func Describe(path string) (Info, bool) {
 	default:
 		info.Modified = st.ModTime()
 	}
-	return info, true
+	return info, true, buf
 }
 
 // List summarises every session of dir, most recently modified first. A missing dir is no error.
@@ -192,6 +201,7 @@ func describeAll(files []string) []Info {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			buf := make([]byte, listChunk)
 			for {
 				mu.Lock()
 				i := next
@@ -200,7 +210,7 @@ func describeAll(files []string) []Info {
 				if i >= len(files) {
 					return
 				}
-				infos[i], ok[i] = Describe(files[i])
+				infos[i], ok[i], buf = describe(files[i], buf)
 			}
 		}()
 	}

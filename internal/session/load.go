@@ -39,16 +39,18 @@ const readChunk = 4 << 20
 // whole file: fn gets each line without its newline, its offset, its 1-based number and whether it
 // was terminated. A line longer than the buffer grows it.
 func eachLine(r io.ReaderAt, size int64, fn func(line []byte, off int64, no int, terminated bool) error) error {
-	return eachLineChunk(r, size, readChunk, fn)
-}
-
-// eachLineChunk is eachLine reading chunk bytes at a time.
-func eachLineChunk(r io.ReaderAt, size int64, chunk int, fn func(line []byte, off int64, no int, terminated bool) error) error {
-	bufSize := chunk
+	bufSize := readChunk
 	if size < int64(bufSize) {
 		bufSize = int(size) + 1
 	}
 	buf := make([]byte, bufSize)
+	_, err := eachLineBuf(r, size, buf, fn)
+	return err
+}
+
+// eachLineBuf is eachLine reading through buf (grown when a line does not fit, and returned so a
+// caller can reuse it).
+func eachLineBuf(r io.ReaderAt, size int64, buf []byte, fn func(line []byte, off int64, no int, terminated bool) error) ([]byte, error) {
 	var pos int64 // file offset of buf[0]
 	have := 0     // valid bytes in buf
 	no := 0
@@ -64,7 +66,7 @@ func eachLineChunk(r io.ReaderAt, size int64, chunk int, fn func(line []byte, of
 				if err == nil || err == io.EOF {
 					err = io.ErrUnexpectedEOF
 				}
-				return err
+				return buf, err
 			}
 		}
 		data := buf[:have]
@@ -76,7 +78,7 @@ func eachLineChunk(r io.ReaderAt, size int64, chunk int, fn func(line []byte, of
 			}
 			no++
 			if err := fn(data[consumed:consumed+i], pos+int64(consumed), no, true); err != nil {
-				return err
+				return buf, err
 			}
 			consumed += i + 1
 		}
@@ -84,10 +86,10 @@ func eachLineChunk(r io.ReaderAt, size int64, chunk int, fn func(line []byte, of
 			if consumed < have {
 				no++
 				if err := fn(data[consumed:have], pos+int64(consumed), no, false); err != nil {
-					return err
+					return buf, err
 				}
 			}
-			return nil
+			return buf, nil
 		}
 		if consumed == 0 && have == len(buf) {
 			grown := make([]byte, 2*len(buf))
@@ -99,7 +101,7 @@ func eachLineChunk(r io.ReaderAt, size int64, chunk int, fn func(line []byte, of
 		have -= consumed
 		pos += int64(consumed)
 	}
-	return nil
+	return buf, nil
 }
 
 // errOldVersion stops a load at the header of a v1/v2 file, which must be migrated first.
