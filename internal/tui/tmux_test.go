@@ -1,0 +1,217 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pi-go/pi-go/internal/config"
+	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/provider/openai"
+	"github.com/pi-go/pi-go/internal/provider/openaitest"
+	"github.com/pi-go/pi-go/internal/session"
+)
+
+// The end-to-end test runs this test binary again, inside a tmux pane, as a small pi: the real
+// openai provider against the test's scripted server, the harness, and Run on the pane's terminal.
+const (
+	e2eHelperEnv = "PI_TUI_E2E_HELPER"
+	e2eURLEnv    = "PI_TUI_E2E_URL"
+	e2eDirEnv    = "PI_TUI_E2E_DIR"
+	e2eModel     = "e2e-model"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv(e2eHelperEnv) == "1" {
+		os.Exit(runE2EHelper())
+	}
+	os.Exit(m.Run())
+}
+
+// runE2EHelper is the program the tmux pane runs.
+func runE2EHelper() int {
+	dir := os.Getenv(e2eDirEnv)
+	model := &provider.Model{ID: e2eModel, Name: "E2E", API: provider.APIOpenAICompletions, Provider: "e2e",
+		BaseURL: os.Getenv(e2eURLEnv), Input: []string{"text"}, ContextWindow: 128000, MaxTokens: 4096}
+	p := openai.New(openai.Config{})
+	sess, err := harness.New(harness.Options{
+		Cwd:           dir,
+		AgentDir:      filepath.Join(dir, "agent"),
+		Settings:      config.InMemorySettings(config.Settings{}),
+		Store:         session.Create(dir, filepath.Join(dir, "sessions")),
+		Stream:        p.Stream,
+		Model:         model,
+		ThinkingLevel: provider.ThinkingOff,
+		HasAuth:       func(string) bool { return true },
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer sess.Close()
+	if err := Run(context.Background(), sess, Options{Version: "e2e", SessionsDir: filepath.Join(dir, "sessions")}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// tmuxPane drives one tmux session on a private server.
+type tmuxPane struct {
+	t      *testing.T
+	socket string
+}
+
+func (p *tmuxPane) run(args ...string) string {
+	p.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", p.socket, "-f", "/dev/null"}, args...)...).CombinedOutput()
+	if err != nil {
+		p.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// capture returns the pane's whole history and screen, wrapped lines joined.
+func (p *tmuxPane) capture() string {
+	return p.run("capture-pane", "-p", "-J", "-t", "e2e", "-S", "-")
+}
+
+// screen returns what the pane shows now.
+func (p *tmuxPane) screen() string { return p.run("capture-pane", "-p", "-t", "e2e") }
+
+// waitFor polls the pane until cond holds, or fails after a deadline.
+func (p *tmuxPane) waitFor(what string, get func() string, cond func(string) bool) string {
+	p.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		s := get()
+		if cond(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("timed out waiting for %s; pane:\n%s", what, s)
+		}
+		<-tick.C
+	}
+}
+
+func paragraph(i int) string {
+	return fmt.Sprintf("Para%02d streams a paragraph long enough to wrap at eighty columns: it talks about the "+
+		"terminal, the scrollback and the live region, and ends here.", i)
+}
+
+func TestTmuxStreamingResizeAndScrollback(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (make deps installs it): skipping the terminal end-to-end test")
+	}
+	if testing.Short() {
+		t.Skip("end-to-end test")
+	}
+	srv := openaitest.Start(t)
+	const total, before = 24, 10
+	c := openaitest.NewChunks(e2eModel)
+	events := []string{c.Role()}
+	for i := 1; i <= total; i++ {
+		text := paragraph(i)
+		if i < total {
+			text += "\n\n"
+		}
+		// Several deltas per paragraph, split mid-word.
+		for len(text) > 0 {
+			n := min(len(text), 37)
+			events = append(events, c.Text(text[:n]))
+			text = text[n:]
+		}
+	}
+	events = append(events, c.Finish("stop"), c.Usage(1200, 800, 0), openaitest.Done())
+	gate := make(chan struct{})
+	srv.Enqueue(openaitest.Response{Events: events, Gate: gate})
+
+	dir := t.TempDir()
+	p := &tmuxPane{t: t, socket: fmt.Sprintf("pi-tui-e2e-%d", os.Getpid())}
+	cmd := fmt.Sprintf("env %s=1 %s=%s %s=%s %s -test.run='^$'", e2eHelperEnv, e2eURLEnv, srv.URL, e2eDirEnv, dir, os.Args[0])
+	p.run("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", cmd)
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
+	p.waitFor("the editor and footer", p.screen, func(s string) bool {
+		return strings.Contains(s, "pi-go ve2e") && strings.Contains(s, e2eModel)
+	})
+
+	p.run("send-keys", "-t", "e2e", "-l", "tell me about terminals")
+	p.run("send-keys", "-t", "e2e", "Enter")
+	// Let the first paragraphs through and look at the pane while the answer streams.
+	feed := func(n int) {
+		for i := 0; i < n; i++ {
+			gate <- struct{}{}
+		}
+	}
+	feedCount := 1
+	for i := 1; i <= before; i++ {
+		feedCount += (len(paragraph(i)) + 2 + 36) / 37
+	}
+	feed(feedCount)
+	mid := p.waitFor("paragraphs streaming", p.screen, func(s string) bool {
+		return strings.Contains(s, "Para10") && strings.Contains(s, "Working...")
+	})
+	if strings.Contains(mid, "Para11") {
+		t.Fatalf("the stream went past the gate:\n%s", mid)
+	}
+	lines := strings.Split(strings.TrimRight(mid, "\n"), "\n")
+	if len(lines) > 40 {
+		t.Fatalf("pane has %d lines", len(lines))
+	}
+
+	// Narrow the terminal while the answer is still streaming, then let the rest through.
+	p.run("resize-window", "-t", "e2e", "-x", "80", "-y", "40")
+	p.waitFor("the narrower frame", p.screen, func(s string) bool {
+		for _, l := range strings.Split(s, "\n") {
+			if strings.HasPrefix(l, "────") && len([]rune(l)) == 80 {
+				return true
+			}
+		}
+		return false
+	})
+	close(gate)
+	p.waitFor("the whole answer", p.screen, func(s string) bool {
+		return strings.Contains(s, fmt.Sprintf("Para%02d", total)) && !strings.Contains(s, "Working...")
+	})
+
+	all := p.capture()
+	for i := 1; i <= total; i++ {
+		marker := fmt.Sprintf("Para%02d", i)
+		if n := strings.Count(all, marker); n != 1 {
+			t.Errorf("%s appears %d times in the scrollback, want once", marker, n)
+		}
+	}
+	if n := strings.Count(all, "tell me about terminals"); n != 1 {
+		t.Errorf("the prompt appears %d times, want once", n)
+	}
+	if n := strings.Count(all, "pi-go ve2e"); n != 1 {
+		t.Errorf("the header appears %d times, want once", n)
+	}
+	// Only the current live region may hold the editor's rules and the footer: a fragment of an older
+	// frame left in the scrollback would show up here.
+	rule := regexp.MustCompile(`(?m)^─+$`)
+	if n := len(rule.FindAllString(all, -1)); n != 2 {
+		t.Errorf("%d editor rules in the pane's history, want the 2 of the current frame", n)
+	}
+	if n := strings.Count(all, e2eModel); n != 1 {
+		t.Errorf("the footer's model appears %d times, want once", n)
+	}
+	if t.Failed() || testing.Verbose() {
+		t.Logf("pane while streaming at 120 columns:\n%s\npane history at the end:\n%s", mid, all)
+	}
+	p.run("send-keys", "-t", "e2e", "C-d")
+	p.waitFor("pi to exit", func() string {
+		out, _ := exec.Command("tmux", "-L", p.socket, "list-sessions").CombinedOutput()
+		return string(out)
+	}, func(s string) bool { return !strings.Contains(s, "e2e:") })
+}
