@@ -16,6 +16,7 @@ const (
 	chatAssistant                 // a streaming assistant message
 	chatTool                      // a tool call, final once its result arrived
 	chatBash                      // a `!` command the user ran
+	chatPending                   // a conversation being rendered in the background (historyMsg)
 )
 
 // chatItem is one block of the conversation that has not been printed into the scrollback yet.
@@ -92,6 +93,8 @@ scan:
 			}
 			out = append(out, m.r.BashExecution(it.bash, width)...)
 			m.remember(it)
+		case chatPending:
+			break scan
 		}
 	}
 	if i > 0 {

@@ -148,3 +148,18 @@ func TestResumedSessionShowsItsHistory(t *testing.T) {
 	u.key(tea.KeyUp)
 	u.waitEditor("What is the capital of France?")
 }
+
+// A long conversation is rendered in the background; a prompt sent meanwhile is printed after it.
+func TestLongHistoryIsPrintedBeforeNewMessages(t *testing.T) {
+	sess := sessionWith(t, 600, textTurn("Fresh answer."))
+	u := startUI(t, sess, Options{})
+	u.typeText("new prompt")
+	u.key(tea.KeyEnter)
+	all := u.waitAll("the history and the new answer", contains("Answer 599.", "Fresh answer."))
+	if i, j := strings.Index(all, "Answer 599."), strings.Index(all, "new prompt"); i < 0 || j < i {
+		t.Fatalf("the new prompt (%d) must follow the history (%d)", j, i)
+	}
+	if n := strings.Count(all, "Question 0:"); n != 1 {
+		t.Fatalf("first question printed %d times", n)
+	}
+}

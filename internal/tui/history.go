@@ -2,6 +2,8 @@ package tui
 
 import (
 	"os"
+
+	tea "github.com/charmbracelet/bubbletea"
 	"path/filepath"
 	"strings"
 
@@ -19,12 +21,31 @@ func (m *model) printHeader() {
 	}
 }
 
+// syncHistoryMax is the longest conversation printed before the first frame; a longer one is
+// rendered off the UI goroutine (10,000 messages take about a second) while the editor is usable.
+const syncHistoryMax = 300
+
+// historyMsg delivers a rendered conversation for its placeholder in the chat.
+type historyMsg struct {
+	item  *chatItem
+	lines []string
+}
+
 // printHistory prints the session's conversation (a resumed session, a switch, a tree navigation)
-// and, for a compacted session, how often it was compacted.
-func (m *model) printHistory() {
+// and, for a compacted session, how often it was compacted. A long conversation is rendered in the
+// background: a placeholder holds its place, so nothing printed later can overtake it.
+func (m *model) printHistory() tea.Cmd {
 	msgs := m.sess.Messages()
-	if len(msgs) > 0 {
-		m.addLines(m.r.Transcript(msgs, render.TranscriptOptions{HideThinking: m.hideThinking, Expand: m.expandTools}, m.width))
+	opts := render.TranscriptOptions{HideThinking: m.hideThinking, Expand: m.expandTools}
+	var cmd tea.Cmd
+	switch {
+	case len(msgs) > syncHistoryMax:
+		it := &chatItem{kind: chatPending, lines: m.r.StatusNotice("Loading "+itoa(len(msgs))+" messages...", m.width)}
+		m.chat = append(m.chat, it)
+		r, width := m.r, m.width
+		cmd = m.op(func() tea.Msg { return historyMsg{item: it, lines: r.Transcript(msgs, opts, width)} })
+	case len(msgs) > 0:
+		m.addLines(m.r.Transcript(msgs, opts, m.width))
 	}
 	for _, msg := range msgs {
 		if text := userPromptText(msg); text != "" {
@@ -44,6 +65,7 @@ func (m *model) printHistory() {
 		m.addStatus("Session compacted " + itoa(compactions) + " times")
 	}
 	m.footerDirty = true
+	return cmd
 }
 
 // gitBranch is the branch checked out in dir's repository ("" outside one; "detached" for a

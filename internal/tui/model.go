@@ -66,6 +66,7 @@ type model struct {
 	hideThinking bool
 
 	footer      []string
+	borderLevel string // the editor border's thinking level, refreshed with the footer
 	footerWidth int
 	footerDirty bool
 	gitBranch   string
@@ -169,8 +170,7 @@ func (m *model) Init() tea.Cmd {
 	if m.opts.ResumePicker {
 		cmds = append(cmds, m.openSessionPicker(true))
 	} else {
-		m.printHistory()
-		cmds = append(cmds, m.sendNextInitial())
+		cmds = append(cmds, m.printHistory(), m.sendNextInitial())
 	}
 	return tea.Batch(append(cmds, m.requestFrame())...)
 }

@@ -92,12 +92,12 @@ func (m *model) startNavigation(id string, o harness.NavigateOptions) tea.Cmd {
 				m.addStatus("Navigation cancelled")
 			default:
 				m.addSeparator()
-				m.printHistory()
+				cmd := m.printHistory()
 				if res.EditorText != "" && strings.TrimSpace(m.ed.text()) == "" {
 					m.ed.setText(res.EditorText)
 				}
 				m.addStatus("Navigated to selected point")
-				return m.flushCompactionQueue(false)
+				return tea.Batch(cmd, m.flushCompactionQueue(false))
 			}
 			return nil
 		}}

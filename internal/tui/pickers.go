@@ -187,13 +187,13 @@ func (m *model) resumeSession(path string, initial bool) tea.Cmd {
 			if !initial {
 				m.addSeparator()
 			}
-			m.printHistory()
+			cmd := m.printHistory()
 			m.addStatus("Resumed session")
 			m.setTitle()
 			if initial {
-				return m.sendNextInitial()
+				return tea.Batch(cmd, m.sendNextInitial())
 			}
-			return nil
+			return cmd
 		}}
 	})
 }

@@ -84,6 +84,8 @@ func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 		}
 	case externalEditorMsg:
 		m.externalEditorDone(msg)
+	case historyMsg:
+		msg.item.kind, msg.item.lines = chatLines, msg.lines
 	case warningMsg:
 		m.addWarning(string(msg))
 	case filesMsg:

@@ -122,10 +122,8 @@ func (m *model) runningTools() (string, int) {
 
 // editorLines is the editor between its two rules, coloured by thinking level (or bash mode).
 func (m *model) editorLines(w int) []string {
-	level := string(m.sess.ThinkingLevel())
-	if mdl := m.sess.Model(); mdl == nil || !mdl.Reasoning {
-		level = "off"
-	}
+	m.footerLines() // refreshes borderLevel
+	level := m.borderLevel
 	bash := len(m.ed.lines) > 0 && len(m.ed.lines[0]) > 0 && m.ed.lines[0][0] == '!'
 	border := m.r.EditorBorder(level, bash, w)
 	rows := m.ed.view(m.editorWidth(), editorMaxRows, true)
@@ -140,7 +138,8 @@ func (m *model) editorLines(w int) []string {
 // editorWidth is the width of the editor's text (one column of margin on the left).
 func (m *model) editorWidth() int { return max(m.width-1, 2) }
 
-// footerLines renders the footer, recomputed only when something it shows changed.
+// footerLines renders the footer, recomputed only when something it shows changed (the session's
+// model and thinking level are read here, not on every frame: reading them copies the transcript).
 func (m *model) footerLines() []string {
 	if !m.footerDirty && m.footerWidth == m.width && m.footer != nil {
 		return m.footer
@@ -159,9 +158,13 @@ func (m *model) footerLines() []string {
 		info.CacheRead, info.CacheWrite = totals.CacheRead, totals.CacheWrite
 		info.Cost = totals.Cost.Total
 	}
+	m.borderLevel = "off"
 	if mdl := m.sess.Model(); mdl != nil {
 		info.Model, info.Provider, info.Reasoning = mdl.ID, mdl.Provider, mdl.Reasoning
 		info.ContextWindow = mdl.ContextWindow
+		if mdl.Reasoning {
+			m.borderLevel = info.ThinkingLevel
+		}
 	}
 	if cu, ok := m.sess.ContextUsage(); ok {
 		if cu.ContextWindow > 0 {
