@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"strings"
 	"fmt"
 	"strconv"
 
@@ -63,7 +64,7 @@ func parseFailureText(msg string) *response {
 type command struct {
 	id     []byte // JSON of the id to echo, nil when absent
 	typ    string
-	fields map[string]json.RawMessage
+	fields map[string]string // raw JSON values
 }
 
 func (c *command) name() []byte { return provider.AppendJSONString(nil, c.typ) }
@@ -92,8 +93,8 @@ func (c *command) failText(msg string) *response {
 }
 
 // jsonKind names a raw JSON value's type for error messages.
-func jsonKind(raw json.RawMessage) string {
-	raw = bytes.TrimLeft(raw, " \t\r\n")
+func jsonKind(raw string) string {
+	raw = strings.TrimLeft(raw, " \t\r\n")
 	if len(raw) == 0 {
 		return "nothing"
 	}
@@ -129,8 +130,11 @@ func (c *command) typeError(name, want string) error {
 // str reads a string field that must be there.
 func (c *command) str(name string) (string, error) {
 	raw, ok := c.fields[name]
-	var s string
-	if !ok || jsonKind(raw) != "a string" || json.Unmarshal(raw, &s) != nil {
+	if !ok || jsonKind(raw) != "a string" {
+		return "", c.typeError(name, "a string")
+	}
+	s, ok := unquoteJSON(raw)
+	if !ok {
 		return "", c.typeError(name, "a string")
 	}
 	return s, nil
@@ -147,12 +151,13 @@ func (c *command) optStr(name string) (string, bool, error) {
 
 // boolean reads a boolean field that must be there.
 func (c *command) boolean(name string) (bool, error) {
-	raw, ok := c.fields[name]
-	var b bool
-	if !ok || jsonKind(raw) != "a boolean" || json.Unmarshal(raw, &b) != nil {
-		return false, c.typeError(name, "a boolean")
+	switch raw := c.fields[name]; raw {
+	case "true":
+		return true, nil
+	case "false":
+		return false, nil
 	}
-	return b, nil
+	return false, c.typeError(name, "a boolean")
 }
 
 // images reads the optional images field: ImageContent objects with base64 data. Each is checked so a
@@ -161,15 +166,15 @@ func (c *command) images() ([]provider.Content, error) {
 	if !c.present("images") {
 		return nil, nil
 	}
-	var list []json.RawMessage
-	if jsonKind(c.fields["images"]) != "an array" || json.Unmarshal(c.fields["images"], &list) != nil {
+	list, err := splitArray(c.fields["images"])
+	if err != nil {
 		return nil, c.typeError("images", "an array of images")
 	}
 	out := make([]provider.Content, 0, len(list))
 	for i, raw := range list {
 		where := "images[" + strconv.Itoa(i) + "]"
-		var fields map[string]json.RawMessage
-		if jsonKind(raw) != "an object" || json.Unmarshal(raw, &fields) != nil {
+		fields, err := splitObject(raw)
+		if err != nil {
 			return nil, fmt.Errorf("Invalid %s in %s: expected an image {type: \"image\", data, mimeType}, got %s", where, c.typ, jsonKind(raw))
 		}
 		img := &command{typ: where + " of " + c.typ, fields: fields}

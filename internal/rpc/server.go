@@ -1,13 +1,12 @@
 package rpc
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"unicode/utf16"
 
@@ -191,7 +190,7 @@ func (s *server) handleLine(l inputLine) {
 // answers: "Unknown command: undefined" for values without a type, the type as JavaScript prints it for
 // a type that is no string. A nil command with a nil response means there is nothing to answer.
 func parseCommand(text string) (*command, *response) {
-	doc := bytes.TrimLeft([]byte(text), " \t\r\n")
+	doc := strings.TrimLeft(text, " \t\r\n")
 	switch doc[0] {
 	case '{':
 	case 'n':
@@ -200,15 +199,15 @@ func parseCommand(text string) (*command, *response) {
 	default:
 		return nil, &response{errJSON: provider.AppendJSONString(nil, "Unknown command: undefined")}
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(doc, &fields); err != nil {
+	fields, err := splitObject(doc)
+	if err != nil {
 		return nil, parseFailureText(err.Error())
 	}
 	rawType, hasType := fields["type"]
 	if !hasType {
 		return nil, &response{errJSON: provider.AppendJSONString(nil, "Unknown command: undefined")}
 	}
-	typ, err := parseJSValue(rawType)
+	typ, err := parseJSValue([]byte(rawType))
 	if err != nil {
 		return nil, parseFailureText(err.Error())
 	}
@@ -221,7 +220,7 @@ func parseCommand(text string) (*command, *response) {
 	}
 	c := &command{typ: typ.str, fields: fields}
 	if rawID, ok := fields["id"]; ok {
-		id, err := parseJSValue(rawID)
+		id, err := parseJSValue([]byte(rawID))
 		if err != nil {
 			return nil, parseFailureText(err.Error())
 		}

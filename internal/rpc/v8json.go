@@ -247,11 +247,7 @@ func (p *v8Parser) propertyKey(missingKey string, first bool) *jsonParseError {
 // scanString reads the rest of a string whose opening quote was consumed.
 func (p *v8Parser) scanString() *jsonParseError {
 	for {
-		for p.i < len(p.s) {
-			c := p.s[p.i]
-			if c == '"' || c == '\\' || c < 0x20 {
-				break
-			}
+		for p.i < len(p.s) && !stringStop[p.s[p.i]] {
 			p.i++
 		}
 		if p.i >= len(p.s) {
@@ -292,6 +288,15 @@ func (p *v8Parser) scanString() *jsonParseError {
 		}
 	}
 }
+
+// stringStop marks the bytes that end a run of plain string characters.
+var stringStop = func() (t [256]bool) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
