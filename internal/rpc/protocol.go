@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"strings"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/pi-go/pi-go/internal/provider"
 )
