@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -56,6 +57,12 @@ func runE2EHelper() int {
 		return 1
 	}
 	defer sess.Close()
+	if f := os.Getenv(e2ePidEnv); f != "" {
+		if err := os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
 	if err := Run(context.Background(), sess, Options{Version: "e2e", SessionsDir: filepath.Join(dir, "sessions")}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -65,15 +72,15 @@ func runE2EHelper() int {
 
 // tmuxPane drives one tmux session on a private server.
 type tmuxPane struct {
-	t      *testing.T
+	tb     testing.TB
 	socket string
 }
 
 func (p *tmuxPane) run(args ...string) string {
-	p.t.Helper()
+	p.tb.Helper()
 	out, err := exec.Command("tmux", append([]string{"-L", p.socket, "-f", "/dev/null"}, args...)...).CombinedOutput()
 	if err != nil {
-		p.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+		p.tb.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return string(out)
 }
@@ -88,7 +95,7 @@ func (p *tmuxPane) screen() string { return p.run("capture-pane", "-p", "-t", "e
 
 // waitFor polls the pane until cond holds, or fails after a deadline.
 func (p *tmuxPane) waitFor(what string, get func() string, cond func(string) bool) string {
-	p.t.Helper()
+	p.tb.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
@@ -98,7 +105,7 @@ func (p *tmuxPane) waitFor(what string, get func() string, cond func(string) boo
 			return s
 		}
 		if time.Now().After(deadline) {
-			p.t.Fatalf("timed out waiting for %s; pane:\n%s", what, s)
+			p.tb.Fatalf("timed out waiting for %s; pane:\n%s", what, s)
 		}
 		<-tick.C
 	}
@@ -137,7 +144,7 @@ func TestTmuxStreamingResizeAndScrollback(t *testing.T) {
 	srv.Enqueue(openaitest.Response{Events: events, Gate: gate})
 
 	dir := t.TempDir()
-	p := &tmuxPane{t: t, socket: fmt.Sprintf("pi-tui-e2e-%d", os.Getpid())}
+	p := &tmuxPane{tb: t, socket: fmt.Sprintf("pi-tui-e2e-%d", os.Getpid())}
 	cmd := fmt.Sprintf("env %s=1 %s=%s %s=%s %s -test.run='^$'", e2eHelperEnv, e2eURLEnv, srv.URL, e2eDirEnv, dir, os.Args[0])
 	p.run("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", cmd)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
