@@ -129,11 +129,17 @@ var testModel = &provider.Model{ID: "test-model", Name: "Test", API: provider.AP
 // newTestSession builds a harness session on store (nil: a new session in a temp dir).
 func newTestSession(t testing.TB, sc *script, store *session.Manager, tools ...loop.Tool) *harness.Session {
 	t.Helper()
+	return newTestSessionWith(t, sc, store, nil, tools...)
+}
+
+// newTestSessionWith is newTestSession with the options adjusted by mutate.
+func newTestSessionWith(t testing.TB, sc *script, store *session.Manager, mutate func(*harness.Options), tools ...loop.Tool) *harness.Session {
+	t.Helper()
 	dir := t.TempDir()
 	if store == nil {
 		store = session.Create(dir, filepath.Join(dir, "sessions"))
 	}
-	s, err := harness.New(harness.Options{
+	opts := harness.Options{
 		Cwd:           dir,
 		AgentDir:      filepath.Join(dir, "agent"),
 		Settings:      config.InMemorySettings(config.Settings{}),
@@ -144,7 +150,11 @@ func newTestSession(t testing.TB, sc *script, store *session.Manager, tools ...l
 		HasAuth:       func(string) bool { return true },
 		Tools:         tools,
 		Sleep:         func(ctx context.Context, d time.Duration) error { return ctx.Err() },
-	})
+	}
+	if mutate != nil {
+		mutate(&opts)
+	}
+	s, err := harness.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

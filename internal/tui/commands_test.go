@@ -1,0 +1,198 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+func (u *ui) submit(text string) {
+	u.typeText(text)
+	u.key(tea.KeyEnter)
+}
+
+func TestBangRunsAShellCommandWithLiveOutput(t *testing.T) {
+	sess := newTestSession(t, newScript(), nil)
+	u := startUI(t, sess, Options{})
+	u.submit("!echo hello-from-bash")
+	all := u.waitAll("the command's output", contains("$ echo hello-from-bash", "hello-from-bash\n"))
+	if strings.Count(all, "$ echo hello-from-bash") != 1 {
+		t.Fatalf("the command block must be printed once:\n%s", all)
+	}
+	u.waitScreen("the command recorded", func(string) bool {
+		for _, m := range sess.Messages() {
+			if b, ok := m.(*provider.BashExecutionMessage); ok && strings.Contains(b.Output, "hello-from-bash") {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func TestNameAndSessionCommands(t *testing.T) {
+	u := startUI(t, newTestSession(t, newScript(), nil), Options{})
+	u.submit("/name")
+	u.waitAll("the usage", contains("Warning: Usage: /name <name>"))
+	u.submit("/name My Session")
+	u.waitScreen("the name in the footer", contains("Session name set: My Session", "• My Session"))
+	u.submit("/session")
+	u.waitAll("the session info", contains("Session Info", "Name: My Session", "File:", "Tokens"))
+	u.submit("/hotkeys")
+	u.waitAll("the shortcuts", contains("Keyboard Shortcuts", "Queue follow-up message"))
+}
+
+func twoModels(o *harness.Options) {
+	other := *testModel
+	other.ID, other.Name = "other-model", "Other"
+	o.Models = provider.NewRegistry([]provider.Model{*testModel, other}, nil)
+}
+
+func TestModelSelectionAndCycling(t *testing.T) {
+	sess := newTestSessionWith(t, newScript(), nil, twoModels)
+	u := startUI(t, sess, Options{})
+	u.submit("/model other-model")
+	u.waitScreen("the switch", contains("Model: other-model"))
+	u.key(tea.KeyCtrlP)
+	u.waitScreen("the cycle", contains("Switched to Test"))
+	u.submit("/model")
+	u.waitScreen("the selector", contains("Select model", "other-model [test]", "→ test-model ✓ [test]"))
+	u.typeText("oth")
+	u.waitScreen("the filtered list", func(s string) bool {
+		return strings.Contains(s, "other-model") && !strings.Contains(s, "test-model [test]")
+	})
+	u.key(tea.KeyEnter)
+	u.waitScreen("the choice", func(s string) bool {
+		return strings.Contains(s, "Model: other-model") && !strings.Contains(s, "Select model")
+	})
+	if got := sess.Model().ID; got != "other-model" {
+		t.Fatalf("model = %s", got)
+	}
+}
+
+func TestSlashCompletion(t *testing.T) {
+	u := startUI(t, newTestSession(t, newScript(), nil), Options{})
+	u.typeText("/ses")
+	u.waitScreen("the suggestion", contains("→ session", "Show session info and stats"))
+	u.key(tea.KeyTab)
+	u.waitEditor("/session")
+	u.key(tea.KeyEnter)
+	u.waitAll("the command ran", contains("Session Info"))
+}
+
+func TestThinkingAndExpandToggles(t *testing.T) {
+	u := startUI(t, newTestSession(t, newScript(), nil), Options{})
+	u.key(tea.KeyCtrlT)
+	u.waitScreen("thinking hidden", contains("Thinking blocks: hidden"))
+	u.key(tea.KeyCtrlT)
+	u.waitScreen("thinking visible", func(s string) bool {
+		// pi replaces a status line by the next one.
+		return strings.Contains(s, "Thinking blocks: visible") && !strings.Contains(s, "Thinking blocks: hidden")
+	})
+	u.key(tea.KeyShiftTab)
+	u.waitScreen("no thinking", contains("Current model does not support thinking"))
+}
+
+func TestDequeueWithNothingQueued(t *testing.T) {
+	u := startUI(t, newTestSession(t, newScript(), nil), Options{})
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyUp, Alt: true})
+	u.waitScreen("the status", contains("No queued messages to restore"))
+}
+
+func TestTreeNavigationPutsThePromptBackInTheEditor(t *testing.T) {
+	sess := newTestSession(t, newScript(textTurn("First answer."), textTurn("Second answer.")), nil)
+	u := startUI(t, sess, Options{})
+	u.submit("first question")
+	u.waitScreen("the first answer", contains("First answer."))
+	u.submit("second question")
+	u.waitScreen("the second answer", contains("Second answer."))
+	u.submit("/tree")
+	u.waitScreen("the tree", contains("Session Tree", "user: first question", "assistant: Second answer.", "← active"))
+	u.typeText("second question")
+	u.waitScreen("the search", func(s string) bool {
+		return strings.Contains(s, "user: second question") && !strings.Contains(s, "user: first question")
+	})
+	u.key(tea.KeyEnter)
+	u.waitScreen("the summary question", contains("Summarize branch?", "No summary"))
+	u.key(tea.KeyEnter)
+	u.waitScreen("the navigation", contains("Navigated to selected point"))
+	u.waitEditor("second question")
+	msgs := sess.Messages()
+	if len(msgs) != 2 || userPromptText(msgs[0]) != "first question" {
+		t.Fatalf("transcript after navigation has %d messages", len(msgs))
+	}
+}
+
+func TestDoubleEscapeOpensTheTree(t *testing.T) {
+	sess := newTestSession(t, newScript(textTurn("Answer.")), nil)
+	u := startUI(t, sess, Options{})
+	u.submit("question")
+	u.waitScreen("the answer", contains("Answer."))
+	u.key(tea.KeyEscape)
+	u.key(tea.KeyEscape)
+	u.waitScreen("the tree", contains("Session Tree"))
+	u.key(tea.KeyEscape)
+	u.waitScreen("the editor again", func(s string) bool { return !strings.Contains(s, "Session Tree") })
+}
+
+func TestForkPutsTheMessageInTheEditor(t *testing.T) {
+	sess := newTestSession(t, newScript(textTurn("One."), textTurn("Two.")), nil)
+	u := startUI(t, sess, Options{})
+	u.submit("alpha")
+	u.waitScreen("the first answer", contains("One."))
+	u.submit("beta")
+	u.waitScreen("the second answer", contains("Two."))
+	u.submit("/fork")
+	u.waitScreen("the fork selector", contains("Fork from message", "alpha", "→ beta"))
+	u.key(tea.KeyUp)
+	u.key(tea.KeyEnter)
+	u.waitScreen("the fork", contains("Forked to new session"))
+	u.waitEditor("alpha")
+	if n := len(sess.Messages()); n != 0 {
+		t.Fatalf("forking at the first message leaves %d messages", n)
+	}
+}
+
+func TestCompactCommand(t *testing.T) {
+	sc := newScript(textTurn("Answer one."), textTurn("Answer two."), textTurn("## Goal\nSummarised history."))
+	sess := newTestSession(t, sc, nil)
+	u := startUI(t, sess, Options{})
+	u.submit("/compact")
+	u.waitAll("nothing to compact", contains("Nothing to compact (no messages yet)"))
+	u.submit("one")
+	u.waitScreen("answer one", contains("Answer one."))
+	u.submit("two")
+	u.waitScreen("answer two", contains("Answer two."))
+	u.submit("/compact keep it short")
+	u.waitAll("the compaction block", contains("[compaction]", "Compacted from"))
+	if got := sc.request(2); !strings.Contains(lastUserText(got), "keep it short") {
+		t.Errorf("the summary request does not carry the instructions:\n%s", lastUserText(got))
+	}
+}
+
+func TestCopyWithoutAnswer(t *testing.T) {
+	u := startUI(t, newTestSession(t, newScript(), nil), Options{})
+	u.submit("/copy")
+	u.waitAll("the error", contains("Error: No agent messages to copy yet."))
+}
+
+func TestUnknownSlashTextIsAPrompt(t *testing.T) {
+	sc := newScript(textTurn("Treated as text."))
+	u := startUI(t, newTestSession(t, sc, nil), Options{})
+	u.submit("/notacommand please")
+	u.waitScreen("the answer", contains("Treated as text."))
+	if got := userTexts(sc.request(0)); got[0] != "/notacommand please" {
+		t.Fatalf("prompt = %q", got)
+	}
+}
+
+func lastUserText(req *provider.Request) string {
+	texts := userTexts(req)
+	if len(texts) == 0 {
+		return ""
+	}
+	return texts[len(texts)-1]
+}
