@@ -42,7 +42,7 @@ func (g textGen) text(n int) string {
 	return b.String()
 }
 
-// writeBenchSession writes a session of the given number of turns (about 10 KB each: a prompt, an
+// writeBenchSession writes a session of the given number of turns (about 10 KB each, 50 MB for 5,000 turns: a prompt, an
 // assistant message with thinking and a tool call, a tool result, a final answer) through a Manager,
 // with a compaction every compactEvery turns (0: never). It returns the file's path.
 func writeBenchSession(tb testing.TB, dir string, turns, compactEvery int, seed int64) string {
@@ -81,7 +81,7 @@ func writeBenchSession(tb testing.TB, dir string, turns, compactEvery int, seed 
 		}))
 		check(s.AppendMessage(&provider.ToolResultMessage{
 			ToolCallID: fmt.Sprintf("call_%d", t), ToolName: "edit",
-			Content: []provider.Content{provider.TextContent(g.text(6000))}, Timestamp: ts + 200,
+			Content: []provider.Content{provider.TextContent(g.text(4700))}, Timestamp: ts + 200,
 		}))
 		check(s.AppendMessage(&provider.AssistantMessage{
 			Content: []provider.Content{provider.TextContent(g.text(900))},
@@ -151,10 +151,12 @@ func benchmarkLoad(b *testing.B, name string, compactEvery int) {
 	if err != nil {
 		b.Fatalf("rss helper: %v", err)
 	}
-	kb, err := strconv.ParseInt(strings.TrimSpace(string(out)), 10, 64)
-	if err != nil {
+	var kb int64
+	var freshMs float64
+	if _, err := fmt.Sscan(string(out), &kb, &freshMs); err != nil {
 		b.Fatalf("rss helper said %q", out)
 	}
+	b.ReportMetric(freshMs, "fresh-process-ms")
 	b.ReportMetric(float64(kb)/1024, "peak-RSS-MB")
 	b.ReportMetric(float64(kb*1024)/float64(size), "peak-RSS/file")
 }
@@ -165,9 +167,12 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// helperLoadRSS loads a session, keeps its context alive and prints its peak RSS in KiB.
+// helperLoadRSS loads a session once, as a resuming pi-go does, keeps its context alive and prints its
+// peak RSS in KiB and the time the load took in ms.
 func helperLoadRSS(path string) int {
+	t0 := time.Now()
 	ctx := loadAndBuild(&testing.B{}, path)
+	took := time.Since(t0)
 	// VmHWM, not getrusage's maxrss: the latter keeps the high-water mark of the forked parent
 	// across exec.
 	status, err := os.ReadFile("/proc/self/status")
@@ -187,7 +192,7 @@ func helperLoadRSS(path string) int {
 		fmt.Fprintf(os.Stderr, "heapAlloc=%dMB heapInuse=%dMB heapSys=%dMB nextGC=%dMB numGC=%d totalAlloc=%dMB\n",
 			ms.HeapAlloc>>20, ms.HeapInuse>>20, ms.HeapSys>>20, ms.NextGC>>20, ms.NumGC, ms.TotalAlloc>>20)
 	}
-	fmt.Println(hwm)
+	fmt.Println(hwm, float64(took.Microseconds())/1000)
 	if len(ctx.Messages) == 0 {
 		return 1
 	}

@@ -264,3 +264,47 @@ func TestTestdataTornTail(t *testing.T) {
 	eq(t, len(s2.Entries()), 7, "entries after reload")
 	eq(t, len(s2.Warnings()), 2, "warnings after reload")
 }
+
+// A file large enough to be parsed on several CPUs gives the same entries, line numbers and warnings
+// as a line-by-line reading.
+func TestParallelLoadMatchesFileOrder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 12 MB session")
+	}
+	dir := t.TempDir()
+	path := writeBenchSession(t, dir, 1000, 0, 7)
+	lines := readLines(t, path)
+	// a malformed line near the middle, a duplicate of an early entry near the end, a torn tail
+	mid := len(lines) / 2
+	withBad := append(append(append([]string{}, lines[:mid]...), "garbage in the middle"), lines[mid:]...)
+	withBad = append(withBad, lines[3])
+	content := strings.Join(withBad, "\n") + "\n" + lines[len(lines)-1][:40]
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ws := s.Warnings()
+	if len(ws) != 3 || ws[0].Line != mid+1 || ws[1].Line != len(withBad) || ws[2].Line != len(withBad)+1 {
+		t.Fatalf("warnings = %v (want lines %d, %d, %d)", ws, mid+1, len(withBad), len(withBad)+1)
+	}
+	es := s.Entries()
+	eq(t, len(es), len(lines)-1, "entries")
+	for i, e := range es {
+		var rec struct {
+			ID string `json:"id"`
+		}
+		json.Unmarshal([]byte(lines[i+1]), &rec)
+		if e.ID != rec.ID {
+			t.Fatalf("entry %d is %s, want %s", i, e.ID, rec.ID)
+		}
+	}
+	ctx, err := s.BuildContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, len(ctx.Messages), 4000, "messages")
+}
