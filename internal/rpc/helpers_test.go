@@ -43,7 +43,7 @@ func (r record) isResponse(id string) bool {
 // client drives Serve over pipes as an RPC client would.
 type client struct {
 	t      *testing.T
-	w      *io.PipeWriter
+	w      io.WriteCloser
 	mu     sync.Mutex
 	recs   []record
 	bump   chan struct{} // closed and replaced whenever a record arrives
