@@ -139,15 +139,22 @@ func detailsValue(raw json.RawMessage) any {
 // the CPUs; below it the goroutines cost more than they save.
 const parallelDecodeBytes = 4 << 20
 
+// pendingDecode is an entry to decode with the location it had when decoding started.
+type pendingDecode struct {
+	e   *Entry
+	loc *location
+}
+
 // decodeAll makes sure every message entry in es is decoded. Lines are read back from the file in
 // file order, in large sequential reads, and decoded on all CPUs when there is much to do.
 func decodeAll(es []*Entry) ([]Warning, error) {
-	var todo []*Entry
+	var todo []pendingDecode
 	total := 0
 	for _, e := range es {
 		if e.Type == TypeMessage && e.cached() == nil {
-			todo = append(todo, e)
-			total += e.size
+			l := e.where()
+			todo = append(todo, pendingDecode{e, l})
+			total += l.size
 		}
 	}
 	if len(todo) == 0 {
@@ -155,27 +162,27 @@ func decodeAll(es []*Entry) ([]Warning, error) {
 	}
 	// group by file (a fork may mix entries of two files), then file order
 	srcRank := map[*source]int{}
-	for _, e := range todo {
-		if _, ok := srcRank[e.src]; !ok {
-			srcRank[e.src] = len(srcRank)
+	for _, t := range todo {
+		if _, ok := srcRank[t.loc.src]; !ok {
+			srcRank[t.loc.src] = len(srcRank)
 		}
 	}
 	sort.SliceStable(todo, func(i, j int) bool {
-		if a, b := srcRank[todo[i].src], srcRank[todo[j].src]; a != b {
+		if a, b := srcRank[todo[i].loc.src], srcRank[todo[j].loc.src]; a != b {
 			return a < b
 		}
-		return todo[i].off < todo[j].off
+		return todo[i].loc.off < todo[j].loc.off
 	})
 	workers := runtime.GOMAXPROCS(0)
 	if total < parallelDecodeBytes || workers < 2 {
 		workers = 1
 	}
 	// split into contiguous shares of about equal bytes; each worker reads and decodes its share
-	shares := make([][]*Entry, 0, workers)
+	shares := make([][]pendingDecode, 0, workers)
 	per := total/workers + 1
 	startIdx, acc := 0, 0
-	for i, e := range todo {
-		acc += e.size
+	for i, t := range todo {
+		acc += t.loc.size
 		if acc >= per && len(shares) < workers-1 {
 			shares = append(shares, todo[startIdx:i+1])
 			startIdx, acc = i+1, 0
@@ -211,53 +218,53 @@ const readWindow = 1 << 20
 
 // decodeShare decodes entries sorted by file offset, reading the file through a window so that
 // thousands of small lines cost a few large reads.
-func decodeShare(es []*Entry) ([]Warning, error) {
+func decodeShare(ps []pendingDecode) ([]Warning, error) {
 	var warns []Warning
 	var scratch []byte
 	var win []byte
 	var winSrc *source
 	var winOff int64
-	for i := 0; i < len(es); i++ {
-		e := es[i]
+	for i := 0; i < len(ps); i++ {
+		e, l := ps[i].e, ps[i].loc
 		var line []byte
 		switch {
-		case e.line != nil:
-			line = e.line
-		case e.src == nil:
+		case l.line != nil:
+			line = l.line
+		case l.src == nil:
 			warns = append(warns, Warning{Line: e.lineNo, Message: fmt.Sprintf("entry %s has no data", e.ID)})
 			continue
 		default:
-			if winSrc != e.src || e.off < winOff || e.off+int64(e.size) > winOff+int64(len(win)) {
+			if winSrc != l.src || l.off < winOff || l.off+int64(l.size) > winOff+int64(len(win)) {
 				// read from this entry up to the end of the last entry that fits in the window
-				end := e.off + int64(e.size)
-				for j := i + 1; j < len(es) && es[j].src == e.src && es[j].line == nil; j++ {
-					je := es[j].off + int64(es[j].size)
-					if je-e.off > readWindow || je < end {
+				end := l.off + int64(l.size)
+				for j := i + 1; j < len(ps) && ps[j].loc.src == l.src && ps[j].loc.line == nil; j++ {
+					je := ps[j].loc.off + int64(ps[j].loc.size)
+					if je-l.off > readWindow || je < end {
 						break
 					}
 					end = je
 				}
-				n := int(end - e.off)
+				n := int(end - l.off)
 				if cap(win) < n {
 					win = make([]byte, n)
 				}
 				win = win[:n]
-				if err := e.src.readAt(win, e.off); err != nil {
+				if err := l.src.readAt(win, l.off); err != nil {
 					return warns, err
 				}
-				winSrc, winOff = e.src, e.off
+				winSrc, winOff = l.src, l.off
 			}
-			rel := int(e.off - winOff)
-			line = win[rel : rel+e.size]
-			if crcOf(line) != e.sum {
-				return warns, fmt.Errorf("session file %s changed on disk since it was loaded (entry %s, line %d)", e.src.path, e.ID, e.lineNo)
+			rel := int(l.off - winOff)
+			line = win[rel : rel+l.size]
+			if crcOf(line) != l.sum {
+				return warns, fmt.Errorf("session file %s changed on disk since it was loaded (entry %s, line %d)", l.src.path, e.ID, e.lineNo)
 			}
 		}
 		m, err := decodeMessageScratch(line[e.msgStart:e.msgEnd], &scratch)
 		if err != nil {
 			path := ""
-			if e.src != nil {
-				path = e.src.path
+			if l.src != nil {
+				path = l.src.path
 			}
 			warns = append(warns, Warning{Path: path, Line: e.lineNo, Message: fmt.Sprintf("message of entry %s left out of the context: %v", e.ID, err)})
 			continue

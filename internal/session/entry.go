@@ -75,14 +75,10 @@ type Entry struct {
 	// session_info
 	Name string
 
-	// A message entry read from a file keeps no bytes in memory: src, off, size and sum locate and
-	// check its line; msgStart/msgEnd delimit the message inside it. line holds the bytes of entries
-	// not (yet) on disk and of small non-message entries.
-	line         []byte
-	src          *source
-	off          int64
-	size         int
-	sum          uint32
+	// loc says where the entry's line is; it changes when a pending entry is written, and may be
+	// read meanwhile by another goroutine (Raw, Message), hence the atomic cell. msgStart/msgEnd
+	// delimit the message inside the line.
+	loc          *locCell
 	msgStart     int
 	msgEnd       int
 	lineNo       int
@@ -90,6 +86,28 @@ type Entry struct {
 	asstModel    string
 	msg          *msgCache // message entries only
 }
+
+// location is where an entry's line is. A message entry read from a file keeps no bytes in memory:
+// src, off, size and sum locate and check its line. line holds the bytes of entries not (yet) in a
+// file and of small non-message entries.
+type location struct {
+	line []byte
+	src  *source
+	off  int64
+	size int
+	sum  uint32
+}
+
+type locCell struct{ p atomic.Pointer[location] }
+
+func newLoc(l location) *locCell {
+	c := &locCell{}
+	c.p.Store(&l)
+	return c
+}
+
+// where returns the entry's current location.
+func (e *Entry) where() *location { return e.loc.p.Load() }
 
 // msgCache holds a message entry's decoded message; copies of an entry share it.
 type msgCache struct{ p atomic.Pointer[msgBox] }
@@ -141,13 +159,14 @@ func (e *Entry) Message() (provider.Message, error) {
 // Raw returns the entry's line exactly as in the file (without the newline). The caller must not
 // modify it.
 func (e *Entry) Raw() ([]byte, error) {
-	if e.line != nil {
-		return e.line, nil
+	l := e.where()
+	if l.line != nil {
+		return l.line, nil
 	}
-	if e.src == nil {
+	if l.src == nil {
 		return nil, fmt.Errorf("entry %s has no data", e.ID)
 	}
-	return e.src.readLine(e)
+	return l.src.readLine(l, e)
 }
 
 // Time is the entry timestamp in milliseconds since the epoch (0 when it does not parse).

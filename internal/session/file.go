@@ -159,12 +159,12 @@ func (s *source) close() error {
 }
 
 // readLine reads an entry's line back and checks it is the line that was loaded or written.
-func (s *source) readLine(e *Entry) ([]byte, error) {
-	buf := make([]byte, e.size)
-	if err := s.readAt(buf, e.off); err != nil {
+func (s *source) readLine(l *location, e *Entry) ([]byte, error) {
+	buf := make([]byte, l.size)
+	if err := s.readAt(buf, l.off); err != nil {
 		return nil, err
 	}
-	if crc32.Checksum(buf, crcTable) != e.sum {
+	if crc32.Checksum(buf, crcTable) != l.sum {
 		return nil, fmt.Errorf("session file %s changed on disk since it was loaded (entry %s, line %d)", s.path, e.ID, e.lineNo)
 	}
 	return buf, nil

@@ -18,8 +18,7 @@ func materialize(e *Entry) (*Entry, error) {
 		return nil, err
 	}
 	c := *e
-	c.line = bytes.Clone(line)
-	c.src, c.off, c.sum = nil, 0, 0
+	c.loc = newLoc(location{line: bytes.Clone(line)})
 	return &c, nil
 }
 
@@ -64,7 +63,7 @@ func (m *Manager) CreateBranchedSession(leafID string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		e.line = line
+		e.loc = newLoc(location{line: line})
 		ids[e.ID] = true
 		entries = append(entries, e)
 		parent = e.ID

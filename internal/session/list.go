@@ -83,8 +83,8 @@ func describe(path string, buf []byte) (Info, bool, []byte) {
 			info.Cwd, _ = o.str("cwd")
 			info.ParentSessionPath, _ = o.str("parentSession")
 			ts, _ := o.str("timestamp")
-			if ms := isoMillis(ts); ms != 0 || ts != "" {
-				info.Created = time.UnixMilli(ms)
+			if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
+				info.Created = t
 			}
 			return nil
 		}

@@ -294,10 +294,8 @@ func parseRange(r io.ReaderAt, start, end int64, path string, src *source) range
 				warn("%s entry without an id, skipped (kept in the file)", p.typ)
 				return nil
 			}
-			e := &Entry{
-				Type: p.typ, ID: p.id, ParentID: p.parentID, Timestamp: p.ts,
-				lineNo: no, off: start + off, size: len(line),
-			}
+			e := &Entry{Type: p.typ, ID: p.id, ParentID: p.parentID, Timestamp: p.ts, lineNo: no}
+			loc := location{off: start + off, size: len(line)}
 			if p.typ == TypeMessage {
 				e.Role = head.role
 				e.msg = &msgCache{}
@@ -306,15 +304,16 @@ func parseRange(r io.ReaderAt, start, end int64, path string, src *source) range
 					e.asstProvider, e.asstModel = intern(head.provider), intern(head.model)
 				}
 				if src != nil {
-					e.src = src
-					e.sum = crcOf(line)
+					loc.src = src
+					loc.sum = crcOf(line)
 				} else {
-					e.line = bytes.Clone(line)
+					loc.line = bytes.Clone(line)
 				}
 			} else {
-				e.line = bytes.Clone(line)
-				e.fill(e.line, p.rest)
+				loc.line = bytes.Clone(line)
+				e.fill(loc.line, p.rest)
 			}
+			e.loc = newLoc(loc)
 			res.entries = append(res.entries, e)
 			return nil
 		})

@@ -330,7 +330,7 @@ func (m *Manager) flushLocked() error {
 	starts := make([]int, len(pending))
 	for i, e := range pending {
 		starts[i] = len(buf)
-		buf = append(buf, e.line...)
+		buf = append(buf, e.where().line...)
 		buf = append(buf, '\n')
 	}
 	off, err := m.src.appendLines(buf)
@@ -338,13 +338,12 @@ func (m *Manager) flushLocked() error {
 		return err
 	}
 	for i, e := range pending {
-		e.src = m.src
-		e.off = off + int64(starts[i])
-		e.size = len(e.line)
-		e.sum = crcOf(e.line)
-		if e.Type == TypeMessage {
-			e.line = nil // the bytes are in the file now; the message decodes from there if needed
+		line := e.where().line
+		loc := &location{src: m.src, off: off + int64(starts[i]), size: len(line), sum: crcOf(line)}
+		if e.Type != TypeMessage {
+			loc.line = line // small; a message's bytes are in the file now and decode from there
 		}
+		e.loc.p.Store(loc)
 	}
 	m.headerOnDisk = true
 	m.onDisk = len(m.entries)
@@ -360,7 +359,7 @@ func (m *Manager) appendEncoded(e *Entry) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	e.line = line
+	e.loc = newLoc(location{line: line})
 	return m.appendLocked(e)
 }
 
@@ -376,7 +375,7 @@ func (m *Manager) AppendMessage(msg provider.Message) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	e.line, e.msgStart, e.msgEnd = line, ms, me
+	e.loc, e.msgStart, e.msgEnd = newLoc(location{line: line}), ms, me
 	e.Role = msg.Role()
 	if a, ok := msg.(*provider.AssistantMessage); ok {
 		e.asstProvider, e.asstModel = a.Provider, a.Model
