@@ -84,7 +84,8 @@ type Entry struct {
 	lineNo       int
 	asstProvider string // provider and model of an assistant message, for BuildContext
 	asstModel    string
-	msg          *msgCache // message entries only
+	usage        *provider.Usage // of an assistant message, for totals without decoding
+	msg          *msgCache       // message entries only
 }
 
 // location is where an entry's line is. A message entry read from a file keeps no bytes in memory:
@@ -167,6 +168,15 @@ func (e *Entry) Raw() ([]byte, error) {
 		return nil, fmt.Errorf("entry %s has no data", e.ID)
 	}
 	return l.src.readLine(l, e)
+}
+
+// Usage returns the token usage of an assistant message entry without decoding the message; ok is
+// false for other entries.
+func (e *Entry) Usage() (u provider.Usage, ok bool) {
+	if e.usage == nil {
+		return u, false
+	}
+	return *e.usage, true
 }
 
 // Time is the entry timestamp in milliseconds since the epoch (0 when it does not parse).
@@ -334,6 +344,7 @@ func scanLine(line []byte, head *msgHead) (parsedLine, error) {
 
 // msgHead is what loading needs of a message without decoding it.
 type msgHead struct {
+	usage                 *provider.Usage
 	role, provider, model string
 	timestamp             int64
 	hasTimestamp          bool // a numeric timestamp
@@ -370,6 +381,20 @@ func scanMessageHead(r *reader) (msgHead, error) {
 			case "model":
 				h.model = s
 			}
+		case key == "usage" && r.peek() == '{':
+			start := r.i
+			u := &provider.Usage{}
+			if err := r.usage(u); err != nil {
+				// unusual keys or numbers: decode it the way provider does
+				r.i = start
+				if err := r.skip(); err != nil {
+					return h, err
+				}
+				if json.Unmarshal(r.b[start:r.i], u) != nil {
+					u = nil
+				}
+			}
+			h.usage = u
 		case key == "timestamp" && (r.peek() == '-' || (r.peek() >= '0' && r.peek() <= '9')):
 			num, err := r.number()
 			if err != nil {

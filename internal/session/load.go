@@ -302,6 +302,7 @@ func parseRange(r io.ReaderAt, start, end int64, path string, src *source) range
 				e.msgStart, e.msgEnd = p.msgStart, p.msgEnd
 				if head.role == provider.RoleAssistant {
 					e.asstProvider, e.asstModel = intern(head.provider), intern(head.model)
+					e.usage = head.usage
 				}
 				if src != nil {
 					loc.src = src

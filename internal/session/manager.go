@@ -379,6 +379,8 @@ func (m *Manager) AppendMessage(msg provider.Message) (string, error) {
 	e.Role = msg.Role()
 	if a, ok := msg.(*provider.AssistantMessage); ok {
 		e.asstProvider, e.asstModel = a.Provider, a.Model
+		u := a.Usage
+		e.usage = &u
 	}
 	e.msg = &msgCache{}
 	e.store(msg)
@@ -516,6 +518,20 @@ func (m *Manager) LeafID() string { m.mu.Lock(); defer m.mu.Unlock(); return m.l
 
 // LeafEntry is the current leaf, or nil.
 func (m *Manager) LeafEntry() *Entry { m.mu.Lock(); defer m.mu.Unlock(); return m.leaf }
+
+// TotalUsage sums the usage of every assistant message of the session, all branches and compacted
+// history included (pi's footer totals), without decoding messages.
+func (m *Manager) TotalUsage() provider.Usage {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var total provider.Usage
+	for _, e := range m.entries {
+		if u, ok := e.Usage(); ok {
+			total.Add(u)
+		}
+	}
+	return total
+}
 
 // SessionName is the name of the latest session_info entry ("" when none or cleared).
 func (m *Manager) SessionName() string {

@@ -308,3 +308,27 @@ func TestParallelLoadMatchesFileOrder(t *testing.T) {
 	}
 	eq(t, len(ctx.Messages), 4000, "messages")
 }
+
+func TestUsageWithoutDecoding(t *testing.T) {
+	s, _, _ := openCopy(t, "v3-compaction.jsonl")
+	total := s.TotalUsage()
+	eq(t, total.Input, 400, "input of the four assistant messages")
+	eq(t, total.Output, 40, "output")
+	for _, e := range s.Entries() {
+		if e.Type == TypeMessage && e.cached() != nil {
+			t.Fatalf("entry %s was decoded", e.ID)
+		}
+	}
+	u, ok := s.Entry("a1000004").Usage()
+	if !ok || u.TotalTokens != 110 {
+		t.Fatalf("usage = %+v, %v", u, ok)
+	}
+	if _, ok := s.Entry("a1000003").Usage(); ok {
+		t.Fatal("a user message has usage")
+	}
+	ok2 := mustAppend(t)
+	a := assistantMsg("x")
+	a.Usage = provider.Usage{Input: 5, Output: 1}
+	ok2(s.AppendMessage(a))
+	eq(t, s.TotalUsage().Input, 405, "after an append")
+}
