@@ -53,20 +53,6 @@ type Event struct {
 	Level provider.ThinkingLevel
 }
 
-// CompactionResult is what a compaction produced (pi's CompactionResult).
-type CompactionResult struct {
-	Summary          string            `json:"summary"`
-	FirstKeptEntryID string            `json:"firstKeptEntryId"`
-	TokensBefore     int               `json:"tokensBefore"`
-	Details          CompactionDetails `json:"details"`
-}
-
-// CompactionDetails lists the files the summarised history read and modified.
-type CompactionDetails struct {
-	ReadFiles     []string `json:"readFiles"`
-	ModifiedFiles []string `json:"modifiedFiles"`
-}
-
 func agentEvent(e loop.Event) Event { return Event{Type: string(e.Type), Agent: &e} }
 
 // MarshalJSON writes the event exactly as pi's JSON and RPC modes do.

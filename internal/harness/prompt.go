@@ -44,6 +44,9 @@ func (s *Session) Prompt(ctx context.Context, text string, images []provider.Con
 	defer s.endOperation(cancel)
 
 	s.flushPendingBash()
+	if _, err := s.checkCompaction(opCtx, s.lastAssistantMessage(), true); err != nil {
+		return err
+	}
 	s.resetSystemPrompt()
 	msg := provider.NewUserMessage(text, images...)
 	if err := s.agent.Prompt(opCtx, msg); err != nil {
@@ -163,7 +166,8 @@ func (s *Session) WaitForIdle(ctx context.Context) error {
 }
 
 // afterRun handles what pi does on agent_end: automatic retry of transient errors (re-running with
-// Continue after a back-off). It returns when the chain has settled.
+// Continue after a back-off), then the compaction checks (threshold, or overflow recovery with a
+// re-run). It returns when the chain has settled.
 func (s *Session) afterRun(ctx context.Context) error {
 	for {
 		s.mu.Lock()
@@ -174,7 +178,14 @@ func (s *Session) afterRun(ctx context.Context) error {
 			return nil
 		}
 		retried, err := s.maybeRetry(ctx, last)
-		if err != nil || !retried {
+		if err != nil {
+			return err
+		}
+		if retried {
+			continue
+		}
+		again, err := s.checkCompaction(ctx, last, false)
+		if err != nil || !again {
 			return err
 		}
 	}

@@ -36,6 +36,9 @@ type Options struct {
 	KeepModel     bool
 	// ScopedModels are --models / enabledModels for cycling.
 	ScopedModels []provider.ScopedModel
+	// UnknownContextWindow reports models whose context window is a guess (a --base-url server): threshold
+	// compaction is skipped for them; an overflow error still compacts, since the server said it is full.
+	UnknownContextWindow func(*provider.Model) bool
 	// Tools are the active tools, in the order the system prompt lists them.
 	Tools []loop.Tool
 	// Prompt is how the system prompt is built (Cwd and Tools are filled in by the session).

@@ -146,14 +146,6 @@ type TokenTotals struct {
 	Total      int `json:"total"`
 }
 
-// ContextUsage is how full the context window is; Tokens and Percent are nil when unknown (right
-// after a compaction, until the model answers again).
-type ContextUsage struct {
-	Tokens        *int     `json:"tokens"`
-	ContextWindow int      `json:"contextWindow"`
-	Percent       *float64 `json:"percent"`
-}
-
 // Stats counts messages, tokens and cost over the current transcript.
 func (s *Session) Stats() Stats {
 	msgs := s.agent.Messages()
@@ -176,6 +168,9 @@ func (s *Session) Stats() Stats {
 		}
 	}
 	st.Tokens.Total = st.Tokens.Input + st.Tokens.Output + st.Tokens.CacheRead + st.Tokens.CacheWrite
+	if u, ok := s.ContextUsage(); ok {
+		st.ContextUsage = &u
+	}
 	return st
 }
 

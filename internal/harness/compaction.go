@@ -1,0 +1,256 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/pi-go/pi-go/internal/harness/compaction"
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/session"
+)
+
+// CompactionResult is what a compaction produced (pi's CompactionResult).
+type CompactionResult = compaction.Result
+
+// CompactionDetails lists the files the summarised history read and modified.
+type CompactionDetails = compaction.Details
+
+// ContextUsage is how full the context window is (footer, RPC contextUsage).
+type ContextUsage = compaction.ContextUsage
+
+// compactionSettings are the compaction settings in force.
+func (s *Session) compactionSettings() compaction.Settings {
+	st := s.opts.Settings.Settings()
+	return compaction.Settings{
+		Enabled:          s.AutoCompactionEnabled(),
+		ReserveTokens:    st.ReserveTokens(),
+		KeepRecentTokens: st.KeepRecentTokens(),
+	}
+}
+
+// summarizer asks the current model for summaries through the session's stream.
+func (s *Session) summarizer(ctx context.Context) (compaction.Summarizer, error) {
+	m := s.Model()
+	if m == nil {
+		return compaction.Summarizer{}, errors.New(NoModelSelectedMessage)
+	}
+	if !s.opts.HasAuth(m.Provider) {
+		return compaction.Summarizer{}, fmt.Errorf("No API key for %s", m.Provider)
+	}
+	sum := compaction.Summarizer{Stream: s.opts.Stream, Model: m, ThinkingLevel: s.ThinkingLevel(), ConvertToLLM: ConvertToLLM}
+	if s.opts.RequestAuth != nil {
+		key, headers, err := s.opts.RequestAuth(ctx, m)
+		if err != nil {
+			return sum, err
+		}
+		sum.APIKey, sum.Headers = key, headers
+	}
+	return sum, nil
+}
+
+// beginCompaction marks a compaction as running and returns its context.
+func (s *Session) beginCompaction(ctx context.Context) (context.Context, func()) {
+	cctx, cancel := context.WithCancel(ctx)
+	s.mu.Lock()
+	s.compacting = true
+	s.compactCancel = cancel
+	s.mu.Unlock()
+	return cctx, func() {
+		cancel()
+		s.mu.Lock()
+		s.compacting = false
+		s.compactCancel = nil
+		s.mu.Unlock()
+	}
+}
+
+// runCompaction summarises the branch and, on success, appends the compaction entry and rebuilds the
+// transcript from it. It emits compaction_start and compaction_end.
+func (s *Session) runCompaction(ctx context.Context, reason, instructions string, willRetry bool) (CompactionResult, error) {
+	cctx, done := s.beginCompaction(ctx)
+	defer done()
+	s.emit(Event{Type: EventCompactionStart, Reason: reason})
+	res, err := s.compactBranch(cctx, instructions)
+	if err == nil && cctx.Err() != nil {
+		err = compaction.ErrCancelled
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			err = compaction.ErrCancelled
+		}
+		aborted, msg := compaction.EndState(reason, err)
+		s.emit(Event{Type: EventCompactionEnd, Reason: reason, Aborted: aborted, ErrorMessage: msg})
+		return res, err
+	}
+	s.emit(Event{Type: EventCompactionEnd, Reason: reason, Result: &res, WillRetry: willRetry})
+	return res, nil
+}
+
+func (s *Session) compactBranch(ctx context.Context, instructions string) (CompactionResult, error) {
+	sum, err := s.summarizer(ctx)
+	if err != nil {
+		return CompactionResult{}, err
+	}
+	store := s.Store()
+	res, err := compaction.Compact(ctx, compaction.Params{
+		Summarizer:         sum,
+		Branch:             store.Path(""),
+		Settings:           s.compactionSettings(),
+		CustomInstructions: instructions,
+	})
+	if err != nil {
+		return res, err
+	}
+	if ctx.Err() != nil {
+		return res, compaction.ErrCancelled
+	}
+	if _, err := store.AppendCompaction(res.Summary, res.FirstKeptEntryID, res.TokensBefore, res.Details, false); err != nil {
+		return res, fmt.Errorf("saving the compaction: %w", err)
+	}
+	s.sync()
+	built, err := store.BuildContext()
+	if err != nil {
+		return res, err
+	}
+	s.agent.ReplaceMessages(built.Messages)
+	return res, nil
+}
+
+// Compact summarises the history now (/compact, RPC compact), after aborting whatever runs. Errors
+// carry pi's texts ("Already compacted", "Nothing to compact (session too small)", "Compaction
+// cancelled", no model, no key). A branch with fewer than two messages is too small: pi's TUI refuses
+// it too, rather than asking a model to summarise nothing.
+func (s *Session) Compact(ctx context.Context, instructions string) (CompactionResult, error) {
+	s.Abort()
+	messages := 0
+	for _, e := range s.Store().Path("") {
+		if e.Type == session.TypeMessage {
+			messages++
+		}
+	}
+	if messages < 2 {
+		return CompactionResult{}, compaction.ErrNothingToCompact
+	}
+	s.mu.Lock()
+	if s.busy {
+		s.mu.Unlock()
+		return CompactionResult{}, ErrBusy
+	}
+	s.busy = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.busy = false
+		s.mu.Unlock()
+	}()
+	return s.runCompaction(ctx, CompactionManual, instructions, false)
+}
+
+// AbortCompaction cancels a running compaction; nothing is written.
+func (s *Session) AbortCompaction() {
+	s.mu.Lock()
+	cancel := s.compactCancel
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// checkCompaction is pi's automatic compaction check against an assistant message: after a run
+// (afterRun) and before a prompt (prePrompt, which also looks at aborted messages). It reports whether
+// it started a new run (overflow recovery, or delivering messages queued during the compaction).
+func (s *Session) checkCompaction(ctx context.Context, msg *provider.AssistantMessage, prePrompt bool) (bool, error) {
+	settings := s.compactionSettings()
+	if !settings.Enabled || msg == nil {
+		return false, nil
+	}
+	if !prePrompt && msg.StopReason == provider.StopReasonAborted {
+		return false, nil
+	}
+	m := s.Model()
+	if m == nil {
+		return false, nil
+	}
+	branch := s.Store().Path("")
+	latest := compaction.LatestCompaction(branch)
+	if latest != nil && msg.Timestamp <= latest.Time() {
+		return false, nil // usage from before the latest compaction is stale
+	}
+	sameModel := msg.Provider == m.Provider && msg.Model == m.ID
+	if sameModel && provider.IsContextOverflow(msg, m.ContextWindow) {
+		s.mu.Lock()
+		tried := s.overflowTried
+		s.overflowTried = true
+		s.mu.Unlock()
+		if tried {
+			s.emit(Event{Type: EventCompactionEnd, Reason: CompactionOverflow, ErrorMessage: compaction.OverflowRecoveryFailed})
+			return false, nil
+		}
+		s.dropTrailingAssistant()
+		willRetry := !prePrompt
+		if _, err := s.runCompaction(ctx, CompactionOverflow, "", willRetry); err != nil || !willRetry {
+			return false, nil
+		}
+		s.dropTrailingAssistant()
+		if err := s.agent.Continue(ctx); err != nil {
+			return false, err
+		}
+		return true, nil
+	}
+	if s.opts.UnknownContextWindow != nil && s.opts.UnknownContextWindow(m) {
+		return false, nil // threshold compaction needs to know the window
+	}
+	tokens, ok := s.thresholdTokens(msg, latest)
+	if !ok || !compaction.ShouldCompact(tokens, m.ContextWindow, settings) {
+		return false, nil
+	}
+	if _, err := s.runCompaction(ctx, CompactionThreshold, "", false); err != nil {
+		return false, nil
+	}
+	if !prePrompt && s.agent.HasQueuedMessages() {
+		if err := s.agent.Continue(ctx); err != nil {
+			return false, err
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// thresholdTokens is the context size to compare with the threshold: the message's usage, or for an
+// error message an estimate from the last answer with usage (skipped when that answer predates the
+// latest compaction).
+func (s *Session) thresholdTokens(msg *provider.AssistantMessage, latest *session.Entry) (int, bool) {
+	if msg.StopReason != provider.StopReasonError {
+		return msg.Usage.ContextTokens(), true
+	}
+	msgs := s.agent.Messages()
+	est := compaction.EstimateContextTokens(msgs)
+	if est.LastUsageIndex < 0 {
+		return 0, false
+	}
+	if a, ok := msgs[est.LastUsageIndex].(*provider.AssistantMessage); ok && latest != nil && a.Timestamp <= latest.Time() {
+		return 0, false
+	}
+	return est.Tokens, true
+}
+
+// ContextUsage is how full the context window is; ok is false when the model's window is unknown.
+func (s *Session) ContextUsage() (ContextUsage, bool) {
+	m := s.Model()
+	if m == nil {
+		return ContextUsage{}, false
+	}
+	return compaction.ContextUsageOf(s.Store().Path(""), s.agent.Messages(), m.ContextWindow)
+}
+
+// lastAssistantMessage is the last assistant message of the transcript, aborted ones included.
+func (s *Session) lastAssistantMessage() *provider.AssistantMessage {
+	msgs := s.agent.Messages()
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if a, ok := msgs[i].(*provider.AssistantMessage); ok {
+			return a
+		}
+	}
+	return nil
+}

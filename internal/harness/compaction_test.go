@@ -1,0 +1,212 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/pi-go/pi-go/internal/config"
+	"github.com/pi-go/pi-go/internal/harness/compaction"
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/session"
+)
+
+const testSummary = "## Goal\nKeep going.\n\n## Progress\n- [x] earlier work"
+
+// summaryAware wraps a script: summary requests (pi's summarisation system prompt) get testSummary,
+// optionally after waiting on gate; everything else is played from the script.
+func summaryAware(sc *script, gate chan struct{}, summaryRequests *[]*provider.Request) func(context.Context, *provider.Request, func(*provider.AssistantEvent)) *provider.AssistantMessage {
+	return func(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
+		if req.SystemPrompt != compaction.SystemPrompt {
+			return sc.stream(ctx, req, emit)
+		}
+		sc.mu.Lock()
+		*summaryRequests = append(*summaryRequests, req)
+		sc.mu.Unlock()
+		b := provider.NewStreamBuilder(req.Model, emit)
+		b.Start()
+		if gate != nil {
+			select {
+			case <-gate:
+			case <-ctx.Done():
+				return b.Fail(provider.StopReasonAborted, "Request was aborted")
+			}
+		}
+		b.Text(testSummary)
+		return b.Finish()
+	}
+}
+
+func usageTurn(text string, total int) scriptedTurn {
+	return func(b *provider.StreamBuilder) *provider.AssistantMessage {
+		b.Text(text)
+		b.SetUsage(provider.Usage{Input: total - 10, Output: 10, TotalTokens: total})
+		return b.Finish()
+	}
+}
+
+func compactionFixture(t *testing.T, turns []scriptedTurn, gate chan struct{}, window int) (*harnessFixture, *[]*provider.Request) {
+	var summaries []*provider.Request
+	model := *testModel
+	model.ContextWindow = window
+	f := newFixture(t, turns, func(o *Options) {
+		o.Model = &model
+		o.Settings = config.InMemorySettings(config.Settings{Compaction: config.CompactionSettings{ReserveTokens: 100, KeepRecentTokens: 5}})
+		sc := &script{turns: turns}
+		o.Stream = summaryAware(sc, gate, &summaries)
+	})
+	return f, &summaries
+}
+
+func TestOverflowCompactsAndContinues(t *testing.T) {
+	f, summaries := compactionFixture(t, []scriptedTurn{
+		usageTurn("first answer", 300),
+		errorTurn("400 This model's maximum context length is 1000 tokens. However, your messages resulted in 1500 tokens."),
+		textTurn("recovered"),
+	}, nil, 1000)
+	ctx := context.Background()
+	if err := f.s.Prompt(ctx, "do the first thing", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.Prompt(ctx, "now the big one", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	starts, ends := f.events.ofType(EventCompactionStart), f.events.ofType(EventCompactionEnd)
+	if len(starts) != 1 || starts[0].Reason != CompactionOverflow {
+		t.Fatalf("compaction_start: %+v", starts)
+	}
+	if len(ends) != 1 || !ends[0].WillRetry || ends[0].Result == nil || ends[0].Result.Summary == "" {
+		t.Fatalf("compaction_end: %+v", ends)
+	}
+	if len(*summaries) != 1 {
+		t.Fatalf("summary requests: %d", len(*summaries))
+	}
+	conv := provider.TextOf((*summaries)[0].Messages[0].(*provider.UserMessage).Content, "")
+	if !strings.HasPrefix(conv, "<conversation>\n[User]: do the first thing") {
+		t.Errorf("summary request must carry the serialised history:\n%s", conv)
+	}
+	msgs := f.s.Messages()
+	last := msgs[len(msgs)-1].(*provider.AssistantMessage)
+	if provider.TextOf(last.Content, "") != "recovered" {
+		t.Fatalf("the run must continue after compaction, last = %+v", last)
+	}
+	first, ok := msgs[0].(*provider.CompactionSummaryMessage)
+	if !ok || !strings.Contains(first.Summary, "Keep going.") {
+		t.Fatalf("transcript must start with the summary: %T", msgs[0])
+	}
+	var kept bool
+	for _, m := range msgs {
+		if u, ok := m.(*provider.UserMessage); ok && provider.TextOf(u.Content, "") == "now the big one" {
+			kept = true
+		}
+	}
+	if !kept {
+		t.Errorf("the latest request must be kept verbatim after the cut")
+	}
+	var compactions int
+	for _, e := range f.store.Entries() {
+		if e.Type == session.TypeCompaction {
+			compactions++
+		}
+	}
+	if compactions != 1 {
+		t.Errorf("compaction entries = %d", compactions)
+	}
+
+	// The session resumes to the same context.
+	path := f.store.SessionFile()
+	want := len(msgs)
+	if err := f.s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	store, err := session.Open(path, session.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	built, err := store.BuildContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The overflow error stays in the file (as in pi) and is dropped before any request; apart from it
+	// the resumed context is the one in memory.
+	var resumed int
+	for _, m := range built.Messages {
+		if a, ok := m.(*provider.AssistantMessage); ok && a.StopReason == provider.StopReasonError {
+			continue
+		}
+		resumed++
+	}
+	if resumed != want {
+		t.Errorf("resumed context has %d messages, want %d", resumed, want)
+	}
+}
+
+func TestSecondOverflowGivesUp(t *testing.T) {
+	overflow := errorTurn("prompt is too long: 1500 tokens > 1000 maximum")
+	f, _ := compactionFixture(t, []scriptedTurn{usageTurn("a", 300), overflow, overflow}, nil, 1000)
+	ctx := context.Background()
+	_ = f.s.Prompt(ctx, "one", nil, BehaviorNone)
+	_ = f.s.Prompt(ctx, "two", nil, BehaviorNone)
+	ends := f.events.ofType(EventCompactionEnd)
+	if len(ends) != 2 || ends[1].ErrorMessage != compaction.OverflowRecoveryFailed {
+		t.Fatalf("compaction_end events: %+v", ends)
+	}
+}
+
+func TestThresholdCompactsAfterRun(t *testing.T) {
+	f, _ := compactionFixture(t, []scriptedTurn{usageTurn("a", 300), usageTurn("b", 950)}, nil, 1000)
+	ctx := context.Background()
+	_ = f.s.Prompt(ctx, "one", nil, BehaviorNone)
+	if n := len(f.events.ofType(EventCompactionStart)); n != 0 {
+		t.Fatalf("compacted below the threshold")
+	}
+	_ = f.s.Prompt(ctx, "two", nil, BehaviorNone)
+	starts, ends := f.events.ofType(EventCompactionStart), f.events.ofType(EventCompactionEnd)
+	if len(starts) != 1 || starts[0].Reason != CompactionThreshold || len(ends) != 1 || ends[0].WillRetry || ends[0].Result == nil {
+		t.Fatalf("threshold compaction: %+v %+v", starts, ends)
+	}
+	if u, ok := f.s.ContextUsage(); !ok || u.Known {
+		t.Errorf("usage right after a compaction must be unknown: %+v %v", u, ok)
+	}
+}
+
+func TestManualCompactErrorsAndAbort(t *testing.T) {
+	gate := make(chan struct{})
+	f, _ := compactionFixture(t, []scriptedTurn{usageTurn("a", 300)}, gate, 1000)
+	ctx := context.Background()
+	if _, err := f.s.Compact(ctx, ""); !errors.Is(err, compaction.ErrNothingToCompact) {
+		t.Fatalf("empty session: %v", err)
+	}
+	if err := f.s.Prompt(ctx, "one", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := f.s.Compact(ctx, "focus on tests"); done <- err }()
+	waitForEvent(t, f.events, func(e Event) bool { return e.Type == EventCompactionStart })
+	if !f.s.IsCompacting() {
+		t.Fatal("compaction_start must come after the session reports compacting")
+	}
+	f.s.AbortCompaction()
+	if err := <-done; !errors.Is(err, compaction.ErrCancelled) {
+		t.Fatalf("aborted compaction: %v", err)
+	}
+	ends := f.events.ofType(EventCompactionEnd)
+	if last := ends[len(ends)-1]; !last.Aborted || last.ErrorMessage != "" || last.Reason != CompactionManual {
+		t.Errorf("compaction_end after abort: %+v", last)
+	}
+	for _, e := range f.store.Entries() {
+		if e.Type == session.TypeCompaction {
+			t.Fatal("an aborted compaction wrote an entry")
+		}
+	}
+	close(gate)
+	res, err := f.s.Compact(ctx, "")
+	if err != nil || res.Summary == "" {
+		t.Fatalf("compact: %+v %v", res, err)
+	}
+	if _, err := f.s.Compact(ctx, ""); !errors.Is(err, compaction.ErrAlreadyCompacted) {
+		t.Fatalf("second compact: %v", err)
+	}
+}
