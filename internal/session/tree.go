@@ -176,14 +176,19 @@ func (m *Manager) Tree() []*TreeNode {
 		}
 		parent.Children = append(parent.Children, n)
 	}
-	// iterative, so a very deep tree cannot overflow the stack
+	// iterative, so a very deep tree cannot overflow the stack; times are parsed once, and only for
+	// siblings
+	times := map[*TreeNode]int64{}
 	stack := append([]*TreeNode(nil), roots...)
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		sort.SliceStable(n.Children, func(i, j int) bool {
-			return n.Children[i].Entry.Time() < n.Children[j].Entry.Time()
-		})
+		if len(n.Children) > 1 {
+			for _, c := range n.Children {
+				times[c] = c.Entry.Time()
+			}
+			sort.SliceStable(n.Children, func(i, j int) bool { return times[n.Children[i]] < times[n.Children[j]] })
+		}
 		stack = append(stack, n.Children...)
 	}
 	return roots

@@ -384,3 +384,32 @@ func TestForkWithAssistantWritesAtOnce(t *testing.T) {
 	}
 	eq(t, m.(*provider.AssistantMessage).Content[0].Text, "first answer", "copied message")
 }
+
+func TestTreeChildrenSortedByTimeAndOrphansAreRoots(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	content := v3Header + "\n" +
+		`{"type":"message","id":"r","parentId":null,"timestamp":"2025-01-01T00:00:01Z","message":{"role":"user","content":"root","timestamp":1}}` + "\n" +
+		`{"type":"message","id":"late","parentId":"r","timestamp":"2025-01-01T00:00:09Z","message":{"role":"user","content":"late","timestamp":9}}` + "\n" +
+		`{"type":"message","id":"early","parentId":"r","timestamp":"2025-01-01T00:00:02.500Z","message":{"role":"user","content":"early","timestamp":2}}` + "\n" +
+		`{"type":"message","id":"orphan","parentId":"gone","timestamp":"2025-01-01T00:00:03Z","message":{"role":"user","content":"orphan","timestamp":3}}` + "\n" +
+		`{"type":"label","id":"self","parentId":"self","timestamp":"2025-01-01T00:00:04Z","targetId":"r","label":"x"}` + "\n"
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	tree := s.Tree()
+	var roots []string
+	for _, n := range tree {
+		roots = append(roots, n.Entry.ID)
+	}
+	eqSlice(t, roots, []string{"r", "orphan", "self"}, "roots")
+	eqSlice(t, []string{tree[0].Children[0].Entry.ID, tree[0].Children[1].Entry.ID}, []string{"early", "late"}, "children by time")
+	eq(t, tree[0].Label, "x", "label")
+	// the leaf is the last line; its path stops at the self-parent
+	eqSlice(t, ids(s.Path("")), []string{"self"}, "path of a self-parented entry")
+	eqSlice(t, ids(s.Path("orphan")), []string{"orphan"}, "orphan path")
+}
