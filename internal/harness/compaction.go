@@ -174,8 +174,11 @@ func (s *Session) checkCompaction(ctx context.Context, msg *provider.AssistantMe
 	}
 	branch := s.Store().Path("")
 	latest := compaction.LatestCompaction(branch)
-	if latest != nil && msg.Timestamp <= latest.Time() {
-		return false, nil // usage from before the latest compaction is stale
+	// Usage from before the latest compaction is stale. Only the pre-prompt check can see such a message
+	// (a resumed session, a manual /compact): after a run, msg was produced by that run, which started
+	// after any compaction, even when both fall in the same millisecond.
+	if prePrompt && latest != nil && msg.Timestamp <= latest.Time() {
+		return false, nil
 	}
 	sameModel := msg.Provider == m.Provider && msg.Model == m.ID
 	if sameModel && provider.IsContextOverflow(msg, m.ContextWindow) {
