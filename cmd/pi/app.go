@@ -326,7 +326,11 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		Prompt:            prompt,
 		BashShellPath:     settings.ShellPath,
 		BashCommandPrefix: settings.ShellCommandPrefix,
-		OnWarning:         func(err error) { fmt.Fprintln(a.io.Err, "Warning: "+err.Error()) },
+		BashBinDir:        a.paths.Bin(),
+		UnknownContextWindow: func(m *provider.Model) bool {
+			return m.Provider == config.CustomProvider
+		},
+		OnWarning: func(err error) { fmt.Fprintln(a.io.Err, "Warning: "+err.Error()) },
 	})
 	if err != nil {
 		return nil, err

@@ -36,6 +36,7 @@ func (s *Session) ExecuteBash(ctx context.Context, command string, excludeFromCo
 	res, err := tools.ExecuteUserBash(bashCtx, command, s.opts.Cwd, tools.BashOptions{
 		ShellPath:     s.opts.BashShellPath,
 		CommandPrefix: s.opts.BashCommandPrefix,
+		BinDir:        s.opts.BashBinDir,
 	}, onChunk)
 	if err != nil {
 		return res, err

@@ -43,9 +43,11 @@ type Options struct {
 	Tools []loop.Tool
 	// Prompt is how the system prompt is built (Cwd and Tools are filled in by the session).
 	Prompt SystemPromptOptions
-	// BashShellPath and BashCommandPrefix configure the user's `!` commands.
+	// BashShellPath, BashCommandPrefix and BashBinDir (~/.pi/agent/bin, put on PATH) configure the
+	// user's `!` commands.
 	BashShellPath     string
 	BashCommandPrefix string
+	BashBinDir        string
 	// OnWarning receives problems that do not stop the session (a failed session write, say).
 	OnWarning func(error)
 	// Sleep waits for a retry delay; nil uses a timer. Tests inject it so no test sleeps.
