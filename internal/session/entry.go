@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -497,32 +498,40 @@ func decodeContent(raw []byte) ([]provider.Content, bool) {
 // parseHeader reads a header line; ok is false when the line is no header with a string id.
 func parseHeader(line []byte) (Header, bool) {
 	var raw struct {
-		Type          string  `json:"type"`
-		Version       *int    `json:"version"`
-		ID            *string `json:"id"`
-		Timestamp     any     `json:"timestamp"`
-		Cwd           any     `json:"cwd"`
-		ParentSession any     `json:"parentSession"`
+		Type          any `json:"type"`
+		Version       any `json:"version"`
+		ID            any `json:"id"`
+		Timestamp     any `json:"timestamp"`
+		Cwd           any `json:"cwd"`
+		ParentSession any `json:"parentSession"`
 	}
-	if err := json.Unmarshal(line, &raw); err != nil || raw.Type != TypeSession || raw.ID == nil {
-		// a version that is not an int must not hide a header: retry leniently
-		var loose struct {
-			Type string  `json:"type"`
-			ID   *string `json:"id"`
-		}
-		if json.Unmarshal(line, &loose) != nil || loose.Type != TypeSession || loose.ID == nil {
-			return Header{}, false
-		}
-		raw.ID, raw.Type, raw.Version = loose.ID, loose.Type, nil
+	if err := json.Unmarshal(line, &raw); err != nil || raw.Type != TypeSession {
+		return Header{}, false
 	}
-	h := Header{ID: *raw.ID, Version: 1}
-	if raw.Version != nil {
-		h.Version = *raw.Version
+	id, ok := raw.ID.(string)
+	if !ok {
+		return Header{}, false
 	}
+	h := Header{ID: id, Version: headerVersion(raw.Version)}
 	h.Timestamp, _ = raw.Timestamp.(string)
 	h.Cwd, _ = raw.Cwd.(string)
 	h.ParentSession, _ = raw.ParentSession.(string)
 	return h, true
+}
+
+// headerVersion reads a version as pi compares it in JavaScript (3.0 and "3" are 3); absent or not a
+// number is 1.
+func headerVersion(v any) int {
+	f, ok := v.(float64)
+	if s, isStr := v.(string); isStr {
+		var err error
+		f, err = strconv.ParseFloat(strings.TrimSpace(s), 64)
+		ok = err == nil
+	}
+	if ok && f >= 1 && f < 1<<31 {
+		return int(f)
+	}
+	return 1
 }
 
 // ---- writing ----

@@ -175,3 +175,31 @@ func TestContinueRecent(t *testing.T) {
 	eq(t, s2.SessionFile(), path, "continued file")
 	eq(t, len(s2.Entries()), 2, "entries")
 }
+
+func TestHeaderVersionAsJavaScriptReadsIt(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "v.jsonl")
+	content := `{"type":"session","version":3.0,"id":"abc","timestamp":"2025-01-01T00:00:00Z","cwd":"/tmp"}` + "\n" + userLine + "\n"
+	writeFile(t, path, content)
+	s := open(t, path)
+	eq(t, s.Header().Version, 3, "version")
+	eq(t, s.Entries()[0].ID, "1", "not migrated")
+	if _, err := os.Stat(path + ".bak"); !os.IsNotExist(err) {
+		t.Fatal("migrated a v3 file")
+	}
+	for line, ok := range map[string]bool{
+		`{"type":"session","id":"x"}`:               true,
+		`{"type":"session","id":5}`:                 false,
+		`{"type":"session","version":"3","id":"x"}`: true,
+		`{"type":"sessions","id":"x"}`:              false,
+		`[]`:                                        false,
+	} {
+		if _, got := parseHeader([]byte(line)); got != ok {
+			t.Errorf("parseHeader(%s) = %v", line, got)
+		}
+	}
+	h, _ := parseHeader([]byte(`{"type":"session","version":"3","id":"x"}`))
+	eq(t, h.Version, 3, "a numeric string compares as a number in JavaScript")
+	h, _ = parseHeader([]byte(`{"type":"session","version":"three","id":"x"}`))
+	eq(t, h.Version, 1, "not a number counts as absent")
+}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -129,8 +130,9 @@ func migrateLines(lines [][]byte) ([][]byte, error) {
 	}
 	version := 1
 	if raw, ok := objs[0].obj.get("version"); ok {
-		if v, err := strconv.Atoi(string(raw)); err == nil {
-			version = v
+		var v any
+		if json.Unmarshal(raw, &v) == nil {
+			version = headerVersion(v)
 		}
 	}
 	if version >= CurrentVersion {
@@ -138,11 +140,25 @@ func migrateLines(lines [][]byte) ([][]byte, error) {
 	}
 	isHeader := func(o object) bool { t, _ := o.str("type"); return t == TypeSession }
 	if version < 2 {
+		// an entry that already has an id (a file that only lacks its version) keeps it and its
+		// parent: pi would renumber it and cut the tree's links
 		ids := map[string]bool{}
+		for _, p := range objs {
+			if id, ok := p.obj.str("id"); ok && !isHeader(p.obj) {
+				ids[id] = true
+			}
+		}
 		prev := []byte("null")
 		for i := range objs {
 			o := &objs[i].obj
 			if isHeader(*o) {
+				continue
+			}
+			if id, ok := o.str("id"); ok {
+				if _, has := o.get("parentId"); !has {
+					o.set("parentId", prev)
+				}
+				prev = jsonStr(id)
 				continue
 			}
 			id := newEntryID(func(id string) bool { return ids[id] })

@@ -137,3 +137,15 @@ func TestOpenMigratesFileKeepingBackup(t *testing.T) {
 		t.Fatalf("header not migrated: %s", lines[0])
 	}
 }
+
+func TestMigrateV1KeepsExistingIDs(t *testing.T) {
+	recs := migrate(t,
+		`{"type":"session","id":"s","timestamp":"2025-01-01T00:00:00Z","cwd":"/tmp"}`,
+		`{"type":"message","id":"aaaa0001","parentId":null,"timestamp":"2025-01-01T00:00:01Z","message":{"role":"user","content":"a","timestamp":1}}`,
+		`{"type":"message","id":"aaaa0002","parentId":"aaaa0001","timestamp":"2025-01-01T00:00:02Z","message":{"role":"user","content":"b","timestamp":2}}`,
+		`{"type":"message","timestamp":"2025-01-01T00:00:03Z","message":{"role":"user","content":"c","timestamp":3}}`,
+	)
+	eq(t, recs[1]["id"], any("aaaa0001"), "kept id")
+	eq(t, recs[2]["parentId"], any("aaaa0001"), "kept parent")
+	eq(t, recs[3]["parentId"], any("aaaa0002"), "new entry chained to the previous")
+}
