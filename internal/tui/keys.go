@@ -17,16 +17,20 @@ const doubleKeyWindow = 500 * time.Millisecond
 const shiftEnter = "shift+enter"
 
 // extendedKey recognises the CSI sequences of Shift+Enter and Ctrl+Enter among the sequences Bubble
-// Tea reports as unknown (an unexported []byte type, read by reflection).
+// Tea reports as unknown (an unexported []byte type, read by reflection). Bubble Tea's message
+// shares its input buffer, whose first bytes the next read may already have overwritten (a key typed
+// right after), so the sequence is recognised by its length and its end.
 func extendedKey(msg tea.Msg) (tea.KeyMsg, bool) {
 	v := reflect.ValueOf(msg)
 	if !v.IsValid() || v.Kind() != reflect.Slice || v.Type().Elem().Kind() != reflect.Uint8 ||
 		!strings.Contains(v.Type().Name(), "CSI") {
 		return tea.KeyMsg{}, false
 	}
-	switch string(v.Bytes()) {
-	case "\x1b[13;2u", "\x1b[27;2;13~", "\x1b[13;5u", "\x1b[27;5;13~", "\x1b[13;2~":
-		return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(shiftEnter)}, true
+	seq := string(v.Bytes())
+	for _, want := range []string{"\x1b[13;2u", "\x1b[27;2;13~", "\x1b[13;5u", "\x1b[27;5;13~", "\x1b[13;2~"} {
+		if len(seq) == len(want) && strings.HasSuffix(seq, want[2:]) {
+			return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(shiftEnter)}, true
+		}
 	}
 	return tea.KeyMsg{}, false
 }

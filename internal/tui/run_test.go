@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -94,5 +95,26 @@ func TestRunEndsWhenTheContextIsCancelled(t *testing.T) {
 	cancel()
 	if err := r.wait(t); err != nil {
 		t.Fatalf("Run: %v", err)
+	}
+}
+
+// Shift+Enter arrives as a CSI sequence Bubble Tea does not decode (kitty protocol, modifyOtherKeys).
+func TestRunShiftEnterInsertsANewline(t *testing.T) {
+	r := startRun(t, context.Background(), Options{}, newScript())
+	screen := func() string { return strings.Join(r.vt.screenLines(), "\n") }
+	r.vt.waitFor(t, "the editor", screen, contains("test-model"))
+	// One key at a time: Bubble Tea's message for an unknown sequence shares its read buffer.
+	for _, k := range []struct{ key, editor string }{
+		{"a", "a"}, {"\x1b[13;2u", "a\n"}, {"b", "a\nb"}, {"\x1b[27;2;13~", "a\nb\n"}, {"c", "a\nb\nc"},
+	} {
+		r.press(k.key)
+		r.vt.waitFor(t, "the editor to show "+strconv.Quote(k.editor), screen, func(s string) bool {
+			return strings.TrimRight(editorOf(s), " ") == k.editor
+		})
+	}
+	r.press("\x04")
+	r.press("\x03\x03")
+	if err := r.wait(t); err != nil {
+		t.Fatal(err)
 	}
 }

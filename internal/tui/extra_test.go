@@ -1,0 +1,106 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+func errorTurn(msg string) turn {
+	return func(_ context.Context, b *provider.StreamBuilder) *provider.AssistantMessage {
+		return b.Fail(provider.StopReasonError, msg)
+	}
+}
+
+func TestRetryCountdownAndEscape(t *testing.T) {
+	waiting := make(chan struct{}, 4)
+	sc := newScript(errorTurn("429 Too Many Requests: rate limit exceeded"))
+	sess := newTestSessionWith(t, sc, nil, func(o *harness.Options) {
+		o.Sleep = func(ctx context.Context, d time.Duration) error {
+			waiting <- struct{}{}
+			<-ctx.Done()
+			return ctx.Err()
+		}
+	})
+	u := startUI(t, sess, Options{})
+	u.submit("hello")
+	<-waiting
+	u.waitScreen("the countdown", contains("Retrying (1/3) in", "esc to cancel"))
+	u.key(tea.KeyEscape)
+	u.waitAll("the cancelled retry", contains("Retry failed after 1 attempts: Retry cancelled"))
+	u.waitScreen("no status line", func(s string) bool { return !strings.Contains(s, "Retrying") })
+}
+
+func TestInitialMessagesCarryTheImages(t *testing.T) {
+	sc := newScript(textTurn("Seen."), textTurn("Second."))
+	img := provider.ImageContent("aGVsbG8=", "image/png")
+	u := startUI(t, newTestSession(t, sc, nil), Options{InitialMessages: []string{"describe", "and again"},
+		InitialImages: []provider.Content{img}})
+	u.waitScreen("both answers", contains("Seen.", "Second."))
+	first := sc.request(0).Messages[0].(*provider.UserMessage)
+	if len(first.Content) != 2 || first.Content[1].Type != provider.ContentImage {
+		t.Fatalf("first message content: %+v", first.Content)
+	}
+	second := sc.request(1).Messages[2].(*provider.UserMessage)
+	if provider.TextOf(second.Content, "") != "and again" || len(second.Content) != 1 {
+		t.Fatalf("second message content: %+v", second.Content)
+	}
+}
+
+func TestPasteAndNewlineKeys(t *testing.T) {
+	sc := newScript(textTurn("Got it."))
+	u := startUI(t, newTestSession(t, sc, nil), Options{})
+	u.typeText("one")
+	u.altEnter() // idle: a newline
+	u.typeText("two")
+	u.key(tea.KeyCtrlJ)
+	u.typeText("three\\")
+	u.key(tea.KeyEnter) // backslash-Enter: a newline too
+	u.waitEditor("one\ntwo\nthree\n")
+	big := strings.Repeat("pasted line\n", 30)
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(big), Paste: true})
+	u.waitEditor("one\ntwo\nthree\n[paste #1 +31 lines]")
+	u.key(tea.KeyEnter)
+	u.waitScreen("the answer", contains("Got it."))
+	if got := userTexts(sc.request(0))[0]; got != "one\ntwo\nthree\n"+strings.TrimRight(big, "\n") {
+		t.Fatalf("sent %q", got)
+	}
+}
+
+func TestEscapeStopsABangCommand(t *testing.T) {
+	u := startUI(t, newTestSession(t, newScript(), nil), Options{})
+	u.submit("!echo started; sleep 30")
+	u.waitScreen("the running command", contains("started", "Running..."))
+	u.key(tea.KeyEscape)
+	u.waitAll("the cancelled command", func(s string) bool {
+		return strings.Contains(s, "started") && !strings.Contains(s, "Running...") && strings.Contains(s, "ancel")
+	})
+}
+
+func TestExternalEditorReplacesTheText(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "fake-editor")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf 'written by the editor\\n' > \"$1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("VISUAL", script)
+	u := startUI(t, newTestSession(t, newScript(), nil), Options{})
+	u.typeText("draft")
+	u.key(tea.KeyCtrlG)
+	u.waitEditor("written by the editor")
+}
+
+func TestExternalEditorNotConfigured(t *testing.T) {
+	t.Setenv("VISUAL", "")
+	t.Setenv("EDITOR", "")
+	u := startUI(t, newTestSession(t, newScript(), nil), Options{})
+	u.key(tea.KeyCtrlG)
+	u.waitAll("the warning", contains("Warning: No editor configured. Set $VISUAL or $EDITOR environment variable."))
+}
