@@ -376,3 +376,77 @@ func TestSignalAbortsCleanly(t *testing.T) {
 		t.Errorf("aborted message not saved:\n%s", data)
 	}
 }
+
+func TestPrintWaitsForOverflowRecovery(t *testing.T) {
+	p := newProject(t)
+	if err := os.WriteFile(filepath.Join(p.agentDir, "settings.json"),
+		[]byte(`{"compaction":{"keepRecentTokens":5}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.server.Enqueue(
+		openaitest.TextReply("test-model", "first answer"),
+		openaitest.ErrorResponse(400, "This model's maximum context length is 1000 tokens. However, your messages resulted in 1500 tokens."),
+		openaitest.TextReply("test-model", "## Goal\nsummary"),
+		openaitest.TextReply("test-model", "answer after compaction"),
+	)
+	if r := p.run("", append(p.baseArgs(), "-p", "one")...); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	r := p.run("", append(p.baseArgs(), "-c", "-p", "two")...)
+	if r.code != 0 || r.stdout != "answer after compaction\n" {
+		t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "Compacting the context (overflow)") {
+		t.Errorf("stderr should say why the answer took longer: %q", r.stderr)
+	}
+	msgs := requestMessages(t, p.server, 4)
+	if !strings.Contains(contentText(msgs[1]["content"]), "## Goal\nsummary") {
+		t.Errorf("the continued request must start with the summary: %v", msgs[1])
+	}
+}
+
+func TestResetMidStreamIsRetriedWithoutLeaks(t *testing.T) {
+	p := newProject(t)
+	if err := os.WriteFile(filepath.Join(p.agentDir, "settings.json"), []byte(`{"retry":{"baseDelayMs":1}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chunks := openaitest.NewChunks("test-model")
+	broken := openaitest.Response{Events: []string{chunks.Role()}, End: openaitest.EndReset}
+	for i := 0; i < 50; i++ {
+		broken.Events = append(broken.Events, chunks.Text("x"))
+	}
+	p.server.Enqueue(broken, openaitest.TextReply("test-model", "clean ", "answer"))
+	r := p.run("", append(p.baseArgs(), "--mode", "json", "hi")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var starts, ends int
+	var final string
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var ev map[string]any
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatal(err)
+		}
+		switch ev["type"] {
+		case "auto_retry_start":
+			starts++
+		case "auto_retry_end":
+			ends++
+			if ev["success"] != true {
+				t.Errorf("retry failed: %s", line)
+			}
+		case "agent_end":
+			msgs := ev["messages"].([]any)
+			final = contentText(msgs[len(msgs)-1].(map[string]any)["content"])
+		}
+	}
+	if starts != 1 || ends != 1 {
+		t.Errorf("retry events: %d starts, %d ends", starts, ends)
+	}
+	if final != "clean answer" {
+		t.Errorf("final message %q: no text of the failed attempt may leak into it", final)
+	}
+	if n := len(requestMessages(t, p.server, 2)); n != len(requestMessages(t, p.server, 1)) {
+		t.Errorf("the retry must send the first request's context")
+	}
+}
