@@ -16,6 +16,7 @@ import (
 	"github.com/pi-go/pi-go/internal/provider/demo"
 	"github.com/pi-go/pi-go/internal/provider/openai"
 	"github.com/pi-go/pi-go/internal/session"
+	"github.com/pi-go/pi-go/internal/tui"
 )
 
 // app is everything run needs once the command line is parsed.
@@ -29,6 +30,8 @@ type app struct {
 	auth     *config.Auth
 	endpoint *config.Endpoint
 	warnings []string
+	// sink receives the session's warnings while the TUI runs (nil in the other modes: stderr).
+	sink *tui.WarningSink
 }
 
 func (a *app) warn(format string, args ...any) {
@@ -85,6 +88,9 @@ func run(ctx context.Context, opts *Options, streams Streams) error {
 		return err
 	}
 
+	if interactive {
+		a.sink = tui.NewWarningSink()
+	}
 	store, err := a.openSession(interactive)
 	if err != nil {
 		return err
@@ -339,6 +345,15 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		sess.SetThinkingLevel(sel.thinking)
 	}
 	return sess, nil
+}
+
+// sessionWarning reports a problem the session met while running.
+func (a *app) sessionWarning(err error) {
+	if a.sink != nil {
+		a.sink.Warn(err)
+		return
+	}
+	fmt.Fprintln(a.io.Err, "Warning: "+err.Error())
 }
 
 func (a *app) requestAuth(ctx context.Context, m *provider.Model) (string, map[string]string, error) {

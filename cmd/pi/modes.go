@@ -5,14 +5,40 @@ import (
 
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/provider/demo"
+	"github.com/pi-go/pi-go/internal/rpc"
+	"github.com/pi-go/pi-go/internal/tui"
 )
 
-// runRPC and runInteractive are wired to internal/rpc and internal/tui as those packages land; until
-// then these modes say so instead of pretending.
+// runRPC speaks pi's RPC protocol on stdin/stdout until stdin ends.
 func (a *app) runRPC(ctx context.Context, sess *harness.Session) error {
-	return &exitError{code: 1, msg: "Error: --mode rpc is not available in this build yet"}
+	return rpc.Serve(ctx, sess, a.io.In, a.io.Out, rpc.ServeOptions{Stderr: a.io.Err})
 }
 
+// runInteractive runs the TUI.
 func (a *app) runInteractive(ctx context.Context, sess *harness.Session, sel modelSelection, initial string, images []provider.Content) error {
-	return &exitError{code: 1, msg: "Error: the interactive TUI is not available in this build yet; use -p or --mode json"}
+	var messages []string
+	if initial != "" {
+		messages = append(messages, initial)
+	}
+	messages = append(messages, a.opts.Messages...)
+	opts := tui.Options{
+		Version:         version,
+		InitialMessages: messages,
+		InitialImages:   images,
+		Demo:            sel.demo,
+		DemoHint:        demo.Hint,
+		ResumePicker:    a.opts.Resume,
+		SessionsDir:     a.sessionDir(),
+		SessionsRoot:    a.paths.Sessions(),
+		Warnings:        a.warnings,
+		WarningSink:     a.sink,
+		Settings:        a.settings,
+	}
+	a.warnings = nil
+	if f, ok := a.io.In.(interface{ Fd() uintptr }); ok && f != nil {
+		opts.In = a.io.In
+	}
+	opts.Out = a.io.Out
+	return tui.Run(ctx, sess, opts)
 }
