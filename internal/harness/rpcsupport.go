@@ -21,7 +21,7 @@ type PromptHooks struct {
 
 // PromptWithHooks is Prompt reporting its preflight through hooks (RPC mode answers a prompt at that
 // point while its run goes on). Like Prompt, it returns when the run, its retries and compactions
-// have settled.
+// have settled. It follows Prompt step for step; a change to one belongs in the other.
 func (s *Session) PromptWithHooks(ctx context.Context, text string, images []provider.Content,
 	behavior StreamingBehavior, hooks PromptHooks) error {
 	decided := func() {
@@ -63,6 +63,9 @@ func (s *Session) PromptWithHooks(ctx context.Context, text string, images []pro
 	decided()
 
 	s.flushPendingBash()
+	if _, err := s.checkCompaction(opCtx, s.lastAssistantMessage(), true); err != nil {
+		return report(err)
+	}
 	s.resetSystemPrompt()
 	report(nil)
 	if err := s.agent.Prompt(opCtx, provider.NewUserMessage(text, images...)); err != nil {

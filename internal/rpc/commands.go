@@ -35,6 +35,7 @@ var handlers = map[string]handler{
 	"cycle_thinking_level":    {fn: (*server).cycleThinkingLevel},
 	"set_steering_mode":       {fn: (*server).setSteeringMode},
 	"set_follow_up_mode":      {fn: (*server).setFollowUpMode},
+	"compact":                 {fn: (*server).compact, background: true},
 	"set_auto_compaction":     {fn: (*server).setAutoCompaction},
 	"set_auto_retry":          {fn: (*server).setAutoRetry},
 	"abort_retry":             {fn: (*server).abortRetry},
@@ -256,6 +257,19 @@ func (s *server) setQueueMode(c *command, set func(loop.QueueMode) error) *respo
 		return c.fail(err)
 	}
 	return c.ok()
+}
+
+// compact summarises the history now, after aborting a running agent; abort cancels it.
+func (s *server) compact(c *command) *response {
+	instructions, _, err := c.optStr("customInstructions")
+	if err != nil {
+		return c.fail(err)
+	}
+	res, err := s.sess.Compact(s.runCtx, instructions)
+	if err != nil {
+		return c.fail(err)
+	}
+	return c.okData(res)
 }
 
 func (s *server) setAutoCompaction(c *command) *response {
