@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,9 +10,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider/openai"
 	"github.com/pi-go/pi-go/internal/provider/openaitest"
 )
 
@@ -185,4 +190,48 @@ func BenchmarkStartupToFirstFrame(b *testing.B) {
 		_ = cmd.Wait()
 	}
 	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "first-frame-ms")
+}
+
+// BenchmarkEscapeAbort measures Escape during a stream from the real openai provider (a scripted
+// server that has sent part of the answer and holds the rest): from the key until the session is
+// idle again, the HTTP stream closed and the partial message recorded (abort-ms).
+func BenchmarkEscapeAbort(b *testing.B) {
+	srv := openaitest.Start(b)
+	model := *testModel
+	model.BaseURL = srv.URL
+	p := openai.New(openai.Config{})
+	sess := newTestSessionWith(b, newScript(), nil, func(o *harness.Options) {
+		o.Stream, o.Model = p.Stream, &model
+	})
+	m := newModel(context.Background(), sess, Options{Out: io.Discard}, 120, 40, openTerminal(nil, io.Discard))
+	defer m.shutdown()
+	c := openaitest.NewChunks(model.ID)
+	var total time.Duration
+	for i := 0; i < b.N; i++ {
+		gate := make(chan struct{})
+		srv.Enqueue(openaitest.Response{Events: []string{c.Role(), c.Text("partial"), c.Text(" never")}, Gate: gate})
+		streaming := make(chan struct{})
+		var once sync.Once
+		unsub := sess.Subscribe(func(ev harness.Event) {
+			if ev.Type == string(loop.EventMessageUpdate) {
+				once.Do(func() { close(streaming) })
+			}
+		})
+		done := make(chan error, 1)
+		go func() { done <- sess.Prompt(context.Background(), "go", nil, harness.BehaviorNone) }()
+		gate <- struct{}{}
+		gate <- struct{}{}
+		<-streaming
+		start := time.Now()
+		if cmd := m.escape(); cmd != nil {
+			cmd()
+		}
+		total += time.Since(start)
+		if err := <-done; err != nil {
+			b.Fatal(err)
+		}
+		unsub()
+		close(gate)
+	}
+	b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "abort-ms")
 }

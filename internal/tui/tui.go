@@ -76,7 +76,8 @@ func Run(ctx context.Context, sess *harness.Session, opts Options) error {
 	_, err := prog.Run()
 	stopResize()
 	m.shutdown()
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+	// A cancelled context and SIGINT/SIGTERM from outside end the session like /quit.
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil || errors.Is(err, tea.ErrInterrupted) {
 		err = nil
 	}
 	if err != nil {
