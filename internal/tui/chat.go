@@ -3,7 +3,6 @@ package tui
 import (
 	"time"
 
-	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/tui/render"
 )
 
@@ -27,7 +26,6 @@ type chatItem struct {
 	lines []string // chatLines, chatStatus
 
 	stream *render.AssistantStream // chatAssistant
-	msg    *provider.AssistantMessage
 
 	tool      render.ToolView // chatTool
 	toolStart time.Time

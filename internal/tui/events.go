@@ -143,7 +143,7 @@ func (m *model) messageStart(msg provider.Message) {
 	case *provider.CustomMessage:
 		m.addLines(m.r.CustomMessage(msg, m.width))
 	case *provider.AssistantMessage:
-		it := &chatItem{kind: chatAssistant, msg: msg,
+		it := &chatItem{kind: chatAssistant,
 			stream: m.r.NewAssistantStream(render.AssistantOptions{HideThinking: m.hideThinking})}
 		it.stream.Update(msg)
 		m.chat = append(m.chat, it)
@@ -159,7 +159,6 @@ func (m *model) assistantUpdate(a *provider.AssistantMessage, final bool) {
 		m.messageStart(a)
 		it = m.streaming()
 	}
-	it.msg = a
 	if final {
 		it.stream.Finish(a)
 	} else {

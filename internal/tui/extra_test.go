@@ -2,6 +2,8 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -103,4 +106,76 @@ func TestExternalEditorNotConfigured(t *testing.T) {
 	u := startUI(t, newTestSession(t, newScript(), nil), Options{})
 	u.key(tea.KeyCtrlG)
 	u.waitAll("the warning", contains("Warning: No editor configured. Set $VISUAL or $EDITOR environment variable."))
+}
+
+// linesTool is a "bash" tool whose output has many lines (the block shows the last few).
+type linesTool struct{}
+
+func (linesTool) Definition() provider.ToolDefinition {
+	return provider.ToolDefinition{Name: "bash", Description: "runs",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"}}}`)}
+}
+
+func (linesTool) Execute(context.Context, loop.ToolCall, func(loop.ToolResult)) (loop.ToolResult, error) {
+	var b strings.Builder
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&b, "output line %02d\n", i)
+	}
+	return loop.ToolResult{Content: []provider.Content{provider.TextContent(b.String())}}, nil
+}
+
+func TestCtrlOPrintsTheTurnsToolOutputInFull(t *testing.T) {
+	sc := newScript(toolTurn("", "bash", `{"command":"seq 30"}`), textTurn("Done listing."))
+	u := startUI(t, newTestSession(t, sc, nil, linesTool{}), Options{})
+	u.submit("list")
+	all := u.waitAll("the collapsed tool block", contains("$ seq 30", "output line 30", "Done listing."))
+	if strings.Contains(all, "output line 01") {
+		t.Fatalf("the tool output is not collapsed:\n%s", all)
+	}
+	u.key(tea.KeyCtrlO)
+	all = u.waitAll("the expanded block", contains("output line 01"))
+	if n := strings.Count(all, "$ seq 30"); n != 2 {
+		t.Errorf("want the collapsed block and its expanded copy, got %d headers", n)
+	}
+}
+
+func TestThinkingStatus(t *testing.T) {
+	gate := make(chan struct{})
+	sc := newScript(func(ctx context.Context, b *provider.StreamBuilder) *provider.AssistantMessage {
+		b.Thinking("Let me consider the options", "reasoning_content")
+		select {
+		case <-gate:
+		case <-ctx.Done():
+		}
+		b.Text("Decided.")
+		return b.Finish()
+	})
+	u := startUI(t, newTestSession(t, sc, nil), Options{})
+	u.submit("think")
+	u.waitScreen("the thinking status", contains("Thinking...", "Let me consider the options"))
+	close(gate)
+	u.waitScreen("the answer", func(s string) bool { return strings.Contains(s, "Decided.") && !strings.Contains(s, "Thinking...") })
+}
+
+func TestManualCompactionStatus(t *testing.T) {
+	gate := make(chan struct{})
+	sc := newScript(textTurn("One."), textTurn("Two."), func(ctx context.Context, b *provider.StreamBuilder) *provider.AssistantMessage {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return b.Fail(provider.StopReasonAborted, "Request was aborted")
+		}
+		b.Text("Summary.")
+		return b.Finish()
+	})
+	u := startUI(t, newTestSession(t, sc, nil), Options{})
+	u.submit("a")
+	u.waitScreen("one", contains("One."))
+	u.submit("b")
+	u.waitScreen("two", contains("Two."))
+	u.submit("/compact")
+	u.waitScreen("the compaction status", contains("Compacting context... (esc to cancel)"))
+	u.key(tea.KeyEscape)
+	u.waitAll("the cancellation", contains("Error: Compaction cancelled"))
+	close(gate)
 }

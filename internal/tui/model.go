@@ -32,7 +32,6 @@ type model struct {
 	term    *terminal
 	ops     opGroup
 	unsub   func()
-	started time.Time
 
 	width, height int
 
@@ -118,7 +117,6 @@ func newModel(ctx context.Context, sess *harness.Session, opts Options, width, h
 		in:           newInbox(),
 		scr:          newScreen(opts.Out, width, height, terminalReflows()),
 		term:         term,
-		started:      time.Now(),
 		width:        width,
 		height:       height,
 		tools:        map[string]*chatItem{},

@@ -62,7 +62,6 @@ type sessionPicker struct {
 	*listPicker
 	all     bool
 	initial bool // opened by pi -r: cancelling quits
-	loading bool
 }
 
 // sessionsLoadedMsg delivers a session listing.
@@ -98,7 +97,6 @@ func (m *model) openSessionPicker(initial bool) tea.Cmd {
 
 // load lists the sessions of the current scope off the UI goroutine.
 func (sp *sessionPicker) load(m *model) tea.Cmd {
-	sp.loading = true
 	sp.title = "Resume Session (Current Folder)"
 	if sp.all {
 		sp.title = "Resume Session (All)"
@@ -121,7 +119,6 @@ func (sp *sessionPicker) load(m *model) tea.Cmd {
 			if m.sel != sp || sp.all != all {
 				return nil
 			}
-			sp.loading = false
 			if err != nil {
 				sp.empty = "Error: " + err.Error()
 				return nil
