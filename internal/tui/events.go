@@ -78,6 +78,7 @@ func (m *model) handleAgentEvent(e *loop.Event) {
 	switch e.Type {
 	case loop.EventAgentStart:
 		m.run.active = true
+		m.run.turns = 0
 		m.run.started = time.Now()
 		m.run.retrying = false
 		m.run.thinking = false
@@ -89,6 +90,12 @@ func (m *model) handleAgentEvent(e *loop.Event) {
 		m.movePendingBash()
 		m.footerDirty = true
 		m.gitBranch = gitBranch(m.sess.Cwd())
+	case loop.EventTurnStart:
+		// A run of several turns (tool calls, steering, follow-ups) marks where each later one begins.
+		m.run.turns++
+		if m.run.turns > 1 {
+			m.addLines(m.r.TurnSeparator("turn "+itoa(m.run.turns), m.width))
+		}
 	case loop.EventMessageStart:
 		m.messageStart(e.Message)
 	case loop.EventMessageUpdate:

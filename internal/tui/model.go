@@ -22,16 +22,16 @@ const frameInterval = 16 * time.Millisecond
 // model is the Bubble Tea model. Everything in it belongs to the UI goroutine (Update); commands
 // only return messages.
 type model struct {
-	ctx     context.Context
-	cancel  context.CancelFunc
-	sess    *harness.Session
-	opts    Options
-	r       *render.Renderer
-	in      *inbox
-	scr     *screen
-	term    *terminal
-	ops     opGroup
-	unsub   func()
+	ctx    context.Context
+	cancel context.CancelFunc
+	sess   *harness.Session
+	opts   Options
+	r      *render.Renderer
+	in     *inbox
+	scr    *screen
+	term   *terminal
+	ops    opGroup
+	unsub  func()
 
 	width, height int
 
@@ -87,6 +87,7 @@ type model struct {
 type runState struct {
 	active   bool // agent_start .. agent_end
 	started  time.Time
+	turns    int // turn_start events of the run so far
 	thinking bool
 	// retry countdown (auto_retry_start .. the next agent_start or auto_retry_end)
 	retrying    bool
