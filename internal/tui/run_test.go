@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"go.uber.org/goleak"
 )
 
 // runUI runs Run with a pipe as the keyboard and a virtual terminal as the screen.
@@ -42,6 +44,7 @@ func (r *runUI) wait(t *testing.T) error {
 }
 
 func TestRunPromptsAndQuitsCleanly(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	r := startRun(t, context.Background(), Options{Version: "0.1"}, newScript(textTurn("Answer from the model.")))
 	screen := func() string { return strings.Join(r.vt.screenLines(), "\n") }
 	r.vt.waitFor(t, "the editor", screen, contains("pi-go v0.1", "test-model"))
@@ -59,6 +62,8 @@ func TestRunPromptsAndQuitsCleanly(t *testing.T) {
 	if strings.Count(all, "Answer from the model.") != 1 || strings.Count(all, "question") != 1 {
 		t.Errorf("the conversation must stay in the scrollback exactly once:\n%s", all)
 	}
+	// Bubble Tea's reader of a pipe cannot be cancelled: it ends when the keyboard closes.
+	r.keys.Close()
 }
 
 func TestRunCtrlCTwiceQuits(t *testing.T) {
@@ -89,6 +94,7 @@ func TestRunResumePickerCancelled(t *testing.T) {
 }
 
 func TestRunEndsWhenTheContextIsCancelled(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	ctx, cancel := context.WithCancel(context.Background())
 	r := startRun(t, ctx, Options{}, newScript())
 	r.vt.waitFor(t, "the editor", func() string { return strings.Join(r.vt.screenLines(), "\n") }, contains("test-model"))
@@ -96,6 +102,7 @@ func TestRunEndsWhenTheContextIsCancelled(t *testing.T) {
 	if err := r.wait(t); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
+	r.keys.Close()
 }
 
 // Shift+Enter arrives as a CSI sequence Bubble Tea does not decode (kitty protocol, modifyOtherKeys).
