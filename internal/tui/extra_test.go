@@ -15,6 +15,7 @@ import (
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/session"
 )
 
 func errorTurn(msg string) turn {
@@ -178,4 +179,67 @@ func TestManualCompactionStatus(t *testing.T) {
 	u.key(tea.KeyEscape)
 	u.waitAll("the cancellation", contains("Error: Compaction cancelled"))
 	close(gate)
+}
+
+func TestAtCompletesProjectFiles(t *testing.T) {
+	sess := newTestSession(t, newScript(), nil)
+	for _, f := range []string{"internal/render/markdown.go", "main.go", "README.md"} {
+		p := filepath.Join(sess.Cwd(), f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u := startUI(t, sess, Options{})
+	u.typeText("look at @markd")
+	u.waitScreen("the file suggestion", contains("→ markdown.go", "internal/render/markdown.go"))
+	u.key(tea.KeyTab)
+	u.waitEditor("look at @internal/render/markdown.go")
+}
+
+func TestAltUpPullsQueuedMessagesBackDuringARun(t *testing.T) {
+	gate := make(chan struct{})
+	sc := newScript(gatedTextTurn("Busy", gate, " and finished."))
+	u := startUI(t, newTestSession(t, sc, nil), Options{})
+	u.submit("start")
+	u.waitScreen("the stream", contains("Busy"))
+	u.submit("queued text")
+	u.waitScreen("the queue", contains("Steering: queued text"))
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyUp, Alt: true})
+	u.waitScreen("the restore", contains("Restored 1 queued message to editor"))
+	u.waitEditor("queued text")
+	close(gate)
+	u.waitScreen("the run's end", func(s string) bool {
+		return strings.Contains(s, "Busy and finished.") && !strings.Contains(s, "Working...")
+	})
+	if n := sc.requestCount(); n != 1 {
+		t.Fatalf("the pulled-back message was still delivered (%d requests)", n)
+	}
+}
+
+func TestResumePickerSwitchesSession(t *testing.T) {
+	dir := t.TempDir()
+	sessions := filepath.Join(dir, "sessions")
+	old := session.Create(dir, sessions)
+	first := newTestSession(t, newScript(textTurn("Old answer.")), old)
+	if err := first.Prompt(context.Background(), "an old question", nil, harness.BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	sess := newTestSession(t, newScript(), session.Create(dir, sessions))
+	u := startUI(t, sess, Options{SessionsDir: sessions})
+	u.submit("/resume")
+	u.waitScreen("the picker", contains("Resume Session (Current Folder)", "an old question"))
+	u.key(tea.KeyEnter)
+	all := u.waitAll("the resumed conversation", contains("Resumed session", "Old answer."))
+	if strings.Index(all, "an old question") > strings.Index(all, "Resumed session") {
+		t.Errorf("the status must follow the history:\n%s", all)
+	}
+	if got := userPromptText(sess.Messages()[0]); got != "an old question" {
+		t.Fatalf("transcript after resume starts with %q", got)
+	}
 }
