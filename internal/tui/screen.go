@@ -54,13 +54,14 @@ func newScreen(out io.Writer, width, height int, reflow bool) *screen {
 	return &screen{out: out, width: width, height: height, reflow: reflow}
 }
 
-// resize records the terminal's new size. A narrower terminal that re-wraps has turned every live
-// line wider than the new width into several rows above the cursor.
+// resize records the terminal's new size. A terminal that re-wraps has turned every line of the
+// drawn frame wider than the new width into several rows above the cursor (counted from the frame
+// as drawn, so that several resizes before the next frame add up right).
 func (s *screen) resize(width, height int) {
 	if width <= 0 || height <= 0 || width == s.width && height == s.height {
 		return
 	}
-	if width < s.width && s.reflow && len(s.lines) > 0 {
+	if s.reflow && len(s.lines) > 0 {
 		rows := 0
 		for i := 0; i < len(s.lines)-1; i++ {
 			rows += max(1, (s.widths[i]+width-1)/width)

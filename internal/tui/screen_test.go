@@ -114,3 +114,19 @@ func TestScreenTruncatesTooWideLiveLines(t *testing.T) {
 		t.Fatalf("got %q want %q", got, want)
 	}
 }
+
+func TestScreenSeveralResizesBeforeAFrame(t *testing.T) {
+	vt := newVTerm(120, 40)
+	s := newScreen(vt, 120, 40, true)
+	s.draw(lines("block", 5, 100), lines("live", 6, 120))
+	for _, w := range []int{70, 50, 90} {
+		vt.resize(w, 40)
+		s.resize(w, 40)
+	}
+	newLive := lines("LIVE", 4, 90)
+	s.draw(nil, slices.Clone(newLive))
+	want := append(lines("block", 5, 100), newLive...)
+	if got := vt.allLines(); !slices.Equal(got, want) {
+		t.Fatalf("terminal:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
