@@ -9,6 +9,7 @@ import (
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/session"
 )
 
 // handler runs one command type and returns its response (nil when it wrote its own).
@@ -162,6 +163,7 @@ func (s *server) newSession(c *command) *response {
 	if err != nil {
 		return c.fail(err)
 	}
+	s.quiesce()
 	if err := s.sess.NewSession(parent); err != nil {
 		return c.fail(err)
 	}
@@ -265,6 +267,7 @@ func (s *server) compact(c *command) *response {
 	if err != nil {
 		return c.fail(err)
 	}
+	s.quiesce()
 	res, err := s.sess.Compact(s.runCtx, instructions)
 	if err != nil {
 		return c.fail(err)
@@ -334,6 +337,7 @@ func (s *server) switchSession(c *command) *response {
 	if err != nil {
 		return c.fail(err)
 	}
+	s.quiesce()
 	if err := s.sess.SwitchSession(path); err != nil {
 		return c.fail(err)
 	}
@@ -345,6 +349,10 @@ func (s *server) fork(c *command) *response {
 	if err != nil {
 		return c.fail(err)
 	}
+	if e := s.sess.Store().Entry(entryID); e == nil || e.Type != session.TypeMessage || e.Role != provider.RoleUser {
+		return c.failText("Invalid entry ID for forking") // checked before the run is aborted, as pi does
+	}
+	s.quiesce()
 	text, err := s.sess.Fork(entryID)
 	if err != nil {
 		return c.fail(err)
@@ -356,6 +364,7 @@ func (s *server) clone(c *command) *response {
 	if s.sess.Store().LeafID() == "" {
 		return c.failText("Cannot clone session: no current entry selected")
 	}
+	s.quiesce()
 	if err := s.sess.Clone(); err != nil {
 		return c.fail(err)
 	}

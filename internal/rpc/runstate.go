@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"context"
 	"sync"
 
 	"github.com/pi-go/pi-go/internal/harness"
@@ -90,4 +91,30 @@ func (s *server) awaitSettled(earlier []chan struct{}, progress chan struct{}, s
 			return
 		}
 	}
+}
+
+// waitPrompts waits until the prompt calls in progress now have returned, or ctx ends.
+func (r *runState) waitPrompts(ctx context.Context) {
+	r.mu.Lock()
+	var pending []chan struct{}
+	for ch := range r.prompts {
+		pending = append(pending, ch)
+	}
+	r.mu.Unlock()
+	for _, done := range pending {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// quiesce aborts whatever runs and waits until the prompt calls in progress have returned, so the
+// session operation that follows (compaction, new session, switch, fork, clone) finds the previous
+// operation finished: the session's own Abort waits for the agent only, not for the bookkeeping
+// after a run, and pi answers these commands on an idle session.
+func (s *server) quiesce() {
+	s.sess.Abort()
+	s.runs.waitPrompts(s.runCtx)
 }
