@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pi-go/pi-go/internal/provider/openaitest"
+	"go.uber.org/goleak"
 )
 
 // The end-to-end tests drive the real binary (`pi --mode rpc`) as a client would, against the scripted
@@ -25,10 +26,18 @@ var piBuild struct {
 	err  error
 }
 
+// TestMain also checks that no test leaves a goroutine behind (Serve's reader, command goroutines,
+// runs, the writer's flush timer).
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if piBuild.dir != "" {
 		os.RemoveAll(piBuild.dir)
+	}
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goroutines left running:", err)
+			code = 1
+		}
 	}
 	os.Exit(code)
 }

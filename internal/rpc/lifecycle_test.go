@@ -21,7 +21,10 @@ func TestServeReturnsWhenContextEnds(t *testing.T) {
 	go io.Copy(io.Discard, outR)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, f.sess, inR, outW, ServeOptions{Stderr: &testLog{t: t}}) }()
+	go func() {
+		done <- Serve(ctx, f.sess, inR, outW, ServeOptions{Stderr: &testLog{t: t}})
+		outW.Close()
+	}()
 	if _, err := io.WriteString(inW, `{"type":"prompt","message":"hi"}`+"\n"); err != nil {
 		t.Fatal(err)
 	}
