@@ -2,8 +2,13 @@ package rpc
 
 import (
 	"encoding/base64"
+	"io"
 	"strings"
 	"testing"
+
+	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
 )
 
 // BenchmarkParseCommandLine measures what every input line costs before its command runs: UTF-8
@@ -27,5 +32,23 @@ func BenchmarkParseCommandLine(b *testing.B) {
 		if _, err := c.images(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkDeltaEventOutput measures what RPC adds per streamed delta: a message_update event that
+// carries the whole partial answer twice (pi's shape), here 8 KB of text, encoded and written through
+// the buffered line writer.
+func BenchmarkDeltaEventOutput(b *testing.B) {
+	partial := &provider.AssistantMessage{Content: []provider.Content{provider.TextContent(strings.Repeat("lorem ipsum ", 700))},
+		API: provider.APIOpenAICompletions, Provider: "mock", Model: "mock-model", StopReason: provider.StopReasonStop, Timestamp: 1}
+	e := harness.Event{Type: string(loop.EventMessageUpdate), Agent: &loop.Event{Type: loop.EventMessageUpdate, Message: partial,
+		AssistantEvent: &provider.AssistantEvent{Type: provider.EventTextDelta, Delta: "ipsum", Partial: partial}}}
+	s := &server{out: NewLineWriter(io.Discard), runs: &runState{progress: make(chan struct{})}, outFailed: make(chan struct{})}
+	defer s.out.Close()
+	data, _ := e.MarshalJSON()
+	b.SetBytes(int64(len(data) + 1))
+	b.ReportAllocs()
+	for b.Loop() {
+		s.onEvent(e)
 	}
 }
