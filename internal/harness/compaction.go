@@ -133,18 +133,27 @@ func (s *Session) Compact(ctx context.Context, instructions string) (CompactionR
 		return CompactionResult{}, compaction.ErrNothingToCompact
 	}
 	s.mu.Lock()
-	if s.busy {
+	if s.busy || s.agent.IsRunning() {
 		s.mu.Unlock()
 		return CompactionResult{}, ErrBusy
 	}
-	s.busy = true
+	opCtx, end := s.beginOperationLocked(ctx)
 	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		s.busy = false
-		s.mu.Unlock()
-	}()
-	return s.runCompaction(ctx, CompactionManual, instructions, false)
+	res, err := s.runCompaction(opCtx, CompactionManual, instructions, false)
+	end()
+	if err == nil && s.agent.HasQueuedMessages() {
+		// Messages queued while the compaction ran are delivered now, as after an automatic one.
+		go s.deliverQueued()
+	}
+	return res, err
+}
+
+// deliverQueued runs the agent on the queued messages unless another operation has started (which
+// delivers them itself). The goroutine belongs to the session: Abort and Close wait for it.
+func (s *Session) deliverQueued() {
+	if err := s.Continue(context.Background()); err != nil && !errors.Is(err, ErrBusy) {
+		s.warn(fmt.Errorf("delivering queued messages: %w", err))
+	}
 }
 
 // AbortCompaction cancels a running compaction; nothing is written.

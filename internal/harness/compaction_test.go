@@ -210,3 +210,32 @@ func TestManualCompactErrorsAndAbort(t *testing.T) {
 		t.Fatalf("second compact: %v", err)
 	}
 }
+
+func TestMessagesQueuedDuringManualCompactionAreDelivered(t *testing.T) {
+	gate := make(chan struct{})
+	f, _ := compactionFixture(t, []scriptedTurn{usageTurn("a", 300), usageTurn("b", 300), textTurn("after compaction")}, gate, 1000)
+	ctx := context.Background()
+	for _, p := range []string{"one", "two"} {
+		if err := f.s.Prompt(ctx, p, nil, BehaviorNone); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan error, 1)
+	go func() { _, err := f.s.Compact(ctx, ""); done <- err }()
+	waitForEvent(t, f.events, func(e Event) bool { return e.Type == EventCompactionStart })
+	if err := f.s.Prompt(ctx, "queued while compacting", nil, BehaviorFollowUp); err != nil {
+		t.Fatal(err)
+	}
+	close(gate)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	waitForEvent(t, f.events, func(e Event) bool { return e.Type == "agent_end" })
+	f.s.Abort() // waits for the delivering operation to end
+	msgs := f.s.Messages()
+	last := msgs[len(msgs)-1].(*provider.AssistantMessage)
+	prev := msgs[len(msgs)-2].(*provider.UserMessage)
+	if provider.TextOf(prev.Content, "") != "queued while compacting" || provider.TextOf(last.Content, "") != "after compaction" {
+		t.Errorf("queued message not delivered after the compaction: %T %T", msgs[len(msgs)-2], msgs[len(msgs)-1])
+	}
+}

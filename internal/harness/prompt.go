@@ -20,39 +20,7 @@ const NoModelSelectedMessage = "No model selected.\n\n" +
 // end up in the transcript, not in the returned error, which reports preconditions (no model, no key,
 // busy without a behaviour).
 func (s *Session) Prompt(ctx context.Context, text string, images []provider.Content, behavior StreamingBehavior) error {
-	s.mu.Lock()
-	if s.busy || s.agent.IsRunning() {
-		s.mu.Unlock()
-		switch behavior {
-		case BehaviorSteer:
-			s.Steer(text, images)
-			return nil
-		case BehaviorFollowUp:
-			s.FollowUp(text, images)
-			return nil
-		}
-		return ErrBusy
-	}
-	if err := s.checkModelLocked(); err != nil {
-		s.mu.Unlock()
-		return err
-	}
-	s.busy = true
-	opCtx, cancel := context.WithCancel(ctx)
-	s.opCancel = cancel
-	s.mu.Unlock()
-	defer s.endOperation(cancel)
-
-	s.flushPendingBash()
-	if _, err := s.checkCompaction(opCtx, s.lastAssistantMessage(), true); err != nil {
-		return err
-	}
-	s.resetSystemPrompt()
-	msg := provider.NewUserMessage(text, images...)
-	if err := s.agent.Prompt(opCtx, msg); err != nil {
-		return err
-	}
-	return s.afterRun(opCtx)
+	return s.PromptWithHooks(ctx, text, images, behavior, PromptHooks{})
 }
 
 // Continue re-runs the agent from the current transcript (pi's continue()), with the same retry and
@@ -67,24 +35,34 @@ func (s *Session) Continue(ctx context.Context) error {
 		s.mu.Unlock()
 		return err
 	}
-	s.busy = true
-	opCtx, cancel := context.WithCancel(ctx)
-	s.opCancel = cancel
+	opCtx, end := s.beginOperationLocked(ctx)
 	s.mu.Unlock()
-	defer s.endOperation(cancel)
+	defer end()
 	if err := s.agent.Continue(opCtx); err != nil {
 		return err
 	}
 	return s.afterRun(opCtx)
 }
 
-func (s *Session) endOperation(cancel context.CancelFunc) {
-	cancel()
-	s.mu.Lock()
-	s.busy = false
-	s.opCancel = nil
-	s.mu.Unlock()
-	s.flushPendingBash()
+// beginOperationLocked marks the session busy with one operation (a run with its retries and
+// compactions, or a manual compaction) and returns its context and the function that ends it. The
+// caller holds s.mu and has checked that no operation runs.
+func (s *Session) beginOperationLocked(ctx context.Context) (context.Context, func()) {
+	opCtx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	s.busy = true
+	s.opCancel = cancel
+	s.opDone = done
+	return opCtx, func() {
+		cancel()
+		s.mu.Lock()
+		s.busy = false
+		s.opCancel = nil
+		s.opDone = nil
+		s.mu.Unlock()
+		s.flushPendingBash()
+		close(done)
+	}
 }
 
 // checkModelLocked is the preflight of a prompt: a model must be selected and have credentials.
@@ -146,10 +124,13 @@ func (s *Session) ClearQueue() (steering, followUp []string) {
 }
 
 // Abort cancels whatever runs: the model request, the tools, a retry wait, a compaction. It returns once
-// the agent is idle. Queued messages stay queued.
+// the whole operation has ended (the work after a run included), so the caller may start another at
+// once. Queued messages stay queued. It must not be called from an event listener, which runs inside
+// the operation.
 func (s *Session) Abort() {
 	s.mu.Lock()
 	cancels := []context.CancelFunc{s.opCancel, s.retryCancel, s.compactCancel}
+	done := s.opDone
 	s.mu.Unlock()
 	for _, c := range cancels {
 		if c != nil {
@@ -158,6 +139,9 @@ func (s *Session) Abort() {
 	}
 	s.agent.Abort()
 	_ = s.agent.WaitForIdle(context.Background())
+	if done != nil {
+		<-done
+	}
 }
 
 // WaitForIdle returns when no operation is running or ctx ends.

@@ -21,7 +21,7 @@ type PromptHooks struct {
 
 // PromptWithHooks is Prompt reporting its preflight through hooks (RPC mode answers a prompt at that
 // point while its run goes on). Like Prompt, it returns when the run, its retries and compactions
-// have settled. It follows Prompt step for step; a change to one belongs in the other.
+// have settled; Prompt is this with no hooks.
 func (s *Session) PromptWithHooks(ctx context.Context, text string, images []provider.Content,
 	behavior StreamingBehavior, hooks PromptHooks) error {
 	decided := func() {
@@ -55,11 +55,9 @@ func (s *Session) PromptWithHooks(ctx context.Context, text string, images []pro
 		decided()
 		return report(err)
 	}
-	s.busy = true
-	opCtx, cancel := context.WithCancel(ctx)
-	s.opCancel = cancel
+	opCtx, end := s.beginOperationLocked(ctx)
 	s.mu.Unlock()
-	defer s.endOperation(cancel)
+	defer end()
 	decided()
 
 	s.flushPendingBash()

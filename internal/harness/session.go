@@ -79,6 +79,7 @@ type Session struct {
 	followUpTexts  []string
 	busy           bool               // a prompt, its retries and compactions are in progress
 	opCancel       context.CancelFunc // cancels the whole operation (run, retry wait, compaction)
+	opDone         chan struct{}      // closed when the operation has ended
 	retryAttempt   int
 	retryCancel    context.CancelFunc
 	lastAssistant  *provider.AssistantMessage // the last assistant message_end of the current run
