@@ -35,7 +35,8 @@ type Options struct {
 	Warnings []string
 	// WarningSink delivers the session's warnings while the TUI runs (see WarningSink).
 	WarningSink *WarningSink
-	// Settings supply theme, hideThinkingBlock, quietStartup and doubleEscapeAction; nil: defaults.
+	// Settings supply theme, hideThinkingBlock (Ctrl+T saves it), quietStartup, doubleEscapeAction
+	// and branchSummary.skipPrompt; nil: defaults.
 	Settings *config.SettingsManager
 	// In and Out are the terminal; nil means stdin and stdout.
 	In  io.Reader

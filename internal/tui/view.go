@@ -17,8 +17,13 @@ const (
 	editorMaxRows = 10
 )
 
-// drawFrame prints the blocks that became final and redraws the live region.
+// drawFrame prints the blocks that became final and redraws the live region. The terminal's size
+// is read first: a resize whose signal has not arrived yet has already re-wrapped the screen, and a
+// frame computed for the old width would start on the wrong row.
 func (m *model) drawFrame() {
+	if w, h := m.term.size(); w > 0 && (w != m.width || h != m.height) {
+		m.resize(w, h)
+	}
 	now := time.Now()
 	m.lastFrame = now
 	print := m.flushChat(m.width)
