@@ -31,7 +31,7 @@ func (m *model) externalEditor() tea.Cmd {
 	// "code --wait" style values carry arguments.
 	parts := strings.Fields(editorCmd)
 	c := exec.Command(parts[0], append(parts[1:], tmp)...)
-	m.scr.release(nil)
+	m.scr.pause()
 	return tea.Exec(&foreground{cmd: c, term: m.term}, func(err error) tea.Msg {
 		defer os.Remove(tmp)
 		if err != nil {
@@ -46,7 +46,7 @@ func (m *model) externalEditor() tea.Cmd {
 }
 
 func (m *model) externalEditorDone(msg externalEditorMsg) {
-	m.scr.full = true
+	m.scr.resume()
 	if msg.ok {
 		m.ed.setText(msg.text)
 		return
@@ -61,7 +61,7 @@ func (m *model) externalEditorDone(msg externalEditorMsg) {
 
 // suspend is Ctrl+Z: the terminal goes back to the shell until the process is resumed (fg).
 func (m *model) suspend() tea.Cmd {
-	m.scr.release(nil)
+	m.scr.pause()
 	m.term.leave()
 	return tea.Suspend
 }

@@ -45,6 +45,8 @@ type screen struct {
 	up int
 	// full makes the next frame redraw the whole region (after a resize or a suspend).
 	full bool
+	// paused: another program has the terminal (Ctrl+Z, the external editor); nothing is drawn.
+	paused bool
 
 	buf bytes.Buffer
 	err error // the first write error; nothing is written after it
@@ -74,7 +76,7 @@ func (s *screen) resize(width, height int) {
 
 // draw prints lines above the live region and redraws the live region as live.
 func (s *screen) draw(print, live []string) {
-	if s.err != nil {
+	if s.err != nil || s.paused {
 		return
 	}
 	if len(live) == 0 {
@@ -204,6 +206,19 @@ func (s *screen) release(print []string) {
 	b.WriteString(syncEnd)
 	s.lines, s.widths, s.up = nil, nil, 0
 	s.flush()
+}
+
+// pause erases the live region and draws nothing until resume: the terminal belongs to another
+// program (the shell after Ctrl+Z, an external editor).
+func (s *screen) pause() {
+	s.release(nil)
+	s.paused = true
+}
+
+// resume draws again, from the cursor's current row.
+func (s *screen) resume() {
+	s.paused = false
+	s.full = true
 }
 
 // write sends raw control sequences (cursor visibility, bracketed paste, clipboard, title).

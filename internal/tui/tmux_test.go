@@ -144,7 +144,7 @@ func TestTmuxStreamingResizeAndScrollback(t *testing.T) {
 	srv.Enqueue(openaitest.Response{Events: events, Gate: gate})
 
 	dir := t.TempDir()
-	p := &tmuxPane{tb: t, socket: fmt.Sprintf("pi-tui-e2e-%d", os.Getpid())}
+	p := &tmuxPane{tb: t, socket: fmt.Sprintf("pi-tui-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	cmd := fmt.Sprintf("env %s=1 %s=%s %s=%s %s -test.run='^$'", e2eHelperEnv, e2eURLEnv, srv.URL, e2eDirEnv, dir, os.Args[0])
 	p.run("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", cmd)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
@@ -221,4 +221,42 @@ func TestTmuxStreamingResizeAndScrollback(t *testing.T) {
 		out, _ := exec.Command("tmux", "-L", p.socket, "list-sessions").CombinedOutput()
 		return string(out)
 	}, func(s string) bool { return !strings.Contains(s, "e2e:") })
+}
+
+// Ctrl+Z gives the terminal back to the shell with the live region erased; fg brings the UI back
+// with the editor's text.
+func TestTmuxSuspendAndResume(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (make deps installs it): skipping the terminal end-to-end test")
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is needed for job control")
+	}
+	if testing.Short() {
+		t.Skip("end-to-end test")
+	}
+	dir := t.TempDir()
+	p := &tmuxPane{tb: t, socket: fmt.Sprintf("pi-tui-e2e-susp-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	p.run("new-session", "-d", "-s", "e2e", "-x", "100", "-y", "30", "env PS1='$ ' bash --norc --noprofile")
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
+	p.waitFor("the shell", p.screen, contains("$"))
+	p.run("send-keys", "-t", "e2e", "-l", fmt.Sprintf("env %s=1 %s=http://127.0.0.1:1/v1 %s=%s %s -test.run='^$'",
+		e2eHelperEnv, e2eURLEnv, e2eDirEnv, dir, os.Args[0]))
+	p.run("send-keys", "-t", "e2e", "Enter")
+	p.waitFor("the editor", p.screen, contains(e2eModel))
+	p.run("send-keys", "-t", "e2e", "-l", "unsent words")
+	p.waitFor("the typed text", p.screen, contains("unsent words"))
+	p.run("send-keys", "-t", "e2e", "C-z")
+	stopped := p.waitFor("the shell again", p.screen, contains("Stopped"))
+	if strings.Contains(stopped, e2eModel) || strings.Contains(stopped, "unsent words") {
+		t.Fatalf("the live region is left on screen while suspended:\n%s", stopped)
+	}
+	p.run("send-keys", "-t", "e2e", "fg", "Enter")
+	p.waitFor("the UI back", p.screen, contains(e2eModel, "unsent words"))
+	p.run("send-keys", "-t", "e2e", "C-c")
+	p.run("send-keys", "-t", "e2e", "C-c")
+	p.waitFor("the shell after quitting", p.screen, func(s string) bool {
+		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+		return !strings.Contains(s, e2eModel) && strings.HasPrefix(lines[len(lines)-1], "$")
+	})
 }

@@ -38,7 +38,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.handleKey(msg))
 	case tea.ResumeMsg:
 		_ = m.term.enter()
-		m.scr.full = true
+		m.scr.resume()
 	default:
 		if k, ok := extendedKey(msg); ok {
 			cmds = append(cmds, m.handleKey(k))
