@@ -67,7 +67,7 @@ func (s *Session) beginOperationLocked(ctx context.Context) (context.Context, fu
 
 // checkModelLocked is the preflight of a prompt: a model must be selected and have credentials.
 func (s *Session) checkModelLocked() error {
-	m := s.agent.State().Model
+	m := s.agent.Model()
 	if m == nil {
 		return errors.New(NoModelSelectedMessage)
 	}

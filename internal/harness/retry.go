@@ -49,7 +49,7 @@ func (s *Session) isRetryable(m *provider.AssistantMessage) bool {
 		return false
 	}
 	window := 0
-	if cur := s.agent.State().Model; cur != nil {
+	if cur := s.agent.Model(); cur != nil {
 		window = cur.ContextWindow
 	}
 	return !provider.IsContextOverflow(m, window)

@@ -157,7 +157,7 @@ func New(opts Options) (*Session, error) {
 // restoreOrStart loads the transcript of a resumed session, or writes the opening entries of a new one.
 func (s *Session) restoreOrStart(level provider.ThinkingLevel) error {
 	if len(s.store.Entries()) == 0 {
-		if m := s.agent.State().Model; m != nil {
+		if m := s.agent.Model(); m != nil {
 			s.appendEntry(s.store.AppendModelChange(m.Provider, m.ID))
 		}
 		s.appendEntry(s.store.AppendThinkingLevelChange(level))
@@ -180,7 +180,7 @@ func (s *Session) reloadFromStore(keepModel bool) error {
 	if !keepModel && ctx.Model != nil && s.opts.Models != nil {
 		if m := s.opts.Models.Find(ctx.Model.Provider, ctx.Model.ModelID); m != nil && s.opts.HasAuth(m.Provider) {
 			s.agent.SetModel(m)
-		} else if cur := s.agent.State().Model; cur == nil || cur.Provider != ctx.Model.Provider || cur.ID != ctx.Model.ModelID {
+		} else if cur := s.agent.Model(); cur == nil || cur.Provider != ctx.Model.Provider || cur.ID != ctx.Model.ModelID {
 			s.warn(fmt.Errorf("Could not restore model %s/%s", ctx.Model.Provider, ctx.Model.ModelID))
 		}
 	}
@@ -192,13 +192,13 @@ func (s *Session) reloadFromStore(keepModel bool) error {
 		}
 	}
 	level := ctx.ThinkingLevel
-	if m := s.agent.State().Model; m != nil {
+	if m := s.agent.Model(); m != nil {
 		level = provider.ClampThinkingLevel(m, level)
 	} else {
 		level = provider.ThinkingOff
 	}
 	if !hasLevel {
-		level = s.agent.State().ThinkingLevel
+		level = s.agent.ThinkingLevel()
 		s.appendEntry(s.store.AppendThinkingLevelChange(level))
 	}
 	s.agent.SetThinkingLevel(level)
@@ -209,7 +209,7 @@ func (s *Session) apiKey(ctx context.Context, providerName string) (string, erro
 	if s.opts.RequestAuth == nil {
 		return "", nil
 	}
-	m := s.agent.State().Model
+	m := s.agent.Model()
 	if m == nil || m.Provider != providerName {
 		return "", nil
 	}
@@ -222,7 +222,7 @@ func (s *Session) rebuildSystemPrompt() {
 	o := s.opts.Prompt
 	o.Cwd = s.opts.Cwd
 	o.Tools = nil
-	for _, t := range s.agent.State().Tools {
+	for _, t := range s.agent.Tools() {
 		o.Tools = append(o.Tools, t.Definition().Name)
 	}
 	s.mu.Lock()
@@ -299,16 +299,16 @@ func (s *Session) Store() *session.Manager {
 func (s *Session) Cwd() string { return s.opts.Cwd }
 
 // Model is the current model (nil when none is selected).
-func (s *Session) Model() *provider.Model { return s.agent.State().Model }
+func (s *Session) Model() *provider.Model { return s.agent.Model() }
 
 // ThinkingLevel is the current thinking level.
-func (s *Session) ThinkingLevel() provider.ThinkingLevel { return s.agent.State().ThinkingLevel }
+func (s *Session) ThinkingLevel() provider.ThinkingLevel { return s.agent.ThinkingLevel() }
 
 // Messages is a copy of the transcript.
 func (s *Session) Messages() []provider.Message { return s.agent.Messages() }
 
 // SystemPrompt is the system prompt sent with every request.
-func (s *Session) SystemPrompt() string { return s.agent.State().SystemPrompt }
+func (s *Session) SystemPrompt() string { return s.agent.SystemPrompt() }
 
 // IsStreaming reports whether a run (or its retries and compactions) is in progress.
 func (s *Session) IsStreaming() bool {
