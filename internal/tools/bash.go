@@ -16,7 +16,7 @@ import (
 //go:embed bash.md
 var bashDescription string
 
-const bashSchema = `{"type":"object","properties":{"command":{"type":"string","description":"Bash command to execute"},"timeout":{"type":"number","description":"Timeout in seconds (optional, no default timeout)"}},"required":["command"]}`
+const bashSchema = `{"type":"object","required":["command"],"properties":{"command":{"type":"string","description":"Bash command to execute"},"timeout":{"type":"number","description":"Timeout in seconds (optional, no default timeout)"}}}`
 
 // BashOptions configures command execution (the bash tool and the user's own `!` commands).
 type BashOptions struct {

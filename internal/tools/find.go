@@ -20,11 +20,10 @@ import (
 //go:embed find.md
 var findDescription string
 
-const findSchema = `{"type":"object","properties":{` +
+const findSchema = `{"type":"object","required":["pattern"],"properties":{` +
 	`"pattern":{"type":"string","description":"Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'"},` +
 	`"path":{"type":"string","description":"Directory to search in (default: current directory)"},` +
-	`"limit":{"type":"number","description":"Maximum number of results (default: 1000)"}},` +
-	`"required":["pattern"]}`
+	`"limit":{"type":"number","description":"Maximum number of results (default: 1000)"}}}`
 
 const findDefaultLimit = 1000
 

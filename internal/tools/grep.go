@@ -18,15 +18,14 @@ import (
 //go:embed grep.md
 var grepDescription string
 
-const grepSchema = `{"type":"object","properties":{` +
+const grepSchema = `{"type":"object","required":["pattern"],"properties":{` +
 	`"pattern":{"type":"string","description":"Search pattern (regex or literal string)"},` +
 	`"path":{"type":"string","description":"Directory or file to search (default: current directory)"},` +
 	`"glob":{"type":"string","description":"Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'"},` +
 	`"ignoreCase":{"type":"boolean","description":"Case-insensitive search (default: false)"},` +
 	`"literal":{"type":"boolean","description":"Treat pattern as literal string instead of regex (default: false)"},` +
 	`"context":{"type":"number","description":"Number of lines to show before and after each match (default: 0)"},` +
-	`"limit":{"type":"number","description":"Maximum number of matches to return (default: 100)"}},` +
-	`"required":["pattern"]}`
+	`"limit":{"type":"number","description":"Maximum number of matches to return (default: 100)"}}}`
 
 const grepDefaultLimit = 100
 

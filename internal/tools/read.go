@@ -20,11 +20,10 @@ import (
 //go:embed read.md
 var readDescription string
 
-const readSchema = `{"type":"object","properties":{` +
+const readSchema = `{"type":"object","required":["path"],"properties":{` +
 	`"path":{"type":"string","description":"Path to the file to read (relative or absolute)"},` +
 	`"offset":{"type":"number","description":"Line number to start reading from (1-indexed)"},` +
-	`"limit":{"type":"number","description":"Maximum number of lines to read"}},` +
-	`"required":["path"]}`
+	`"limit":{"type":"number","description":"Maximum number of lines to read"}}}`
 
 // readBinarySniff is how much of the start of a file is checked for NUL bytes. A text file has none;
 // nearly every binary format has some early on (git and ripgrep use the same test).

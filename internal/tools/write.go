@@ -16,10 +16,9 @@ import (
 //go:embed write.md
 var writeDescription string
 
-const writeSchema = `{"type":"object","properties":{` +
+const writeSchema = `{"type":"object","required":["path","content"],"properties":{` +
 	`"path":{"type":"string","description":"Path to the file to write (relative or absolute)"},` +
-	`"content":{"type":"string","description":"Content to write to the file"}},` +
-	`"required":["path","content"]}`
+	`"content":{"type":"string","description":"Content to write to the file"}}}`
 
 // WriteOptions configure the write tool.
 type WriteOptions struct {
