@@ -5,11 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"sync"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // argValidator validates tool arguments against the tools' JSON schemas, compiling each schema once.
@@ -20,17 +17,13 @@ type argValidator struct {
 
 func newArgValidator() *argValidator { return &argValidator{cache: map[string]*compiledSchema{}} }
 
-// compiledSchema is one tool's parameter schema: the decoded document (for coercion and messages), the
-// compiled root, and branches compiled on demand for union coercion.
+// compiledSchema is one tool's parameter schema: the decoded document (for coercion, which walks the
+// schema as written) and its compiled nodes.
 type compiledSchema struct {
-	doc      any
-	compiler *jsonschema.Compiler
-	root     *jsonschema.Schema
-	subs     map[string]*jsonschema.Schema
-	err      error
+	doc  *schemaDoc
+	root *schemaNode
+	err  error
 }
-
-const schemaURL = "mem:///parameters.json"
 
 func (v *argValidator) schema(params json.RawMessage) *compiledSchema {
 	params = bytes.TrimSpace(params)
@@ -41,32 +34,11 @@ func (v *argValidator) schema(params json.RawMessage) *compiledSchema {
 	if cs, ok := v.cache[key]; ok {
 		return cs
 	}
-	cs := &compiledSchema{subs: map[string]*jsonschema.Schema{}}
+	cs := &compiledSchema{}
 	v.cache[key] = cs
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(params))
-	if err != nil {
-		cs.err = err
-		return cs
-	}
-	cs.doc = doc
-	// Schemas without "$schema" are read as draft 2020-12; one that is not valid there (draft-07
-	// tuples with an array "items", say) is read as draft-07, which AJV and TypeBox accept too.
-	for i, draft := range []*jsonschema.Draft{jsonschema.Draft2020, jsonschema.Draft7} {
-		c := jsonschema.NewCompiler()
-		c.DefaultDraft(draft)
-		c.AssertFormat()
-		if err := c.AddResource(schemaURL, doc); err != nil {
-			cs.err = err
-			return cs
-		}
-		root, err := c.Compile(schemaURL)
-		if err == nil {
-			cs.compiler, cs.root, cs.err = c, root, nil
-			return cs
-		}
-		if i == 0 {
-			cs.err = err
-		}
+	cs.doc, cs.err = compileSchema(params)
+	if cs.err == nil {
+		cs.root = cs.doc.nodes[""]
 	}
 	return cs
 }
@@ -74,16 +46,8 @@ func (v *argValidator) schema(params json.RawMessage) *compiledSchema {
 // check reports whether v is valid against the schema at the JSON pointer ptr ("" is the root). A
 // branch that does not compile never matches.
 func (cs *compiledSchema) check(ptr string, v any) bool {
-	sch, ok := cs.subs[ptr]
-	if !ok {
-		toks := strings.Split(ptr, "/")
-		for i := range toks {
-			toks[i] = url.PathEscape(toks[i])
-		}
-		sch, _ = cs.compiler.Compile(schemaURL + "#" + strings.Join(toks, "/"))
-		cs.subs[ptr] = sch
-	}
-	return sch != nil && sch.Validate(v) == nil
+	n, err := cs.doc.at(ptr)
+	return err == nil && matches(n, v, nil, nil)
 }
 
 // validate coerces and validates the arguments of a call of tool. It returns the arguments Execute
@@ -103,9 +67,9 @@ func (v *argValidator) validate(tool string, params, args json.RawMessage) (json
 		return nil, fmt.Errorf("Invalid arguments for tool %q: %w", tool, err)
 	}
 	c := coercer{cs: cs}
-	coerced, changed := c.coerce(deepCopy(value), cs.doc, "")
-	verr := cs.root.Validate(coerced)
-	if verr == nil {
+	coerced, changed := c.coerce(deepCopy(value), cs.doc.doc, "")
+	chk := checker{}
+	if chk.check(cs.root, coerced, nil, nil) {
 		if !changed {
 			return args, nil
 		}
@@ -113,21 +77,17 @@ func (v *argValidator) validate(tool string, params, args json.RawMessage) (json
 		encodeJS(&b, coerced, order, "", "", 0)
 		return json.RawMessage(b.Bytes()), nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(verr, &ve) {
-		return nil, fmt.Errorf("Validation failed for tool %q: %w", tool, verr)
-	}
 	var msg strings.Builder
 	msg.WriteString("Validation failed for tool \"" + tool + "\":\n")
-	issues := validationIssues(ve, cs.doc, order)
-	if len(issues) == 0 {
+	sortIssues(chk.issues, order)
+	if len(chk.issues) == 0 {
 		msg.WriteString("Unknown validation error")
 	}
-	for i, is := range issues {
+	for i, is := range chk.issues {
 		if i > 0 {
 			msg.WriteByte('\n')
 		}
-		fmt.Fprintf(&msg, "  - %s: %s", is.path, is.message)
+		fmt.Fprintf(&msg, "  - %s: %s", is.path(), is.message)
 	}
 	msg.WriteString("\n\nReceived arguments:\n")
 	var pretty bytes.Buffer
