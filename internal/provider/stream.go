@@ -65,6 +65,62 @@ func (b *StreamBuilder) snapshot() *AssistantMessage {
 	return &s
 }
 
+// Streamed events and their snapshots are allocated together: one allocation per delta instead of three
+// (event, message, content slice), which is most of what the builder costs on a long stream. Keeping the
+// partial message keeps its event alive too; both are small.
+type (
+	eventSnapshot struct {
+		ev  AssistantEvent
+		msg AssistantMessage
+		// args holds the partial arguments of the tool call this event updates.
+		args string
+	}
+	eventSnapshot1 struct {
+		eventSnapshot
+		content [1]Content
+	}
+	eventSnapshot2 struct {
+		eventSnapshot
+		content [2]Content
+	}
+	eventSnapshot3 struct {
+		eventSnapshot
+		content [3]Content
+	}
+	eventSnapshot4 struct {
+		eventSnapshot
+		content [4]Content
+	}
+)
+
+// event returns a new event of type t for block idx whose Partial is a snapshot of the message so far.
+func (b *StreamBuilder) event(t AssistantEventType, idx int) (*AssistantEvent, *eventSnapshot) {
+	n := len(b.msg.Content)
+	var s *eventSnapshot
+	var content []Content
+	switch {
+	case n <= 1:
+		a := &eventSnapshot1{}
+		s, content = &a.eventSnapshot, a.content[:n:n]
+	case n == 2:
+		a := &eventSnapshot2{}
+		s, content = &a.eventSnapshot, a.content[:n:n]
+	case n == 3:
+		a := &eventSnapshot3{}
+		s, content = &a.eventSnapshot, a.content[:n:n]
+	case n == 4:
+		a := &eventSnapshot4{}
+		s, content = &a.eventSnapshot, a.content[:n:n]
+	default:
+		s, content = &eventSnapshot{}, make([]Content, n)
+	}
+	copy(content, b.msg.Content)
+	s.msg = b.msg
+	s.msg.Content = content
+	s.ev.Type, s.ev.ContentIndex, s.ev.Partial = t, idx, &s.msg
+	return &s.ev, s
+}
+
 func (b *StreamBuilder) send(e *AssistantEvent) {
 	if b.emit != nil {
 		b.emit(e)
@@ -77,7 +133,8 @@ func (b *StreamBuilder) Start() {
 		return
 	}
 	b.started = true
-	b.send(&AssistantEvent{Type: EventStart, Partial: b.snapshot()})
+	e, _ := b.event(EventStart, 0)
+	b.send(e)
 }
 
 // SetResponseID records the server's completion id (the first one wins).
@@ -126,11 +183,14 @@ func (b *StreamBuilder) Text(delta string) {
 	if b.textIdx < 0 {
 		b.textIdx = len(b.msg.Content)
 		b.msg.Content = append(b.msg.Content, Content{Type: ContentText})
-		b.send(&AssistantEvent{Type: EventTextStart, ContentIndex: b.textIdx, Partial: b.snapshot()})
+		e, _ := b.event(EventTextStart, b.textIdx)
+		b.send(e)
 	}
 	b.text.WriteString(delta)
 	b.msg.Content[b.textIdx].Text = b.text.String()
-	b.send(&AssistantEvent{Type: EventTextDelta, ContentIndex: b.textIdx, Delta: delta, Partial: b.snapshot()})
+	e, _ := b.event(EventTextDelta, b.textIdx)
+	e.Delta = delta
+	b.send(e)
 }
 
 // Thinking appends reasoning text; field is the name of the delta field it came from (the signature).
@@ -142,11 +202,14 @@ func (b *StreamBuilder) Thinking(delta, field string) {
 	if b.thinkIdx < 0 {
 		b.thinkIdx = len(b.msg.Content)
 		b.msg.Content = append(b.msg.Content, Content{Type: ContentThinking, ThinkingSignature: field})
-		b.send(&AssistantEvent{Type: EventThinkingStart, ContentIndex: b.thinkIdx, Partial: b.snapshot()})
+		e, _ := b.event(EventThinkingStart, b.thinkIdx)
+		b.send(e)
 	}
 	b.think.WriteString(delta)
 	b.msg.Content[b.thinkIdx].Thinking = b.think.String()
-	b.send(&AssistantEvent{Type: EventThinkingDelta, ContentIndex: b.thinkIdx, Delta: delta, Partial: b.snapshot()})
+	e, _ := b.event(EventThinkingDelta, b.thinkIdx)
+	e.Delta = delta
+	b.send(e)
 }
 
 // ToolCall adds a tool-call fragment. index is the stream index (nil when the server sends none); id and
@@ -182,7 +245,8 @@ func (b *StreamBuilder) ToolCall(index *int, id, name, argsFragment string) {
 			}
 			b.byID[id] = st
 		}
-		b.send(&AssistantEvent{Type: EventToolCallStart, ContentIndex: st.contentIdx, Partial: b.snapshot()})
+		e, _ := b.event(EventToolCallStart, st.contentIdx)
+		b.send(e)
 	}
 	block := &b.msg.Content[st.contentIdx]
 	if index != nil && block.StreamIndex == nil {
@@ -209,16 +273,23 @@ func (b *StreamBuilder) ToolCall(index *int, id, name, argsFragment string) {
 	}
 	if argsFragment != "" {
 		st.args.WriteString(argsFragment)
-		all := st.args.String()
-		block.PartialArgs = &all
 		// Re-parse while small, then whenever the text grew by an eighth: the partial arguments are for
 		// display, and re-parsing a long argument on every fragment would be quadratic.
-		if n := len(all); n < 4096 || n-st.parsedLen >= st.parsedLen/8 {
-			block.Arguments = RepairJSONObject(all)
+		if n := st.args.Len(); n < 4096 || n-st.parsedLen >= st.parsedLen/8 {
+			block.Arguments = RepairJSONObject(st.args.String())
 			st.parsedLen = n
 		}
 	}
-	b.send(&AssistantEvent{Type: EventToolCallDelta, ContentIndex: st.contentIdx, Delta: argsFragment, Partial: b.snapshot()})
+	e, snap := b.event(EventToolCallDelta, st.contentIdx)
+	e.Delta = argsFragment
+	if argsFragment != "" {
+		// The new arguments text lives in the event's own allocation; this snapshot and the later ones
+		// point to it, and nothing ever writes it again.
+		snap.args = st.args.String()
+		block.PartialArgs = &snap.args
+		snap.msg.Content[st.contentIdx].PartialArgs = &snap.args
+	}
+	b.send(e)
 }
 
 // SetThoughtSignature attaches provider metadata to the tool call with the given id.
@@ -234,13 +305,19 @@ func (b *StreamBuilder) closeBlocks() {
 		c := &b.msg.Content[i]
 		switch c.Type {
 		case ContentText:
-			b.send(&AssistantEvent{Type: EventTextEnd, ContentIndex: i, Content: c.Text, Partial: b.snapshot()})
+			e, _ := b.event(EventTextEnd, i)
+			e.Content = c.Text
+			b.send(e)
 		case ContentThinking:
-			b.send(&AssistantEvent{Type: EventThinkingEnd, ContentIndex: i, Content: c.Thinking, Partial: b.snapshot()})
+			e, _ := b.event(EventThinkingEnd, i)
+			e.Content = c.Thinking
+			b.send(e)
 		case ContentToolCall:
 			b.finaliseToolCall(c)
 			tc := *c
-			b.send(&AssistantEvent{Type: EventToolCallEnd, ContentIndex: i, ToolCall: &tc, Partial: b.snapshot()})
+			e, _ := b.event(EventToolCallEnd, i)
+			e.ToolCall = &tc
+			b.send(e)
 		}
 	}
 }

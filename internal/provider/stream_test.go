@@ -1,0 +1,110 @@
+package provider
+
+import (
+	"strings"
+	"sync"
+	"testing"
+)
+
+// streamEverything drives a builder through every kind of block, with more blocks than the
+// snapshot's inline sizes hold, so both allocation paths are used.
+func streamEverything(sb *StreamBuilder) *AssistantMessage {
+	sb.Start()
+	sb.SetResponseID("resp-1")
+	sb.Thinking("let me ", "reasoning_content")
+	sb.Thinking("think", "reasoning_content")
+	sb.Text("Hello")
+	sb.Text(", world")
+	for i := range 6 {
+		idx := i
+		id := "call_" + string(rune('a'+i))
+		sb.ToolCall(&idx, id, "write", `{"path":`)
+		sb.ToolCall(&idx, "", "", `"f`+string(rune('0'+i))+`.txt"`)
+		sb.ToolCall(&idx, "", "", `,"content":"x"}`)
+		sb.Text("!") // the text block grows while later blocks exist
+	}
+	sb.SetResponseModel("served-model")
+	sb.SetUsage(Usage{Input: 3, Output: 4, TotalTokens: 7})
+	sb.SetStopReason(StopReasonToolUse, "")
+	return sb.Finish()
+}
+
+// TestStreamSnapshotsNeverChange: every event's partial message reads the same at the end of the
+// stream as when it was emitted, for every block kind and any number of blocks.
+func TestStreamSnapshotsNeverChange(t *testing.T) {
+	type seen struct {
+		ev   *AssistantEvent
+		json string
+	}
+	var events []seen
+	m := &Model{ID: "m", Provider: "p", API: APIOpenAICompletions}
+	final := streamEverything(NewStreamBuilder(m, func(e *AssistantEvent) {
+		data, err := e.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		events = append(events, seen{e, string(data)})
+	}))
+	if len(events) < 40 {
+		t.Fatalf("only %d events", len(events))
+	}
+	for i, s := range events {
+		data, err := s.ev.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(data) != s.json {
+			t.Fatalf("event %d (%s) changed after it was emitted:\nthen %s\nnow  %s", i, s.ev.Type, s.json, data)
+		}
+	}
+	// The partials show the stream's progress: the text grows, partial arguments accumulate.
+	var sawPartialArgs bool
+	for _, s := range events {
+		if s.ev.Type == EventToolCallDelta && strings.Contains(s.json, `"partialArgs":"{\"path\":\"f0.txt\""`) {
+			sawPartialArgs = true
+		}
+	}
+	if !sawPartialArgs {
+		t.Error("no snapshot with the accumulated partial arguments of the first call")
+	}
+	if got := TextOf(final.Content, ""); got != "Hello, world!!!!!!" {
+		t.Errorf("final text %q", got)
+	}
+	if len(final.Content) != 8 || final.Content[7].PartialArgs != nil || string(final.Content[7].Arguments) != `{"path":"f5.txt","content":"x"}` {
+		t.Errorf("final blocks %+v", final.Content)
+	}
+}
+
+// TestStreamSnapshotsAcrossGoroutines: consumers on other goroutines read partials while the builder
+// goes on (run with -race).
+func TestStreamSnapshotsAcrossGoroutines(t *testing.T) {
+	ch := make(chan *AssistantEvent, 16)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	var bytes int
+	go func() {
+		defer wg.Done()
+		for e := range ch {
+			if e.Partial != nil {
+				data, err := e.Partial.MarshalJSON()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				bytes += len(data)
+				for _, c := range e.Partial.Content {
+					if c.PartialArgs != nil {
+						bytes += len(*c.PartialArgs)
+					}
+				}
+			}
+		}
+	}()
+	m := &Model{ID: "m", Provider: "p"}
+	streamEverything(NewStreamBuilder(m, func(e *AssistantEvent) { ch <- e }))
+	close(ch)
+	wg.Wait()
+	if bytes == 0 {
+		t.Fatal("consumer saw nothing")
+	}
+}
