@@ -18,8 +18,19 @@ import (
 // reasoning.effort, cache_control and prompt_cache_key; and its validator refuses some bodies pi sends
 // (tools with reasoning on GPT-6 models).
 
-// buildBody writes the chat-completions request body for req.
+// buildBody writes the whole chat-completions request body for req into one slice (tests and small
+// requests; Stream sends a requestBody, which never holds the body in memory).
 func buildBody(req *provider.Request, c *compat) ([]byte, error) {
+	rb, err := newRequestBody(req, c)
+	if err != nil {
+		return nil, err
+	}
+	return rb.appendTo(make([]byte, 0, rb.size)), nil
+}
+
+// newRequestBody converts the transcript and writes everything but the messages: the body's head (up
+// to the messages array) and tail (after it). The messages are written when the body is read.
+func newRequestBody(req *provider.Request, c *compat) (*requestBody, error) {
 	m := req.Model
 	opts := &req.Options
 	msgs := convertMessages(req, c)
@@ -34,13 +45,9 @@ func buildBody(req *provider.Request, c *compat) ([]byte, error) {
 	w.str(m.ID)
 	w.key("messages")
 	w.b = append(w.b, '[')
-	for i := range msgs {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
-		w.message(&msgs[i])
-	}
-	w.b = append(w.b, ']')
+	head := w.b
+
+	w = &jsonWriter{b: []byte{']'}}
 	w.key("stream")
 	w.b = append(w.b, "true"...)
 	if opts.SessionID != "" && strings.Contains(m.BaseURL, "api.openai.com") {
@@ -90,7 +97,7 @@ func buildBody(req *provider.Request, c *compat) ([]byte, error) {
 	}
 	writeReasoning(w, m, c, effectiveLevel(m, opts.Reasoning))
 	w.b = append(w.b, '}')
-	return w.b, nil
+	return newBodyParts(head, msgs, w.b), nil
 }
 
 // writeReasoning adds the thinking switch in the server's dialect; reasoning fields go only to
@@ -184,21 +191,54 @@ func markLastText(c *wireContent) bool {
 	return false
 }
 
-// jsonWriter appends JSON as JSON.stringify writes it.
+// jsonWriter appends JSON as JSON.stringify writes it. With spill set, strings of spillMin bytes or
+// more are not copied into b: they are recorded with the offset where they belong and escaped later,
+// straight into the buffer of whoever reads the body (see bodyReader).
 type jsonWriter struct {
-	b []byte
+	b     []byte
+	spill bool
+	long  []spilled
+}
+
+// spilled is a long string that belongs at offset at of the writer's bytes.
+type spilled struct {
+	at int
+	s  string
+}
+
+// spillMin is the shortest string a spilling writer leaves out of its buffer.
+const spillMin = 512
+
+// reset empties the writer for the next message, keeping its buffers.
+func (w *jsonWriter) reset() {
+	w.b = w.b[:0]
+	w.long = w.long[:0]
+}
+
+// last is the last byte written ('"' when it was a spilled string).
+func (w *jsonWriter) last() byte {
+	if n := len(w.long); n > 0 && w.long[n-1].at == len(w.b) {
+		return '"'
+	}
+	return w.b[len(w.b)-1]
 }
 
 // key starts a member of the object being written, with a comma unless it is the first.
 func (w *jsonWriter) key(k string) {
-	if w.b[len(w.b)-1] != '{' && w.b[len(w.b)-1] != '[' {
+	if c := w.last(); c != '{' && c != '[' {
 		w.b = append(w.b, ',')
 	}
 	w.b = provider.AppendJSONString(w.b, k)
 	w.b = append(w.b, ':')
 }
 
-func (w *jsonWriter) str(s string) { w.b = provider.AppendJSONString(w.b, s) }
+func (w *jsonWriter) str(s string) {
+	if w.spill && len(s) >= spillMin {
+		w.long = append(w.long, spilled{at: len(w.b), s: s})
+		return
+	}
+	w.b = provider.AppendJSONString(w.b, s)
+}
 
 func (w *jsonWriter) content(c *wireContent) {
 	switch {

@@ -21,6 +21,9 @@ type scanner struct {
 	depth int
 	err   error
 	arena []byte
+	// validateOnly skips decoding strings with escapes (str returns their raw bodies): for callers
+	// that only check syntax.
+	validateOnly bool
 }
 
 // maxDepth is encoding/json's nesting limit.
@@ -330,7 +333,7 @@ func (s *scanner) str() []byte {
 		switch {
 		case c == '"':
 			s.pos = i + 1
-			if plain {
+			if plain || s.validateOnly {
 				return d[start:i]
 			}
 			return s.unescape(d[start:i])

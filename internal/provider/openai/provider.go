@@ -67,7 +67,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	}
 
 	c := resolveCompat(m)
-	body, err := buildBody(req, &c)
+	body, err := newRequestBody(req, &c)
 	if err != nil {
 		return fail(ctx, "Cannot build the request: "+err.Error())
 	}

@@ -85,7 +85,7 @@ func truncate(s string, n int) string {
 func convertMessages(req *provider.Request, c *compat) []wireMessage {
 	m := req.Model
 	msgs := transformMessages(req.Messages, m, normalizeToolCallID(m))
-	var out []wireMessage
+	out := make([]wireMessage, 0, len(msgs)+1)
 	if req.SystemPrompt != "" {
 		role := "system"
 		if m.Reasoning && c.supportsDeveloperRole {
@@ -120,7 +120,7 @@ func convertMessages(req *provider.Request, c *compat) []wireMessage {
 				if !ok {
 					break
 				}
-				text := provider.TextOf(tr.Content, "\n")
+				text := joinedText(tr.Content)
 				if text == "" {
 					text = seeAttachedImage
 				}
@@ -157,6 +157,23 @@ func convertMessages(req *provider.Request, c *compat) []wireMessage {
 	return out
 }
 
+// joinedText is provider.TextOf(content, "\n") without copying the usual single text block.
+func joinedText(content []provider.Content) string {
+	var only *provider.Content
+	for i := range content {
+		if content[i].Type == provider.ContentText {
+			if only != nil {
+				return provider.TextOf(content, "\n")
+			}
+			only = &content[i]
+		}
+	}
+	if only == nil {
+		return ""
+	}
+	return only.Text
+}
+
 func dataURL(b provider.Content) string { return "data:" + b.MimeType + ";base64," + b.Data }
 
 func convertUser(msg *provider.UserMessage) (wireMessage, bool) {
@@ -185,14 +202,12 @@ func convertAssistant(msg *provider.AssistantMessage, m *provider.Model, c *comp
 		wm.content = wireContent{isString: true}
 	}
 	var textParts []wirePart
-	var text strings.Builder
 	var thinking []provider.Content
 	for _, b := range msg.Content {
 		switch b.Type {
 		case provider.ContentText:
 			if strings.TrimSpace(b.Text) != "" {
 				textParts = append(textParts, wirePart{text: b.Text})
-				text.WriteString(b.Text)
 			}
 		case provider.ContentThinking:
 			if strings.TrimSpace(b.Thinking) != "" {
@@ -208,8 +223,8 @@ func convertAssistant(msg *provider.AssistantMessage, m *provider.Model, c *comp
 		}
 		wm.content = wireContent{parts: append([]wirePart{{text: strings.Join(joined, "\n\n")}}, textParts...)}
 	case len(thinking) > 0:
-		if text.Len() > 0 {
-			wm.content = wireContent{isString: true, str: text.String()}
+		if len(textParts) > 0 {
+			wm.content = wireContent{isString: true, str: concatText(textParts)}
 		}
 		if sig := thinking[0].ThinkingSignature; sig != "" && !reservedFields[sig] {
 			joined := make([]string, len(thinking))
@@ -219,20 +234,14 @@ func convertAssistant(msg *provider.AssistantMessage, m *provider.Model, c *comp
 			wm.reasoningField = sig
 			wm.reasoningText = strings.Join(joined, "\n")
 		}
-	case text.Len() > 0:
-		wm.content = wireContent{isString: true, str: text.String()}
+	case len(textParts) > 0:
+		wm.content = wireContent{isString: true, str: concatText(textParts)}
 	}
 	for _, b := range msg.Content {
 		if b.Type != provider.ContentToolCall {
 			continue
 		}
-		args := "{}"
-		if a := bytes.TrimSpace(b.Arguments); len(a) > 0 {
-			var compact bytes.Buffer
-			if json.Compact(&compact, a) == nil {
-				args = compact.String()
-			}
-		}
+		args := compactArgs(b.Arguments)
 		wm.toolCalls = append(wm.toolCalls, wireToolCall{id: b.ID, name: b.Name, args: args})
 		if b.ThoughtSignature != "" {
 			var detail json.RawMessage
@@ -253,6 +262,59 @@ func convertAssistant(msg *provider.AssistantMessage, m *provider.Model, c *comp
 		return wireMessage{}, false
 	}
 	return wm, true
+}
+
+// compactArgs is a tool call's arguments as sent: compact JSON, or "{}" when they are missing or not
+// JSON. Arguments are usually compact already (pi-go writes them so); they are then only checked.
+func compactArgs(raw json.RawMessage) string {
+	a := bytes.TrimSpace(raw)
+	if len(a) == 0 {
+		return "{}"
+	}
+	s := scanner{validateOnly: true}
+	s.reset(a)
+	s.skip()
+	s.end()
+	if s.err != nil {
+		return "{}"
+	}
+	if isCompactJSON(a) {
+		return string(a)
+	}
+	var compact bytes.Buffer
+	if json.Compact(&compact, a) != nil {
+		return "{}"
+	}
+	return compact.String()
+}
+
+// isCompactJSON reports whether valid JSON has no whitespace outside its strings.
+func isCompactJSON(a []byte) bool {
+	for i := 0; i < len(a); i++ {
+		switch a[i] {
+		case ' ', '\t', '\n', '\r':
+			return false
+		case '"':
+			for i++; i < len(a) && a[i] != '"'; i++ {
+				if a[i] == '\\' {
+					i++
+				}
+			}
+		}
+	}
+	return true
+}
+
+// concatText joins the texts of parts with nothing between them (one part is not copied).
+func concatText(parts []wirePart) string {
+	if len(parts) == 1 {
+		return parts[0].text
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteString(p.text)
+	}
+	return b.String()
 }
 
 // hasToolHistory: some proxies require a tools field whenever the history has tool calls or results.

@@ -86,6 +86,10 @@ func replaceImages(content []provider.Content, placeholder string) []provider.Co
 func transformAssistant(msg *provider.AssistantMessage, m *provider.Model, normalizeID func(string) string,
 	idMap map[string]string) *provider.AssistantMessage {
 	sameModel := msg.Provider == m.Provider && msg.API == apiOf(m) && msg.Model == m.ID
+	if sameModel && !dropsBlankThinking(msg.Content) {
+		// The model's own reply goes back as it is.
+		return msg
+	}
 	cp := *msg
 	out := &cp
 	out.Content = make([]provider.Content, 0, len(msg.Content))
@@ -128,6 +132,17 @@ func transformAssistant(msg *provider.AssistantMessage, m *provider.Model, norma
 		}
 	}
 	return out
+}
+
+// dropsBlankThinking reports whether content has a thinking block the model's own reply drops: blank,
+// not redacted, without a signature.
+func dropsBlankThinking(content []provider.Content) bool {
+	for _, c := range content {
+		if c.Type == provider.ContentThinking && !c.Redacted && c.ThinkingSignature == "" && strings.TrimSpace(c.Thinking) == "" {
+			return true
+		}
+	}
+	return false
 }
 
 func apiOf(m *provider.Model) string {

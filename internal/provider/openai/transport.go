@@ -44,7 +44,7 @@ func newDefaultClient() *http.Client {
 // of an error body so the server's own words reach the message.
 type callDoer struct {
 	client  *http.Client
-	body    []byte
+	body    *requestBody
 	headers map[string]string
 	watch   *idleWatch
 
@@ -57,9 +57,9 @@ type callDoer struct {
 }
 
 func (d *callDoer) Do(req *http.Request) (*http.Response, error) {
-	req.Body = io.NopCloser(bytes.NewReader(d.body))
-	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(d.body)), nil }
-	req.ContentLength = int64(len(d.body))
+	req.Body = d.body.reader()
+	req.GetBody = func() (io.ReadCloser, error) { return d.body.reader(), nil }
+	req.ContentLength = d.body.size
 	for k, v := range d.headers {
 		req.Header.Set(k, v)
 	}

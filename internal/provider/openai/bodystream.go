@@ -1,0 +1,292 @@
+package openai
+
+import (
+	"fmt"
+	"io"
+	"unicode/utf8"
+)
+
+// requestBody is a chat-completions body that is written while it is sent. Its length is known before
+// the first byte (servers get a Content-Length, as pi sends), and its messages are written one at a
+// time into the reader's buffer, long strings escaped straight into the transport's buffer: a resumed
+// 50 MB transcript never exists a second time as one 50 MB slice (with the garbage of growing it).
+// A requestBody is immutable; each reader has its own state, so a retried request reads it again.
+type requestBody struct {
+	head []byte // `{"model":…,"messages":[`
+	msgs []wireMessage
+	tail []byte // `],"stream":true,…}`
+	size int64
+}
+
+func newBodyParts(head []byte, msgs []wireMessage, tail []byte) *requestBody {
+	b := &requestBody{head: head, msgs: msgs, tail: tail}
+	b.size = int64(len(head) + len(tail))
+	w := &jsonWriter{spill: true}
+	for i := range msgs {
+		b.writeMessage(w, i)
+		b.size += int64(len(w.b))
+		for _, l := range w.long {
+			b.size += int64(escapedLen(l.s))
+		}
+	}
+	return b
+}
+
+// writeMessage writes message i (with the comma before it) into w, spilling its long strings.
+func (b *requestBody) writeMessage(w *jsonWriter, i int) {
+	w.reset()
+	if i > 0 {
+		w.b = append(w.b, ',')
+	}
+	w.message(&b.msgs[i])
+}
+
+// appendTo appends the whole body to dst.
+func (b *requestBody) appendTo(dst []byte) []byte {
+	dst = append(dst, b.head...)
+	w := &jsonWriter{}
+	for i := range b.msgs {
+		w.reset()
+		b.writeMessage(w, i)
+		dst = append(dst, w.b...)
+	}
+	return append(dst, b.tail...)
+}
+
+// reader returns a new reader of the body.
+func (b *requestBody) reader() io.ReadCloser {
+	return &bodyReader{body: b, lit: b.head, w: jsonWriter{spill: true}}
+}
+
+// bodyReader produces a requestBody's bytes: a literal part (the head, a message's bytes without its
+// long strings, the tail), the long strings at their offsets, then the next part.
+type bodyReader struct {
+	body *requestBody
+	w    jsonWriter // the message being read
+	lit  []byte     // bytes of the current part
+	long []spilled  // its long strings
+	pos  int        // next byte of lit
+	seg  int        // next long string
+	next int        // next message; len(msgs) once the tail is loaded
+	done bool       // the tail is loaded
+
+	esc  stringEscaper // the long string being written, when active
+	pend []byte        // bytes of an escape that did not fit into the caller's buffer
+	tmp  [8]byte
+	sent int64
+}
+
+func (r *bodyReader) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		switch {
+		case len(r.pend) > 0:
+			c := copy(p[n:], r.pend)
+			r.pend = r.pend[c:]
+			n += c
+		case r.esc.active():
+			c := r.esc.write(p[n:])
+			if c == 0 {
+				// Less room than one escape needs: write it aside and hand it over in pieces.
+				r.pend = r.tmp[:r.esc.write(r.tmp[:])]
+			}
+			n += c
+		default:
+			end := len(r.lit)
+			if r.seg < len(r.long) {
+				end = r.long[r.seg].at
+			}
+			if r.pos < end {
+				c := copy(p[n:], r.lit[r.pos:end])
+				r.pos += c
+				n += c
+				continue
+			}
+			if r.seg < len(r.long) {
+				r.esc = newStringEscaper(r.long[r.seg].s)
+				r.seg++
+				continue
+			}
+			if !r.advance() {
+				r.sent += int64(n)
+				if r.sent != r.body.size {
+					return n, fmt.Errorf("openai: the request body came to %d bytes, %d were announced", r.sent, r.body.size)
+				}
+				if n == 0 {
+					return 0, io.EOF
+				}
+				return n, nil
+			}
+		}
+	}
+	r.sent += int64(n)
+	return n, nil
+}
+
+// advance loads the next part: the next message, or the tail; false when everything was read.
+func (r *bodyReader) advance() bool {
+	switch {
+	case r.next < len(r.body.msgs):
+		r.body.writeMessage(&r.w, r.next)
+		r.next++
+		r.lit, r.long = r.w.b, r.w.long
+	case !r.done:
+		r.done = true
+		r.lit, r.long = r.body.tail, nil
+	default:
+		return false
+	}
+	r.pos, r.seg = 0, 0
+	return true
+}
+
+func (r *bodyReader) Close() error { return nil }
+
+// stringEscaper writes a string as JSON.stringify does (the rules of provider.AppendJSONString),
+// whole characters at a time, into whatever room it is given.
+type stringEscaper struct {
+	s     string
+	i     int
+	state uint8 // escIdle, escOpen, escBody or escClose
+}
+
+const (
+	escIdle  = iota // nothing (left) to write
+	escOpen         // the opening quote is next
+	escBody         // s[i:] is next
+	escClose        // the closing quote is next
+)
+
+func newStringEscaper(s string) stringEscaper { return stringEscaper{s: s, state: escOpen} }
+
+func (e *stringEscaper) active() bool { return e.state != escIdle }
+
+// escapeText is what an ASCII byte becomes inside a JSON string ("" for itself).
+var escapeText = func() (t [utf8.RuneSelf]string) {
+	const hex = "0123456789abcdef"
+	for c := 0; c < 0x20; c++ {
+		t[c] = `\u00` + string(hex[c>>4]) + string(hex[c&0xF])
+	}
+	t['\n'], t['\r'], t['\t'], t['\b'], t['\f'] = `\n`, `\r`, `\t`, `\b`, `\f`
+	t['"'], t['\\'] = `\"`, `\\`
+	return t
+}()
+
+// escapedASCIILen is the length of escapeText, 1 for a byte written as it is.
+var escapedASCIILen = func() (t [utf8.RuneSelf]uint8) {
+	for c := range t {
+		t[c] = uint8(max(len(escapeText[c]), 1))
+	}
+	return t
+}()
+
+const replacementEscape = `\ufffd`
+
+// write writes as much of the string as fits into dst and returns the bytes written (0 only when
+// dst is shorter than the next character's escape, at most 6 bytes).
+func (e *stringEscaper) write(dst []byte) int {
+	n := 0
+	if e.state == escOpen {
+		if len(dst) == 0 {
+			return 0
+		}
+		dst[0] = '"'
+		n = 1
+		e.state = escBody
+	}
+	for e.state == escBody && n < len(dst) {
+		if e.i >= len(e.s) {
+			e.state = escClose
+			break
+		}
+		// Any piece of len/6 bytes fits (an escape is at most 6 bytes for 1); it ends at a character
+		// boundary so that a character split in two is not taken for invalid UTF-8.
+		end := min(len(e.s), e.i+(len(dst)-n)/len(replacementEscape))
+		for end > e.i && end < len(e.s) && !utf8.RuneStart(e.s[end]) {
+			end--
+		}
+		if end > e.i {
+			n = len(appendEscaped(dst[:n], e.s[e.i:end]))
+			e.i = end
+			continue
+		}
+		// Too little room for a whole piece: one character, if it fits.
+		c := e.s[e.i]
+		size, out := 1, len(escapeText[c%utf8.RuneSelf])
+		switch {
+		case c < utf8.RuneSelf && out == 0:
+			out = 1
+		case c >= utf8.RuneSelf:
+			var r rune
+			r, size = utf8.DecodeRuneInString(e.s[e.i:])
+			out = size
+			if r == utf8.RuneError && size == 1 {
+				out = len(replacementEscape)
+			}
+		}
+		if out > len(dst)-n {
+			return n
+		}
+		n = len(appendEscaped(dst[:n], e.s[e.i:e.i+size]))
+		e.i += size
+	}
+	if e.state == escClose && n < len(dst) {
+		dst[n] = '"'
+		n++
+		e.state = escIdle
+	}
+	return n
+}
+
+// appendEscaped appends the body of s as a JSON string (no quotes) by provider.AppendJSONString's
+// rules: quote, backslash and control characters escaped, invalid UTF-8 as \ufffd, the rest as it is.
+func appendEscaped(dst []byte, s string) []byte {
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if plainByte[c] {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, escapeText[c]...)
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, replacementEscape...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	return append(dst, s[start:]...)
+}
+
+// escapedLen is the length of s written as a JSON string by stringEscaper, quotes included.
+func escapedLen(s string) int {
+	n := 2 + len(s)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if plainByte[c] {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			n += int(escapedASCIILen[c]) - 1
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			n += len(replacementEscape) - 1
+		}
+		i += size
+	}
+	return n
+}
