@@ -33,7 +33,8 @@ type Markdown struct {
 	margin  int    // glamour's code block margin
 
 	mu        sync.Mutex
-	renderers *lru[int, *glamour.TermRenderer]
+	pipeline  *mdPipeline                      // unwrapped rendering, laid out by layoutMarked
+	renderers *lru[int, *glamour.TermRenderer] // glamour's own layout at a width: tables too wide
 	cache     *lru[blockKey, []string]
 }
 
@@ -54,6 +55,7 @@ func NewMarkdown(th *theme.Theme, v theme.MarkdownVariant) *Markdown {
 		codeFg:    th.FgSeq(theme.MdCodeBlock),
 		margin:    margin,
 		profile:   th.Profile(),
+		pipeline:  newMDPipeline(style, th.Profile()),
 		renderers: newLRU[int, *glamour.TermRenderer](markdownRenderers),
 		cache:     newLRU[blockKey, []string](markdownCacheSize),
 	}
@@ -101,16 +103,26 @@ func (m *Markdown) render(block string, width int) []string {
 	if strings.IndexByte(src, '\t') >= 0 {
 		src = strings.ReplaceAll(src, "\t", markdownTab)
 	}
-	tr, err := m.renderer(width)
-	var out string
-	if err == nil {
-		out, err = tr.Render(src)
-	}
+	// Escape sequences and control characters in the text would reach the terminal (glamour
+	// passes them through) and break the layout.
+	src = cleanOutput(src)
+	out, hasTable, err := m.pipeline.render(src)
 	if err != nil {
 		// glamour only fails on a broken style sheet; the text is still shown, unformatted.
 		return wrap(cleanOutput(block), width)
 	}
-	lines := strings.Split(out, "\n")
+	lines := layoutMarked(strings.Split(out, "\n"), width)
+	if hasTable && anyWider(lines, width) {
+		// A table at its natural width does not fit: let glamour fit it (it shrinks the columns
+		// and wraps the cells), and the rest of the block with it.
+		tr, err := m.renderer(width)
+		if err == nil {
+			out, err = tr.Render(src)
+		}
+		if err == nil {
+			lines = strings.Split(out, "\n")
+		}
+	}
 	for i, l := range lines {
 		lines[i] = trimRight(l)
 	}
@@ -128,6 +140,15 @@ func (m *Markdown) render(block string, width int) []string {
 		}
 	}
 	return fit(lines, width)
+}
+
+func anyWider(lines []string, width int) bool {
+	for _, l := range lines {
+		if Width(l) > width {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *Markdown) renderer(width int) (*glamour.TermRenderer, error) {
