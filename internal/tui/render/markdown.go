@@ -15,17 +15,19 @@ const (
 	// markdownCacheSize bounds the rendered blocks kept per Markdown (a block is a paragraph, a list,
 	// a code block: a few hundred bytes of source each).
 	markdownCacheSize = 2048
-	// markdownRenderers bounds the glamour renderers kept per Markdown, one per wrap width; dragging
-	// a window edge visits many widths, only the last few matter.
+	// markdownRenderers bounds the glamour renderers kept per Markdown, one per wrap width (for
+	// tables wider than the screen); dragging a window edge visits many widths, only the last few
+	// matter.
 	markdownRenderers = 4
 	// markdownTab replaces a tab in markdown source: four spaces keep an indented code block one.
 	markdownTab = "    "
 )
 
-// Markdown renders markdown text to terminal lines with glamour. It keeps one glamour renderer per
-// width (building one costs a style sheet and a goldmark pipeline) and caches the lines of every
-// block it rendered, keyed by the block's text and the width, so a block is rendered once however
-// often a frame shows it. It is safe for concurrent use.
+// Markdown renders markdown text to terminal lines with glamour, unwrapped, and lays the prose out
+// itself (see mdlayout.go); only a table too wide for its natural width goes through a glamour
+// renderer for that width (one kept per width: building one costs a style sheet and a goldmark
+// pipeline). It caches the lines of every block it rendered, keyed by the block's text and the
+// width, so a block is rendered once however often a frame shows it. It is safe for concurrent use.
 type Markdown struct {
 	style   glamouransi.StyleConfig
 	profile termenv.Profile
