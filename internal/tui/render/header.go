@@ -19,13 +19,13 @@ type HeaderInfo struct {
 	DemoHint string
 }
 
-// Header renders "pi-go v<version>", a compact line of key hints and, with the demo model, a banner
+// Header renders "pi-go v<version>" ("pi-go dev" for a development build), a compact line of key hints and, with the demo model, a banner
 // saying so and how to configure a real model.
 func (r *Renderer) Header(h HeaderInfo, width int) []string {
 	cw := max(width-2, 1)
 	logo := r.th.Style(theme.Accent, true, false, "pi-go")
-	if h.Version != "" {
-		logo += r.th.Fg(theme.Dim, " v"+strings.TrimPrefix(oneLine(h.Version), "v"))
+	if v := versionLabel(h.Version); v != "" {
+		logo += r.th.Fg(theme.Dim, " "+v)
 	}
 	k := r.keys
 	hints := []string{
@@ -58,6 +58,16 @@ func (r *Renderer) Header(h HeaderInfo, width int) []string {
 		}
 	}
 	return out
+}
+
+// versionLabel is how the header names a version: "v1.2.3" for a release number (with or without
+// its "v"), anything else ("dev", "(devel)", a commit) as it is.
+func versionLabel(version string) string {
+	v := strings.TrimSpace(oneLine(version))
+	if n := strings.TrimPrefix(v, "v"); n != "" && n[0] >= '0' && n[0] <= '9' {
+		return "v" + n
+	}
+	return v
 }
 
 // joinWrapped joins items with sep, starting a new line instead of splitting an item.
