@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/rpc"
 	"github.com/pi-go/pi-go/internal/session"
@@ -31,6 +32,11 @@ func newHeaderRecord(h session.Header) headerRecord {
 	return headerRecord{Type: "session", Version: v, ID: h.ID, Timestamp: h.Timestamp, Cwd: h.Cwd, ParentSession: h.ParentSession}
 }
 
+// encodedJSON is a value already encoded as JSON.
+type encodedJSON []byte
+
+func (j encodedJSON) MarshalJSON() ([]byte, error) { return j, nil }
+
 // runPrint is -p (the final answer on stdout) and --mode json (every event as a JSON line). Prompts
 // run one after another; SIGINT/SIGTERM abort the run cleanly and exit with 130/143.
 func (a *app) runPrint(ctx context.Context, sess *harness.Session, initial string, images []provider.Content) error {
@@ -41,8 +47,20 @@ func (a *app) runPrint(ctx context.Context, sess *harness.Session, initial strin
 		if err := out.WriteRecord(newHeaderRecord(sess.Store().Header()), true); err != nil {
 			return err
 		}
+		// Agent events go through an encoder that remembers the streaming message's JSON: pi's format
+		// repeats the whole partial answer in every delta line. Listeners are called one at a time.
+		var enc loop.EventEncoder
+		var line []byte
 		unsubscribe := sess.Subscribe(func(e harness.Event) {
-			_ = out.WriteRecord(e, !(e.Agent != nil && e.Agent.IsDelta()))
+			urgent := !(e.Agent != nil && e.Agent.IsDelta())
+			if e.Agent != nil {
+				var err error
+				if line, err = enc.AppendJSON(line[:0], e.Agent); err == nil {
+					_ = out.WriteRecord(encodedJSON(line), urgent)
+					return
+				}
+			}
+			_ = out.WriteRecord(e, urgent)
 		})
 		defer unsubscribe()
 	} else {
