@@ -149,7 +149,7 @@ func TestTmuxStreamingResizeAndScrollback(t *testing.T) {
 	p.run("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", cmd)
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
 	p.waitFor("the editor and footer", p.screen, func(s string) bool {
-		return strings.Contains(s, "pi-go ve2e") && strings.Contains(s, e2eModel)
+		return strings.Contains(s, "pi-go e2e") && strings.Contains(s, e2eModel)
 	})
 
 	p.run("send-keys", "-t", "e2e", "-l", "tell me about terminals")
@@ -201,7 +201,7 @@ func TestTmuxStreamingResizeAndScrollback(t *testing.T) {
 	if n := strings.Count(all, "tell me about terminals"); n != 1 {
 		t.Errorf("the prompt appears %d times, want once", n)
 	}
-	if n := strings.Count(all, "pi-go ve2e"); n != 1 {
+	if n := strings.Count(all, "pi-go e2e"); n != 1 {
 		t.Errorf("the header appears %d times, want once", n)
 	}
 	// Only the current live region may hold the editor's rules and the footer: a fragment of an older
