@@ -77,14 +77,21 @@ func (s *Session) Clone() error {
 	return s.reloadFromStore(true)
 }
 
+// clearDisplayQueues drops what was queued for the previous session, as pi does by building a fresh
+// agent for the next one. queue_update is emitted only when something was queued: pi emits none, and
+// an empty update would say nothing new.
 func (s *Session) clearDisplayQueues() {
+	steering, followUp := s.agent.ClearAllQueues()
 	s.mu.Lock()
+	had := len(s.steeringTexts)+len(s.followUpTexts)+len(steering)+len(followUp) > 0
 	s.steeringTexts, s.followUpTexts = nil, nil
 	s.pendingBash = nil
 	s.retryAttempt = 0
 	s.overflowTried = false
 	s.mu.Unlock()
-	s.emitQueueUpdate()
+	if had {
+		s.emitQueueUpdate()
+	}
 }
 
 // ForkMessage is a user message one can fork from.
