@@ -327,6 +327,7 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		Model:             sel.model,
 		ThinkingLevel:     sel.thinking,
 		KeepModel:         sel.fromCLI,
+		KeepThinking:      sel.forceThinking,
 		ScopedModels:      sel.scoped,
 		Tools:             tools,
 		Prompt:            prompt,
@@ -340,9 +341,6 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 	})
 	if err != nil {
 		return nil, err
-	}
-	if sel.forceThinking {
-		sess.SetThinkingLevel(sel.thinking)
 	}
 	return sess, nil
 }

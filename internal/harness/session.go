@@ -30,10 +30,14 @@ type Options struct {
 	// RequestAuth returns the key and extra headers of one request; nil sends none.
 	RequestAuth func(ctx context.Context, m *provider.Model) (key string, headers map[string]string, err error)
 	// Model and ThinkingLevel are the initial choice (already resolved by the caller). A resumed session
-	// switches to the model it names unless KeepModel is set (the model was chosen on the command line).
+	// switches to the model it names unless KeepModel is set (the model was chosen on the command line),
+	// and to its thinking level unless KeepThinking is set (the level was). As pi 0.73.1 builds every
+	// session it replaces this one with (new, switch, fork, clone) from the command line again, a kept
+	// model and level also win over the model and level of those sessions.
 	Model         *provider.Model
 	ThinkingLevel provider.ThinkingLevel
 	KeepModel     bool
+	KeepThinking  bool
 	// ScopedModels are --models / enabledModels for cycling.
 	ScopedModels []provider.ScopedModel
 	// UnknownContextWindow reports models whose context window is a guess (a --base-url server): threshold
@@ -163,12 +167,63 @@ func (s *Session) restoreOrStart(level provider.ThinkingLevel) error {
 		s.appendEntry(s.store.AppendThinkingLevelChange(level))
 		return nil
 	}
-	return s.reloadFromStore(s.opts.KeepModel)
+	return s.reloadFromStore(s.agent.ThinkingLevel())
 }
 
-// reloadFromStore replaces the agent's transcript with the store's context. keepModel keeps the current
-// model instead of the one the session names.
-func (s *Session) reloadFromStore(keepModel bool) error {
+// adoptStore sets the agent up for the store it has just been given (new_session, switch_session,
+// fork, clone), as pi sets up the fresh session it builds for each: an empty session gets the model and
+// level a new one starts with and records them; a session with entries has its transcript, model and
+// level restored.
+func (s *Session) adoptStore() error {
+	if len(s.Store().Entries()) > 0 {
+		return s.reloadFromStore(s.settingsThinkingLevel())
+	}
+	m := s.agent.Model()
+	if s.opts.KeepModel && s.opts.Model != nil {
+		m = s.opts.Model
+	} else if d := s.settingsDefaultModel(); d != nil {
+		m = d
+	}
+	level := s.settingsThinkingLevel()
+	if s.opts.KeepThinking {
+		level = s.opts.ThinkingLevel
+	}
+	if m != nil {
+		level = provider.ClampThinkingLevel(m, level)
+		s.agent.SetModel(m)
+		s.appendEntry(s.Store().AppendModelChange(m.Provider, m.ID))
+	} else {
+		level = provider.ThinkingOff
+	}
+	s.agent.SetThinkingLevel(level)
+	s.appendEntry(s.Store().AppendThinkingLevelChange(level))
+	return nil
+}
+
+// settingsThinkingLevel is the saved default thinking level, else pi's default (medium).
+func (s *Session) settingsThinkingLevel() provider.ThinkingLevel {
+	if saved := s.opts.Settings.Settings().DefaultThinkingLevel; provider.IsThinkingLevel(saved) {
+		return provider.ThinkingLevel(saved)
+	}
+	return provider.DefaultThinkingLevel
+}
+
+// settingsDefaultModel is the saved default model when it exists and has credentials.
+func (s *Session) settingsDefaultModel() *provider.Model {
+	st := s.opts.Settings.Settings()
+	if s.opts.Models == nil || st.DefaultProvider == "" || st.DefaultModel == "" {
+		return nil
+	}
+	if m := s.opts.Models.Find(st.DefaultProvider, st.DefaultModel); m != nil && s.opts.HasAuth(m.Provider) {
+		return m
+	}
+	return nil
+}
+
+// reloadFromStore replaces the agent's transcript with the store's context, and takes the session's
+// model and thinking level unless the command line named them (KeepModel, KeepThinking). A session
+// without a thinking level gets fallback, recorded.
+func (s *Session) reloadFromStore(fallback provider.ThinkingLevel) error {
 	ctx, err := s.store.BuildContext()
 	if err != nil {
 		return fmt.Errorf("load session: %w", err)
@@ -177,7 +232,9 @@ func (s *Session) reloadFromStore(keepModel bool) error {
 		s.warn(fmt.Errorf("session: %s", w.String()))
 	}
 	s.agent.ReplaceMessages(ctx.Messages)
-	if !keepModel && ctx.Model != nil && s.opts.Models != nil {
+	if s.opts.KeepModel && s.opts.Model != nil {
+		s.agent.SetModel(s.opts.Model)
+	} else if ctx.Model != nil && s.opts.Models != nil {
 		if m := s.opts.Models.Find(ctx.Model.Provider, ctx.Model.ModelID); m != nil && s.opts.HasAuth(m.Provider) {
 			s.agent.SetModel(m)
 		} else if cur := s.agent.Model(); cur == nil || cur.Provider != ctx.Model.Provider || cur.ID != ctx.Model.ModelID {
@@ -192,13 +249,18 @@ func (s *Session) reloadFromStore(keepModel bool) error {
 		}
 	}
 	level := ctx.ThinkingLevel
+	switch {
+	case s.opts.KeepThinking:
+		level = s.opts.ThinkingLevel
+	case !hasLevel:
+		level = fallback
+	}
 	if m := s.agent.Model(); m != nil {
 		level = provider.ClampThinkingLevel(m, level)
 	} else {
 		level = provider.ThinkingOff
 	}
 	if !hasLevel {
-		level = s.agent.ThinkingLevel()
 		s.appendEntry(s.store.AppendThinkingLevelChange(level))
 	}
 	s.agent.SetThinkingLevel(level)

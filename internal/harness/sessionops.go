@@ -10,7 +10,8 @@ import (
 )
 
 // NewSession aborts whatever runs and starts an empty session in the same session directory (/new,
-// RPC new_session). The old file is left as it is.
+// RPC new_session), which records its model and thinking level as any new session does. The old file
+// is left as it is.
 func (s *Session) NewSession(parentSession string) error {
 	s.Abort()
 	store := s.Store()
@@ -20,12 +21,12 @@ func (s *Session) NewSession(parentSession string) error {
 	s.agent.Reset()
 	s.clearDisplayQueues()
 	s.agent.SetSessionID(store.SessionID())
-	s.appendEntry(store.AppendThinkingLevelChange(s.ThinkingLevel()))
-	return nil
+	return s.adoptStore()
 }
 
 // SwitchSession aborts whatever runs and opens another session file (/resume, RPC switch_session): its
-// transcript, model and thinking level are restored.
+// transcript, model and thinking level are restored (a model or level named on the command line wins,
+// as in pi).
 func (s *Session) SwitchSession(path string) error {
 	s.Abort()
 	next, err := session.Open(path, session.OpenOptions{SessionDir: s.Store().SessionDir()})
@@ -42,7 +43,7 @@ func (s *Session) SwitchSession(path string) error {
 	s.agent.Reset()
 	s.clearDisplayQueues()
 	s.agent.SetSessionID(next.SessionID())
-	return s.reloadFromStore(false)
+	return s.adoptStore()
 }
 
 // Fork starts a new session that continues from just before the user message entryID (/fork, RPC
@@ -60,7 +61,7 @@ func (s *Session) Fork(entryID string) (string, error) {
 	}
 	s.agent.SetSessionID(store.SessionID())
 	s.clearDisplayQueues()
-	if err := s.reloadFromStore(true); err != nil {
+	if err := s.adoptStore(); err != nil {
 		return "", err
 	}
 	return res.SelectedText, nil
@@ -74,7 +75,8 @@ func (s *Session) Clone() error {
 		return err
 	}
 	s.agent.SetSessionID(store.SessionID())
-	return s.reloadFromStore(true)
+	s.clearDisplayQueues()
+	return s.adoptStore()
 }
 
 // clearDisplayQueues drops what was queued for the previous session, as pi does by building a fresh

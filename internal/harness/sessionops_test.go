@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/provider"
@@ -75,5 +76,154 @@ func TestSessionReplacementDropsQueuedMessages(t *testing.T) {
 	}
 	if n := len(f.events.ofType(EventQueueUpdate)) - before; n != 0 {
 		t.Errorf("%d queue_update events for new_session/switch_session with empty queues, want 0", n)
+	}
+}
+
+// entryKinds summarises the model and thinking entries of the store: "model:<id>" and "thinking:<level>".
+func entryKinds(store *session.Manager) []string {
+	var out []string
+	for _, e := range store.Entries() {
+		switch e.Type {
+		case session.TypeModelChange:
+			out = append(out, "model:"+e.ModelID)
+		case session.TypeThinkingLevelChange:
+			out = append(out, "thinking:"+e.ThinkingLevel)
+		}
+	}
+	return out
+}
+
+func reasoningTestModel() *provider.Model {
+	m := *testModel
+	m.ID, m.Name, m.Reasoning = "m2", "M2", true
+	return &m
+}
+
+func withRegistry(models ...*provider.Model) func(*Options) {
+	return func(o *Options) {
+		var list []provider.Model
+		for _, m := range models {
+			list = append(list, *m)
+		}
+		o.Models = provider.NewRegistry(list, nil)
+	}
+}
+
+// pi 0.73.1 builds every replacement session from the command line again: a model named there (and
+// a thinking level named there) wins over the model and level of the session forked, switched to or
+// started, whatever was selected since.
+func TestReplacementsApplyTheCommandLineModelAndLevel(t *testing.T) {
+	m2 := reasoningTestModel()
+	f := newFixture(t, []scriptedTurn{textTurn("a1"), textTurn("a2")}, func(o *Options) {
+		withRegistry(testModel, m2)(o)
+		o.KeepModel = true
+	})
+	m2 = f.s.opts.Models.Find("test", "m2")
+	if err := f.s.SetModel(m2); err != nil {
+		t.Fatal(err)
+	}
+	f.s.SetThinkingLevel(provider.ThinkingHigh)
+	if err := f.s.Prompt(context.Background(), "one", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.Prompt(context.Background(), "two", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	original := f.store.SessionFile()
+	check := func(step string) {
+		t.Helper()
+		if m := f.s.Model(); m == nil || m.ID != testModel.ID {
+			t.Errorf("%s: model %v, want the command line's %s", step, m, testModel.ID)
+		}
+		if l := f.s.ThinkingLevel(); l != provider.ThinkingOff {
+			t.Errorf("%s: thinking %s, want off (the session's high clamped to %s)", step, l, testModel.ID)
+		}
+	}
+	if _, err := f.s.Fork(userEntryID(t, f.store, "two")); err != nil {
+		t.Fatal(err)
+	}
+	check("fork")
+	if got := entryKinds(f.store); got[len(got)-1] != "thinking:high" {
+		t.Errorf("fork appended level entries: %v", got)
+	}
+	if err := f.s.SwitchSession(original); err != nil {
+		t.Fatal(err)
+	}
+	check("switch_session")
+	if err := f.s.NewSession(""); err != nil {
+		t.Fatal(err)
+	}
+	check("new_session")
+	if got := strings.Join(entryKinds(f.s.Store()), " "); got != "model:m1 thinking:off" {
+		t.Errorf("new session entries %q, want the model and level it starts with", got)
+	}
+
+	// A thinking level from the command line wins too, and is not recorded over the session's own.
+	g := newFixture(t, []scriptedTurn{textTurn("a1")}, func(o *Options) {
+		withRegistry(testModel, m2)(o)
+		o.Model, o.KeepModel = m2, true
+		o.ThinkingLevel, o.KeepThinking = provider.ThinkingLow, true
+	})
+	g.s.SetThinkingLevel(provider.ThinkingHigh)
+	if err := g.s.Prompt(context.Background(), "one", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	first := g.store.SessionFile()
+	before := strings.Join(entryKinds(g.store), " ")
+	if err := g.s.NewSession(""); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(entryKinds(g.s.Store()), " "); got != "model:m2 thinking:low" {
+		t.Errorf("new session with --thinking low: entries %q", got)
+	}
+	if err := g.s.SwitchSession(first); err != nil {
+		t.Fatal(err)
+	}
+	if l := g.s.ThinkingLevel(); l != provider.ThinkingLow {
+		t.Errorf("switch_session with --thinking low: level %s", l)
+	}
+	if after := strings.Join(entryKinds(g.s.Store()), " "); after != before {
+		t.Errorf("switching recorded level entries: %q, then %q", before, after)
+	}
+}
+
+// Without a model on the command line, a fork takes the model of the branch it copies (pi opens the
+// fork as a resumed session), and a new session starts on the saved default model and level.
+func TestReplacementsRestoreTheSessionModel(t *testing.T) {
+	f := newFixture(t, []scriptedTurn{textTurn("a1"), textTurn("a2")}, withRegistry(testModel, reasoningTestModel()))
+	m2 := f.s.opts.Models.Find("test", "m2")
+	m1 := f.s.opts.Models.Find("test", "m1")
+	if err := f.s.SetModel(m2); err != nil {
+		t.Fatal(err)
+	}
+	f.s.SetThinkingLevel(provider.ThinkingHigh)
+	if err := f.s.Prompt(context.Background(), "one", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.SetModel(m1); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.Prompt(context.Background(), "two", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.SetModel(m2); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.s.Fork(userEntryID(t, f.store, "two")); err != nil {
+		t.Fatal(err)
+	}
+	if m := f.s.Model(); m == nil || m.ID != "m1" {
+		t.Errorf("fork before the user message that followed the switch to m1: model %v, want m1", m)
+	}
+
+	if err := f.s.SetModel(m2); err != nil {
+		t.Fatal(err)
+	}
+	f.s.SetThinkingLevel(provider.ThinkingLow)
+	if err := f.s.NewSession(""); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(entryKinds(f.s.Store()), " "); got != "model:m2 thinking:low" {
+		t.Errorf("new session entries %q, want the saved default model and level", got)
 	}
 }
