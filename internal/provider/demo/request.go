@@ -2,18 +2,22 @@ package demo
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
+
+	"github.com/pi-go/pi-go/internal/provider"
 )
 
-// chatRequest is the part of an OpenAI chat-completions request body the demo reads.
+// chatRequest is the part of an OpenAI chat-completions request body the demo reads, but the messages
+// (read one at a time by readRequest).
 type chatRequest struct {
-	Model         string        `json:"model"`
-	Messages      []wireMessage `json:"messages"`
-	Tools         []wireTool    `json:"tools"`
-	Stream        bool          `json:"stream"`
+	Model         string     `json:"model"`
+	Tools         []wireTool `json:"tools"`
+	Stream        bool       `json:"stream"`
 	StreamOptions *struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
@@ -26,11 +30,11 @@ type chatRequest struct {
 	MaxTokens           int `json:"max_tokens"`
 }
 
+// wireMessage is what readMessage collects of a message besides its content.
 type wireMessage struct {
-	Role       string          `json:"role"`
-	Content    json.RawMessage `json:"content"`
-	ToolCalls  []wireToolCall  `json:"tool_calls"`
-	ToolCallID string          `json:"tool_call_id"`
+	Role       string
+	ToolCalls  []wireToolCall
+	ToolCallID string
 }
 
 type wireToolCall struct {
@@ -59,7 +63,8 @@ type wirePart struct {
 	} `json:"image_url"`
 }
 
-// message is a transcript message reduced to what the script looks at.
+// message is a transcript message reduced to what the script looks at. Only the last messages keep
+// their text and tool calls (see window); every message keeps its role and its token count.
 type message struct {
 	Role       string // system, developer, user, assistant, tool
 	Text       string
@@ -67,6 +72,7 @@ type message struct {
 	ImageBytes int // size of the image data URLs, for the token estimate
 	ToolCalls  []wireToolCall
 	ToolCallID string
+	tokens     int // messageTokens, counted before the text was let go
 }
 
 // conversation is a decoded request.
@@ -91,23 +97,89 @@ func (e *requestError) Error() string { return e.Message }
 
 // parseRequest decodes and checks a chat-completions body, with OpenAI's wording for what it rejects.
 func parseRequest(body []byte) (*conversation, error) {
+	return readRequest(bytes.NewReader(body), int64(len(body)), false)
+}
+
+// readRequest decodes and checks a chat-completions body of size bytes (-1: unknown) as it is read.
+// Errors are *requestError (a 400 answer), or what reading r failed with. keepAll keeps the text of
+// every message (tests); without it only the window the script can look at keeps its text (see
+// window).
+func readRequest(r io.Reader, size int64, keepAll bool) (*conversation, error) {
+	s := newStreamScanner(r, size)
 	var req chatRequest
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(&req); err != nil {
+	var typeErr error // the first value of the wrong type, as encoding/json reports it
+	w := window{keepAll: keepAll, lastUser: -1}
+	var msgsSeen bool
+	var msgErr *requestError // the first message the checks refuse, reported after the syntax
+	member := func(key []byte) {
+		if !bytes.EqualFold(key, []byte("messages")) {
+			// Every other member goes through encoding/json, one at a time so that errors come in order.
+			obj := append(provider.AppendJSONString([]byte(`{`), string(key)), ':')
+			raw := s.raw()
+			if s.err != nil {
+				return
+			}
+			obj = append(append(obj, raw...), '}')
+			if err := json.Unmarshal(obj, &req); err != nil && typeErr == nil {
+				typeErr = err
+			}
+			return
+		}
+		w.reset()
+		msgErr = nil
+		switch s.kind() {
+		case 'n':
+			s.literal("null")
+			msgsSeen = false
+			return
+		case '[':
+		default:
+			if typeErr == nil {
+				typeErr = fmt.Errorf("json: cannot unmarshal %s into Go struct field chatRequest.messages of type []demo.wireMessage", valueKind(s.kind()))
+			}
+			s.skip()
+			return
+		}
+		msgsSeen = true
+		s.array(func(i int) {
+			m, err := readMessage(s, &typeErr)
+			if err != nil && msgErr == nil {
+				msgErr = &requestError{Message: fmt.Sprintf("Invalid 'messages[%d]': %v", i, err), Param: fmt.Sprintf("messages[%d]", i)}
+			}
+			w.add(m)
+		})
+	}
+	if s.kind() == '{' {
+		s.object(member)
+	} else {
+		// Not an object: encoding/json says why (or, for null, decodes nothing).
+		raw := s.raw()
+		if s.err == nil {
+			typeErr = json.Unmarshal(raw, &req)
+		}
+	}
+	if s.readErr != nil {
+		return nil, s.readErr
+	}
+	if err := cmp.Or(s.err, typeErr); err != nil {
 		return nil, &requestError{Message: fmt.Sprintf("We could not parse the JSON body of your request: %v. "+
 			"(The demo model expects an OpenAI chat-completions request.)", err)}
 	}
 	if req.Model == "" {
 		return nil, &requestError{Message: "you must provide a model parameter", Param: "model"}
 	}
-	if req.Messages == nil {
+	if !msgsSeen {
 		return nil, &requestError{Message: "Missing required parameter: 'messages'.", Param: "messages"}
 	}
-	if len(req.Messages) == 0 {
+	if len(w.msgs) == 0 {
 		return nil, &requestError{Message: "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", Param: "messages"}
+	}
+	if msgErr != nil {
+		return nil, msgErr
 	}
 	c := &conversation{
 		Model:     req.Model,
+		Messages:  w.msgs,
 		Stream:    req.Stream,
 		Tools:     make(map[string]bool, len(req.Tools)),
 		MaxTokens: req.MaxCompletionTokens,
@@ -126,17 +198,203 @@ func parseRequest(body []byte) (*conversation, error) {
 		}
 		c.ToolsJSON += len(t.Function.Name) + len(t.Function.Parameters) + 16
 	}
-	for i, wm := range req.Messages {
-		m, err := decodeMessage(wm)
-		if err != nil {
-			return nil, &requestError{Message: fmt.Sprintf("Invalid 'messages[%d]': %v", i, err), Param: fmt.Sprintf("messages[%d]", i)}
-		}
-		c.Messages = append(c.Messages, m)
-	}
 	return c, nil
 }
 
-func decodeMessage(wm wireMessage) (message, error) {
+// valueKind names a JSON value by its first byte, as encoding/json's type errors do.
+func valueKind(c byte) string {
+	switch c {
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "bool"
+	}
+	return "number"
+}
+
+// readMessage reads one element of the messages array: the message, and the reason the checks refuse
+// it (as decodeMessage words it). A value of the wrong type (a body encoding/json would not decode)
+// is reported in *typeErr, unless one already is.
+func readMessage(s *streamScanner, typeErr *error) (message, error) {
+	var wm wireMessage
+	var content []byte // the raw content when it is not a string (array, null or another value)
+	var text string
+	isString := false
+	wrongType := func(field, goType string) {
+		if *typeErr == nil {
+			*typeErr = fmt.Errorf("json: cannot unmarshal %s into Go struct field chatRequest.messages.%s of type %s", valueKind(s.kind()), field, goType)
+		}
+		s.skip()
+	}
+	str := func(dst *string, field string) {
+		switch s.kind() {
+		case '"':
+			*dst = internRole(s.str())
+		case 'n':
+			s.literal("null")
+		default:
+			wrongType(field, "string")
+		}
+	}
+	switch s.kind() {
+	case 'n':
+		s.literal("null")
+		return decodeMessage(wm, nil, "", false)
+	case '{':
+	default:
+		if *typeErr == nil {
+			*typeErr = fmt.Errorf("json: cannot unmarshal %s into Go struct field chatRequest.messages of type demo.wireMessage", valueKind(s.kind()))
+		}
+		s.skip()
+		return message{}, nil
+	}
+	s.object(func(key []byte) {
+		switch {
+		case bytes.EqualFold(key, []byte("role")):
+			str(&wm.Role, "role")
+		case bytes.EqualFold(key, []byte("content")):
+			if s.kind() == '"' {
+				text, isString, content = s.stringValue(), true, nil
+				return
+			}
+			text, isString = "", false
+			content = append(content[:0], s.raw()...)
+		case bytes.EqualFold(key, []byte("tool_call_id")):
+			str(&wm.ToolCallID, "tool_call_id")
+		case bytes.EqualFold(key, []byte("tool_calls")):
+			readToolCalls(s, &wm.ToolCalls, wrongType)
+		default:
+			s.skip()
+		}
+	})
+	return decodeMessage(wm, content, text, isString)
+}
+
+// readToolCalls reads a message's tool_calls into calls as encoding/json would (null leaves them,
+// unknown members are skipped, keys match in any case); wrongType reports and skips a value of the
+// wrong type.
+func readToolCalls(s *streamScanner, calls *[]wireToolCall, wrongType func(field, goType string)) {
+	str := func(dst *string, field string) {
+		switch s.kind() {
+		case '"':
+			*dst = internRole(s.str())
+		case 'n':
+			s.literal("null")
+		default:
+			wrongType(field, "string")
+		}
+	}
+	switch s.kind() {
+	case 'n':
+		s.literal("null")
+		return
+	case '[':
+	default:
+		wrongType("tool_calls", "[]demo.wireToolCall")
+		return
+	}
+	out := []wireToolCall{}
+	s.array(func(int) {
+		var tc wireToolCall
+		switch s.kind() {
+		case 'n':
+			s.literal("null")
+		case '{':
+			s.object(func(key []byte) {
+				switch {
+				case bytes.EqualFold(key, []byte("id")):
+					str(&tc.ID, "tool_calls.id")
+				case bytes.EqualFold(key, []byte("type")):
+					str(&tc.Type, "tool_calls.type")
+				case bytes.EqualFold(key, []byte("function")):
+					switch s.kind() {
+					case 'n':
+						s.literal("null")
+					case '{':
+						s.object(func(key []byte) {
+							switch {
+							case bytes.EqualFold(key, []byte("name")):
+								str(&tc.Function.Name, "tool_calls.function.name")
+							case bytes.EqualFold(key, []byte("arguments")):
+								str(&tc.Function.Arguments, "tool_calls.function.arguments")
+							default:
+								s.skip()
+							}
+						})
+					default:
+						wrongType("tool_calls.function", "struct { Name string; Arguments string }")
+					}
+				default:
+					s.skip()
+				}
+			})
+		default:
+			wrongType("tool_calls", "demo.wireToolCall")
+		}
+		out = append(out, tc)
+	})
+	*calls = out
+}
+
+// internRole returns common short strings without allocating.
+func internRole(b []byte) string {
+	switch string(b) {
+	case "system":
+		return "system"
+	case "developer":
+		return "developer"
+	case "user":
+		return "user"
+	case "assistant":
+		return "assistant"
+	case "tool":
+		return "tool"
+	}
+	return string(b)
+}
+
+// window keeps the messages of a request: all of them, with their roles and token counts, but the
+// text and tool calls only of those the script can look at. The script reads back from the end, never
+// past the last user message (not a tool's attached images) before the last assistant message: the
+// tool run that ends the transcript and the calls that made it, the request that started them, a
+// steering message, the prompt. So when an assistant message arrives, everything before the user
+// message that precedes it loses its text, and a resumed 50 MB transcript is never held whole.
+type window struct {
+	keepAll  bool
+	msgs     []message
+	lastUser int // the last user message (-1: none)
+	floor    int // messages before it have lost their text
+}
+
+func (w *window) reset() {
+	w.msgs = nil
+	w.lastUser, w.floor = -1, 0
+}
+
+// attachedImagesText starts the user message that carries a tool result's images.
+const attachedImagesText = "Attached image(s) from tool result:"
+
+func (w *window) add(m message) {
+	m.tokens = messageTokens(m)
+	w.msgs = append(w.msgs, m)
+	switch {
+	case m.Role == "user" && !strings.HasPrefix(m.Text, attachedImagesText):
+		w.lastUser = len(w.msgs) - 1
+	case m.Role == "assistant" && !w.keepAll && w.lastUser > w.floor:
+		for i := w.floor; i < w.lastUser; i++ {
+			w.msgs[i].Text, w.msgs[i].ToolCalls = "", nil
+		}
+		w.floor = w.lastUser
+	}
+}
+
+// decodeMessage checks a message and reduces it to what the script reads. content is its raw content
+// unless it is a string (isString, text).
+func decodeMessage(wm wireMessage, content []byte, text string, isString bool) (message, error) {
 	m := message{Role: wm.Role, ToolCalls: wm.ToolCalls, ToolCallID: wm.ToolCallID}
 	switch wm.Role {
 	case "system", "developer", "user", "assistant", "tool":
@@ -145,13 +403,11 @@ func decodeMessage(wm wireMessage) (message, error) {
 	default:
 		return m, fmt.Errorf("unknown role %q (expected system, developer, user, assistant or tool)", wm.Role)
 	}
-	content := bytes.TrimSpace(wm.Content)
+	content = bytes.TrimSpace(content)
 	switch {
+	case isString:
+		m.Text = text
 	case len(content) == 0 || bytes.Equal(content, []byte("null")):
-	case content[0] == '"':
-		if err := json.Unmarshal(content, &m.Text); err != nil {
-			return m, fmt.Errorf("'content': %w", err)
-		}
 	case content[0] == '[':
 		var parts []wirePart
 		if err := json.Unmarshal(content, &parts); err != nil {

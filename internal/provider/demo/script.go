@@ -2,7 +2,7 @@ package demo
 
 import (
 	"fmt"
-	"hash/fnv"
+	"strconv"
 	"strings"
 
 	"github.com/pi-go/pi-go/internal/provider"
@@ -24,29 +24,51 @@ type plannedCall struct {
 // same transcript always gets the same answer (tests), while different transcripts get different
 // wording (the seed), so the demo feels alive.
 type planner struct {
-	c     *conversation
-	seed  uint64
-	first bool // no assistant message yet: the answer starts by saying this is the demo
+	c      *conversation
+	seed   uint64 // see seedFor
+	seeded bool
+	first  bool // no assistant message yet: the answer starts by saying this is the demo
 }
 
 func plan(c *conversation) reply {
 	p := &planner{c: c, first: true}
-	h := fnv.New64a()
 	for _, m := range c.Messages {
 		if m.Role == "assistant" {
 			p.first = false
 		}
 	}
-	if i := p.lastUser(len(c.Messages)); i >= 0 {
-		h.Write([]byte(c.Messages[i].Text))
-	}
-	fmt.Fprintf(h, "|%d", len(c.Messages))
-	p.seed = h.Sum64()
 	r := p.plan()
 	if !c.Reasoning {
 		r.Thinking = ""
 	}
 	return r
+}
+
+const (
+	fnvOffset64 uint64 = 14695981039346656037
+	fnvPrime64  uint64 = 1099511628211
+)
+
+// fnv1a continues the 64-bit FNV-1a hash h with s (hash/fnv's New64a, without its []byte).
+func fnv1a(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= fnvPrime64
+	}
+	return h
+}
+
+// requestSeed is FNV-1a of the last prompt and the message count, worked out on first use: a
+// compaction's prompt is tens of megabytes, and its answer picks no wording.
+func (p *planner) requestSeed() uint64 {
+	if !p.seeded {
+		h := fnvOffset64
+		if i := p.lastUser(len(p.c.Messages)); i >= 0 {
+			h = fnv1a(h, p.c.Messages[i].Text)
+		}
+		p.seed, p.seeded = fnv1a(h, "|"+strconv.Itoa(len(p.c.Messages))), true
+	}
+	return p.seed
 }
 
 // pick chooses one of options, varying with the request and with salt (so two choices in one answer

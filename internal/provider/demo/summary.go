@@ -11,11 +11,10 @@ import (
 // calls made) and says who wrote it, so /compact and auto-compaction work with the demo too.
 
 var (
-	reConversation = regexp.MustCompile(`(?s)^<conversation>\n(.*)\n</conversation>\n\n(.*)$`)
-	rePrevSummary  = regexp.MustCompile(`(?s)^<previous-summary>\n(.*?)\n</previous-summary>\n\n(.*)$`)
-	reHeading      = regexp.MustCompile(`(?m)^(#{2,3}) (.+?)\s*$`)
-	reDoneItem     = regexp.MustCompile(`(?m)^- \[x\] .+$`)
-	rePathArg      = regexp.MustCompile(`\bpath="((?:[^"\\]|\\.)*)"`)
+	rePrevSummary = regexp.MustCompile(`(?s)^<previous-summary>\n(.*?)\n</previous-summary>\n\n(.*)$`)
+	reHeading     = regexp.MustCompile(`(?m)^(#{2,3}) (.+?)\s*$`)
+	reDoneItem    = regexp.MustCompile(`(?m)^- \[x\] .+$`)
+	rePathArg     = regexp.MustCompile(`\bpath="((?:[^"\\]|\\.)*)"`)
 )
 
 // transcriptPart is one "[Role]: text" paragraph of a serialised conversation.
@@ -25,32 +24,59 @@ type transcriptPart struct {
 
 var partPrefixes = []string{"[User]: ", "[Assistant]: ", "[Assistant thinking]: ", "[Assistant tool calls]: ", "[Tool result]: "}
 
+// parseTranscript splits a serialised conversation into its paragraphs: a line starting with a role
+// prefix starts one, other lines continue it. The texts are slices of s (a compaction's transcript can
+// be tens of megabytes).
 func parseTranscript(s string) []transcriptPart {
 	var parts []transcriptPart
-	for _, line := range strings.Split(s, "\n") {
+	open := -1 // the paragraph being extended
+	for start := 0; start <= len(s); {
+		end := strings.IndexByte(s[start:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += start
+		}
+		line := s[start:end]
 		started := false
 		for _, p := range partPrefixes {
-			if strings.HasPrefix(line, p) {
+			if len(line) > 0 && line[0] == '[' && strings.HasPrefix(line, p) {
 				parts = append(parts, transcriptPart{role: strings.Trim(p, "[]: "), text: line[len(p):]})
+				open = start + len(p)
 				started = true
 				break
 			}
 		}
-		if !started && len(parts) > 0 {
-			parts[len(parts)-1].text += "\n" + line
+		if !started && open >= 0 {
+			parts[len(parts)-1].text = s[open:end]
 		}
+		start = end + 1
 	}
 	return parts
 }
 
+// conversationPrompt splits a summarisation prompt into the serialised conversation and the
+// instructions after it, as `(?s)^<conversation>\n(.*)\n</conversation>\n\n(.*)$` would (the
+// conversation runs to the last closing tag), without a regular expression over megabytes.
+func conversationPrompt(text string) (conversation, instructions string, ok bool) {
+	const open, closing = "<conversation>\n", "\n</conversation>\n\n"
+	if !strings.HasPrefix(text, open) {
+		return "", "", false
+	}
+	i := strings.LastIndex(text, closing)
+	if i < len(open) {
+		return "", "", false
+	}
+	return text[len(open):i], text[i+len(closing):], true
+}
+
 // summaryRequest answers a summarisation prompt, or reports that text is not one.
 func (p *planner) summaryRequest(text string) (reply, bool) {
-	m := reConversation.FindStringSubmatch(text)
-	if m == nil {
+	conv, instructions, ok := conversationPrompt(text)
+	if !ok {
 		return reply{}, false
 	}
-	parts := parseTranscript(m[1])
-	instructions := m[2]
+	parts := parseTranscript(conv)
 	var previousDone []string
 	if pm := rePrevSummary.FindStringSubmatch(instructions); pm != nil {
 		previousDone = reDoneItem.FindAllString(pm[1], -1)

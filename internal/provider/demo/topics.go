@@ -108,12 +108,7 @@ func (p *planner) suggest(salt string, n int) []string {
 }
 
 func (p *planner) seedFor(salt string) uint64 {
-	var h uint64 = 14695981039346656037
-	for i := 0; i < len(salt); i++ {
-		h ^= uint64(salt[i])
-		h *= 1099511628211
-	}
-	return p.seed ^ h
+	return p.requestSeed() ^ fnv1a(fnvOffset64, salt)
 }
 
 // closing is the last line of an answer: one suggestion of what to try next.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"net/http"
 	"strconv"
@@ -45,30 +46,53 @@ func HTTPClient(opts Options) *http.Client {
 }
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	var body []byte
+	body := &bodyReader{r: req.Body, hash: sha256.New(), limit: maxRequestBody}
+	path := strings.TrimRight(req.URL.Path, "/")
+	isChat := strings.HasSuffix(path, "/chat/completions") || path == "chat/completions"
+	var conv *conversation
+	var parseErr error
 	if req.Body != nil {
-		var err error
-		body, err = io.ReadAll(io.LimitReader(req.Body, maxRequestBody+1))
+		// The chat body is decoded as it is read (a resumed session sends tens of megabytes, of which
+		// the script needs the tools and the last messages); the rest is read for the size and the ids.
+		if isChat && req.Method == http.MethodPost && t.delayErr == nil {
+			size := req.ContentLength
+			if size <= 0 {
+				size = -1
+			}
+			conv, parseErr = readRequest(body, size, false)
+		}
+		_, err := io.Copy(io.Discard, body)
 		req.Body.Close()
-		if err != nil {
+		if err == nil && body.n <= maxRequestBody {
+			var re *requestError
+			if parseErr != nil && !errors.As(parseErr, &re) {
+				err = parseErr // the reader failed while the request was decoded
+			}
+		}
+		if err != nil && !errors.Is(err, errBodyTooLarge) {
 			return nil, fmt.Errorf("demo: reading the request body: %w", err)
 		}
 	}
 	if err := req.Context().Err(); err != nil {
 		return nil, err
 	}
-	path := strings.TrimRight(req.URL.Path, "/")
 	switch {
-	case strings.HasSuffix(path, "/chat/completions") || path == "chat/completions":
+	case isChat:
 		if req.Method != http.MethodPost {
 			return errorResponse(req, http.StatusMethodNotAllowed, "method_not_allowed", "",
 				fmt.Sprintf("Invalid method for URL (%s %s): use POST.", req.Method, req.URL.Path)), nil
 		}
-		if len(body) > maxRequestBody {
+		if body.n > maxRequestBody {
 			return errorResponse(req, http.StatusRequestEntityTooLarge, "request_too_large", "",
 				fmt.Sprintf("The request body is larger than the demo model accepts (%d MB).", maxRequestBody>>20)), nil
 		}
-		return t.chat(req, body), nil
+		if req.Body == nil {
+			// No body at all: decode the empty one, for the same answer as an empty body.
+			conv, parseErr = readRequest(bytes.NewReader(nil), 0, false)
+		}
+		var sum [sha256.Size]byte
+		body.hash.Sum(sum[:0])
+		return t.chat(req, conv, parseErr, sum), nil
 	case strings.HasSuffix(path, "/models") && req.Method == http.MethodGet:
 		return jsonResponse(req, http.StatusOK, modelList()), nil
 	}
@@ -76,17 +100,43 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		fmt.Sprintf("Unknown request URL: %s %s. The offline demo model only answers POST /chat/completions and GET /models.", req.Method, req.URL.Path)), nil
 }
 
-func (t *transport) chat(req *http.Request, body []byte) *http.Response {
+// bodyReader reads a request body for the decoder, hashing and counting it, and stops with
+// errBodyTooLarge once it has read more than limit bytes.
+type bodyReader struct {
+	r     io.Reader
+	hash  hash.Hash
+	n     int64
+	limit int64
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	if b.r == nil {
+		return 0, io.EOF
+	}
+	if b.n > b.limit {
+		return 0, errBodyTooLarge
+	}
+	if room := b.limit + 1 - b.n; int64(len(p)) > room {
+		p = p[:room]
+	}
+	n, err := b.r.Read(p)
+	b.hash.Write(p[:n])
+	b.n += int64(n)
+	return n, err
+}
+
+// chat answers a chat-completions request: c is the decoded body (or parseErr says why it is not
+// one), sum the body's SHA-256.
+func (t *transport) chat(req *http.Request, c *conversation, parseErr error, sum [sha256.Size]byte) *http.Response {
 	if t.delayErr != nil {
 		return errorResponse(req, http.StatusBadRequest, "demo_config", "", t.delayErr.Error())
 	}
-	c, err := parseRequest(body)
-	if err != nil {
+	if parseErr != nil {
 		var re *requestError
-		if errors.As(err, &re) {
+		if errors.As(parseErr, &re) {
 			return errorResponse(req, http.StatusBadRequest, "", re.Param, re.Message)
 		}
-		return errorResponse(req, http.StatusBadRequest, "", "", err.Error())
+		return errorResponse(req, http.StatusBadRequest, "", "", parseErr.Error())
 	}
 	r := plan(c)
 	finish := "stop"
@@ -99,7 +149,6 @@ func (t *transport) chat(req *http.Request, body []byte) *http.Response {
 	u := estimateUsage(c, r)
 	// Ids derive from the request, so a transcript always gets the same ones (tests) and different
 	// requests get different ones.
-	sum := sha256.Sum256(body)
 	id := "chatcmpl-" + base62(sum[:], 24)
 	callIDs := make([]string, len(r.Calls))
 	for i := range r.Calls {

@@ -51,7 +51,7 @@ func estimateUsage(c *conversation, r reply) usage {
 		}
 	}
 	for i, m := range c.Messages {
-		t := messageTokens(m)
+		t := m.tokens // counted when the message was read, before its text was let go
 		u.prompt += t
 		if i < lastAssistant {
 			prefix += t

@@ -1,0 +1,66 @@
+package demo
+
+import (
+	"hash/fnv"
+	"math/rand"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The summary prompt is split without regular expressions (a compaction sends megabytes); these are
+// the obvious versions it must agree with.
+var refConversation = regexp.MustCompile(`(?s)^<conversation>\n(.*)\n</conversation>\n\n(.*)$`)
+
+func refParseTranscript(s string) []transcriptPart {
+	var parts []transcriptPart
+	for _, line := range strings.Split(s, "\n") {
+		started := false
+		for _, p := range partPrefixes {
+			if strings.HasPrefix(line, p) {
+				parts = append(parts, transcriptPart{role: strings.Trim(p, "[]: "), text: line[len(p):]})
+				started = true
+				break
+			}
+		}
+		if !started && len(parts) > 0 {
+			parts[len(parts)-1].text += "\n" + line
+		}
+	}
+	return parts
+}
+
+func TestSummaryPromptSplitting(t *testing.T) {
+	pieces := []string{"<conversation>\n", "\n</conversation>\n\n", "\n", "[User]: ", "[Assistant]: ", "[Tool result]: ",
+		"[Assistant tool calls]: ", "text", " ", "## Goal", "[User]:x", ""}
+	r := rand.New(rand.NewSource(1))
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		if r.Intn(4) > 0 {
+			b.WriteString("<conversation>\n")
+		}
+		for n := r.Intn(12); n > 0; n-- {
+			b.WriteString(pieces[r.Intn(len(pieces))])
+		}
+		s := b.String()
+		conv, instr, ok := conversationPrompt(s)
+		m := refConversation.FindStringSubmatch(s)
+		if ok != (m != nil) || ok && (conv != m[1] || instr != m[2]) {
+			t.Fatalf("conversationPrompt(%q) = %q, %q, %v; regexp %q", s, conv, instr, ok, m)
+		}
+		if got, want := parseTranscript(s), refParseTranscript(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("parseTranscript(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func TestFNV1aMatchesHashFNV(t *testing.T) {
+	for _, s := range []string{"", "a", "hello|12", strings.Repeat("é\x00\xff", 100)} {
+		h := fnv.New64a()
+		h.Write([]byte(s))
+		if got := fnv1a(fnvOffset64, s); got != h.Sum64() {
+			t.Errorf("fnv1a(%q) = %x, hash/fnv %x", s, got, h.Sum64())
+		}
+	}
+}
