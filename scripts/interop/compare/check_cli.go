@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pi-go/pi-go/scripts/interop/scenario"
+)
+
+// cliCase is one invocation run in both programs with the same scripted answers.
+type cliCase struct {
+	name string
+	args []string
+	// answers are scripted on the server before the run.
+	answers []scenario.Spec
+	// settings, when set, is written as agent/settings.json.
+	settings string
+	// setup may change the workspace (e.g. point models.json at a closed port).
+	setup func(w *workspace) error
+	// json compares stdout as an event stream instead of as text.
+	json bool
+}
+
+// closedPortURL returns a loopback URL nothing listens on.
+func closedPortURL() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return "http://" + addr + "/v1", nil
+}
+
+// noRetry turns the agent's automatic retry off.
+const noRetry = `{"retry":{"enabled":false}}`
+
+// fastRetry makes retries quick so error paths finish in milliseconds.
+const fastRetry = `{"retry":{"enabled":true,"maxRetries":1,"baseDelayMs":1}}`
+
+// checkCLI compares print-mode exit codes, stdout and stderr for errors, JSON-mode error events, and
+// --list-models.
+func checkCLI(c *checker) error {
+	refused, err := closedPortURL()
+	if err != nil {
+		return err
+	}
+	pointAt := func(url string) func(w *workspace) error {
+		return func(w *workspace) error {
+			p := filepath.Join(w.agent, "models.json")
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(p, []byte(strings.Replace(string(data), w.srv.URL, url, 1)), 0o644)
+		}
+	}
+	noModels := func(w *workspace) error { return os.Remove(filepath.Join(w.agent, "models.json")) }
+	unauthorized := scenario.Spec{Status: 401, Error: "Incorrect API key provided: mock-key."}
+	serverErr := scenario.Spec{Status: 500, Error: "The server had an error while processing your request."}
+	cases := []cliCase{
+		{name: "-p success", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{{Text: "Hello there.\n\nSecond paragraph."}}},
+		{name: "-p two messages", args: []string{"--model", "mock/mock-model", "-p", "one", "two"}, answers: []scenario.Spec{{Text: "First."}, {Text: "Second."}}},
+		{name: "-p 401", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{unauthorized}},
+		{name: "json 401", args: []string{"--model", "mock/mock-model", "--mode", "json", "--no-session", "hi"}, answers: []scenario.Spec{unauthorized}, json: true},
+		{name: "-p 500 twice (one fast retry)", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{serverErr, serverErr}, settings: fastRetry},
+		{name: "json 500 then success (one fast retry)", args: []string{"--model", "mock/mock-model", "--mode", "json", "--no-session", "hi"}, answers: []scenario.Spec{serverErr, {Text: "Recovered."}}, settings: fastRetry, json: true},
+		{name: "-p connection refused (one fast retry)", args: []string{"--model", "mock/mock-model", "-p", "hi"}, settings: fastRetry, setup: pointAt(refused)},
+		{name: "json connection refused (one fast retry)", args: []string{"--model", "mock/mock-model", "--mode", "json", "--no-session", "hi"}, settings: fastRetry, setup: pointAt(refused), json: true},
+		{name: "-p hangup after [DONE]", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{{Text: "Partial", End: "hangup"}}, settings: noRetry},
+		{name: "json hangup mid-stream", args: []string{"--model", "mock/mock-model", "--mode", "json", "--no-session", "hi"}, answers: []scenario.Spec{{Text: "Partial answer", Pieces: 2, CutAfter: 2, End: "hangup"}}, settings: noRetry, json: true},
+		{name: "json reset mid-stream", args: []string{"--model", "mock/mock-model", "--mode", "json", "--no-session", "hi"}, answers: []scenario.Spec{{Text: "Partial answer", Pieces: 2, CutAfter: 2, End: "reset"}}, settings: noRetry, json: true},
+		{name: "json clean close mid-stream (no finish, no [DONE])", args: []string{"--model", "mock/mock-model", "--mode", "json", "--no-session", "hi"}, answers: []scenario.Spec{{Text: "Partial answer", Pieces: 2, CutAfter: 2}}, settings: noRetry, json: true},
+		{name: "json 429 with retry-after, no agent retry", args: []string{"--model", "mock/mock-model", "--mode", "json", "--no-session", "hi"}, answers: []scenario.Spec{{Status: 429, Error: "Rate limit reached."}, {Text: "After the limit."}}, settings: noRetry, json: true},
+		{name: "-p unknown model", args: []string{"--model", "mock/nope", "-p", "hi"}},
+		{name: "-p unknown provider", args: []string{"--provider", "nope", "--model", "x", "-p", "hi"}},
+		{name: "-p no models", args: []string{"-p", "hi"}, setup: noModels},
+		{name: "-p no --model (first available)", args: []string{"-p", "hi"}, answers: []scenario.Spec{{Text: "Default model answer."}}},
+		{name: "--list-models", args: []string{"--list-models"}},
+		{name: "--list-models reasoner", args: []string{"--list-models", "reasoner"}},
+		{name: "--list-models nomatch", args: []string{"--list-models", "zzz"}},
+		{name: "--list-models no models", args: []string{"--list-models"}, setup: noModels},
+	}
+	for i, cs := range cases {
+		wa, wb, err := c.pair(fmt.Sprintf("cli-%d", i+1))
+		if err != nil {
+			return err
+		}
+		var res [2]result
+		for k, w := range []*workspace{wa, wb} {
+			if cs.settings != "" {
+				if err := os.WriteFile(filepath.Join(w.agent, "settings.json"), []byte(cs.settings), 0o644); err != nil {
+					return err
+				}
+			}
+			if cs.setup != nil {
+				if err := cs.setup(w); err != nil {
+					return err
+				}
+			}
+			w.script(cs.answers...)
+			if res[k], err = w.run(cs.args...); err != nil {
+				return err
+			}
+		}
+		na, nb := newNormaliser(wa.root), newNormaliser(wb.root)
+		var d []string
+		if res[0].code != res[1].code {
+			d = append(d, fmt.Sprintf("exit code: pi %d, pi-go %d", res[0].code, res[1].code))
+		}
+		if sa, sb := na.str(res[0].stderr), nb.str(res[1].stderr); sa != sb {
+			d = append(d, fmt.Sprintf("stderr:\n      pi:    %q\n      pi-go: %q", sa, sb))
+		}
+		if cs.json {
+			ea, _ := parseLines([]byte(res[0].stdout))
+			eb, _ := parseLines([]byte(res[1].stdout))
+			c.compareEvents(cs.name+": events", ea, eb, na, nb)
+		} else if sa, sb := na.str(res[0].stdout), nb.str(res[1].stdout); sa != sb {
+			d = append(d, fmt.Sprintf("stdout:\n      pi:    %q\n      pi-go: %q", sa, sb))
+		}
+		if len(wa.requests()) != len(wb.requests()) {
+			d = append(d, fmt.Sprintf("requests: pi %d, pi-go %d", len(wa.requests()), len(wb.requests())))
+		}
+		c.rep.diffs(cs.name, d)
+		wa.close()
+		wb.close()
+	}
+	return nil
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pi-go/pi-go/scripts/interop/scenario"
+)
+
+// encodeCwd is pi's session directory name for a cwd.
+func encodeCwd(cwd string) string {
+	s := strings.TrimPrefix(cwd, "/")
+	s = strings.NewReplacer("/", "-", "\\", "-", ":", "-").Replace(s)
+	return "--" + s + "--"
+}
+
+// headerCwd reads the cwd of a session file's header.
+func headerCwd(path string) (string, error) {
+	lines, err := readLines(path)
+	if err != nil {
+		return "", err
+	}
+	if len(lines) == 0 || lines[0].Str("type") != "session" {
+		return "", fmt.Errorf("%s: no session header", path)
+	}
+	return lines[0].Str("cwd"), nil
+}
+
+// opened is what one program did with a copy of a session file.
+type opened struct {
+	w        *workspace
+	copy     string
+	original []byte
+	res      result
+	rpc      []*Obj
+}
+
+// openSession gives prog a copy of source and runs it the given way ("session": --session <copy> -p;
+// "continue": -c -p from the session's directory; "rpc": --mode rpc --session <copy> and read-only
+// queries). extra are more flags (e.g. --model).
+func (c *checker) openSession(name string, prog program, source, how string, extra ...string) (*opened, error) {
+	cwd, err := headerCwd(source)
+	if err != nil {
+		return nil, err
+	}
+	w, err := newWorkspace(filepath.Join(c.out, name, prog.name), prog, cwd)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(source)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(w.root, "copy")
+	if how == "continue" {
+		dir = filepath.Join(w.agent, "sessions", encodeCwd(cwd))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	o := &opened{w: w, copy: filepath.Join(dir, filepath.Base(source)), original: data}
+	if err := os.WriteFile(o.copy, data, 0o644); err != nil {
+		return nil, err
+	}
+	w.script(scenario.Spec{Text: "Next answer."})
+	switch how {
+	case "session":
+		o.res, err = w.run(append([]string{"--session", o.copy, "-p", "next"}, extra...)...)
+	case "continue":
+		o.res, err = w.run(append([]string{"-c", "-p", "next"}, extra...)...)
+	case "rpc":
+		var p *rpcProc
+		p, err = w.startRPC(append([]string{"--session", o.copy}, extra...)...)
+		if err != nil {
+			return nil, err
+		}
+		for _, cmd := range []string{"get_state", "get_messages", "get_session_stats", "get_fork_messages", "get_last_assistant_text"} {
+			var r *Obj
+			if r, err = p.call(map[string]any{"type": cmd}); err != nil {
+				break
+			}
+			o.rpc = append(o.rpc, r)
+		}
+		if _, ferr := p.finish(); err == nil {
+			err = ferr
+		}
+	}
+	return o, err
+}
+
+// checkSessions opens the session files each program wrote in the RPC scenario (steering, abort,
+// model and thinking changes, a name, bash, compaction; and the fork) in both programs, three ways,
+// and compares the next request, the output and what each appended; pi's lines must stay byte for
+// byte.
+func checkSessions(c *checker) error {
+	ra, rb, err := c.rpcRuns()
+	if err != nil {
+		return err
+	}
+	sources := []struct {
+		label string
+		path  string
+	}{
+		{"pi's session", ra.sessionFile},
+		{"pi's fork", ra.forkFile},
+		{"pi-go's session", rb.sessionFile},
+		{"pi-go's fork", rb.forkFile},
+	}
+	ways := []struct {
+		how   string
+		extra []string
+	}{
+		{"session", nil},
+		{"session", []string{"--model", "mock/mock-model"}},
+		{"session", []string{"--model", "mock/mock-reasoner", "--thinking", "low"}},
+		{"continue", nil},
+		{"rpc", nil},
+	}
+	for si, src := range sources {
+		for wi, way := range ways {
+			name := fmt.Sprintf("open-%d-%d", si+1, wi+1)
+			what := fmt.Sprintf("%s opened with %s %s", src.label, way.how, strings.Join(way.extra, " "))
+			oa, err := c.openSession(name, c.pi, src.path, way.how, way.extra...)
+			if err != nil {
+				c.rep.errorf("%s in pi: %v", what, err)
+				continue
+			}
+			ob, err := c.openSession(name, c.pigo, src.path, way.how, way.extra...)
+			if err != nil {
+				c.rep.errorf("%s in pi-go: %v", what, err)
+				continue
+			}
+			c.compareOpened(what, oa, ob)
+			oa.w.close()
+			ob.w.close()
+		}
+	}
+	return nil
+}
+
+func (c *checker) compareOpened(what string, oa, ob *opened) {
+	if oa.rpc != nil || ob.rpc != nil {
+		c.compareEvents(what+": rpc responses", oa.rpc, ob.rpc, newNormaliser(oa.w.root), newNormaliser(ob.w.root))
+	} else {
+		var d []string
+		if oa.res.code != ob.res.code {
+			d = append(d, fmt.Sprintf("exit code: pi %d, pi-go %d", oa.res.code, ob.res.code))
+		}
+		if oa.res.stdout != ob.res.stdout {
+			d = append(d, fmt.Sprintf("stdout: pi %q, pi-go %q", oa.res.stdout, ob.res.stdout))
+		}
+		if oa.res.stderr != ob.res.stderr {
+			d = append(d, fmt.Sprintf("stderr: pi %q, pi-go %q", oa.res.stderr, ob.res.stderr))
+		}
+		c.rep.diffs(what+": output", d)
+		c.compareRequests(what, oa.w.requests(), ob.w.requests(), oa.w, ob.w)
+	}
+	// What each appended, and whether the original lines stayed as they were.
+	var tails [2][]*Obj
+	for i, o := range []*opened{oa, ob} {
+		now, err := os.ReadFile(o.copy)
+		if err != nil {
+			c.rep.errorf("%s: %v", what, err)
+			return
+		}
+		if !bytes.HasPrefix(now, o.original) {
+			c.rep.diffs(what+": original lines", []string{fmt.Sprintf("%s rewrote the file (%d bytes before, %d after, first difference at byte %d)",
+				o.w.prog.name, len(o.original), len(now), firstDiff(now, o.original))})
+			continue
+		}
+		tails[i], _ = parseLines(now[len(o.original):])
+	}
+	c.rep.diffs(what+": appended entries", compareSequences(normaliseAll(tails[0], newNormaliser(oa.w.root)), normaliseAll(tails[1], newNormaliser(ob.w.root))))
+}
+
+func firstDiff(a, b []byte) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}

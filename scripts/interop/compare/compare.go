@@ -1,0 +1,184 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+// signature names a line for sequence comparison: its type, plus the assistant event type of a
+// message_update, the command of a response, the role of a message event.
+func signature(o *Obj) string {
+	s := o.Str("type")
+	switch s {
+	case "message_update":
+		if e, ok := o.Get("assistantMessageEvent").(*Obj); ok {
+			s += "/" + e.Str("type")
+		}
+	case "response":
+		s += "/" + o.Str("command")
+		if ok, _ := o.Get("success").(bool); !ok {
+			s += "(failed)"
+		}
+	case "message_start", "message_end":
+		if m, ok := o.Get("message").(*Obj); ok {
+			s += "/" + m.Str("role")
+		}
+	case "message":
+		if m, ok := o.Get("message").(*Obj); ok {
+			s += "/" + m.Str("role")
+		}
+	}
+	return s
+}
+
+// stripPartial drops the partial-message snapshots of message_update events. pi serialises its
+// shared, still-mutating partial message when the event is written, so pi's snapshots depend on
+// chunk timing (text already complete at text_start, arguments ahead of the delta); pi-go's are
+// exact snapshots. Everything else of the event is compared.
+func stripPartial(o *Obj) *Obj {
+	if o.Str("type") != "message_update" {
+		return o
+	}
+	c := clone(o).(*Obj)
+	c.Delete("message")
+	if e, ok := c.Get("assistantMessageEvent").(*Obj); ok {
+		e.Delete("partial")
+	}
+	return c
+}
+
+// normaliseAll normalises copies of the lines with one normaliser (ids numbered across the lines).
+func normaliseAll(lines []*Obj, n *normaliser) []*Obj {
+	out := make([]*Obj, len(lines))
+	for i, l := range lines {
+		out[i] = n.value(clone(l)).(*Obj)
+	}
+	return out
+}
+
+// compareSequences aligns two line sequences by signature (longest common subsequence), reports lines
+// only one side has, and diffs the aligned pairs field by field.
+func compareSequences(a, b []*Obj) []string {
+	sa := make([]string, len(a))
+	sb := make([]string, len(b))
+	for i, o := range a {
+		sa[i] = signature(o)
+	}
+	for i, o := range b {
+		sb[i] = signature(o)
+	}
+	var out []string
+	pairs := lcs(sa, sb)
+	ia, ib := 0, 0
+	flush := func(toA, toB int) {
+		for ; ia < toA; ia++ {
+			out = append(out, fmt.Sprintf("line %d only in pi: %s", ia, sa[ia]))
+		}
+		for ; ib < toB; ib++ {
+			out = append(out, fmt.Sprintf("line %d only in pi-go: %s", ib, sb[ib]))
+		}
+	}
+	for _, p := range pairs {
+		flush(p[0], p[1])
+		out = append(out, diffValues(fmt.Sprintf("[%d %s]", p[0], sa[p[0]]), a[p[0]], b[p[1]])...)
+		ia, ib = p[0]+1, p[1]+1
+	}
+	flush(len(a), len(b))
+	return out
+}
+
+// lcs returns index pairs of a longest common subsequence of a and b.
+func lcs(a, b []string) [][2]int {
+	n, m := len(a), len(b)
+	t := make([][]int, n+1)
+	for i := range t {
+		t[i] = make([]int, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				t[i][j] = t[i+1][j+1] + 1
+			} else {
+				t[i][j] = max(t[i+1][j], t[i][j+1])
+			}
+		}
+	}
+	var out [][2]int
+	for i, j := 0, 0; i < n && j < m; {
+		switch {
+		case a[i] == b[j]:
+			out = append(out, [2]int{i, j})
+			i++
+			j++
+		case t[i+1][j] >= t[i][j+1]:
+			i++
+		default:
+			j++
+		}
+	}
+	return out
+}
+
+// compareEvents compares two event streams (JSON mode or RPC output).
+func (c *checker) compareEvents(what string, a, b []*Obj, na, nb *normaliser) {
+	var sa, sb []*Obj
+	for _, o := range normaliseAll(a, na) {
+		sa = append(sa, stripPartial(o))
+	}
+	for _, o := range normaliseAll(b, nb) {
+		sb = append(sb, stripPartial(o))
+	}
+	c.rep.diffs(what, compareSequences(sa, sb))
+}
+
+// compareRequests compares request bodies pairwise. pi's documentation paragraph is removed from its
+// system prompt first (noted once per call).
+func (c *checker) compareRequests(what string, a, b []*Obj, wa, wb *workspace) {
+	if len(a) != len(b) {
+		c.rep.diffs(what, []string{fmt.Sprintf("request count: pi %d, pi-go %d", len(a), len(b))})
+	}
+	noted := false
+	for i := 0; i < len(a) && i < len(b); i++ {
+		ra := newNormaliser(wa.root).value(clone(a[i])).(*Obj)
+		rb := newNormaliser(wb.root).value(clone(b[i])).(*Obj)
+		if msgs, ok := ra.Get("messages").([]any); ok && len(msgs) > 0 {
+			if m, ok := msgs[0].(*Obj); ok {
+				if s, ok := m.Get("content").(string); ok {
+					if stripped, had := stripPiDocs(s); had {
+						m.Set("content", stripped)
+						if !noted {
+							c.rep.note("%s: pi's system prompt has its 'Pi documentation' paragraph (paths into pi's npm package); pi-go has none (removed before comparing)", what)
+							noted = true
+						}
+					}
+				}
+			}
+		}
+		c.rep.diffs(fmt.Sprintf("%s: request %d", what, i+1), diffValues("body", ra, rb))
+	}
+}
+
+// compareSessionFiles compares two session files line by line after normalisation.
+func (c *checker) compareSessionFiles(what, pa, pb string, wa, wb *workspace) {
+	la, errA := readLines(pa)
+	lb, errB := readLines(pb)
+	if errA != nil || errB != nil {
+		c.rep.errorf("%s: reading session files: %v %v", what, errA, errB)
+		return
+	}
+	c.rep.diffs(what, compareSequences(normaliseAll(la, newNormaliser(wa.root)), normaliseAll(lb, newNormaliser(wb.root))))
+}
+
+func readLines(path string) ([]*Obj, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parseLines(data)
+}
+
+// writeTranscript saves lines for a later look.
+func writeTranscript(path string, lines []string) {
+	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+}
