@@ -19,8 +19,8 @@ type rpcRun struct {
 	// sessionFile is the session of the scenario's first part (before fork, switch and new_session);
 	// forkFile the session the fork created.
 	sessionFile, forkFile, newFile string
-	code                  int
-	stderr                string
+	code                           int
+	stderr                         string
 }
 
 // rpcScenario drives one program through the command sequence. Both programs get the same commands
