@@ -3,6 +3,8 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/pi-go/pi-go/internal/provider"
@@ -29,6 +31,12 @@ func (s *Session) NewSession(parentSession string) error {
 // as in pi).
 func (s *Session) SwitchSession(path string) error {
 	s.Abort()
+	if cur := s.Store(); sameFile(cur.SessionFile(), path) {
+		// Re-opening the session's own file (pi allows it, to reload): its lock must go first.
+		if err := cur.Close(); err != nil {
+			s.warn(fmt.Errorf("closing the session before re-opening it: %w", err))
+		}
+	}
 	next, err := session.Open(path, session.OpenOptions{SessionDir: s.Store().SessionDir()})
 	if err != nil {
 		return err
@@ -82,6 +90,22 @@ func (s *Session) Clone() error {
 // clearDisplayQueues drops what was queued for the previous session, as pi does by building a fresh
 // agent for the next one. queue_update is emitted only when something was queued: pi emits none, and
 // an empty update would say nothing new.
+// sameFile reports whether two paths name the same existing file (or the same path when either is
+// missing).
+func sameFile(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	if errA != nil || errB != nil {
+		absA, _ := filepath.Abs(a)
+		absB, _ := filepath.Abs(b)
+		return absA == absB
+	}
+	return os.SameFile(ia, ib)
+}
+
 func (s *Session) clearDisplayQueues() {
 	steering, followUp := s.agent.ClearAllQueues()
 	s.mu.Lock()

@@ -227,3 +227,31 @@ func TestReplacementsRestoreTheSessionModel(t *testing.T) {
 		t.Errorf("new session entries %q, want the saved default model and level", got)
 	}
 }
+
+// switch_session to the session's own file re-opens it (pi allows it; pi-go must let go of its own lock
+// first) and the session goes on in the same file.
+func TestSwitchSessionToItsOwnFile(t *testing.T) {
+	f := newFixture(t, []scriptedTurn{textTurn("a1"), textTurn("a2")}, nil)
+	if err := f.s.Prompt(context.Background(), "one", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	path := f.store.SessionFile()
+	if err := f.s.SwitchSession(path); err != nil {
+		t.Fatalf("switching to the open file: %v", err)
+	}
+	if n := len(f.s.Messages()); n != 2 {
+		t.Errorf("%d messages after re-opening, want 2", n)
+	}
+	if err := f.s.Prompt(context.Background(), "two", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	var roles []string
+	for _, e := range fileEntries(t, path) {
+		if e["type"] == "message" {
+			roles = append(roles, e["message"].(map[string]any)["role"].(string))
+		}
+	}
+	if strings.Join(roles, ",") != "user,assistant,user,assistant" {
+		t.Errorf("messages in the file: %v", roles)
+	}
+}
