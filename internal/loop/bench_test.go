@@ -124,3 +124,59 @@ func BenchmarkRun100kDeltas(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkJSONEventLines encodes every event of a 20,000-delta answer as pi's JSON mode writes it
+// (each message_update line repeats the partial message twice, so the output grows with the square of
+// the answer): through an EventEncoder, and through MarshalJSON for comparison. ns/op is per delta;
+// B/s is output bytes.
+func BenchmarkJSONEventLines(b *testing.B) {
+	const deltas = 20_000
+	var events []Event
+	a := NewAgent(Config{Stream: func(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
+		sb := provider.NewStreamBuilder(req.Model, emit)
+		sb.Start()
+		for range deltas {
+			sb.Text("a")
+		}
+		return sb.Finish()
+	}}, State{Model: testModel})
+	a.Subscribe(func(e Event) { events = append(events, e) })
+	if err := a.Prompt(context.Background(), user("hi")); err != nil {
+		b.Fatal(err)
+	}
+	var total int64
+	for i := range events {
+		data, err := events[i].MarshalJSON()
+		if err != nil {
+			b.Fatal(err)
+		}
+		total += int64(len(data)) + 1
+	}
+	for _, name := range []string{"encoder", "marshal"} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(total / deltas)
+			b.ReportAllocs()
+			var buf []byte
+			var enc EventEncoder
+			for i := 0; i < b.N; {
+				for j := range events {
+					if i == b.N {
+						break
+					}
+					var err error
+					if name == "encoder" {
+						buf, err = enc.AppendJSON(buf[:0], &events[j])
+					} else {
+						buf, err = events[j].MarshalJSON()
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					if events[j].IsDelta() {
+						i++
+					}
+				}
+			}
+		})
+	}
+}
