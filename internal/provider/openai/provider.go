@@ -22,6 +22,10 @@ type Config struct {
 	// a call that asks a reasoning model to think; a negative value disables it.
 	// provider.StreamOptions.IdleTimeout overrides it per call.
 	IdleTimeout time.Duration
+	// MaxRetries is how many times a request that failed before its answer began (no connection, or
+	// status 408, 409, 429, 5xx) is sent again, after pi's SDK's waits; 0 sends it once. pi-go's command
+	// uses SDKMaxRetries, pi's default.
+	MaxRetries int
 }
 
 // Provider streams chat completions from any OpenAI-compatible server. It is safe for concurrent use.
@@ -30,11 +34,14 @@ type Provider struct {
 	idleTimeout  time.Duration
 	drainTimeout time.Duration
 	clock        clock
+	maxRetries   int
+	sleep        func(context.Context, time.Duration) error // the wait before a retry; tests replace it
 }
 
 // New returns a provider.
 func New(cfg Config) *Provider {
-	p := &Provider{client: cfg.HTTPClient, idleTimeout: cfg.IdleTimeout, drainTimeout: drainTimeout, clock: realClock{}}
+	p := &Provider{client: cfg.HTTPClient, idleTimeout: cfg.IdleTimeout, drainTimeout: drainTimeout, clock: realClock{},
+		maxRetries: max(cfg.MaxRetries, 0), sleep: sleepCtx}
 	if p.client == nil {
 		p.client = newDefaultClient()
 	}
@@ -86,7 +93,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		return fmt.Sprintf("Request timed out: no data from %s for %s", target, idle)
 	}
 
-	doer := &callDoer{client: p.client, body: body, headers: headers, watch: watch}
+	doer := &callDoer{client: p.client, body: body, headers: headers, watch: watch, retries: p.maxRetries, sleep: p.sleep}
 	defer doer.close()
 	cfg := goopenai.DefaultConfig(req.Options.APIKey)
 	cfg.BaseURL = base

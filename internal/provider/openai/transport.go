@@ -47,6 +47,9 @@ type callDoer struct {
 	body    *requestBody
 	headers map[string]string
 	watch   *idleWatch
+	// retries and sleep: failed attempts are sent again as pi's SDK does (see sendWithRetries).
+	retries int
+	sleep   func(context.Context, time.Duration) error
 
 	stopClose func() bool
 
@@ -57,14 +60,8 @@ type callDoer struct {
 }
 
 func (d *callDoer) Do(req *http.Request) (*http.Response, error) {
-	req.Body = d.body.reader()
-	req.GetBody = func() (io.ReadCloser, error) { return d.body.reader(), nil }
-	req.ContentLength = d.body.size
-	for k, v := range d.headers {
-		req.Header.Set(k, v)
-	}
 	d.called = true
-	resp, err := d.client.Do(req)
+	resp, err := sendWithRetries(req, d.retries, d.sleep, d.send)
 	if err != nil {
 		d.err = err
 		return nil, err
@@ -81,6 +78,19 @@ func (d *callDoer) Do(req *http.Request) (*http.Response, error) {
 	}
 	d.resp = resp
 	return resp, nil
+}
+
+// send makes one attempt.
+func (d *callDoer) send(req *http.Request) (*http.Response, error) {
+	req.Body = d.body.reader()
+	req.GetBody = func() (io.ReadCloser, error) { return d.body.reader(), nil }
+	req.ContentLength = d.body.size
+	for k, v := range d.headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := d.client.Do(req)
+	d.watch.touch()
+	return resp, err
 }
 
 // close releases the response, if any.
