@@ -54,7 +54,9 @@ func summaryChat(size int) *chat {
 			codeText(r, 300), codeText(r, 900), i, codeText(r, 4700))
 	}
 	b.WriteString("\n</conversation>\n\n## Goal\n## Constraints & Preferences\n## Progress\n### Done\n### In Progress\n## Key Decisions\n## Next Steps\n## Critical Context\n")
-	c := newChat().user(b.String())
+	c := newChat()
+	// As the provider sends a compaction's prompt: one text part.
+	c.msgs = append(c.msgs, map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": b.String()}}})
 	c.maxTokens = 13107 // as a compaction asks (0.8 of the reserve)
 	return c
 }

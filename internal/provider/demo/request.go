@@ -221,9 +221,7 @@ func valueKind(c byte) string {
 // is reported in *typeErr, unless one already is.
 func readMessage(s *streamScanner, typeErr *error) (message, error) {
 	var wm wireMessage
-	var content []byte // the raw content when it is not a string (array, null or another value)
-	var text string
-	isString := false
+	var content messageContent
 	wrongType := func(field, goType string) {
 		if *typeErr == nil {
 			*typeErr = fmt.Errorf("json: cannot unmarshal %s into Go struct field chatRequest.messages.%s of type %s", valueKind(s.kind()), field, goType)
@@ -243,7 +241,7 @@ func readMessage(s *streamScanner, typeErr *error) (message, error) {
 	switch s.kind() {
 	case 'n':
 		s.literal("null")
-		return decodeMessage(wm, nil, "", false)
+		return decodeMessage(wm, content)
 	case '{':
 	default:
 		if *typeErr == nil {
@@ -257,12 +255,7 @@ func readMessage(s *streamScanner, typeErr *error) (message, error) {
 		case bytes.EqualFold(key, []byte("role")):
 			str(&wm.Role, "role")
 		case bytes.EqualFold(key, []byte("content")):
-			if s.kind() == '"' {
-				text, isString, content = s.stringValue(), true, nil
-				return
-			}
-			text, isString = "", false
-			content = append(content[:0], s.raw()...)
+			content = readContent(s)
 		case bytes.EqualFold(key, []byte("tool_call_id")):
 			str(&wm.ToolCallID, "tool_call_id")
 		case bytes.EqualFold(key, []byte("tool_calls")):
@@ -271,7 +264,116 @@ func readMessage(s *streamScanner, typeErr *error) (message, error) {
 			s.skip()
 		}
 	})
-	return decodeMessage(wm, content, text, isString)
+	return decodeMessage(wm, content)
+}
+
+// messageContent is a message's content as the script sees it: its text (the text parts joined by
+// newlines), its images, or why it is not a content.
+type messageContent struct {
+	text               string
+	images, imageBytes int
+	err                error
+}
+
+// readContent reads a message's content: a string, null, or an array of parts ({"type":"text",
+// "text":…} and {"type":"image_url","image_url":{"url":…}}, other members and types ignored) as
+// encoding/json would decode them; a part of the wrong type makes the error the message is refused
+// with, as does any other value.
+func readContent(s *streamScanner) messageContent {
+	var c messageContent
+	switch s.kind() {
+	case '"':
+		c.text = s.stringValue()
+		return c
+	case 'n':
+		s.literal("null")
+		return c
+	case '[':
+	default:
+		s.skip()
+		c.err = errors.New("'content' must be a string, an array of content parts or null")
+		return c
+	}
+	wrongType := func(field, goType string) {
+		if c.err == nil {
+			c.err = fmt.Errorf("'content': json: cannot unmarshal %s into Go struct field wirePart.%s of type %s", valueKind(s.kind()), field, goType)
+		}
+		s.skip()
+	}
+	var texts []string
+	s.array(func(int) {
+		var typ, text string
+		urlLen := -1 // the image_url's URL length; -1: no image_url object
+		switch s.kind() {
+		case 'n':
+			s.literal("null")
+			return
+		case '{':
+		default:
+			if c.err == nil {
+				c.err = fmt.Errorf("'content': json: cannot unmarshal %s into Go value of type demo.wirePart", valueKind(s.kind()))
+			}
+			s.skip()
+			return
+		}
+		s.object(func(key []byte) {
+			switch {
+			case bytes.EqualFold(key, []byte("type")):
+				switch s.kind() {
+				case '"':
+					typ = internRole(s.str())
+				case 'n':
+					s.literal("null")
+				default:
+					wrongType("type", "string")
+				}
+			case bytes.EqualFold(key, []byte("text")):
+				switch s.kind() {
+				case '"':
+					text = s.stringValue()
+				case 'n':
+					s.literal("null")
+				default:
+					wrongType("text", "string")
+				}
+			case bytes.EqualFold(key, []byte("image_url")):
+				switch s.kind() {
+				case 'n':
+					s.literal("null")
+					urlLen = -1
+				case '{':
+					urlLen = max(urlLen, 0)
+					s.object(func(key []byte) {
+						if !bytes.EqualFold(key, []byte("url")) {
+							s.skip()
+							return
+						}
+						switch s.kind() {
+						case '"':
+							urlLen = len(s.str())
+						case 'n':
+							s.literal("null")
+						default:
+							wrongType("image_url.url", "string")
+						}
+					})
+				default:
+					wrongType("image_url", "*struct { URL string \"json:\\\"url\\\"\" }")
+				}
+			default:
+				s.skip()
+			}
+		})
+		switch {
+		case typ == "text":
+			texts = append(texts, text)
+		case typ == "image_url" && urlLen >= 0:
+			c.images++
+			c.imageBytes += urlLen
+		}
+	})
+	c.text = strings.Join(texts, "\n")
+	return c
 }
 
 // readToolCalls reads a message's tool_calls into calls as encoding/json would (null leaves them,
@@ -392,9 +494,8 @@ func (w *window) add(m message) {
 	}
 }
 
-// decodeMessage checks a message and reduces it to what the script reads. content is its raw content
-// unless it is a string (isString, text).
-func decodeMessage(wm wireMessage, content []byte, text string, isString bool) (message, error) {
+// decodeMessage checks a message and reduces it to what the script reads.
+func decodeMessage(wm wireMessage, content messageContent) (message, error) {
 	m := message{Role: wm.Role, ToolCalls: wm.ToolCalls, ToolCallID: wm.ToolCallID}
 	switch wm.Role {
 	case "system", "developer", "user", "assistant", "tool":
@@ -403,30 +504,10 @@ func decodeMessage(wm wireMessage, content []byte, text string, isString bool) (
 	default:
 		return m, fmt.Errorf("unknown role %q (expected system, developer, user, assistant or tool)", wm.Role)
 	}
-	content = bytes.TrimSpace(content)
-	switch {
-	case isString:
-		m.Text = text
-	case len(content) == 0 || bytes.Equal(content, []byte("null")):
-	case content[0] == '[':
-		var parts []wirePart
-		if err := json.Unmarshal(content, &parts); err != nil {
-			return m, fmt.Errorf("'content': %w", err)
-		}
-		var texts []string
-		for _, p := range parts {
-			switch {
-			case p.Type == "text":
-				texts = append(texts, p.Text)
-			case p.Type == "image_url" && p.ImageURL != nil:
-				m.Images++
-				m.ImageBytes += len(p.ImageURL.URL)
-			}
-		}
-		m.Text = strings.Join(texts, "\n")
-	default:
-		return m, errors.New("'content' must be a string, an array of content parts or null")
+	if content.err != nil {
+		return m, content.err
 	}
+	m.Text, m.Images, m.ImageBytes = content.text, content.images, content.imageBytes
 	if wm.Role == "tool" && wm.ToolCallID == "" {
 		return m, errors.New("a tool message needs 'tool_call_id'")
 	}
