@@ -24,10 +24,11 @@ import (
 // same width, first with muesli/reflow's word wrapper (which does not count a hyphen and measures
 // width with go-runewidth, so a line can come out a cell or more too long) and then the whole
 // document with x/ansi's (which splits that line again, leaving a lone word on a line of its own).
-// It also turns hard line breaks in a paragraph into spaces and keeps soft ones in list items.
+// It also turns line breaks in a paragraph into spaces but keeps them in list items.
 //
 // So glamour renders without wrapping (word wrap 0: no wrapping, no padding), from an AST this file
-// prepares: soft line breaks become spaces, and every line of prose starts with an invisible marker.
+// prepares: every line of prose starts with an invisible marker. A line break in the text, soft or
+// hard, stays a line break, as pi shows it (a model's or the user's single newline is meant).
 // The layout then wraps each marked line once, with one width function, giving its continuation
 // lines a hanging indent (under a list item's text, behind a quote's bar). Unmarked lines (code,
 // tables, rules) are never word-wrapped, only cut when too wide.
@@ -85,8 +86,8 @@ func (p *mdPipeline) render(src string) (string, bool, error) {
 	return buf.String(), hasTable, nil
 }
 
-// prepareAST marks prose and turns soft line breaks into spaces; extra text nodes point into the
-// mdExtra appended after source. It reports whether the document has a table.
+// prepareAST marks prose lines and makes a line break in a code span a space; extra text nodes point
+// into the mdExtra appended after source. It reports whether the document has a table.
 func prepareAST(doc ast.Node, source []byte) bool {
 	base := len(source)
 	seg := func(off, n int) *ast.Text {
@@ -119,12 +120,8 @@ func prepareAST(doc ast.Node, source []byte) bool {
 	})
 	// Changing the tree while walking it would make the walk visit the added nodes.
 	for _, t := range texts {
-		switch {
-		case t.HardLineBreak():
+		if t.HardLineBreak() || t.SoftLineBreak() {
 			t.Parent().InsertAfter(t.Parent(), t, seg(extraCont, len(markCont)))
-		case t.SoftLineBreak():
-			t.SetSoftLineBreak(false)
-			t.Parent().InsertAfter(t.Parent(), t, seg(extraSpace, 1))
 		}
 	}
 	for _, t := range codeLines {

@@ -37,20 +37,22 @@ var mdVocabulary = []mdToken{
 }
 
 // randomProse is n tokens joined by spaces or (soft) line breaks; contLead is what starts a source
-// continuation line (list indentation, quote marker).
-func randomProse(rng *rand.Rand, n int, contLead string) (src string, shown []string) {
+// continuation line (list indentation, quote marker). shown holds the words of each source line.
+func randomProse(rng *rand.Rand, n int, contLead string) (src string, shown [][]string) {
 	var b strings.Builder
+	shown = [][]string{nil}
 	for i := 0; i < n; i++ {
 		tok := mdVocabulary[rng.Intn(len(mdVocabulary))]
 		if i > 0 {
-			if rng.Intn(8) == 0 {
+			if rng.Intn(8) == 0 && contLead != "-" {
 				b.WriteString("\n" + contLead)
+				shown = append(shown, nil)
 			} else {
 				b.WriteByte(' ')
 			}
 		}
 		b.WriteString(tok.src)
-		shown = append(shown, tok.shown)
+		shown[len(shown)-1] = append(shown[len(shown)-1], tok.shown)
 	}
 	return b.String(), shown
 }
@@ -74,9 +76,9 @@ func greedy(words []string, width int) []string {
 	return append(lines, cur)
 }
 
-// Property: for random paragraphs, list items and quotes at random widths, every line fits, and the
-// text is laid out exactly as one greedy wrap at the width left by the prefix, continuation lines
-// behind the prefix's hanging indent: no word is left alone on a line by a second wrap.
+// Property: for random paragraphs, list items and quotes at random widths, every line fits, and each
+// source line is laid out exactly as one greedy wrap at the width left by the prefix, continuation
+// lines behind the prefix's hanging indent: no word is left alone on a line by a second wrap.
 func TestProseWrapsOnceGreedily(t *testing.T) {
 	md := newTestMarkdown()
 	rng := rand.New(rand.NewSource(7))
@@ -97,12 +99,9 @@ func TestProseWrapsOnceGreedily(t *testing.T) {
 		n := 1 + rng.Intn(60)
 		contLead := k.contLead
 		if k.lead == "## " {
-			contLead = "" // a heading is one line of source
+			contLead = "-" // a heading is one line of source
 		}
-		src, words := randomProse(rng, n, contLead)
-		if k.lead == "## " {
-			src = strings.ReplaceAll(src, "\n", " ")
-		}
+		src, srcLines := randomProse(rng, n, contLead)
 		width := 8 + rng.Intn(130)
 		lines := md.Render(k.lead+src, width)
 		assertFits(t, lines, width)
@@ -115,8 +114,12 @@ func TestProseWrapsOnceGreedily(t *testing.T) {
 		}
 		avail := width - ansi.StringWidth(k.first)
 		longest := 0
-		for _, w := range words {
-			longest = max(longest, ansi.StringWidth(w))
+		var words []string
+		for _, l := range srcLines {
+			for _, w := range l {
+				longest = max(longest, ansi.StringWidth(w))
+			}
+			words = append(words, l...)
 		}
 		var content []string
 		for i, l := range got {
@@ -136,7 +139,11 @@ func TestProseWrapsOnceGreedily(t *testing.T) {
 			}
 			continue
 		}
-		if want := greedy(words, avail); strings.Join(content, "\n") != strings.Join(want, "\n") {
+		var want []string
+		for _, l := range srcLines {
+			want = append(want, greedy(l, avail)...)
+		}
+		if strings.Join(content, "\n") != strings.Join(want, "\n") {
 			t.Fatalf("iter %d width %d kind %q: layout differs from one greedy wrap\n--- got\n%s\n--- want\n%s\n--- source\n%s",
 				iter, width, k.lead, strings.Join(content, "\n"), strings.Join(want, "\n"), src)
 		}
@@ -183,7 +190,8 @@ func TestMarkdownLineStructure(t *testing.T) {
 		width     int
 		want      []string
 	}{
-		{"soft breaks join, hard breaks break", "one\ntwo  \nthree\\\nfour", 40, []string{"one two", "three", "four"}},
+		{"line breaks, soft or hard, break", "one\ntwo  \nthree\\\nfour", 40, []string{"one", "two", "three", "four"}},
+		{"a soft break in a list item hangs", "- one two\n  three four five six", 12, []string{"• one two", "  three four", "  five six"}},
 		{"hard break in a list item hangs", "- one two three  \n  four five six seven", 12, []string{"• one two", "  three", "  four five", "  six seven"}},
 		{"paragraphs of a list item", "- first\n\n  second para\n- next", 40, []string{"• first", "", "  second para", "• next"}},
 		{"quote continuation keeps the bar", "> aaa bbb ccc ddd", 9, []string{"│ aaa bbb", "│ ccc ddd"}},
