@@ -267,7 +267,7 @@ func confirm(s Streams, question string) bool {
 // streamRouter sends each request to its model's provider: the demo transport for the demo model,
 // the network for everything else.
 func streamRouter() loop.StreamFunc {
-	network := openai.New(openai.Config{})
+	network := openai.New(openai.Config{MaxRetries: openai.SDKMaxRetries})
 	var offline *openai.Provider
 	return func(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
 		if req.Model != nil && req.Model.Provider == demo.ProviderName {
