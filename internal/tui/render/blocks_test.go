@@ -148,6 +148,9 @@ func TestGoldenTools(t *testing.T) {
 			return r.Tool(ToolView{Name: "read", Args: args(map[string]any{"path": "/home/user/project/main.go", "offset": 10, "limit": 20}),
 				Status: ToolDone, Result: textResult("package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n"+numbered(20, "// comment %d"), nil)}, w)
 		}},
+		{"tool_read_empty", func(r *Renderer, w int) []string {
+			return r.Tool(ToolView{Name: "read", Args: args(map[string]any{"path": "empty.go"}), Status: ToolDone, Result: textResult("", nil)}, w)
+		}},
 		{"tool_read_truncated", func(r *Renderer, w int) []string {
 			return r.Tool(ToolView{Name: "read", Args: args(map[string]any{"path": "notes.txt"}), Status: ToolDone,
 				Result: textResult(numbered(3, "note %d"), map[string]any{"truncation": map[string]any{"truncated": true, "truncatedBy": "lines", "outputLines": 2000, "totalLines": 9000, "maxLines": 2000}})}, w)

@@ -25,9 +25,11 @@ func (r *Renderer) readTool(v ToolView, args toolArgs, d toolDetails, cw int) []
 	}
 	p, _ := args.path()
 	output := textOutput(v.Result)
-	lines := trimTrailingEmpty(strings.Split(output, "\n"))
-	out = append(out, "")
-	out = append(out, r.codePreview(lines, r.code.language(p), v.Expanded || v.IsError, cw, false)...)
+	if lines := trimTrailingEmpty(strings.Split(output, "\n")); len(lines) > 0 {
+		// An empty file shows nothing under the title, as in pi.
+		out = append(out, "")
+		out = append(out, r.codePreview(lines, r.code.language(p), v.Expanded || v.IsError, cw, false)...)
+	}
 	if t := d.Truncation; t != nil && t.Truncated {
 		var note string
 		switch {
