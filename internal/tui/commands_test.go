@@ -156,6 +156,27 @@ func TestForkPutsTheMessageInTheEditor(t *testing.T) {
 	}
 }
 
+// Forking later in the conversation prints the new session's conversation again under a rule, as
+// pi re-renders its chat: the scrollback shows where the session now stands.
+func TestForkPrintsTheForkedConversation(t *testing.T) {
+	sess := newTestSession(t, newScript(textTurn("One."), textTurn("Two.")), nil)
+	u := startUI(t, sess, Options{})
+	u.submit("alpha")
+	u.waitScreen("the first answer", contains("One."))
+	u.submit("beta")
+	u.waitScreen("the second answer", contains("Two."))
+	u.submit("/fork")
+	u.waitScreen("the fork selector", contains("Fork from message", "→ beta"))
+	u.key(tea.KeyEnter)
+	u.waitEditor("beta")
+	all := u.waitAll("the fork", contains("Forked to new session"))
+	i := strings.Index(all, "Two.")
+	rest := all[i:]
+	if !strings.Contains(rest, "alpha") || !strings.Contains(rest, "One.") || strings.Count(rest, "Two.") != 1 {
+		t.Fatalf("the forked conversation (alpha, One.) is not printed after the old one:\n%s", all)
+	}
+}
+
 func TestCompactCommand(t *testing.T) {
 	sc := newScript(textTurn("Answer one."), textTurn("Answer two."), textTurn("## Goal\nSummarised history."))
 	sess := newTestSession(t, sc, nil)

@@ -247,9 +247,12 @@ func (m *model) openForkSelector() {
 					m.addError(err.Error())
 					return nil
 				}
+				// As pi re-renders the chat: the new session's conversation, under a rule.
+				m.addSeparator()
+				cmd := m.printHistory()
 				m.ed.setText(text)
 				m.addStatus("Forked to new session")
-				return nil
+				return cmd
 			}}
 		})
 	})
