@@ -3,6 +3,7 @@ package tui
 import (
 	"time"
 
+	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/tui/render"
 )
 
@@ -34,6 +35,9 @@ type chatItem struct {
 	bash      render.BashView // chatBash
 	bashID    int
 	bashStart time.Time
+
+	// compaction is the summary a chatLines block shows collapsed (Ctrl+O prints it in full).
+	compaction *provider.CompactionSummaryMessage
 }
 
 // addLines appends final lines to the chat (a rendered block).
@@ -69,6 +73,9 @@ scan:
 		switch it.kind {
 		case chatLines:
 			out = append(out, it.lines...)
+			if it.compaction != nil {
+				m.remember(it)
+			}
 		case chatStatus:
 			if i == len(m.chat)-1 {
 				break scan
@@ -148,8 +155,8 @@ func (m *model) animating() bool {
 // recentMax bounds how many printed tool and `!` blocks Ctrl+O can show again expanded.
 const recentMax = 20
 
-// remember keeps a printed tool or `!` block of the current turn, so that Ctrl+O can print it again in
-// full: the scrollback cannot be re-rendered in place.
+// remember keeps a printed tool, `!` or compaction block of the current turn, so that Ctrl+O can
+// print it again in full: the scrollback cannot be re-rendered in place.
 func (m *model) remember(it *chatItem) {
 	m.recent = append(m.recent, it)
 	if len(m.recent) > recentMax {
@@ -163,6 +170,11 @@ func (m *model) reprintExpanded() int {
 	n := 0
 	for _, it := range m.recent {
 		switch it.kind {
+		case chatLines:
+			if it.compaction != nil {
+				m.addLines(m.r.CompactionSummary(it.compaction, true, m.width))
+				n++
+			}
 		case chatTool:
 			v := it.tool
 			v.Expanded = false

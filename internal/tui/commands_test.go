@@ -194,6 +194,23 @@ func TestCompactCommand(t *testing.T) {
 	}
 }
 
+// The compaction block is printed collapsed; Ctrl+O prints it again with the summary.
+func TestCtrlOShowsTheCompactionSummary(t *testing.T) {
+	sc := newScript(textTurn("Answer one."), textTurn("Answer two."), textTurn("## Goal\nSummarised history."))
+	u := startUI(t, newTestSession(t, sc, nil), Options{})
+	u.submit("one")
+	u.waitScreen("answer one", contains("Answer one."))
+	u.submit("two")
+	u.waitScreen("answer two", contains("Answer two."))
+	u.submit("/compact")
+	u.waitAll("the compaction block", contains("Compacted from", "to expand)"))
+	if all := strings.Join(u.vt.allLines(), "\n"); strings.Contains(all, "Summarised history.") {
+		t.Fatalf("the summary is shown before Ctrl+O:\n%s", all)
+	}
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlO})
+	u.waitAll("the expanded summary", contains("Summarised history."))
+}
+
 func TestCopyWithoutAnswer(t *testing.T) {
 	u := startUI(t, newTestSession(t, newScript(), nil), Options{})
 	u.submit("/copy")

@@ -63,7 +63,11 @@ func (m *model) compactionEnded(ev harness.Event) {
 		// The scrollback keeps the history as it was; the summary block marks where the context now
 		// starts.
 		msg := &provider.CompactionSummaryMessage{Summary: ev.Result.Summary, TokensBefore: ev.Result.TokensBefore}
-		m.addLines(m.r.CompactionSummary(msg, m.expandTools, m.width))
+		it := &chatItem{kind: chatLines, lines: m.r.CompactionSummary(msg, m.expandTools, m.width)}
+		if !m.expandTools {
+			it.compaction = msg
+		}
+		m.chat = append(m.chat, it)
 		m.footerDirty = true
 	case ev.ErrorMessage != "":
 		if manual {
