@@ -178,7 +178,7 @@ func (s Summarizer) GenerateBranchSummary(ctx context.Context, entries []*sessio
 	case opts.CustomInstructions != "":
 		instructions += "\n\nAdditional focus: " + opts.CustomInstructions
 	}
-	msg, err := s.request(ctx, s.conversation(prep.Messages)+instructions, branchSummaryMaxTokens, "")
+	msg, err := s.request(ctx, s.prompt(prep.Messages, instructions), branchSummaryMaxTokens, "")
 	if err != nil {
 		return BranchSummary{}, err
 	}

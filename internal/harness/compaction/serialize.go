@@ -23,22 +23,69 @@ const ToolResultMaxChars = 2000
 //
 // Empty user and tool-result texts are left out; user and assistant text is never cut.
 func SerializeConversation(msgs []provider.Message) string {
-	parts := make([]string, 0, len(msgs))
+	return concat(serializedPieces(nil, msgs))
+}
+
+// serializedPieces appends SerializeConversation's text to pieces as the strings it is made of (the
+// messages' own texts among them), so that a summary prompt of a long history is written once into
+// its final size instead of through a copy per step.
+func serializedPieces(pieces []string, msgs []provider.Message) []string {
+	first := len(pieces)
+	part := func(label, text string) {
+		if len(pieces) > first {
+			pieces = append(pieces, "\n\n")
+		}
+		pieces = append(pieces, label, text)
+	}
 	for _, m := range msgs {
 		switch m := m.(type) {
 		case *provider.UserMessage:
 			if text := joinText(m.Content); text != "" {
-				parts = append(parts, "[User]: "+text)
+				part("[User]: ", text)
 			}
 		case *provider.AssistantMessage:
-			parts = appendAssistant(parts, m)
+			var text, thinking, calls []string
+			for i := range m.Content {
+				c := &m.Content[i]
+				switch c.Type {
+				case provider.ContentText:
+					text = append(text, c.Text)
+				case provider.ContentThinking:
+					thinking = append(thinking, c.Thinking)
+				case provider.ContentToolCall:
+					calls = append(calls, formatToolCall(c))
+				}
+			}
+			if len(thinking) > 0 {
+				part("[Assistant thinking]: ", strings.Join(thinking, "\n"))
+			}
+			if len(text) > 0 {
+				part("[Assistant]: ", strings.Join(text, "\n"))
+			}
+			if len(calls) > 0 {
+				part("[Assistant tool calls]: ", strings.Join(calls, "; "))
+			}
 		case *provider.ToolResultMessage:
 			if text := joinText(m.Content); text != "" {
-				parts = append(parts, "[Tool result]: "+truncateForSummary(text, ToolResultMaxChars))
+				part("[Tool result]: ", truncateForSummary(text, ToolResultMaxChars))
 			}
 		}
 	}
-	return strings.Join(parts, "\n\n")
+	return pieces
+}
+
+// concat joins pieces with one allocation.
+func concat(pieces []string) string {
+	n := 0
+	for _, p := range pieces {
+		n += len(p)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, p := range pieces {
+		b.WriteString(p)
+	}
+	return b.String()
 }
 
 // joinText concatenates the text blocks of content with nothing between them.
@@ -53,31 +100,6 @@ func joinText(content []provider.Content) string {
 		}
 	}
 	return b.String()
-}
-
-func appendAssistant(parts []string, m *provider.AssistantMessage) []string {
-	var text, thinking, calls []string
-	for i := range m.Content {
-		c := &m.Content[i]
-		switch c.Type {
-		case provider.ContentText:
-			text = append(text, c.Text)
-		case provider.ContentThinking:
-			thinking = append(thinking, c.Thinking)
-		case provider.ContentToolCall:
-			calls = append(calls, formatToolCall(c))
-		}
-	}
-	if len(thinking) > 0 {
-		parts = append(parts, "[Assistant thinking]: "+strings.Join(thinking, "\n"))
-	}
-	if len(text) > 0 {
-		parts = append(parts, "[Assistant]: "+strings.Join(text, "\n"))
-	}
-	if len(calls) > 0 {
-		parts = append(parts, "[Assistant tool calls]: "+strings.Join(calls, "; "))
-	}
-	return parts
 }
 
 // formatToolCall writes name(key=<value as JSON.stringify writes it>, ...) in the arguments' own order.

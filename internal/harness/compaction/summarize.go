@@ -73,9 +73,14 @@ func (s Summarizer) request(ctx context.Context, prompt string, maxTokens int, r
 	return msg, nil
 }
 
-// conversation serialises messages inside the <conversation> tags every summary prompt starts with.
-func (s Summarizer) conversation(msgs []provider.Message) string {
-	return "<conversation>\n" + SerializeConversation(s.ConvertToLLM(msgs)) + "\n</conversation>\n\n"
+// prompt is a summary prompt: msgs serialised inside the <conversation> tags every summary prompt
+// starts with, then the rest. It is written once, at its final size (a long history makes a prompt of
+// tens of megabytes).
+func (s Summarizer) prompt(msgs []provider.Message, rest ...string) string {
+	pieces := []string{"<conversation>\n"}
+	pieces = serializedPieces(pieces, s.ConvertToLLM(msgs))
+	pieces = append(pieces, "\n</conversation>\n\n")
+	return concat(append(pieces, rest...))
 }
 
 // answerText joins the text blocks of a summary answer with newlines.
@@ -112,11 +117,12 @@ func (s Summarizer) GenerateSummary(ctx context.Context, msgs []provider.Message
 	if customInstructions != "" {
 		instructions += "\n\nAdditional focus: " + customInstructions
 	}
-	prompt := s.conversation(msgs)
+	var prompt string
 	if previousSummary != "" {
-		prompt += "<previous-summary>\n" + previousSummary + "\n</previous-summary>\n\n"
+		prompt = s.prompt(msgs, "<previous-summary>\n", previousSummary, "\n</previous-summary>\n\n", instructions)
+	} else {
+		prompt = s.prompt(msgs, instructions)
 	}
-	prompt += instructions
 	msg, err := s.request(ctx, prompt, int(math.Floor(0.8*float64(reserveTokens))), s.reasoning())
 	if err != nil {
 		return "", err
@@ -134,7 +140,7 @@ func (s Summarizer) GenerateTurnPrefixSummary(ctx context.Context, msgs []provid
 	if err := s.validate(); err != nil {
 		return "", err
 	}
-	prompt := s.conversation(msgs) + turnPrefixPrompt
+	prompt := s.prompt(msgs, turnPrefixPrompt)
 	msg, err := s.request(ctx, prompt, int(math.Floor(0.5*float64(reserveTokens))), s.reasoning())
 	if err != nil {
 		return "", err
