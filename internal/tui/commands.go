@@ -8,6 +8,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/session"
+	"github.com/pi-go/pi-go/internal/tui/render"
 	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
@@ -312,18 +313,25 @@ func (m *model) cmdHotkeys(string) tea.Cmd {
 	th := m.r.Theme()
 	rule := th.Fg(theme.Border, strings.Repeat("─", max(m.width, 1)))
 	out := []string{"", rule, "  " + th.Style(theme.Accent, true, false, "Keyboard Shortcuts"), ""}
-	out = append(out, m.r.Markdown().Render(hotkeysMarkdown(m.r.Keys()), max(m.width-2, 1))...)
+	for _, l := range m.r.Markdown().Render(hotkeysMarkdown(m.r.Keys()), max(m.width-2, 1)) {
+		if l != "" {
+			l = " " + l // the chat's left margin, as for an answer
+		}
+		out = append(out, l)
+	}
 	out = append(out, rule)
 	m.addLines(indentBlock(out, m.width))
 	return nil
 }
 
 // textBlock turns plain lines into a chat block: a spacer, then the lines indented by one column
-// and cut to the width.
+// and wrapped to the width (a session file's path must stay whole to be copied).
 func (m *model) textBlock(lines []string) []string {
 	out := []string{""}
 	for _, l := range lines {
-		out = append(out, truncate(" "+l, m.width))
+		for _, w := range render.Wrap(l, max(m.width-1, 1)) {
+			out = append(out, " "+w)
+		}
 	}
 	return out
 }

@@ -34,13 +34,22 @@ func TestBangRunsAShellCommandWithLiveOutput(t *testing.T) {
 }
 
 func TestNameAndSessionCommands(t *testing.T) {
-	u := startUI(t, newTestSession(t, newScript(), nil), Options{})
+	sess := newTestSession(t, newScript(), nil)
+	u := startUI(t, sess, Options{})
 	u.submit("/name")
 	u.waitAll("the usage", contains("Warning: Usage: /name <name>"))
 	u.submit("/name My Session")
 	u.waitScreen("the name in the footer", contains("Session name set: My Session", "• My Session"))
 	u.submit("/session")
 	u.waitAll("the session info", contains("Session Info", "Name: My Session", "File:", "Tokens"))
+	// The file's path is wrapped, not cut: all of it can be copied.
+	var joined strings.Builder
+	for _, l := range u.vt.allLines() {
+		joined.WriteString(strings.TrimPrefix(strings.TrimRight(l, " "), " "))
+	}
+	if path := sess.Store().SessionFile(); len(path) < 120 || !strings.Contains(joined.String(), path) {
+		t.Errorf("session file %q (%d chars) not shown whole", path, len(path))
+	}
 	u.submit("/hotkeys")
 	u.waitAll("the shortcuts", contains("Keyboard Shortcuts", "Queue follow-up message"))
 }

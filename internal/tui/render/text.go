@@ -89,6 +89,9 @@ func oneLine(s string) string {
 	return s
 }
 
+// Wrap breaks styled text into lines of at most width cells (see wrap).
+func Wrap(s string, width int) []string { return wrap(s, width) }
+
 // wrap breaks styled text into lines of at most width cells: at spaces and hyphens where possible,
 // inside words otherwise. Embedded newlines start new lines. Styles open at a break are closed at the
 // end of the line and reopened on the next, so every line stands alone.
