@@ -267,7 +267,9 @@ func confirm(s Streams, question string) bool {
 // streamRouter sends each request to its model's provider: the demo transport for the demo model,
 // the network for everything else.
 func streamRouter() loop.StreamFunc {
-	network := openai.New(openai.Config{MaxRetries: openai.SDKMaxRetries})
+	// No provider-level retries: pi's SDK retries twice out of sight, but then one rate limit becomes
+	// up to twelve requests under the harness's own (visible, abortable) retries. The harness retries.
+	network := openai.New(openai.Config{})
 	var offline *openai.Provider
 	return func(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
 		if req.Model != nil && req.Model.Provider == demo.ProviderName {
