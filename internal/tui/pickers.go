@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -9,8 +8,6 @@ import (
 
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/provider"
-	"github.com/pi-go/pi-go/internal/session"
-	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
 // ---- models ----
@@ -56,109 +53,6 @@ func (m *model) openThinkingSelector() {
 }
 
 // ---- sessions ----
-
-// sessionPicker is /resume and pi -r: this project's sessions or all of them (Tab), most recent first.
-type sessionPicker struct {
-	*listPicker
-	all     bool
-	initial bool // opened by pi -r: cancelling quits
-}
-
-// sessionsLoadedMsg delivers a session listing.
-type sessionsLoadedMsg struct {
-	all   bool
-	infos []session.Info
-	err   error
-}
-
-func (m *model) openSessionPicker(initial bool) tea.Cmd {
-	sp := &sessionPicker{initial: initial}
-	sp.listPicker = newListPicker("Resume Session (Current Folder)", nil, func(m *model, it pickItem) tea.Cmd {
-		return m.resumeSession(it.value.(string), sp.initial)
-	})
-	sp.hint = "tab all/current · ↑↓ navigate · enter resume · esc cancel"
-	sp.onCancel = func(m *model) tea.Cmd {
-		if sp.initial {
-			m.noSessionSelected = true
-			m.quit()
-		}
-		return nil
-	}
-	sp.onKey = func(m *model, _ *listPicker, name string) (tea.Cmd, bool) {
-		if name != "tab" {
-			return nil, false
-		}
-		sp.all = !sp.all
-		return sp.load(m), true
-	}
-	m.sel = sp
-	return sp.load(m)
-}
-
-// load lists the sessions of the current scope off the UI goroutine.
-func (sp *sessionPicker) load(m *model) tea.Cmd {
-	sp.title = "Resume Session (Current Folder)"
-	if sp.all {
-		sp.title = "Resume Session (All)"
-	}
-	sp.empty = "Loading sessions..."
-	sp.setItems(nil)
-	all, dir, root := sp.all, m.sessionsDir(), m.opts.SessionsRoot
-	if root == "" {
-		root = filepath.Dir(dir)
-	}
-	return m.op(func() tea.Msg {
-		var infos []session.Info
-		var err error
-		if all {
-			infos, err = session.ListAll(root)
-		} else {
-			infos, err = session.List(dir)
-		}
-		return opDoneMsg{err: err, then: func(m *model, err error) tea.Cmd {
-			if m.sel != sp || sp.all != all {
-				return nil
-			}
-			if err != nil {
-				sp.empty = "Error: " + err.Error()
-				return nil
-			}
-			sp.fill(m, infos)
-			return nil
-		}}
-	})
-}
-
-func (sp *sessionPicker) fill(m *model, infos []session.Info) {
-	current := m.sess.Store().SessionFile()
-	now := time.Now()
-	var items []pickItem
-	for _, in := range infos {
-		if in.Path == current {
-			continue
-		}
-		text := in.Name
-		if text == "" {
-			text = in.FirstMessage
-		}
-		text = strings.Join(strings.FieldsFunc(text, func(r rune) bool { return r < 0x20 || r == 0x7f || r == ' ' }), " ")
-		if in.Name != "" {
-			text = m.r.Theme().Fg(theme.Warning, text)
-		}
-		right := itoa(in.MessageCount) + " " + formatAge(now.Sub(in.Modified))
-		if sp.all && in.Cwd != "" {
-			right = shortenHome(in.Cwd) + " " + right
-		}
-		items = append(items, pickItem{label: text, right: right, search: in.Name + " " + in.FirstMessage + " " + in.Cwd, value: in.Path})
-	}
-	if len(items) == 0 {
-		sp.empty = "No sessions found"
-		if !sp.all {
-			sp.empty = "No sessions in current folder. Press Tab to view all."
-		}
-	}
-	sp.setItems(items)
-}
 
 func (m *model) sessionsDir() string {
 	if m.opts.SessionsDir != "" {

@@ -122,7 +122,9 @@ func (r *Renderer) shortenPath(p string) string {
 	return p
 }
 
-// keyHint is pi's "<key> <description>" hint: the key dim, the description muted.
+// KeyHint is pi's "<key> <description>" hint: the key dim, the description muted.
+func (r *Renderer) KeyHint(key, desc string) string { return r.keyHint(key, desc) }
+
 func (r *Renderer) keyHint(key, desc string) string {
 	return r.th.Fg(theme.Dim, key) + r.th.Fg(theme.Muted, " "+desc)
 }

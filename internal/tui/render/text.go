@@ -294,6 +294,9 @@ func padLeft(lines []string, width int) []string {
 	return out
 }
 
+// FillBg paints a full-width background behind line (see fillBg): a selected row of a list.
+func FillBg(line string, width int, bgSeq string) string { return fillBg(line, width, bgSeq) }
+
 // fillBg paints a full-width background behind line: the background is re-applied after every reset
 // inside the line and the line is padded to width.
 func fillBg(line string, width int, bgSeq string) string {
