@@ -84,6 +84,7 @@ func BenchmarkRun100kDeltas(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			var peak uint64
+			cpuBefore, cpuOK := processCPU()
 			for range b.N {
 				runtime.GC()
 				a := NewAgent(Config{Stream: streamDeltas(runDeltas)}, State{Model: testModel})
@@ -120,6 +121,11 @@ func BenchmarkRun100kDeltas(b *testing.B) {
 				peak = max(peak, h.peak)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/runDeltas, "ns/delta")
+			if cpuAfter, _ := processCPU(); cpuOK {
+				// Process CPU (GC and the consumer goroutine included), steadier than wall time on a
+				// shared machine.
+				b.ReportMetric(float64((cpuAfter-cpuBefore).Nanoseconds())/float64(b.N)/runDeltas, "cpu-ns/delta")
+			}
 			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
 		})
 	}
