@@ -396,13 +396,9 @@ func (s *streamScanner) grow(out []byte, n int) []byte {
 	return b
 }
 
-// stringValue reads the string at the current position (which must be '"'). A long one is handed
-// over, not copied: the scanner lets go of the buffer it was decoded into.
-func (s *streamScanner) stringValue() string {
-	b := s.str()
-	if len(b) < longString {
-		return string(b)
-	}
+// handOver returns b, the string str just decoded, as a string without copying it: the scanner lets
+// go of the buffer (a long string: a compaction's prompt is tens of megabytes).
+func (s *streamScanner) handOver(b []byte) string {
 	s.scratch = nil
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }

@@ -72,7 +72,8 @@ type message struct {
 	ImageBytes int // size of the image data URLs, for the token estimate
 	ToolCalls  []wireToolCall
 	ToolCallID string
-	tokens     int // messageTokens, counted before the text was let go
+	tokens     int    // messageTokens, counted before the text was let go
+	buf        []byte // while the request is read: the text, in a buffer of the window's pool
 }
 
 // conversation is a decoded request.
@@ -142,7 +143,7 @@ func readRequest(r io.Reader, size int64, keepAll bool) (*conversation, error) {
 		}
 		msgsSeen = true
 		s.array(func(i int) {
-			m, err := readMessage(s, &typeErr)
+			m, err := readMessage(s, &w.pool, &typeErr)
 			if err != nil && msgErr == nil {
 				msgErr = &requestError{Message: fmt.Sprintf("Invalid 'messages[%d]': %v", i, err), Param: fmt.Sprintf("messages[%d]", i)}
 			}
@@ -179,7 +180,7 @@ func readRequest(r io.Reader, size int64, keepAll bool) (*conversation, error) {
 	}
 	c := &conversation{
 		Model:     req.Model,
-		Messages:  w.msgs,
+		Messages:  w.finish(),
 		Stream:    req.Stream,
 		Tools:     make(map[string]bool, len(req.Tools)),
 		MaxTokens: req.MaxCompletionTokens,
@@ -219,7 +220,7 @@ func valueKind(c byte) string {
 // readMessage reads one element of the messages array: the message, and the reason the checks refuse
 // it (as decodeMessage words it). A value of the wrong type (a body encoding/json would not decode)
 // is reported in *typeErr, unless one already is.
-func readMessage(s *streamScanner, typeErr *error) (message, error) {
+func readMessage(s *streamScanner, pool *textPool, typeErr *error) (message, error) {
 	var wm wireMessage
 	var content messageContent
 	wrongType := func(field, goType string) {
@@ -255,7 +256,8 @@ func readMessage(s *streamScanner, typeErr *error) (message, error) {
 		case bytes.EqualFold(key, []byte("role")):
 			str(&wm.Role, "role")
 		case bytes.EqualFold(key, []byte("content")):
-			content = readContent(s)
+			pool.put(content.buf)
+			content = readContent(s, pool)
 		case bytes.EqualFold(key, []byte("tool_call_id")):
 			str(&wm.ToolCallID, "tool_call_id")
 		case bytes.EqualFold(key, []byte("tool_calls")):
@@ -268,22 +270,34 @@ func readMessage(s *streamScanner, typeErr *error) (message, error) {
 }
 
 // messageContent is a message's content as the script sees it: its text (the text parts joined by
-// newlines), its images, or why it is not a content.
+// newlines) in text or, from the pool, in buf; its images; or why it is not a content.
 type messageContent struct {
 	text               string
+	buf                []byte
 	images, imageBytes int
 	err                error
+}
+
+// readText reads the string at the current position into c: a long one as a string the scanner
+// hands over, any other into a buffer of the pool.
+func readText(s *streamScanner, pool *textPool, c *messageContent) {
+	b := s.str()
+	if len(b) >= longString {
+		c.text = s.handOver(b)
+		return
+	}
+	c.buf = append(pool.get(len(b)), b...)
 }
 
 // readContent reads a message's content: a string, null, or an array of parts ({"type":"text",
 // "text":…} and {"type":"image_url","image_url":{"url":…}}, other members and types ignored) as
 // encoding/json would decode them; a part of the wrong type makes the error the message is refused
 // with, as does any other value.
-func readContent(s *streamScanner) messageContent {
+func readContent(s *streamScanner, pool *textPool) messageContent {
 	var c messageContent
 	switch s.kind() {
 	case '"':
-		c.text = s.stringValue()
+		readText(s, pool, &c)
 		return c
 	case 'n':
 		s.literal("null")
@@ -300,9 +314,10 @@ func readContent(s *streamScanner) messageContent {
 		}
 		s.skip()
 	}
-	var texts []string
+	var texts []messageContent
 	s.array(func(int) {
-		var typ, text string
+		var typ string
+		var text messageContent
 		urlLen := -1 // the image_url's URL length; -1: no image_url object
 		switch s.kind() {
 		case 'n':
@@ -330,7 +345,9 @@ func readContent(s *streamScanner) messageContent {
 			case bytes.EqualFold(key, []byte("text")):
 				switch s.kind() {
 				case '"':
-					text = s.stringValue()
+					pool.put(text.buf)
+					text = messageContent{}
+					readText(s, pool, &text)
 				case 'n':
 					s.literal("null")
 				default:
@@ -367,12 +384,32 @@ func readContent(s *streamScanner) messageContent {
 		switch {
 		case typ == "text":
 			texts = append(texts, text)
+			return
 		case typ == "image_url" && urlLen >= 0:
 			c.images++
 			c.imageBytes += urlLen
 		}
+		pool.put(text.buf)
 	})
-	c.text = strings.Join(texts, "\n")
+	switch len(texts) {
+	case 0:
+	case 1:
+		c.text, c.buf = texts[0].text, texts[0].buf
+	default:
+		// Several text parts, joined by newlines into one buffer.
+		n := len(texts) - 1
+		for _, t := range texts {
+			n += len(t.text) + len(t.buf)
+		}
+		c.buf = pool.get(n)
+		for i, t := range texts {
+			if i > 0 {
+				c.buf = append(c.buf, '\n')
+			}
+			c.buf = append(append(c.buf, t.text...), t.buf...)
+			pool.put(t.buf)
+		}
+	}
 	return c
 }
 
@@ -470,9 +507,13 @@ type window struct {
 	msgs     []message
 	lastUser int // the last user message (-1: none)
 	floor    int // messages before it have lost their text
+	pool     textPool
 }
 
 func (w *window) reset() {
+	for i := range w.msgs {
+		w.pool.put(w.msgs[i].buf)
+	}
 	w.msgs = nil
 	w.lastUser, w.floor = -1, 0
 }
@@ -484,13 +525,54 @@ func (w *window) add(m message) {
 	m.tokens = messageTokens(m)
 	w.msgs = append(w.msgs, m)
 	switch {
-	case m.Role == "user" && !strings.HasPrefix(m.Text, attachedImagesText):
+	case m.Role == "user" && !strings.HasPrefix(m.Text, attachedImagesText) && !bytes.HasPrefix(m.buf, []byte(attachedImagesText)):
 		w.lastUser = len(w.msgs) - 1
 	case m.Role == "assistant" && !w.keepAll && w.lastUser > w.floor:
 		for i := w.floor; i < w.lastUser; i++ {
-			w.msgs[i].Text, w.msgs[i].ToolCalls = "", nil
+			w.pool.put(w.msgs[i].buf)
+			w.msgs[i].Text, w.msgs[i].buf, w.msgs[i].ToolCalls = "", nil, nil
 		}
 		w.floor = w.lastUser
+	}
+}
+
+// finish gives the messages that kept their text a string of it.
+func (w *window) finish() []message {
+	for i := range w.msgs {
+		if m := &w.msgs[i]; m.buf != nil {
+			m.Text, m.buf = string(m.buf), nil
+		}
+	}
+	return w.msgs
+}
+
+// textPool recycles the buffers of the texts the window lets go: reading a long transcript allocates
+// about a window's worth of text, not the whole transcript's.
+type textPool struct{ free [][]byte }
+
+// maxPooled bounds what the pool keeps: a few dozen buffers, none larger than a long tool result.
+const (
+	maxPooled    = 64
+	maxPooledCap = 256 << 10
+)
+
+// get returns an empty buffer with room for n bytes.
+func (p *textPool) get(n int) []byte {
+	if k := len(p.free); k > 0 {
+		b := p.free[k-1]
+		p.free = p.free[:k-1]
+		if cap(b) >= n {
+			return b[:0]
+		}
+		return make([]byte, 0, max(n, 2*cap(b)))
+	}
+	return make([]byte, 0, max(n, 1024))
+}
+
+// put gives a buffer back (nil is ignored).
+func (p *textPool) put(b []byte) {
+	if b != nil && cap(b) <= maxPooledCap && len(p.free) < maxPooled {
+		p.free = append(p.free, b)
 	}
 }
 
@@ -504,10 +586,10 @@ func decodeMessage(wm wireMessage, content messageContent) (message, error) {
 	default:
 		return m, fmt.Errorf("unknown role %q (expected system, developer, user, assistant or tool)", wm.Role)
 	}
+	m.Text, m.buf, m.Images, m.ImageBytes = content.text, content.buf, content.images, content.imageBytes
 	if content.err != nil {
 		return m, content.err
 	}
-	m.Text, m.Images, m.ImageBytes = content.text, content.images, content.imageBytes
 	if wm.Role == "tool" && wm.ToolCallID == "" {
 		return m, errors.New("a tool message needs 'tool_call_id'")
 	}

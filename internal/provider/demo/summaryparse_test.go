@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // The summary prompt is split without regular expressions (a compaction sends megabytes); these are
@@ -61,6 +62,14 @@ func TestFNV1aMatchesHashFNV(t *testing.T) {
 		h.Write([]byte(s))
 		if got := fnv1a(fnvOffset64, s); got != h.Sum64() {
 			t.Errorf("fnv1a(%q) = %x, hash/fnv %x", s, got, h.Sum64())
+		}
+	}
+}
+
+func TestRuneCount(t *testing.T) {
+	for _, s := range []string{"", "abc", "é日😀", "\xff\x80a\xe2\x82", strings.Repeat("ab\xc3", 50)} {
+		if got, want := runeCount([]byte(s)), utf8.RuneCountInString(s); got != want {
+			t.Errorf("runeCount(%q) = %d, want %d", s, got, want)
 		}
 	}
 }

@@ -22,8 +22,27 @@ func tokens(s string) int {
 	return (n + charsPerToken - 1) / charsPerToken
 }
 
+// runeCount is utf8.RuneCount without its copy of b into a string (it has one past the first
+// non-ASCII byte).
+func runeCount(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); n++ {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		_, size := utf8.DecodeRune(b[i:])
+		i += size
+	}
+	return n
+}
+
 func messageTokens(m message) int {
-	n := messageOverhead + tokens(m.Text) + m.Images*imageTokens
+	text := tokens(m.Text)
+	if m.buf != nil {
+		text = (runeCount(m.buf) + charsPerToken - 1) / charsPerToken
+	}
+	n := messageOverhead + text + m.Images*imageTokens
 	for _, tc := range m.ToolCalls {
 		n += callOverhead + tokens(tc.Function.Name) + tokens(tc.Function.Arguments)
 	}
