@@ -68,6 +68,8 @@ func checkCLI(c *checker) error {
 		{name: "json 401", args: []string{"--model", "mock/mock-model", "--mode", "json", "--no-session", "hi"}, answers: []scenario.Spec{unauthorized}, json: true},
 		{name: "-p 500 twice (one fast retry)", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{serverErr, serverErr}, settings: fastRetry},
 		{name: "json 500 then success (one fast retry)", args: []string{"--model", "mock/mock-model", "--mode", "json", "--no-session", "hi"}, answers: []scenario.Spec{serverErr, {Text: "Recovered."}}, settings: fastRetry, json: true},
+		{name: "json three 500s then success (SDK retries used up, one agent retry)", args: []string{"--model", "mock/mock-model", "--mode", "json", "--no-session", "hi"}, answers: []scenario.Spec{serverErr, serverErr, serverErr, {Text: "Recovered."}}, settings: fastRetry, json: true},
+		{name: "json three 500s then success (default agent retry)", args: []string{"--model", "mock/mock-model", "--mode", "json", "--no-session", "hi"}, answers: []scenario.Spec{serverErr, serverErr, serverErr, {Text: "Recovered."}}, json: true},
 		{name: "-p connection refused (one fast retry)", args: []string{"--model", "mock/mock-model", "-p", "hi"}, settings: fastRetry, setup: pointAt(refused)},
 		{name: "json connection refused (one fast retry)", args: []string{"--model", "mock/mock-model", "--mode", "json", "--no-session", "hi"}, settings: fastRetry, setup: pointAt(refused), json: true},
 		{name: "-p hangup after [DONE]", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{{Text: "Partial", End: "hangup"}}, settings: noRetry},

@@ -75,6 +75,10 @@ func checkJSONMode(c *checker) error {
 		c.compareSessionFiles("json session file", fa[0], fb[0], wa, wb)
 	}
 
+	if err := c.toolsRun(); err != nil {
+		return err
+	}
+
 	variants := []struct {
 		name string
 		args []string
@@ -127,4 +131,74 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// tinyPNG is a 1×1 PNG.
+var tinyPNG = []byte{0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+	0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1f, 0x15, 0xc4, 0x89, 0x00, 0x00, 0x00,
+	0x0d, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9c, 0x63, 0xf8, 0xcf, 0xc0, 0xf0, 0x1f, 0x00, 0x05, 0x00, 0x01, 0xff, 0x89, 0x99,
+	0x3d, 0x1d, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82}
+
+// toolsRun calls every built-in tool once or more (results, errors, details, images) in --mode json and
+// compares events, requests and session files; once on a text-only model, once on one that takes
+// images.
+func (c *checker) toolsRun() error {
+	call := func(name, a string) scenario.ToolCall { return scenario.ToolCall{Name: name, Arguments: args(a)} }
+	answers := []scenario.Spec{
+		{ToolCalls: []scenario.ToolCall{
+			call("write", `{"path":"src/util.go","content":"package main\n\nfunc add(a, b int) int { return a + b }\n"}`),
+			call("read", `{"path":"notes.txt","offset":2,"limit":1}`),
+		}},
+		{ToolCalls: []scenario.ToolCall{
+			call("edit", `{"path":"src/util.go","edits":[{"oldText":"a + b","newText":"b + a"}]}`),
+			call("edit", `{"path":"src/util.go","edits":[{"oldText":"not there","newText":"x"}]}`),
+		}},
+		{ToolCalls: []scenario.ToolCall{
+			call("grep", `{"pattern":"func","path":"src"}`),
+			call("find", `{"pattern":"*.go"}`),
+			call("ls", `{}`),
+		}},
+		{ToolCalls: []scenario.ToolCall{
+			call("read", `{"path":"missing.txt"}`),
+			call("bash", `{"command":"echo out; echo err >&2; exit 2"}`),
+			call("read", `{"path":"tiny.png"}`),
+		}},
+		{ToolCalls: []scenario.ToolCall{
+			call("nosuchtool", `{"x":1}`),
+			call("read", `{"offset":"3"}`),
+			call("bash", `{"command":"printf 'a\\033[31mred\\033[0m\\r\\nb'","timeout":5}`),
+		}},
+		{Text: "All done."},
+	}
+	for _, model := range []string{"mock/mock-model", "mock/mock-vision"} {
+		wa, wb, err := c.pair("json-tools-" + strings.TrimPrefix(model, "mock/"))
+		if err != nil {
+			return err
+		}
+		var evs [2][]*Obj
+		for k, w := range []*workspace{wa, wb} {
+			if err := os.WriteFile(filepath.Join(w.proj, "tiny.png"), tinyPNG, 0o644); err != nil {
+				return err
+			}
+			os.Chtimes(filepath.Join(w.proj, "tiny.png"), fixedTime, fixedTime)
+			w.script(answers...)
+			res, err := w.run("--mode", "json", "--model", model, "--tools", "read,bash,edit,write,grep,find,ls", "use every tool")
+			if err != nil {
+				return err
+			}
+			os.WriteFile(filepath.Join(w.root, "stdout.jsonl"), []byte(res.stdout), 0o644)
+			if res.code != 0 {
+				c.rep.note("tools run on %s: %s exit %d: %s", model, w.prog.name, res.code, strings.TrimSpace(res.stderr))
+			}
+			evs[k], _ = parseLines([]byte(res.stdout))
+		}
+		c.compareEvents("json events, tools on "+model, evs[0], evs[1], newNormaliser(wa.root), newNormaliser(wb.root))
+		c.compareRequests("requests, tools on "+model, wa.requests(), wb.requests(), wa, wb)
+		if fa, fb := wa.sessionFiles(), wb.sessionFiles(); len(fa) == 1 && len(fb) == 1 {
+			c.compareSessionFiles("session file, tools on "+model, fa[0], fb[0], wa, wb)
+		}
+		wa.close()
+		wb.close()
+	}
+	return nil
 }

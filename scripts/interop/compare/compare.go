@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 )
 
@@ -120,16 +121,35 @@ func lcs(a, b []string) [][2]int {
 	return out
 }
 
+// comparable prepares an event stream for comparison: partial snapshots stripped, tool_execution_update
+// left out (how a tool's output is cut into updates depends on pipe timing), and each run of
+// tool_execution_end events of one parallel batch put in tool-call order (they arrive in the order
+// the tools finish).
+func comparable(events []*Obj, n *normaliser) []*Obj {
+	var out []*Obj
+	for _, o := range normaliseAll(events, n) {
+		if o.Str("type") == "tool_execution_update" {
+			continue
+		}
+		out = append(out, stripPartial(o))
+	}
+	for i := 0; i < len(out); {
+		j := i
+		for j < len(out) && out[j].Str("type") == "tool_execution_end" {
+			j++
+		}
+		if j > i+1 {
+			run := out[i:j]
+			sort.SliceStable(run, func(x, y int) bool { return run[x].Str("toolCallId") < run[y].Str("toolCallId") })
+		}
+		i = max(j, i+1)
+	}
+	return out
+}
+
 // compareEvents compares two event streams (JSON mode or RPC output).
 func (c *checker) compareEvents(what string, a, b []*Obj, na, nb *normaliser) {
-	var sa, sb []*Obj
-	for _, o := range normaliseAll(a, na) {
-		sa = append(sa, stripPartial(o))
-	}
-	for _, o := range normaliseAll(b, nb) {
-		sb = append(sb, stripPartial(o))
-	}
-	c.rep.diffs(what, compareSequences(sa, sb))
+	c.rep.diffs(what, compareSequences(comparable(a, na), comparable(b, nb)))
 }
 
 // compareRequests compares request bodies pairwise. pi's documentation paragraph is removed from its
