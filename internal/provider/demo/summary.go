@@ -14,7 +14,6 @@ var (
 	rePrevSummary = regexp.MustCompile(`(?s)^<previous-summary>\n(.*?)\n</previous-summary>\n\n(.*)$`)
 	reHeading     = regexp.MustCompile(`(?m)^(#{2,3}) (.+?)\s*$`)
 	reDoneItem    = regexp.MustCompile(`(?m)^- \[x\] .+$`)
-	rePathArg     = regexp.MustCompile(`\bpath="((?:[^"\\]|\\.)*)"`)
 )
 
 // transcriptPart is one "[Role]: text" paragraph of a serialised conversation.
@@ -55,6 +54,47 @@ func parseTranscript(s string) []transcriptPart {
 	return parts
 }
 
+// pathArgs returns the quoted path arguments of a serialised tool call, as
+// `\bpath="((?:[^"\\]|\\.)*)"` finds them (a regular expression backtracks through every call of a
+// long history).
+func pathArgs(call string) []string {
+	const key = `path="`
+	var out []string
+	for i := 0; ; {
+		j := strings.Index(call[i:], key)
+		if j < 0 {
+			return out
+		}
+		j += i
+		i = j + 1 // where to look next when this one is not a match
+		if j > 0 && isWordByte(call[j-1]) {
+			continue
+		}
+		start := j + len(key)
+	body:
+		for k := start; k < len(call); {
+			switch call[k] {
+			case '"':
+				out = append(out, call[start:k])
+				i = k + 1
+				break body
+			case '\\':
+				if k+1 >= len(call) || call[k+1] == '\n' {
+					break body // "\\." matches no newline: no match here
+				}
+				k += 2
+			default:
+				k++
+			}
+		}
+	}
+}
+
+// isWordByte reports whether c is an ASCII word character (\w).
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
 // conversationPrompt splits a summarisation prompt into the serialised conversation and the
 // instructions after it, as `(?s)^<conversation>\n(.*)\n</conversation>\n\n(.*)$` would (the
 // conversation runs to the last closing tag), without a regular expression over megabytes.
@@ -91,8 +131,8 @@ func (p *planner) summaryRequest(text string) (reply, bool) {
 		case "Assistant tool calls":
 			for _, c := range strings.Split(part.text, "; ") {
 				calls = append(calls, clip(strings.TrimSpace(c), 120))
-				for _, pm := range rePathArg.FindAllStringSubmatch(c, -1) {
-					paths = append(paths, "`"+pm[1]+"`")
+				for _, p := range pathArgs(c) {
+					paths = append(paths, "`"+p+"`")
 				}
 			}
 		}

@@ -73,3 +73,40 @@ func TestRuneCount(t *testing.T) {
 		}
 	}
 }
+
+func TestPathArgsMatchTheRegexp(t *testing.T) {
+	re := regexp.MustCompile(`\bpath="((?:[^"\\]|\\.)*)"`)
+	pieces := []string{`path="`, `"`, `\`, "\n", "a", "x", ", ", "é", "\xff", `filepath="`, `\"`, `\\`, " path=", "_"}
+	r := rand.New(rand.NewSource(3))
+	for i := 0; i < 50000; i++ {
+		var b strings.Builder
+		for n := r.Intn(10); n > 0; n-- {
+			b.WriteString(pieces[r.Intn(len(pieces))])
+		}
+		s := b.String()
+		var want []string
+		for _, m := range re.FindAllStringSubmatch(s, -1) {
+			want = append(want, m[1])
+		}
+		if got := pathArgs(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("pathArgs(%q) = %q, regexp %q", s, got, want)
+		}
+	}
+}
+
+func TestClip(t *testing.T) {
+	ref := func(s string, max int) string {
+		if utf8.RuneCountInString(s) <= max {
+			return s
+		}
+		r := []rune(s)
+		return strings.TrimRight(string(r[:max-1]), " ") + "…"
+	}
+	for _, s := range []string{"", "short", strings.Repeat("ab ", 100), strings.Repeat("é\xff ", 80), "日本語のテキスト" + strings.Repeat(" ", 200)} {
+		for _, max := range []int{1, 2, 5, 120} {
+			if got, want := clip(s, max), ref(s, max); got != want {
+				t.Errorf("clip(%q, %d) = %q, want %q", s, max, got, want)
+			}
+		}
+	}
+}

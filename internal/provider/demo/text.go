@@ -29,8 +29,21 @@ func clip(s string, max int) string {
 	if utf8.RuneCountInString(s) <= max {
 		return s
 	}
-	r := []rune(s)
-	return strings.TrimRight(string(r[:max-1]), " ") + "…"
+	// The first max-1 characters, invalid bytes as U+FFFD (as []rune has them), without converting
+	// all of s.
+	n, end := 0, len(s)
+	for i := range s {
+		if n == max-1 {
+			end = i
+			break
+		}
+		n++
+	}
+	head := s[:end]
+	if !utf8.ValidString(head) {
+		head = string([]rune(head))
+	}
+	return strings.TrimRight(head, " ") + "…"
 }
 
 func plural(n int, one, many string) string {
