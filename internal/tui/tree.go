@@ -1,45 +1,52 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/session"
+	"github.com/pi-go/pi-go/internal/tui/render"
 	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
-// treeRow is one entry of the flattened session tree.
-type treeRow struct {
-	entry     *session.Entry
-	label     string
-	indent    int
-	connector bool
-	last      bool
-	gutters   []gutter
-	virtual   bool // a root shown as a child of an invisible root (several roots)
-	search    string
-}
-
-type gutter struct {
-	pos  int
-	show bool
-}
-
-// treeSelector is /tree: the session's entries as a tree (branches indented with connectors, the
-// active path marked), searchable; Enter moves the conversation to the chosen entry.
+// treeSelector is /tree: the session's entries as a tree (forks indented with connectors, the active
+// path marked), searchable, filtered (Ctrl+D default, Ctrl+T no tools, Ctrl+U user only, Ctrl+L
+// labelled only, Ctrl+A all; Ctrl+O cycles), foldable (Ctrl/Alt+←/→); Shift+L edits an entry's
+// label, Shift+T shows when labels were set; Enter moves the conversation to the chosen entry.
 type treeSelector struct {
-	rows     []treeRow
-	shown    []int
-	query    []rune
-	cursor   int
+	rows   []treeRow      // every entry, depth first
+	index  map[string]int // entry id -> rows index
+	shown  []int          // rows visible, in order
+	query  []rune
+	cursor int
+	// selected is the entry under the cursor, kept across filter changes.
+	selected string
 	leaf     string
 	active   map[string]bool
 	multiple bool
 	toolCall map[string]provider.Content
+
+	mode       treeFilter
+	folded     map[string]bool
+	labelTimes bool
+
+	// the visible tree: nearest visible parent and visible children ("" is the invisible root)
+	vParent   map[string]string
+	vChildren map[string][]string
+
+	// activeRow is the shown entry marked "← active": the leaf, or its nearest shown ancestor when the
+	// leaf is hidden (a model change, a label).
+	activeRow string
+
+	// labelling is the entry whose label is being edited ("" when not), labelEdit its text.
+	labelling string
+	labelEdit *editor
 }
 
 // openTreeSelector shows the tree with initial (an entry id) selected, or the current leaf.
@@ -50,107 +57,18 @@ func (m *model) openTreeSelector(initial string) {
 		m.addStatus("No entries in session")
 		return
 	}
-	t := &treeSelector{leaf: store.LeafID(), active: map[string]bool{}, toolCall: map[string]provider.Content{}}
+	t := &treeSelector{leaf: store.LeafID(), active: map[string]bool{}, toolCall: map[string]provider.Content{},
+		index: map[string]int{}, folded: map[string]bool{}}
 	for _, e := range store.Path("") {
 		t.active[e.ID] = true
 	}
 	t.flatten(roots)
+	t.selected = initial
+	if t.selected == "" {
+		t.selected = t.leaf
+	}
 	t.filter()
-	target := initial
-	if target == "" {
-		target = t.leaf
-	}
-	for i, ix := range t.shown {
-		if t.rows[ix].entry.ID == target {
-			t.cursor = i
-		}
-	}
 	m.sel = t
-}
-
-// flatten lays the tree out as pi does: a chain of single children stays at one indent, the
-// children of a branching entry are indented with connectors, the branch holding the active leaf
-// first.
-func (t *treeSelector) flatten(roots []*session.TreeNode) {
-	contains := map[*session.TreeNode]bool{}
-	var mark func(n *session.TreeNode) bool
-	mark = func(n *session.TreeNode) bool {
-		has := t.active[n.Entry.ID] && n.Entry.ID == t.leaf
-		for _, c := range n.Children {
-			if mark(c) {
-				has = true
-			}
-		}
-		contains[n] = has
-		return has
-	}
-	for _, r := range roots {
-		mark(r)
-	}
-	order := func(ns []*session.TreeNode) []*session.TreeNode {
-		var first, rest []*session.TreeNode
-		for _, n := range ns {
-			if contains[n] {
-				first = append(first, n)
-			} else {
-				rest = append(rest, n)
-			}
-		}
-		return append(first, rest...)
-	}
-	t.multiple = len(roots) > 1
-	type frame struct {
-		node                                *session.TreeNode
-		indent                              int
-		justBranched, connector, last, virt bool
-		gutters                             []gutter
-	}
-	var stack []frame
-	ordered := order(roots)
-	for i := len(ordered) - 1; i >= 0; i-- {
-		ind := 0
-		if t.multiple {
-			ind = 1
-		}
-		stack = append(stack, frame{node: ordered[i], indent: ind, justBranched: t.multiple, connector: t.multiple,
-			last: i == len(ordered)-1, virt: t.multiple})
-	}
-	for len(stack) > 0 {
-		f := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		e := f.node.Entry
-		if e.Type == session.TypeMessage && e.Role == provider.RoleAssistant {
-			if msg, err := e.Message(); err == nil {
-				if a, ok := msg.(*provider.AssistantMessage); ok {
-					for _, c := range a.Content {
-						if c.Type == provider.ContentToolCall {
-							t.toolCall[c.ID] = c
-						}
-					}
-				}
-			}
-		}
-		t.rows = append(t.rows, treeRow{entry: e, label: f.node.Label, indent: f.indent, connector: f.connector,
-			last: f.last, gutters: f.gutters, virtual: f.virt})
-		children := order(f.node.Children)
-		multi := len(children) > 1
-		childIndent := f.indent
-		if multi || f.justBranched && f.indent > 0 {
-			childIndent = f.indent + 1
-		}
-		gutters := f.gutters
-		if f.connector && !f.virt {
-			pos := max(t.displayIndent(f.indent)-1, 0)
-			gutters = append(append([]gutter(nil), f.gutters...), gutter{pos: pos, show: !f.last})
-		}
-		for i := len(children) - 1; i >= 0; i-- {
-			stack = append(stack, frame{node: children[i], indent: childIndent, justBranched: multi, connector: multi,
-				last: i == len(children)-1, gutters: gutters})
-		}
-	}
-	for i := range t.rows {
-		t.rows[i].search = t.rows[i].label + " " + t.plainText(t.rows[i].entry)
-	}
 }
 
 func (t *treeSelector) displayIndent(indent int) int {
@@ -160,48 +78,37 @@ func (t *treeSelector) displayIndent(indent int) int {
 	return indent
 }
 
-// filter applies pi's default filter (bookkeeping entries and tool-call-only assistant messages
-// hidden) and the search tokens.
-func (t *treeSelector) filter() {
-	tokens := strings.Fields(strings.ToLower(string(t.query)))
-	t.shown = t.shown[:0]
-	for i, r := range t.rows {
-		e := r.entry
-		switch e.Type {
-		case session.TypeLabel, session.TypeCustom, session.TypeModelChange, session.TypeThinkingLevelChange,
-			session.TypeSessionInfo:
-			continue
-		}
-		if e.Type == session.TypeMessage && e.Role == provider.RoleAssistant && e.ID != t.leaf {
-			if msg, err := e.Message(); err == nil {
-				if a, ok := msg.(*provider.AssistantMessage); ok && provider.TextOf(a.Content, "") == "" &&
-					(a.StopReason == provider.StopReasonStop || a.StopReason == provider.StopReasonToolUse) {
-					continue
-				}
-			}
-		}
-		text := strings.ToLower(r.search)
-		ok := true
-		for _, tok := range tokens {
-			if !strings.Contains(text, tok) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			t.shown = append(t.shown, i)
-		}
-	}
-	t.cursor = min(t.cursor, max(len(t.shown)-1, 0))
-}
-
 func (t *treeSelector) resize(int, int) {}
 
+// visibleRows is how many entries the tree shows: pi's half of the terminal, within the rows the
+// live region leaves the selector.
+func (t *treeSelector) visibleRows(rows int) int { return max(rows-6, 3) }
+
+func (t *treeSelector) setMode(mode treeFilter) {
+	t.mode = mode
+	t.folded = map[string]bool{}
+	t.filter()
+}
+
+// toggleMode switches to mode, or back to the default when it is on already (pi's filter keys).
+func (t *treeSelector) toggleMode(mode treeFilter) {
+	if t.mode == mode {
+		mode = filterDefault
+	}
+	t.setMode(mode)
+}
+
 func (t *treeSelector) key(m *model, k tea.KeyMsg) tea.Cmd {
-	switch name := keyName(k); name {
+	name := keyName(k)
+	if t.labelling != "" {
+		return t.labelKey(m, k, name)
+	}
+	page := t.visibleRows(m.selectorRows())
+	switch name {
 	case "esc", "ctrl+c":
 		if len(t.query) > 0 && name == "esc" {
 			t.query = nil
+			t.folded = map[string]bool{}
 			t.filter()
 			return nil
 		}
@@ -215,12 +122,47 @@ func (t *treeSelector) key(m *model, k tea.KeyMsg) tea.Cmd {
 			t.cursor = (t.cursor + 1) % len(t.shown)
 		}
 	case "left", "pgup":
-		t.cursor = max(t.cursor-10, 0)
+		t.cursor = max(t.cursor-page, 0)
 	case "right", "pgdown":
-		t.cursor = max(min(t.cursor+10, len(t.shown)-1), 0)
-	case "backspace":
+		t.cursor = max(min(t.cursor+page, len(t.shown)-1), 0)
+	case "ctrl+left", "alt+left":
+		if id := t.cursorID(); id != "" && t.foldable(id) && !t.folded[id] {
+			t.folded[id] = true
+			t.filter()
+		} else {
+			t.cursor = t.segmentStart(true)
+		}
+	case "ctrl+right", "alt+right":
+		if id := t.cursorID(); id != "" && t.folded[id] {
+			delete(t.folded, id)
+			t.filter()
+		} else {
+			t.cursor = t.segmentStart(false)
+		}
+	case "ctrl+d":
+		t.setMode(filterDefault)
+	case "ctrl+t":
+		t.toggleMode(filterNoTools)
+	case "ctrl+u":
+		t.toggleMode(filterUserOnly)
+	case "ctrl+l":
+		t.toggleMode(filterLabeledOnly)
+	case "ctrl+a":
+		t.toggleMode(filterAll)
+	case "ctrl+o":
+		t.setMode((t.mode + 1) % treeFilterCount)
+	case "L":
+		if id := t.cursorID(); id != "" {
+			t.labelling = id
+			t.labelEdit = newEditor()
+			t.labelEdit.setText(t.rows[t.index[id]].label)
+		}
+	case "T":
+		t.labelTimes = !t.labelTimes
+	case "backspace", "ctrl+h":
 		if len(t.query) > 0 {
 			t.query = t.query[:len(t.query)-1]
+			t.folded = map[string]bool{}
 			t.filter()
 		}
 	case "enter":
@@ -230,14 +172,59 @@ func (t *treeSelector) key(m *model, k tea.KeyMsg) tea.Cmd {
 		m.sel = nil
 		return m.navigateTree(t.rows[t.shown[t.cursor]].entry.ID)
 	default:
-		if k.Type == tea.KeyRunes && !k.Alt {
+		switch {
+		case k.Paste:
+			t.query = append(t.query, []rune(oneLine(string(k.Runes)))...)
+		case k.Type == tea.KeyRunes && !k.Alt:
 			t.query = append(t.query, k.Runes...)
-			t.filter()
-		} else if k.Type == tea.KeySpace {
+		case k.Type == tea.KeySpace:
 			t.query = append(t.query, ' ')
-			t.filter()
+		default:
+			return nil
 		}
+		t.folded = map[string]bool{}
+		t.filter()
 	}
+	return nil
+}
+
+func (t *treeSelector) cursorID() string {
+	if t.cursor >= len(t.shown) {
+		return ""
+	}
+	return t.rows[t.shown[t.cursor]].entry.ID
+}
+
+// labelKey edits a label: Enter saves it (empty removes it) as a label entry, Escape goes back.
+func (t *treeSelector) labelKey(m *model, k tea.KeyMsg, name string) tea.Cmd {
+	switch name {
+	case "esc", "ctrl+c":
+		t.labelling, t.labelEdit = "", nil
+		return nil
+	case "enter":
+		id, label := t.labelling, strings.TrimSpace(oneLine(t.labelEdit.text()))
+		t.labelling, t.labelEdit = "", nil
+		if _, err := m.sess.Store().AppendLabelChange(id, label); err != nil {
+			m.addError("Could not save the label: " + err.Error())
+			return nil
+		}
+		r := &t.rows[t.index[id]]
+		r.label, r.labelTime = label, ""
+		if label != "" {
+			r.labelTime = time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
+		}
+		r.search = t.searchText(*r)
+		t.filter()
+		return nil
+	}
+	if k.Paste {
+		t.labelEdit.insertText(oneLine(string(k.Runes)))
+		return nil
+	}
+	saved := m.ed
+	m.ed = t.labelEdit
+	m.editorKey(k)
+	m.ed = saved
 	return nil
 }
 
@@ -245,28 +232,46 @@ func (t *treeSelector) view(m *model, width, rows int) []string {
 	th := m.r.Theme()
 	rule := th.Fg(theme.Border, strings.Repeat("─", max(width, 1)))
 	out := []string{rule, truncate(" "+th.Style(theme.Accent, true, false, "Session Tree"), width)}
-	search := " " + th.Fg(theme.Muted, "Search: ") + string(t.query) + "\x1b[7m \x1b[27m"
+	if t.labelling != "" {
+		out = append(out, truncate("  "+th.Fg(theme.Muted, "Label (empty to remove):"), width))
+		for _, l := range t.labelEdit.view(max(width-2, 2), 3, true) {
+			out = append(out, "  "+l)
+		}
+		out = append(out, truncate("  "+m.r.KeyHint("enter", "save")+"  "+m.r.KeyHint("esc", "cancel"), width))
+		return append(out, rule)
+	}
+	out = append(out, truncate(th.Fg(theme.Muted, "  ↑/↓ move · ←/→ page · ctrl/alt+←/→ fold/branch · shift+l label · "+
+		"ctrl+d/t/u/l/a filters (ctrl+o cycle) · shift+t label time · type to search"), width))
+	search := "  " + th.Fg(theme.Muted, "Search: ") + th.Fg(theme.Accent, string(t.query)) + "\x1b[7m \x1b[27m"
 	out = append(out, truncate(search, width))
-	visible := max(rows-5, 1)
+	visible := t.visibleRows(rows)
+	status := func(n, total int) string {
+		s := fmt.Sprintf("  (%d/%d)%s", n, total, t.mode.label())
+		if t.labelTimes {
+			s += " [+label time]"
+		}
+		return truncate(th.Fg(theme.Muted, s), width)
+	}
 	if len(t.shown) == 0 {
-		out = append(out, truncate(th.Fg(theme.Muted, "  No entries found"), width))
+		out = append(out, truncate(th.Fg(theme.Muted, "  No entries found"), width), status(0, 0))
+		return append(out, rule)
 	}
 	start := max(0, min(t.cursor-visible/2, len(t.shown)-visible))
 	end := min(start+visible, len(t.shown))
 	for i := start; i < end; i++ {
-		out = append(out, truncate(t.rowLine(m, t.rows[t.shown[i]], i == t.cursor), width))
+		out = append(out, t.rowLine(m, t.rows[t.shown[i]], i == t.cursor, width))
 	}
-	out = append(out, truncate(th.Fg(theme.Muted, fmt.Sprintf("  (%d/%d) · enter go · esc cancel · type to search",
-		min(t.cursor+1, len(t.shown)), len(t.shown))), width))
+	out = append(out, status(t.cursor+1, len(t.shown)))
 	return append(out, rule)
 }
 
-func (t *treeSelector) rowLine(m *model, r treeRow, selected bool) string {
+func (t *treeSelector) rowLine(m *model, r treeRow, selected bool, width int) string {
 	th := m.r.Theme()
 	cursor := "  "
 	if selected {
 		cursor = th.Fg(theme.Accent, "› ")
 	}
+	id := r.entry.ID
 	indent := t.displayIndent(r.indent)
 	connPos := -1
 	if r.connector && !r.virtual {
@@ -288,67 +293,121 @@ func (t *treeSelector) rowLine(m *model, r treeRow, selected bool) string {
 				prefix.WriteString("   ")
 			}
 		case level == connPos:
+			corner, mid := "├", "─"
 			if r.last {
-				prefix.WriteString("└─ ")
-			} else {
-				prefix.WriteString("├─ ")
+				corner = "└"
 			}
+			if t.folded[id] {
+				mid = "⊞"
+			} else if t.foldable(id) {
+				mid = "⊟"
+			}
+			prefix.WriteString(corner + mid + " ")
 		default:
 			prefix.WriteString("   ")
 		}
 	}
 	line := cursor + th.Fg(theme.Dim, prefix.String())
-	if t.active[r.entry.ID] {
+	if t.folded[id] && connPos < 0 {
+		line += th.Fg(theme.Accent, "⊞ ")
+	}
+	if t.active[id] {
 		line += th.Fg(theme.Accent, "• ")
 	}
 	if r.label != "" {
 		line += th.Fg(theme.Warning, "["+r.label+"] ")
+		if t.labelTimes && r.labelTime != "" {
+			line += th.Fg(theme.Muted, formatLabelTime(r.labelTime, time.Now())+" ")
+		}
 	}
 	text := t.styledText(m, r.entry)
 	if selected {
 		text = th.Bold(text)
 	}
-	line += text
-	if r.entry.ID == t.leaf {
-		line += th.Fg(theme.Accent, " ← active")
+	suffix := ""
+	if id == t.activeRow {
+		suffix = th.Fg(theme.Accent, " ← active")
+	}
+	// The text gives way to the active mark: it must stay visible on a long line.
+	line = truncate(line+text, max(width-renderWidth(suffix), 0)) + suffix
+	if selected {
+		line = render.FillBg(line, width, th.BgSeq(theme.SelectedBg))
 	}
 	return line
 }
 
-// plainText is the entry's text for searching.
-func (t *treeSelector) plainText(e *session.Entry) string {
+// formatLabelTime is pi's label time: "15:04" today, "1/2 15:04" this year, "25/1/2 15:04" before.
+func formatLabelTime(ts string, now time.Time) string {
+	tm, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return ""
+	}
+	tm = tm.In(now.Location())
+	clock := tm.Format("15:04")
+	switch {
+	case tm.Year() == now.Year() && tm.YearDay() == now.YearDay():
+		return clock
+	case tm.Year() == now.Year():
+		return fmt.Sprintf("%d/%d %s", int(tm.Month()), tm.Day(), clock)
+	}
+	return fmt.Sprintf("%02d/%d/%d %s", tm.Year()%100, int(tm.Month()), tm.Day(), clock)
+}
+
+// searchText is what the search matches, as pi: the label, the role or kind, and the text.
+func (t *treeSelector) searchText(r treeRow) string {
+	e := r.entry
+	parts := []string{}
+	if r.label != "" {
+		parts = append(parts, r.label)
+	}
 	switch e.Type {
 	case session.TypeMessage:
-		msg, err := e.Message()
-		if err != nil {
-			return ""
+		parts = append(parts, e.Role)
+		if msg, err := e.Message(); err == nil {
+			switch msg := msg.(type) {
+			case *provider.UserMessage:
+				parts = append(parts, firstText(msg.Content))
+			case *provider.AssistantMessage:
+				parts = append(parts, firstText(msg.Content))
+			case *provider.ToolResultMessage:
+				parts = append(parts, firstText(msg.Content))
+			case *provider.BashExecutionMessage:
+				parts = append(parts, msg.Command)
+			}
 		}
-		switch msg := msg.(type) {
-		case *provider.UserMessage:
-			return "user " + provider.TextOf(msg.Content, "")
-		case *provider.AssistantMessage:
-			return "assistant " + provider.TextOf(msg.Content, "")
-		case *provider.ToolResultMessage:
-			return msg.ToolName
-		case *provider.BashExecutionMessage:
-			return "bash " + msg.Command
-		}
-	case session.TypeBranchSummary, session.TypeCompaction:
-		return e.Summary
+	case session.TypeCustomMessage:
+		parts = append(parts, e.CustomType, firstText(e.Content))
+	case session.TypeCompaction:
+		parts = append(parts, "compaction")
+	case session.TypeBranchSummary:
+		parts = append(parts, "branch summary", e.Summary)
+	case session.TypeSessionInfo:
+		parts = append(parts, "title", e.Name)
+	case session.TypeModelChange:
+		parts = append(parts, "model", e.ModelID)
+	case session.TypeThinkingLevelChange:
+		parts = append(parts, "thinking", e.ThinkingLevel)
+	case session.TypeCustom:
+		parts = append(parts, "custom", e.CustomType)
+	case session.TypeLabel:
+		parts = append(parts, "label", e.Label)
 	}
-	return e.Type
+	return strings.Join(parts, " ")
+}
+
+// firstText is the text of content blocks, cut at 200 characters as pi's tree does.
+func firstText(content []provider.Content) string {
+	s := provider.TextOf(content, "")
+	if r := []rune(s); len(r) > 200 {
+		s = string(r[:200])
+	}
+	return s
 }
 
 // styledText is how pi's tree shows an entry: "user: ...", "assistant: ...", a tool call, a summary.
 func (t *treeSelector) styledText(m *model, e *session.Entry) string {
 	th := m.r.Theme()
-	norm := func(s string) string {
-		s = oneLine(s)
-		if r := []rune(s); len(r) > 200 {
-			s = string(r[:200])
-		}
-		return s
-	}
+	norm := func(s string) string { return oneLine(s) }
 	switch e.Type {
 	case session.TypeMessage:
 		msg, err := e.Message()
@@ -357,10 +416,10 @@ func (t *treeSelector) styledText(m *model, e *session.Entry) string {
 		}
 		switch msg := msg.(type) {
 		case *provider.UserMessage:
-			return th.Fg(theme.Accent, "user: ") + norm(provider.TextOf(msg.Content, ""))
+			return th.Fg(theme.Accent, "user: ") + norm(firstText(msg.Content))
 		case *provider.AssistantMessage:
 			head := th.Fg(theme.Success, "assistant: ")
-			switch text := norm(provider.TextOf(msg.Content, "")); {
+			switch text := norm(firstText(msg.Content)); {
 			case text != "":
 				return head + text
 			case msg.StopReason == provider.StopReasonAborted:
@@ -373,9 +432,13 @@ func (t *treeSelector) styledText(m *model, e *session.Entry) string {
 			}
 		case *provider.ToolResultMessage:
 			if c, ok := t.toolCall[msg.ToolCallID]; ok {
-				return th.Fg(theme.Muted, "["+c.Name+"] "+norm(string(c.Arguments)))
+				return th.Fg(theme.Muted, formatToolCall(c.Name, c.Arguments))
 			}
-			return th.Fg(theme.Muted, "["+msg.ToolName+"]")
+			name := msg.ToolName
+			if name == "" {
+				name = "tool"
+			}
+			return th.Fg(theme.Muted, "["+name+"]")
 		case *provider.BashExecutionMessage:
 			return th.Fg(theme.Dim, "[bash]: "+norm(msg.Command))
 		default:
@@ -391,6 +454,87 @@ func (t *treeSelector) styledText(m *model, e *session.Entry) string {
 		return th.Fg(theme.Dim, "[model: "+e.ModelID+"]")
 	case session.TypeThinkingLevelChange:
 		return th.Fg(theme.Dim, "[thinking: "+e.ThinkingLevel+"]")
+	case session.TypeCustom:
+		return th.Fg(theme.Dim, "[custom: "+e.CustomType+"]")
+	case session.TypeLabel:
+		label := e.Label
+		if label == "" {
+			label = "(cleared)"
+		}
+		return th.Fg(theme.Dim, "[label: "+label+"]")
+	case session.TypeSessionInfo:
+		if e.Name == "" {
+			return th.Fg(theme.Dim, "[title: ") + th.Italic(th.Fg(theme.Dim, "empty")) + th.Fg(theme.Dim, "]")
+		}
+		return th.Fg(theme.Dim, "[title: "+e.Name+"]")
 	}
 	return th.Fg(theme.Dim, "["+e.Type+"]")
+}
+
+// formatToolCall is pi's one-line summary of a tool call in the tree: "[read: path:1-20]",
+// "[bash: command]", "[grep: /pattern/ in path]", a custom tool's JSON arguments cut short.
+func formatToolCall(name string, raw json.RawMessage) string {
+	var args map[string]any
+	_ = json.Unmarshal(raw, &args)
+	str := func(keys ...string) string {
+		for _, k := range keys {
+			if v, ok := args[k]; ok && v != nil {
+				if s, ok := v.(string); ok {
+					if s != "" {
+						return s
+					}
+					continue
+				}
+				return fmt.Sprint(v)
+			}
+		}
+		return ""
+	}
+	dir := func() string {
+		if p := str("path"); p != "" {
+			return shortenHome(p)
+		}
+		return "."
+	}
+	switch name {
+	case "read":
+		p := shortenHome(str("path", "file_path"))
+		off, hasOff := args["offset"].(float64)
+		lim, hasLim := args["limit"].(float64)
+		if hasOff || hasLim {
+			start := 1
+			if hasOff {
+				start = int(off)
+			}
+			p += fmt.Sprintf(":%d", start)
+			if hasLim {
+				p += fmt.Sprintf("-%d", start+int(lim)-1)
+			}
+		}
+		return "[read: " + p + "]"
+	case "write", "edit":
+		return "[" + name + ": " + shortenHome(str("path", "file_path")) + "]"
+	case "bash":
+		cmd := strings.TrimSpace(strings.NewReplacer("\n", " ", "\t", " ").Replace(str("command")))
+		r := []rune(cmd)
+		if len(r) > 50 {
+			return "[bash: " + string(r[:50]) + "...]"
+		}
+		return "[bash: " + cmd + "]"
+	case "grep":
+		return "[grep: /" + str("pattern") + "/ in " + dir() + "]"
+	case "find":
+		return "[find: " + str("pattern") + " in " + dir() + "]"
+	case "ls":
+		return "[ls: " + dir() + "]"
+	}
+	s := strings.TrimSpace(string(raw))
+	if s == "" {
+		s = "{}"
+	}
+	r := []rune(oneLine(s))
+	if len(r) > 40 {
+		return "[" + name + ": " + string(r[:40]) + "...]"
+	}
+	return "[" + name + ": " + string(r) + "]"
 }
