@@ -22,6 +22,8 @@ type cliCase struct {
 	setup func(w *workspace) error
 	// json compares stdout as an event stream instead of as text.
 	json bool
+	// stdin is piped in when set.
+	stdin string
 }
 
 // closedPortURL returns a loopback URL nothing listens on.
@@ -59,11 +61,19 @@ func checkCLI(c *checker) error {
 		}
 	}
 	noModels := func(w *workspace) error { return os.Remove(filepath.Join(w.agent, "models.json")) }
+	writePNG := func(w *workspace) error { return os.WriteFile(filepath.Join(w.proj, "tiny.png"), tinyPNG, 0o644) }
 	unauthorized := scenario.Spec{Status: 401, Error: "Incorrect API key provided: mock-key."}
 	serverErr := scenario.Spec{Status: 500, Error: "The server had an error while processing your request."}
 	cases := []cliCase{
 		{name: "-p success", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{{Text: "Hello there.\n\nSecond paragraph."}}},
 		{name: "-p two messages", args: []string{"--model", "mock/mock-model", "-p", "one", "two"}, answers: []scenario.Spec{{Text: "First."}, {Text: "Second."}}},
+		{name: "piped stdin and a message", args: []string{"--model", "mock/mock-model", "--mode", "json", "summarise"}, stdin: "some piped context\n", answers: []scenario.Spec{{Text: "Piped."}}, json: true},
+		{name: "piped stdin alone (print mode forced)", args: []string{"--model", "mock/mock-model"}, stdin: "just stdin", answers: []scenario.Spec{{Text: "From stdin."}}},
+		{name: "@file arguments", args: []string{"--model", "mock/mock-vision", "--mode", "json", "@notes.txt", "@tiny.png", "what are these?"}, answers: []scenario.Spec{{Text: "Files."}}, json: true, setup: writePNG},
+		{name: "@missing file", args: []string{"--model", "mock/mock-model", "-p", "@nope.txt", "hi"}},
+		{name: "json two messages", args: []string{"--model", "mock/mock-model", "--mode", "json", "one", "two"}, answers: []scenario.Spec{{Text: "First."}, {Text: "Second."}}, json: true},
+		{name: "--no-session", args: []string{"--model", "mock/mock-model", "--no-session", "--mode", "json", "hi"}, answers: []scenario.Spec{{Text: "Hello."}}, json: true},
+		{name: "--session-dir", args: []string{"--model", "mock/mock-model", "--session-dir", "sess", "--mode", "json", "hi"}, answers: []scenario.Spec{{Text: "Hello."}}, json: true},
 		{name: "-p 401", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{unauthorized}},
 		{name: "json 401", args: []string{"--model", "mock/mock-model", "--mode", "json", "--no-session", "hi"}, answers: []scenario.Spec{unauthorized}, json: true},
 		{name: "-p 500 twice (one fast retry)", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{serverErr, serverErr}, settings: fastRetry},
@@ -104,7 +114,7 @@ func checkCLI(c *checker) error {
 				}
 			}
 			w.script(cs.answers...)
-			if res[k], err = w.run(cs.args...); err != nil {
+			if res[k], err = w.runStdin(cs.stdin, cs.args...); err != nil {
 				return err
 			}
 		}

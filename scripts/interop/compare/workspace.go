@@ -149,13 +149,19 @@ type result struct {
 }
 
 // run starts the program in the project directory with stdin from /dev/null and waits (60 s limit).
-func (w *workspace) run(args ...string) (result, error) {
+func (w *workspace) run(args ...string) (result, error) { return w.runStdin("", args...) }
+
+// runStdin is run with stdin piped from the given text ("" is /dev/null).
+func (w *workspace) runStdin(stdin string, args ...string) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	argv := append(append([]string(nil), w.prog.argv...), args...)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = w.proj
 	cmd.Env = w.env()
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
