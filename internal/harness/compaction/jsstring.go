@@ -195,11 +195,7 @@ func (p *jsonParser) value(dst []byte) ([]byte, error) {
 			p.pos++
 		}
 	case c == '"':
-		s, err := p.str()
-		if err != nil {
-			return nil, err
-		}
-		return provider.AppendJSONString(dst, s), nil
+		return p.appendStr(dst)
 	case c == 't':
 		return p.literal(dst, "true")
 	case c == 'f':
@@ -293,6 +289,69 @@ func (p *jsonParser) skipValue() bool {
 			}
 		}
 		p.pos++
+	}
+	return false
+}
+
+// appendStr appends the string at p.pos as it is written after a parse/stringify round trip. A string
+// already in that form (the usual case: pi and pi-go write tool arguments so) is copied as it is;
+// any other is decoded and written again.
+func (p *jsonParser) appendStr(dst []byte) ([]byte, error) {
+	d := p.data
+	for i := p.pos + 1; i < len(d); {
+		c := d[i]
+		switch {
+		case c == '"':
+			dst = append(dst, d[p.pos:i+1]...)
+			p.pos = i + 1
+			return dst, nil
+		case c == '\\' && i+1 < len(d) && canonicalEscape(d[i+1:]):
+			if d[i+1] == 'u' {
+				i += 6
+			} else {
+				i += 2
+			}
+			continue
+		case c >= 0x20 && c < utf8.RuneSelf && c != '\\':
+			i++
+			continue
+		case c >= utf8.RuneSelf:
+			if r, size := utf8.DecodeRune(d[i:]); r != utf8.RuneError || size != 1 {
+				i += size
+				continue
+			}
+		}
+		break // anything else: decode and write again
+	}
+	s, err := p.str()
+	if err != nil {
+		return nil, err
+	}
+	return provider.AppendJSONString(dst, s), nil
+}
+
+// canonicalEscape reports whether the escape after a backslash (esc) is one JSON.stringify writes:
+// \" \\ \n \r \t \b \f, or \u00xx (lower-case hex) for another control character.
+func canonicalEscape(esc []byte) bool {
+	switch esc[0] {
+	case '"', '\\', 'n', 'r', 't', 'b', 'f':
+		return true
+	case 'u':
+		if len(esc) < 5 || esc[1] != '0' || esc[2] != '0' || (esc[3] != '0' && esc[3] != '1') {
+			return false
+		}
+		h := esc[4]
+		var v byte
+		switch {
+		case h >= '0' && h <= '9':
+			v = h - '0'
+		case h >= 'a' && h <= 'f':
+			v = h - 'a' + 10
+		default:
+			return false
+		}
+		v += (esc[3] - '0') << 4
+		return v != '\b' && v != '\t' && v != '\n' && v != '\f' && v != '\r'
 	}
 	return false
 }
