@@ -92,9 +92,10 @@ func oneLine(s string) string {
 // Wrap breaks styled text into lines of at most width cells (see wrap).
 func Wrap(s string, width int) []string { return wrap(s, width) }
 
-// wrap breaks styled text into lines of at most width cells: at spaces and hyphens where possible,
-// inside words otherwise. Embedded newlines start new lines. Styles open at a break are closed at the
-// end of the line and reopened on the next, so every line stands alone.
+// wrap breaks styled text into lines of at most width cells: at spaces where possible (not at
+// hyphens: "--base-url" and "ls -la" stay whole), inside words longer than the line. Embedded
+// newlines start new lines. Styles open at a break are closed at the end of the line and reopened
+// on the next, so every line stands alone.
 func wrap(s string, width int) []string {
 	if width < 1 {
 		width = 1
@@ -105,15 +106,7 @@ func wrap(s string, width int) []string {
 			out = append(out, para)
 			continue
 		}
-		wrapped := strings.Split(ansi.Wrap(para, width, ""), "\n")
-		for _, l := range wrapped {
-			// ansi.Wrap keeps each line within the limit; the guard covers grapheme corner cases.
-			if ansi.StringWidth(l) > width {
-				out = append(out, hardwrap(l, width)...)
-				continue
-			}
-			out = append(out, l)
-		}
+		out = append(out, wordWrap(para, width)...)
 	}
 	return carrySGR(out)
 }
