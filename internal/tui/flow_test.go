@@ -163,3 +163,31 @@ func TestLongHistoryIsPrintedBeforeNewMessages(t *testing.T) {
 		t.Fatalf("first question printed %d times", n)
 	}
 }
+
+// An unfinished block taller than the live region shows its last lines under a marker saying how
+// many are above; once complete it is printed whole.
+func TestTallUnfinishedBlockShowsHiddenLinesMarker(t *testing.T) {
+	var code strings.Builder
+	code.WriteString("```\n")
+	for i := 1; i <= 60; i++ {
+		code.WriteString("code line " + itoa(i) + "\n")
+	}
+	gate := make(chan struct{})
+	sc := newScript(gatedTextTurn(code.String(), gate, "```\n\nDone."))
+	u := startUI(t, newTestSession(t, sc, nil), Options{})
+	u.submit("show code")
+	screen := u.waitScreen("the code tail", contains("code line 60", "more lines above"))
+	if strings.Contains(screen, "code line 1\n") {
+		t.Fatalf("the top of the unfinished block is shown:\n%s", screen)
+	}
+	close(gate)
+	all := u.waitAll("the finished answer", contains("Done."))
+	for _, want := range []string{"code line 1\n", "code line 30\n", "code line 60\n"} {
+		if strings.Count(all+"\n", want) != 1 {
+			t.Errorf("%q appears %d times", want, strings.Count(all+"\n", want))
+		}
+	}
+	if strings.Contains(strings.Join(u.vt.screenLines(), "\n"), "more lines above") {
+		t.Errorf("the marker stays after the block is complete")
+	}
+}

@@ -49,7 +49,14 @@ func (m *model) liveLines(now time.Time) []string {
 	chat := m.liveChat(w, now)
 	limit := m.maxLive()
 	if room := limit - len(bottom); len(chat) > room {
-		chat = chat[len(chat)-max(room, 0):]
+		// The top of the unfinished part gives way; a marker says so (a block cut in the middle
+		// would read as following whatever was printed above it).
+		if room >= 2 {
+			hidden := len(chat) - room + 1
+			chat = append([]string{m.r.HiddenAbove(hidden, w)}, chat[hidden:]...)
+		} else {
+			chat = chat[len(chat)-max(room, 0):]
+		}
 	}
 	out := append(chat, bottom...)
 	if len(out) > limit {

@@ -47,6 +47,12 @@ func (r *Renderer) TurnSeparator(label string, width int) []string {
 	return []string{"", r.th.Fg(theme.BorderMuted, line)}
 }
 
+// HiddenAbove is the dim line at the top of the live region when the unfinished blocks are taller
+// than it: n lines above it are not shown yet (they are printed once their block is complete).
+func (r *Renderer) HiddenAbove(n, width int) string {
+	return Truncate(" "+r.th.Fg(theme.Muted, "⋮ "+itoa(n)+" more lines above"), width, "")
+}
+
 // Queued renders the pending area: one dim, truncated line per queued message ("Steering: ...",
 // "Follow-up: ..."), then the hint how to pull them back into the editor. Nothing when both are
 // empty.
