@@ -67,7 +67,11 @@ func serializedPieces(pieces []string, msgs []provider.Message) []string {
 			}
 		case *provider.ToolResultMessage:
 			if text := joinText(m.Content); text != "" {
-				part("[Tool result]: ", truncateForSummary(text, ToolResultMaxChars))
+				kept, note := summaryCut(text, ToolResultMaxChars)
+				part("[Tool result]: ", kept)
+				if note != "" {
+					pieces = append(pieces, note)
+				}
 			}
 		}
 	}
@@ -120,11 +124,13 @@ func formatToolCall(c *provider.Content) string {
 	return b.String()
 }
 
-// truncateForSummary keeps the first max characters of text and says how many more there were.
-func truncateForSummary(text string, max int) string {
+// summaryCut keeps the first max characters of text and says how many more there were, in two
+// parts: the text kept (a slice of text, but for a surrogate pair cut in two) and the note ("" when
+// nothing was left out).
+func summaryCut(text string, max int) (kept, note string) {
 	n := jsLen(text)
 	if n <= max {
-		return text
+		return text, ""
 	}
-	return jsSlice(text, max) + "\n\n[... " + strconv.Itoa(n-max) + " more characters truncated]"
+	return jsSlice(text, max), "\n\n[... " + strconv.Itoa(n-max) + " more characters truncated]"
 }
