@@ -29,6 +29,7 @@ func (m *model) handleEvent(ev harness.Event) tea.Cmd {
 		m.run.retryUntil = time.Now().Add(time.Duration(ev.DelayMs) * time.Millisecond)
 	case harness.EventAutoRetryEnd:
 		m.run.retrying = false
+		m.run.attempt = 0
 		if !ev.Success {
 			final := ev.FinalError
 			if final == "" {
@@ -148,6 +149,7 @@ func (m *model) messageStart(msg provider.Message) {
 	switch msg := msg.(type) {
 	case *provider.UserMessage:
 		m.recent = nil
+		m.run.attempt = 0
 		if len(msg.Content) > 0 {
 			m.addLines(m.r.UserMessage(msg, m.width))
 		}
@@ -170,6 +172,15 @@ func (m *model) assistantUpdate(a *provider.AssistantMessage, final bool) {
 		m.messageStart(a)
 		it = m.streaming()
 	}
+	if final && a.StopReason == provider.StopReasonAborted && m.run.attempt > 0 {
+		// pi says how far the retries got when one is aborted.
+		shown := *a
+		shown.ErrorMessage = fmt.Sprintf("Aborted after %d retry attempt", m.run.attempt)
+		if m.run.attempt > 1 {
+			shown.ErrorMessage += "s"
+		}
+		a = &shown
+	}
 	if final {
 		it.stream.Finish(a)
 	} else {
@@ -186,6 +197,9 @@ func (m *model) assistantUpdate(a *provider.AssistantMessage, final bool) {
 	}
 	if final && (a.StopReason == provider.StopReasonAborted || a.StopReason == provider.StopReasonError) {
 		text := "Operation aborted"
+		if m.run.attempt > 0 && a.StopReason == provider.StopReasonAborted {
+			text = a.ErrorMessage
+		}
 		if a.StopReason == provider.StopReasonError {
 			text = a.ErrorMessage
 			if text == "" {

@@ -243,3 +243,18 @@ func TestResumePickerSwitchesSession(t *testing.T) {
 		t.Fatalf("transcript after resume starts with %q", got)
 	}
 }
+
+// Escape while a retried request streams: the aborted answer says how many retries were made, as
+// pi does.
+func TestAbortDuringARetrySaysHowFarItGot(t *testing.T) {
+	gate := make(chan struct{})
+	sc := newScript(errorTurn("503 Service Unavailable"), gatedTextTurn("Partial", gate, " never"))
+	u := startUI(t, newTestSession(t, sc, nil), Options{})
+	u.submit("hello")
+	u.waitScreen("the retried stream", contains("Partial"))
+	u.key(tea.KeyEscape)
+	u.waitAll("the abort", contains("Aborted after 1 retry attempt"))
+	if all := strings.Join(u.vt.allLines(), "\n"); strings.Contains(all, "Operation aborted") {
+		t.Fatalf("the generic abort text is shown:\n%s", all)
+	}
+}
