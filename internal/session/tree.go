@@ -104,6 +104,26 @@ func (m *Manager) BranchWithSummary(fromID, summary string, details any, fromHoo
 // pathTo walks parentId links from e to its root and returns the entries root first. A broken chain
 // (a parent that does not exist) simply ends the path; a cycle ends it too.
 func pathTo(e *Entry, byID map[string]*Entry) []*Entry {
+	start := e
+	var rev []*Entry
+	for e != nil {
+		if len(rev) > len(byID) {
+			// More steps than entries: the parent links loop (a damaged file). Walk again, stopping
+			// at the first entry seen twice. (Checking every step costs a map of the whole branch.)
+			return pathToChecked(start, byID)
+		}
+		rev = append(rev, e)
+		if e.ParentID == "" {
+			break
+		}
+		e = byID[e.ParentID]
+	}
+	reverseEntries(rev)
+	return rev
+}
+
+// pathToChecked is pathTo for parent links that may loop.
+func pathToChecked(e *Entry, byID map[string]*Entry) []*Entry {
 	var rev []*Entry
 	seen := map[*Entry]bool{}
 	for e != nil && !seen[e] {
@@ -114,10 +134,14 @@ func pathTo(e *Entry, byID map[string]*Entry) []*Entry {
 		}
 		e = byID[e.ParentID]
 	}
-	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
-		rev[i], rev[j] = rev[j], rev[i]
-	}
+	reverseEntries(rev)
 	return rev
+}
+
+func reverseEntries(es []*Entry) {
+	for i, j := 0, len(es)-1; i < j; i, j = i+1, j-1 {
+		es[i], es[j] = es[j], es[i]
+	}
 }
 
 // Path returns the entries from the root to fromID ("" means the leaf), every type included.
