@@ -25,6 +25,7 @@ type check struct {
 var checks = []check{
 	{"json", checkJSONMode},
 	{"rpc", checkRPC},
+	{"rpc-misc", checkRPCMisc},
 	{"sessions", checkSessions},
 	{"cli", checkCLI},
 }
