@@ -154,9 +154,12 @@ func (c *checker) toolsRun() error {
 			call("edit", `{"path":"src/util.go","edits":[{"oldText":"not there","newText":"x"}]}`),
 		}},
 		{ToolCalls: []scenario.ToolCall{
-			call("grep", `{"pattern":"func","path":"src"}`),
-			call("find", `{"pattern":"*.go"}`),
+			// One match only: pi lists matches in ripgrep's traversal order. find is left out: pi runs
+			// the system's fd, and Debian's fdfind 8 rejects its --no-require-git.
+			call("grep", `{"pattern":"func add","path":"src","context":1}`),
+			call("grep", `{"pattern":"NOTES","ignoreCase":true,"glob":"*.txt"}`),
 			call("ls", `{}`),
+			call("ls", `{"path":"src","limit":1}`),
 		}},
 		{ToolCalls: []scenario.ToolCall{
 			call("read", `{"path":"missing.txt"}`),

@@ -77,7 +77,7 @@ func newWorkspace(root string, prog program, proj string) (*workspace, error) {
 	}
 	w.srv = openaitest.NewServer()
 	models := fmt.Sprintf(`{"providers":{"mock":{"baseUrl":%q,"api":"openai-completions","apiKey":"mock-key","models":[`+
-		`{"id":"mock-model"},`+
+		`{"id":"mock-model","cost":{"input":3,"output":15,"cacheRead":0.3,"cacheWrite":3.75}},`+
 		`{"id":"mock-reasoner","name":"Mock Reasoner","reasoning":true,"contextWindow":64000,"maxTokens":8000},`+
 		`{"id":"mock-vision","input":["text","image"]}]}}}`, w.srv.URL)
 	if err := os.WriteFile(filepath.Join(w.agent, "models.json"), []byte(models), 0o644); err != nil {

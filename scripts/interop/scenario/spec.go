@@ -25,7 +25,7 @@ type Spec struct {
 	ToolCalls []ToolCall `json:"toolCalls,omitempty"`
 	// Finish overrides the finish reason (default stop, or tool_calls when there are tool calls).
 	Finish string `json:"finish,omitempty"`
-	// Usage overrides the usage chunk (prompt, completion, cached); default 100, 10, 0.
+	// Usage overrides the usage chunk (prompt, completion, cached); default 1234, 57, 200.
 	Usage *[3]int `json:"usage,omitempty"`
 	// Status and Error make an error answer (OpenAI's error JSON) instead of a stream.
 	Status int    `json:"status,omitempty"`
@@ -98,7 +98,7 @@ func (s Spec) Build(model string, n int) (openaitest.Response, chan struct{}, er
 			finish = "tool_calls"
 		}
 	}
-	usage := [3]int{100, 10, 0}
+	usage := [3]int{1234, 57, 200}
 	if s.Usage != nil {
 		usage = *s.Usage
 	}
