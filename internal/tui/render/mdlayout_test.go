@@ -154,10 +154,10 @@ func TestProseWrapsOnceGreedily(t *testing.T) {
 func TestStreamedProseEqualsWhole(t *testing.T) {
 	md := newTestMarkdown()
 	rng := rand.New(rand.NewSource(3))
-	for iter := 0; iter < 40; iter++ {
+	for iter := 0; iter < 12; iter++ {
 		var doc strings.Builder
-		for p := 0; p < 1+rng.Intn(6); p++ {
-			src, _ := randomProse(rng, 5+rng.Intn(80), "  ")
+		for p := 0; p < 1+rng.Intn(5); p++ {
+			src, _ := randomProse(rng, 5+rng.Intn(60), "  ")
 			if p%3 == 1 {
 				src = "- " + src
 			}
@@ -169,7 +169,7 @@ func TestStreamedProseEqualsWhole(t *testing.T) {
 		s := md.NewStream()
 		var printed []string
 		for i := 0; i < len(text); {
-			i = min(i+1+rng.Intn(9), len(text))
+			i = min(i+1+rng.Intn(16), len(text))
 			s.Set(text[:i])
 			assertFits(t, s.Live(width), width)
 			printed = append(printed, s.Flush(width)...)
