@@ -72,8 +72,12 @@ func (m *model) maxLive() int {
 	return max(m.height/2, min(m.height-1, 10), 1)
 }
 
+// selectorRows is the height a selector may take: what the live region has left once the footer,
+// the pending area and the status line are drawn (the chat's unfinished part gives way).
 func (m *model) selectorRows() int {
-	return max(m.maxLive()-len(m.footerLines())-4, 3)
+	now := time.Now()
+	taken := len(m.footerLines()) + len(m.pendingLines(m.width, now)) + len(m.statusLines(m.width, now))
+	return max(m.maxLive()-taken, 3)
 }
 
 // pendingLines are the queued messages and the `!` commands waiting for the run to end.
