@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -40,22 +41,41 @@ const (
 	// markCont starts a further line of the same text (after a hard line break, or the next
 	// paragraph of a list item): it is laid out behind the hanging indent of the last markProse line.
 	markCont = "\uFDD1"
+	// markShift, repeated n times before a prose marker, moves its line n columns right: glamour
+	// indents a nested list by a fixed step, which leaves it left of the text of an item whose
+	// marker is wider ("2. ", "10. ", "[ ] ").
+	markShift = "\uFDD2"
+	// maxShift bounds the shift of one line.
+	maxShift = 16
 )
 
 // mdExtra is what the prepared AST's added text nodes point at; it is appended to the source.
-// Offsets: 0 a space, 1 markProse, 4 markCont, 7 a paragraph break inside a list item.
+// Offsets: 0 a space, 1 markProse, 4 markCont, 7 a paragraph break inside a list item, 9 maxShift
+// shift marks.
+var mdExtra = " " + markProse + markCont + "\n\n" + strings.Repeat(markShift, maxShift)
+
 const (
-	mdExtra       = " " + markProse + markCont + "\n\n"
 	extraSpace    = 0
 	extraProse    = 1
 	extraCont     = 4
 	extraParBreak = 7
+	extraShift    = 9
 )
+
+// listGeometry is what the layout must know of the style sheet's lists.
+type listGeometry struct {
+	levelIndent int // glamour's indent of a nested list
+	bullet      int // width of an unordered item's marker
+	enumSuffix  int // width of what follows an ordered item's number
+	ticked      int // width of a done task's marker
+	unticked    int // width of an open task's marker
+}
 
 // mdPipeline is a goldmark parser and glamour's ANSI renderer configured like glamour's own
 // TermRenderer, without word wrapping. Not safe for concurrent use (the renderer has state).
 type mdPipeline struct {
-	md goldmark.Markdown
+	md   goldmark.Markdown
+	geom listGeometry
 }
 
 func newMDPipeline(style glamouransi.StyleConfig, profile termenv.Profile) *mdPipeline {
@@ -65,18 +85,25 @@ func newMDPipeline(style glamouransi.StyleConfig, profile termenv.Profile) *mdPi
 	)
 	ar := glamouransi.NewRenderer(glamouransi.Options{WordWrap: 0, ColorProfile: profile, Styles: style})
 	md.SetRenderer(gmrenderer.NewRenderer(gmrenderer.WithNodeRenderers(util.Prioritized(ar, 1000))))
-	return &mdPipeline{md: md}
+	geom := listGeometry{
+		levelIndent: int(style.List.LevelIndent),
+		bullet:      ansi.StringWidth(style.Item.BlockPrefix),
+		enumSuffix:  ansi.StringWidth(style.Enumeration.BlockPrefix),
+		ticked:      ansi.StringWidth(style.Task.Ticked),
+		unticked:    ansi.StringWidth(style.Task.Unticked),
+	}
+	return &mdPipeline{md: md, geom: geom}
 }
 
 // render returns glamour's unwrapped output for src, with prose lines marked, and whether the
 // markdown holds a table (which glamour lays out for a width).
 func (p *mdPipeline) render(src string) (string, bool, error) {
-	if strings.Contains(src, markProse) || strings.Contains(src, markCont) {
-		src = strings.NewReplacer(markProse, "\uFFFD", markCont, "\uFFFD").Replace(src)
+	if strings.Contains(src, markProse) || strings.Contains(src, markCont) || strings.Contains(src, markShift) {
+		src = strings.NewReplacer(markProse, "\uFFFD", markCont, "\uFFFD", markShift, "\uFFFD").Replace(src)
 	}
 	source := []byte(src)
 	doc := p.md.Parser().Parse(text.NewReader(source))
-	hasTable := prepareAST(doc, source)
+	hasTable := prepareAST(doc, source, p.geom)
 	full := make([]byte, 0, len(source)+len(mdExtra))
 	full = append(append(full, source...), mdExtra...)
 	var buf bytes.Buffer
@@ -88,7 +115,7 @@ func (p *mdPipeline) render(src string) (string, bool, error) {
 
 // prepareAST marks prose lines and makes a line break in a code span a space; extra text nodes point
 // into the mdExtra appended after source. It reports whether the document has a table.
-func prepareAST(doc ast.Node, source []byte) bool {
+func prepareAST(doc ast.Node, source []byte, geom listGeometry) bool {
 	base := len(source)
 	seg := func(off, n int) *ast.Text {
 		return ast.NewTextSegment(text.NewSegment(base+off, base+off+n))
@@ -145,14 +172,53 @@ func prepareAST(doc ast.Node, source []byte) bool {
 			b.InsertBefore(b, b.FirstChild(), seg(extraParBreak, 2))
 			continue
 		}
+		mark := seg(extraProse, len(markProse))
 		if first := b.FirstChild(); first.Kind() == astext.KindTaskCheckBox {
 			// glamour recognises a task item by its checkbox coming first.
-			b.InsertAfter(b, first, seg(extraProse, len(markProse)))
-			continue
+			b.InsertAfter(b, first, mark)
+		} else {
+			b.InsertBefore(b, b.FirstChild(), mark)
 		}
-		b.InsertBefore(b, b.FirstChild(), seg(extraProse, len(markProse)))
+		if n := min(listShift(b, geom), maxShift); n > 0 {
+			b.InsertBefore(b, mark, seg(extraShift, n*len(markShift)))
+		}
 	}
 	return hasTable
+}
+
+// listShift is how far right the lines of block b must move so that every list nested in an item
+// starts under the item's text, not at glamour's fixed indent.
+func listShift(b ast.Node, geom listGeometry) int {
+	shift := 0
+	for n := b.Parent(); n != nil; n = n.Parent() {
+		if n.Kind() != ast.KindList || n.Parent() == nil || n.Parent().Kind() != ast.KindListItem {
+			continue
+		}
+		shift += max(itemMarkerWidth(n.Parent(), geom)-geom.levelIndent, 0)
+	}
+	return shift
+}
+
+// itemMarkerWidth is the width of the marker glamour draws before a list item's text.
+func itemMarkerWidth(item ast.Node, geom listGeometry) int {
+	if tb := item.FirstChild(); tb != nil && tb.FirstChild() != nil && tb.FirstChild().Kind() == astext.KindTaskCheckBox {
+		if tb.FirstChild().(*astext.TaskCheckBox).IsChecked {
+			return geom.ticked
+		}
+		return geom.unticked
+	}
+	list, ok := item.Parent().(*ast.List)
+	if !ok || !list.IsOrdered() {
+		return geom.bullet
+	}
+	n := 1
+	for s := item.PreviousSibling(); s != nil && s.Kind() == ast.KindListItem; s = s.PreviousSibling() {
+		n++
+	}
+	if list.Start != 1 {
+		n += list.Start - 1
+	}
+	return len(strconv.Itoa(n)) + geom.enumSuffix
 }
 
 // layoutMarked lays out glamour's unwrapped, marked output at width: prose lines word-wrapped with a
@@ -171,6 +237,9 @@ func layoutMarked(lines []string, width int) []string {
 			continue
 		}
 		prefix, content := l[:i], l[i+len(markProse):] // both markers are 3 bytes
+		if n := strings.Count(prefix, markShift); n > 0 {
+			prefix = strings.Repeat(" ", n) + strings.ReplaceAll(prefix, markShift, "")
+		}
 		state := sgrStateAfter("", prefix)
 		if cont {
 			prefix = hang
@@ -221,6 +290,9 @@ func hangingIndent(prefix string) string {
 }
 
 func removeMarkers(s string) string {
+	if strings.Contains(s, markShift) {
+		s = strings.ReplaceAll(s, markShift, "")
+	}
 	if strings.Contains(s, markProse) {
 		s = strings.ReplaceAll(s, markProse, "")
 	}

@@ -194,12 +194,16 @@ func TestMarkdownLineStructure(t *testing.T) {
 		{"a soft break in a list item hangs", "- one two\n  three four five six", 12, []string{"• one two", "  three four", "  five six"}},
 		{"hard break in a list item hangs", "- one two three  \n  four five six seven", 12, []string{"• one two", "  three", "  four five", "  six seven"}},
 		{"paragraphs of a list item", "- first\n\n  second para\n- next", 40, []string{"• first", "", "  second para", "• next"}},
+		{"a list nested in an ordered item starts under its text", "1. one\n2. two\n   - sub a is long\n     - deeper", 40,
+			[]string{"1. one", "2. two", "   • sub a is long", "     • deeper"}},
+		{"under a two-digit number too", "10. ten\n    - sub", 40, []string{"10. ten", "    • sub"}},
+		{"a list nested in a task item starts under its text", "- [ ] task\n  - sub", 40, []string{"[ ] task", "    • sub"}},
 		{"quote continuation keeps the bar", "> aaa bbb ccc ddd", 9, []string{"│ aaa bbb", "│ ccc ddd"}},
 		{"code span line break is a space", "a `b\nc` d", 40, []string{"a b c d"}},
 		{"long word is cut", "x " + strings.Repeat("y", 25), 10, []string{"x", strings.Repeat("y", 10), strings.Repeat("y", 10), strings.Repeat("y", 5)}},
 		{"code is not word-wrapped", "```\naaa bbb ccc ddd eee\n```", 12, []string{"  aaa bbb cc", "c ddd eee"}},
 		{"control characters are dropped", "red \x1b[31mred\x1b[0m \abell", 40, []string{"red red bell"}},
-		{"markers in the text are not markers", "a \uFDD0 b \uFDD1 c", 40, []string{"a \uFFFD b \uFFFD c"}},
+		{"markers in the text are not markers", "a \uFDD0 b \uFDD1 c \uFDD2", 40, []string{"a \uFFFD b \uFFFD c \uFFFD"}},
 	}
 	for _, c := range cases {
 		got := stripAll(md.Render(c.src, c.width))
