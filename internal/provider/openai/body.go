@@ -11,15 +11,16 @@ import (
 )
 
 // The request body is written here, field for field as pi 0.73.1 writes it, and handed to go-openai's
-// transport by callDoer. go-openai's ChatCompletionRequest cannot say several things pi says: store:false
+// transport by callDoer as a requestBody, written while it is sent (bodystream.go). go-openai's ChatCompletionRequest cannot say several things pi says: store:false
 // and strict:false (omitempty booleans), content:null on an assistant message with tool calls and
 // content:"" on a tool result (omitempty strings), tools:[] (omitempty slice), temperature 0, thinking
 // replayed under its own field name (reasoning, reasoning_text), enable_thinking, thinking,
 // reasoning.effort, cache_control and prompt_cache_key; and its validator refuses some bodies pi sends
 // (tools with reasoning on GPT-6 models).
 
-// buildBody writes the whole chat-completions request body for req into one slice (tests and small
-// requests; Stream sends a requestBody, which never holds the body in memory).
+// buildBody writes the whole chat-completions request body for req into one slice, with every string
+// escaped by provider.AppendJSONString (tests compare it with what the streamed body sends; Stream
+// sends a requestBody, which never holds the body in memory).
 func buildBody(req *provider.Request, c *compat) ([]byte, error) {
 	rb, err := newRequestBody(req, c)
 	if err != nil {

@@ -46,7 +46,6 @@ func (b *requestBody) appendTo(dst []byte) []byte {
 	dst = append(dst, b.head...)
 	w := &jsonWriter{}
 	for i := range b.msgs {
-		w.reset()
 		b.writeMessage(w, i)
 		dst = append(dst, w.b...)
 	}
