@@ -113,8 +113,9 @@ func (p *mdPipeline) render(src string) (string, bool, error) {
 	return buf.String(), hasTable, nil
 }
 
-// prepareAST marks prose lines and makes a line break in a code span a space; extra text nodes point
-// into the mdExtra appended after source. It reports whether the document has a table.
+// prepareAST marks prose lines (shifting those of nested lists, separating the paragraphs of a list
+// item) and makes a line break in a code span a space; extra text nodes point into the mdExtra
+// appended after source. It reports whether the document has a table.
 func prepareAST(doc ast.Node, source []byte, geom listGeometry) bool {
 	base := len(source)
 	seg := func(off, n int) *ast.Text {
