@@ -168,7 +168,10 @@ func (m *model) cmdNew(string) tea.Cmd {
 	sess := m.sess
 	m.run = runState{}
 	return m.sessionOp(func() error { return sess.NewSession("") }, func(m *model) {
-		m.addLines([]string{"", "  " + m.r.Theme().Fg(theme.Accent, "✓ New session started"), ""})
+		// A rule marks where the new session starts (pi clears its chat); the notice has the
+		// chat's one-column margin.
+		m.addSeparator()
+		m.addLines([]string{"", " " + m.r.Theme().Fg(theme.Accent, "✓ New session started")})
 	})
 }
 

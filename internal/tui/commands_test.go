@@ -243,3 +243,27 @@ func lastUserText(req *provider.Request) string {
 	}
 	return texts[len(texts)-1]
 }
+
+func TestNewSessionCommand(t *testing.T) {
+	sess := newTestSession(t, newScript(textTurn("Old answer.")), nil)
+	u := startUI(t, sess, Options{})
+	u.submit("old question")
+	u.waitScreen("the answer", contains("Old answer."))
+	before := sess.Store().SessionFile()
+	u.submit("/new")
+	all := u.waitAll("the notice", contains("✓ New session started"))
+	lines := strings.Split(all, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "✓ New session started") {
+			if !strings.HasPrefix(l, " ✓") || i < 2 || !strings.HasPrefix(lines[i-2], "────") {
+				t.Fatalf("the notice is not set off by a rule with the chat's margin:\n%s", all)
+			}
+		}
+	}
+	if n := len(sess.Messages()); n != 0 {
+		t.Fatalf("the new session has %d messages", n)
+	}
+	if sess.Store().SessionFile() == before {
+		t.Fatalf("still the old session file %s", before)
+	}
+}
