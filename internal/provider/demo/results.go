@@ -168,8 +168,12 @@ func (p *planner) explore(origin, end int) reply {
 	if !readDone && rounds < 2 {
 		if files := interestingFiles(entries); len(files) > 0 && (p.c.Tools["read"] || p.c.Tools["bash"]) {
 			r := p.readRequest(files)
-			r.Thinking = fmt.Sprintf("The listing has %s. %s look like the best next read for an overview. %s",
-				plural(len(entries), "entry", "entries"), codeList(files), r.Thinking)
+			verb := "looks"
+			if len(files) > 1 {
+				verb = "look"
+			}
+			r.Thinking = fmt.Sprintf("The listing has %s. %s %s like the best next read for an overview. %s",
+				plural(len(entries), "entry", "entries"), codeList(files), verb, r.Thinking)
 			r.Text = p.pick("explore-next", "The listing shows %s; let me read %s next.", "I see %s. Reading %s for the big picture.")
 			r.Text = fmt.Sprintf(r.Text, plural(len(entries), "entry", "entries"), codeList(files))
 			return r
