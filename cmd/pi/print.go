@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/pi-go/pi-go/internal/harness"
-	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/rpc"
 	"github.com/pi-go/pi-go/internal/session"
@@ -32,11 +31,6 @@ func newHeaderRecord(h session.Header) headerRecord {
 	return headerRecord{Type: "session", Version: v, ID: h.ID, Timestamp: h.Timestamp, Cwd: h.Cwd, ParentSession: h.ParentSession}
 }
 
-// encodedJSON is a value already encoded as JSON.
-type encodedJSON []byte
-
-func (j encodedJSON) MarshalJSON() ([]byte, error) { return j, nil }
-
 // runPrint is -p (the final answer on stdout) and --mode json (every event as a JSON line). Prompts
 // run one after another; SIGINT/SIGTERM abort the run cleanly and exit with 130/143.
 func (a *app) runPrint(ctx context.Context, sess *harness.Session, initial string, images []provider.Content) error {
@@ -47,21 +41,8 @@ func (a *app) runPrint(ctx context.Context, sess *harness.Session, initial strin
 		if err := out.WriteRecord(newHeaderRecord(sess.Store().Header()), true); err != nil {
 			return err
 		}
-		// Agent events go through an encoder that remembers the streaming message's JSON: pi's format
-		// repeats the whole partial answer in every delta line. Listeners are called one at a time.
-		var enc loop.EventEncoder
-		var line []byte
-		unsubscribe := sess.Subscribe(func(e harness.Event) {
-			urgent := !(e.Agent != nil && e.Agent.IsDelta())
-			if e.Agent != nil {
-				var err error
-				if line, err = enc.AppendJSON(line[:0], e.Agent); err == nil {
-					_ = out.WriteRecord(encodedJSON(line), urgent)
-					return
-				}
-			}
-			_ = out.WriteRecord(e, urgent)
-		})
+		events := rpc.NewEventWriter(out)
+		unsubscribe := sess.Subscribe(func(e harness.Event) { _ = events.Write(e) })
 		defer unsubscribe()
 	} else {
 		// Text mode prints only the answer on stdout; what the user waits for goes to stderr.

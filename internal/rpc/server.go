@@ -11,7 +11,6 @@ import (
 	"unicode/utf16"
 
 	"github.com/pi-go/pi-go/internal/harness"
-	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -49,9 +48,11 @@ func newServer(ctx context.Context, sess *harness.Session, out io.Writer, opts S
 	}
 	// Runs outlive a cancelled ctx only as long as shutdown needs to abort them.
 	runCtx, cancelRuns := context.WithCancel(context.WithoutCancel(ctx))
+	lw := NewLineWriter(out)
 	return &server{
 		sess:       sess,
-		out:        NewLineWriter(out),
+		out:        lw,
+		events:     NewEventWriter(lw),
 		stderr:     opts.Stderr,
 		maxLine:    opts.MaxLineBytes,
 		runCtx:     runCtx,
@@ -64,6 +65,7 @@ func newServer(ctx context.Context, sess *harness.Session, out io.Writer, opts S
 type server struct {
 	sess    *harness.Session
 	out     *LineWriter
+	events  *EventWriter // agent and session events, in order (the session calls onEvent one at a time)
 	stderr  io.Writer
 	maxLine int
 	// runCtx is the context of prompts and bash commands; cancelled at shutdown.
@@ -251,21 +253,27 @@ func (s *server) call(c *command, fn func(*server, *command) *response) (resp *r
 // everything else is flushed at once.
 func (s *server) onEvent(e harness.Event) {
 	s.runs.observe(e)
-	urgent := e.Type != string(loop.EventMessageUpdate) && e.Type != string(loop.EventToolExecutionUpdate)
-	s.write(e, urgent)
+	if err := s.events.Write(e); err != nil {
+		s.fail(err)
+	}
 }
 
 // write sends one record; the first failure shuts the server down.
 func (s *server) write(v any, urgent bool) {
 	if err := s.out.WriteRecord(v, urgent); err != nil {
-		s.outOnce.Do(func() {
-			s.logMu.Lock()
-			s.outErr = err
-			s.logMu.Unlock()
-			s.logf("rpc: writing output: %v", err)
-			close(s.outFailed)
-		})
+		s.fail(err)
 	}
+}
+
+// fail records the first output failure and shuts the server down.
+func (s *server) fail(err error) {
+	s.outOnce.Do(func() {
+		s.logMu.Lock()
+		s.outErr = err
+		s.logMu.Unlock()
+		s.logf("rpc: writing output: %v", err)
+		close(s.outFailed)
+	})
 }
 
 func (s *server) outputError() error {
