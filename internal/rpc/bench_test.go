@@ -43,7 +43,8 @@ func BenchmarkDeltaEventOutput(b *testing.B) {
 		API: provider.APIOpenAICompletions, Provider: "mock", Model: "mock-model", StopReason: provider.StopReasonStop, Timestamp: 1}
 	e := harness.Event{Type: string(loop.EventMessageUpdate), Agent: &loop.Event{Type: loop.EventMessageUpdate, Message: partial,
 		AssistantEvent: &provider.AssistantEvent{Type: provider.EventTextDelta, Delta: "ipsum", Partial: partial}}}
-	s := &server{out: NewLineWriter(io.Discard), runs: &runState{progress: make(chan struct{})}, outFailed: make(chan struct{})}
+	out := NewLineWriter(io.Discard)
+	s := &server{out: out, events: NewEventWriter(out), runs: &runState{progress: make(chan struct{})}, outFailed: make(chan struct{})}
 	defer s.out.Close()
 	data, _ := e.MarshalJSON()
 	b.SetBytes(int64(len(data) + 1))
