@@ -74,6 +74,11 @@ func checkCLI(c *checker) error {
 		{name: "json two messages", args: []string{"--model", "mock/mock-model", "--mode", "json", "one", "two"}, answers: []scenario.Spec{{Text: "First."}, {Text: "Second."}}, json: true},
 		{name: "--no-session", args: []string{"--model", "mock/mock-model", "--no-session", "--mode", "json", "hi"}, answers: []scenario.Spec{{Text: "Hello."}}, json: true},
 		{name: "--session-dir", args: []string{"--model", "mock/mock-model", "--session-dir", "sess", "--mode", "json", "hi"}, answers: []scenario.Spec{{Text: "Hello."}}, json: true},
+		{name: "json threshold compaction after a run", args: []string{"--model", "mock/mock-small", "--mode", "json", "first", "second"},
+			answers: []scenario.Spec{{Text: "Big answer.", Usage: &[3]int{5000, 57, 0}}, {Text: "## Goal\nSummary of the big answer."}, {Text: "Second answer."}}, json: true},
+		{name: "json overflow compaction and retry", args: []string{"--model", "mock/mock-small", "--mode", "json", "first", "second"},
+			answers: []scenario.Spec{{Text: "First answer."}, {Status: 400, Error: "This model's maximum context length is 20000 tokens. However, your messages resulted in 25000 tokens."},
+				{Text: "## Goal\nSummary."}, {Text: "Second answer after compaction."}}, json: true},
 		{name: "-p 401", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{unauthorized}},
 		{name: "json 401", args: []string{"--model", "mock/mock-model", "--mode", "json", "--no-session", "hi"}, answers: []scenario.Spec{unauthorized}, json: true},
 		{name: "-p 500 twice (one fast retry)", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{serverErr, serverErr}, settings: fastRetry},
@@ -117,6 +122,9 @@ func checkCLI(c *checker) error {
 			if res[k], err = w.runStdin(cs.stdin, cs.args...); err != nil {
 				return err
 			}
+			os.WriteFile(filepath.Join(w.root, "stdout"), []byte(res[k].stdout), 0o644)
+			os.WriteFile(filepath.Join(w.root, "stderr"), []byte(res[k].stderr), 0o644)
+			os.WriteFile(filepath.Join(w.root, "args"), []byte(strings.Join(cs.args, "\n")), 0o644)
 		}
 		na, nb := newNormaliser(wa.root), newNormaliser(wb.root)
 		var d []string

@@ -44,7 +44,7 @@ type workspace struct {
 var fixedTime = time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)
 
 // newWorkspace creates root/{proj,agent,home} with the demo project, a scripted server and a
-// models.json naming it as provider "mock" (models mock-model, mock-reasoner and mock-vision). With proj set, that
+// models.json naming it as provider "mock" (models mock-model, mock-reasoner, mock-vision and mock-small). With proj set, that
 // existing project directory is used instead of a new one.
 func newWorkspace(root string, prog program, proj string) (*workspace, error) {
 	w := &workspace{prog: prog, root: root, proj: proj, agent: filepath.Join(root, "agent"), home: filepath.Join(root, "home")}
@@ -79,7 +79,8 @@ func newWorkspace(root string, prog program, proj string) (*workspace, error) {
 	models := fmt.Sprintf(`{"providers":{"mock":{"baseUrl":%q,"api":"openai-completions","apiKey":"mock-key","models":[`+
 		`{"id":"mock-model","cost":{"input":3,"output":15,"cacheRead":0.3,"cacheWrite":3.75}},`+
 		`{"id":"mock-reasoner","name":"Mock Reasoner","reasoning":true,"contextWindow":64000,"maxTokens":8000},`+
-		`{"id":"mock-vision","input":["text","image"]}]}}}`, w.srv.URL)
+		`{"id":"mock-vision","input":["text","image"]},`+
+		`{"id":"mock-small","contextWindow":20000,"maxTokens":4000}]}}}`, w.srv.URL)
 	if err := os.WriteFile(filepath.Join(w.agent, "models.json"), []byte(models), 0o644); err != nil {
 		w.srv.Close()
 		return nil, err
