@@ -160,6 +160,7 @@ func (c *checker) compareOpened(what string, oa, ob *opened) {
 	}
 	// What each appended, and whether the original lines stayed as they were.
 	var tails [2][]*Obj
+	var raw [2]string
 	for i, o := range []*opened{oa, ob} {
 		now, err := os.ReadFile(o.copy)
 		if err != nil {
@@ -172,8 +173,13 @@ func (c *checker) compareOpened(what string, oa, ob *opened) {
 			continue
 		}
 		tails[i], _ = parseLines(now[len(o.original):])
+		raw[i] = string(now[len(o.original):])
 	}
-	c.rep.diffs(what+": appended entries", compareSequences(normaliseAll(tails[0], newNormaliser(oa.w.root)), normaliseAll(tails[1], newNormaliser(ob.w.root))))
+	d := compareSequences(normaliseAll(tails[0], newNormaliser(oa.w.root)), normaliseAll(tails[1], newNormaliser(ob.w.root)))
+	if len(d) == 0 {
+		d = rawLinesDiff(raw[0], raw[1], oa.w.root, ob.w.root)
+	}
+	c.rep.diffs(what+": appended entries", d)
 }
 
 func firstDiff(a, b []byte) int {

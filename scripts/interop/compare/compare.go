@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -187,7 +188,47 @@ func (c *checker) compareSessionFiles(what, pa, pb string, wa, wb *workspace) {
 		c.rep.errorf("%s: reading session files: %v %v", what, errA, errB)
 		return
 	}
-	c.rep.diffs(what, compareSequences(normaliseAll(la, newNormaliser(wa.root)), normaliseAll(lb, newNormaliser(wb.root))))
+	d := compareSequences(normaliseAll(la, newNormaliser(wa.root)), normaliseAll(lb, newNormaliser(wb.root)))
+	if len(d) == 0 {
+		ra, _ := os.ReadFile(pa)
+		rb, _ := os.ReadFile(pb)
+		d = rawLinesDiff(string(ra), string(rb), wa.root, wb.root)
+	}
+	c.rep.diffs(what, d)
+}
+
+// rawLinesDiff compares JSONL texts whose entries already compare equal: the lines must then be the
+// same bytes too (escaping, number formatting), once ids, times and paths are masked.
+func rawLinesDiff(a, b, rootA, rootB string) []string {
+	xa := strings.Split(maskRaw(a, rootA), "\n")
+	xb := strings.Split(maskRaw(b, rootB), "\n")
+	for i := 0; i < len(xa) && i < len(xb); i++ {
+		if xa[i] != xb[i] {
+			k := firstDiff([]byte(xa[i]), []byte(xb[i]))
+			return []string{fmt.Sprintf("line %d differs in its bytes at %d: pi %q, pi-go %q", i+1, k,
+				window(xa[i], k), window(xb[i], k))}
+		}
+	}
+	return nil
+}
+
+var (
+	rawIDRe   = regexp.MustCompile(`"(id|parentId|firstKeptEntryId|targetId|fromId)":"[0-9a-f-]+"`)
+	rawTimeRe = regexp.MustCompile(`"timestamp":("[^"]*"|\d+)`)
+)
+
+// maskRaw hides what legitimately differs in a session file's text: the workspace path, ids, times.
+func maskRaw(s, root string) string {
+	s = strings.ReplaceAll(s, root, "<W>")
+	s = strings.ReplaceAll(s, strings.ReplaceAll(strings.TrimPrefix(root, "/"), "/", "-"), "<W>")
+	s = rawIDRe.ReplaceAllString(s, `"$1":"<id>"`)
+	s = rawTimeRe.ReplaceAllString(s, `"timestamp":<t>`)
+	s = fileTimeRe.ReplaceAllString(s, "<ftime>_")
+	return uuidRe.ReplaceAllString(s, "<uuid>")
+}
+
+func window(s string, at int) string {
+	return s[max(0, at-40):min(len(s), at+40)]
 }
 
 func readLines(path string) ([]*Obj, error) {
