@@ -3,6 +3,8 @@ package openai
 import (
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -21,15 +23,43 @@ type requestBody struct {
 func newBodyParts(head []byte, msgs []wireMessage, tail []byte) *requestBody {
 	b := &requestBody{head: head, msgs: msgs, tail: tail}
 	b.size = int64(len(head) + len(tail))
-	w := &jsonWriter{spill: true}
-	for i := range msgs {
-		b.writeMessage(w, i)
-		b.size += int64(len(w.b))
-		for _, l := range w.long {
-			b.size += int64(escapedLen(l.s))
-		}
+	// A long transcript is measured on every CPU, in contiguous ranges of messages.
+	parts := min(runtime.GOMAXPROCS(0), len(msgs)/parallelSizingMin, maxSizingWorkers)
+	if parts < 2 {
+		b.size += b.messagesSize(0, len(msgs))
+		return b
+	}
+	sizes := make([]int64, parts)
+	var wg sync.WaitGroup
+	for k := range parts {
+		wg.Go(func() { sizes[k] = b.messagesSize(k*len(msgs)/parts, (k+1)*len(msgs)/parts) })
+	}
+	wg.Wait()
+	for _, n := range sizes {
+		b.size += n
 	}
 	return b
+}
+
+// Sizing is shared between goroutines from parallelSizingMin messages a goroutine, on at most
+// maxSizingWorkers goroutines.
+const (
+	parallelSizingMin = 1000
+	maxSizingWorkers  = 8
+)
+
+// messagesSize is the length of messages [from, to) as the body writes them.
+func (b *requestBody) messagesSize(from, to int) int64 {
+	var n int64
+	w := &jsonWriter{spill: true}
+	for i := from; i < to; i++ {
+		b.writeMessage(w, i)
+		n += int64(len(w.b))
+		for _, l := range w.long {
+			n += int64(escapedLen(l.s))
+		}
+	}
+	return n
 }
 
 // writeMessage writes message i (with the comma before it) into w, spilling its long strings.

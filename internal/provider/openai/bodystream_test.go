@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -244,5 +245,19 @@ func TestCompactArgs(t *testing.T) {
 		if got := compactArgs(json.RawMessage(tt.in)); got != tt.want {
 			t.Errorf("compactArgs(%q) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// TestLongTranscriptSizedInParallel: a transcript long enough to be measured on several goroutines
+// announces exactly the bytes it sends.
+func TestLongTranscriptSizedInParallel(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one CPU: the body is measured on one goroutine")
+	}
+	req := &provider.Request{Model: testModel("http://127.0.0.1:1/v1"), SystemPrompt: "You are pi.",
+		Messages: largeTranscript(2*parallelSizingMin/4+10, 3)}
+	want := flatBody(t, req)
+	if _, got := streamedBody(t, req, 32<<10); !bytes.Equal(got, want) {
+		t.Fatalf("streamed body (%d bytes) differs from the flat body (%d bytes)", len(got), len(want))
 	}
 }
