@@ -319,4 +319,5 @@ func (c *checker) compareRPCRuns(what string, ra, rb *rpcRun) {
 	c.compareSessionFiles(what+": session file", ra.sessionFile, rb.sessionFile, ra.w, rb.w)
 	c.compareSessionFiles(what+": fork session file", ra.forkFile, rb.forkFile, ra.w, rb.w)
 	c.compareSessionFiles(what+": new_session file", ra.newFile, rb.newFile, ra.w, rb.w)
+	c.compareSettings(what+": settings.json", ra.w, rb.w)
 }

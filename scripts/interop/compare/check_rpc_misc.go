@@ -127,5 +127,6 @@ func checkRPCMisc(c *checker) error {
 	}
 	c.compareEvents("rpc misc: output", out(ra), out(rb), newNormaliser(wa.root), newNormaliser(wb.root))
 	c.compareRequests("rpc misc: requests", wa.requests(), wb.requests(), wa, wb)
+	c.compareSettings("rpc misc: settings.json", wa, wb)
 	return nil
 }

@@ -40,7 +40,8 @@ type opened struct {
 
 // openSession gives prog a copy of source and runs it the given way ("session": --session <copy> -p;
 // "continue": -c -p from the session's directory; "rpc": --mode rpc --session <copy> and read-only
-// queries). extra are more flags (e.g. --model).
+// queries; "rpc-switch": the same queries after switch_session from an in-memory session). extra are
+// more flags (e.g. --model).
 func (c *checker) openSession(name string, prog program, source, how string, extra ...string) (*opened, error) {
 	cwd, err := headerCwd(source)
 	if err != nil {
@@ -71,15 +72,26 @@ func (c *checker) openSession(name string, prog program, source, how string, ext
 		o.res, err = w.run(append([]string{"--session", o.copy, "-p", "next"}, extra...)...)
 	case "continue":
 		o.res, err = w.run(append([]string{"-c", "-p", "next"}, extra...)...)
-	case "rpc":
+	case "rpc", "rpc-switch":
 		var p *rpcProc
-		p, err = w.startRPC(append([]string{"--session", o.copy}, extra...)...)
+		if how == "rpc" {
+			p, err = w.startRPC(append([]string{"--session", o.copy}, extra...)...)
+		} else {
+			p, err = w.startRPC(append([]string{"--no-session"}, extra...)...)
+		}
 		if err != nil {
 			return nil, err
 		}
+		cmds := []map[string]any{}
+		if how == "rpc-switch" {
+			cmds = append(cmds, map[string]any{"type": "switch_session", "sessionPath": o.copy})
+		}
 		for _, cmd := range []string{"get_state", "get_messages", "get_session_stats", "get_fork_messages", "get_last_assistant_text"} {
+			cmds = append(cmds, map[string]any{"type": cmd})
+		}
+		for _, cmd := range cmds {
 			var r *Obj
-			if r, err = p.call(map[string]any{"type": cmd}); err != nil {
+			if r, err = p.call(cmd); err != nil {
 				break
 			}
 			o.rpc = append(o.rpc, r)
@@ -118,6 +130,7 @@ func checkSessions(c *checker) error {
 		{"session", []string{"--model", "mock/mock-reasoner", "--thinking", "low"}},
 		{"continue", nil},
 		{"rpc", nil},
+		{"rpc-switch", nil},
 	}
 	for si, src := range sources {
 		for wi, way := range ways {

@@ -243,3 +243,19 @@ func readLines(path string) ([]*Obj, error) {
 func writeTranscript(path string, lines []string) {
 	os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 }
+
+// compareSettings compares the settings.json each program left in its agent dir, byte for byte.
+func (c *checker) compareSettings(what string, wa, wb *workspace) {
+	a, errA := os.ReadFile(wa.agent + "/settings.json")
+	b, errB := os.ReadFile(wb.agent + "/settings.json")
+	switch {
+	case errA != nil && errB != nil:
+		c.rep.same(what)
+	case errA != nil || errB != nil:
+		c.rep.diffs(what, []string{fmt.Sprintf("settings.json: pi %v, pi-go %v", errA, errB)})
+	case string(a) != string(b):
+		c.rep.diffs(what, []string{fmt.Sprintf("settings.json: pi %q, pi-go %q", a, b)})
+	default:
+		c.rep.same(what)
+	}
+}
