@@ -172,3 +172,20 @@ func TestEndOfInputAbortsTheRunAndTheBashCommand(t *testing.T) {
 		t.Errorf("session file: %v", msgs)
 	}
 }
+
+// abort_bash right behind bash (no wait between them) stops it: the bash command's cancellation is
+// registered before the next command is read, as in pi, where the command has started by then.
+func TestAbortBashRightAfterBash(t *testing.T) {
+	needProc(t)
+	f := newFixture(t, fixtureOptions{})
+	c := startClient(t, f.sess, ServeOptions{})
+	cmd, marker := sleepCommand()
+	bashID := c.send(map[string]any{"type": "bash", "command": "echo started; " + cmd + "; echo never"})
+	stopID := c.send(map[string]any{"type": "abort_bash"})
+	c.response(stopID)
+	r := c.response(bashID)
+	if !strings.Contains(r.raw, `"cancelled":true`) || strings.Contains(r.raw, "never") {
+		t.Errorf("bash after abort_bash: %s", r.raw)
+	}
+	waitProcesses(t, marker, false)
+}

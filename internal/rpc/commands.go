@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -40,7 +41,7 @@ var handlers = map[string]handler{
 	"set_auto_compaction":     {fn: (*server).setAutoCompaction},
 	"set_auto_retry":          {fn: (*server).setAutoRetry},
 	"abort_retry":             {fn: (*server).abortRetry},
-	"bash":                    {fn: (*server).bash, background: true},
+	"bash":                    {fn: (*server).bash}, // starts its own goroutine, see bash
 	"abort_bash":              {fn: (*server).abortBash},
 	"get_session_stats":       {fn: (*server).getSessionStats},
 	"export_html":             {fn: (*server).exportHTML},
@@ -300,20 +301,50 @@ func (s *server) abortRetry(c *command) *response {
 
 // bash runs a command as the user's `!`: the result is recorded in the transcript (after the current
 // run, if one is active) and reaches the model with the next prompt. No event is emitted.
+// bash runs the command in the background (later commands overtake it), but registers its
+// cancellation before the next command is read: an abort_bash sent right after it stops it, as in pi,
+// where the command has started before abort_bash is handled.
 func (s *server) bash(c *command) *response {
 	cmd, err := c.str("command")
 	if err != nil {
 		return c.fail(err)
 	}
-	res, err := s.sess.ExecuteBash(s.runCtx, cmd, false, nil)
-	if err != nil {
-		return c.fail(err)
+	ctx, cancel := context.WithCancel(s.runCtx)
+	s.bashMu.Lock()
+	s.nextBash++
+	id := s.nextBash
+	if s.bashCancels == nil {
+		s.bashCancels = map[int]context.CancelFunc{}
 	}
-	return c.okData(bashData{Output: res.Output, ExitCode: res.ExitCode, Cancelled: res.Cancelled,
-		Truncated: res.Truncated, FullOutputPath: res.FullOutputPath})
+	s.bashCancels[id] = cancel
+	s.bashMu.Unlock()
+	s.tasks.Add(1)
+	go func() {
+		defer s.tasks.Done()
+		defer func() {
+			s.bashMu.Lock()
+			delete(s.bashCancels, id)
+			s.bashMu.Unlock()
+			cancel()
+		}()
+		s.run(c, handler{fn: func(s *server, c *command) *response {
+			res, err := s.sess.ExecuteBash(ctx, cmd, false, nil)
+			if err != nil {
+				return c.fail(err)
+			}
+			return c.okData(bashData{Output: res.Output, ExitCode: res.ExitCode, Cancelled: res.Cancelled,
+				Truncated: res.Truncated, FullOutputPath: res.FullOutputPath})
+		}})
+	}()
+	return nil
 }
 
 func (s *server) abortBash(c *command) *response {
+	s.bashMu.Lock()
+	for _, cancel := range s.bashCancels {
+		cancel()
+	}
+	s.bashMu.Unlock()
 	s.sess.AbortBash()
 	return c.ok()
 }

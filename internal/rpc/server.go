@@ -74,6 +74,10 @@ type server struct {
 	// tasks are the commands running in the background.
 	tasks sync.WaitGroup
 	runs  *runState
+	// bashCancels stop the bash commands received and not yet answered (abort_bash).
+	bashMu      sync.Mutex
+	bashCancels map[int]context.CancelFunc
+	nextBash    int
 
 	outOnce   sync.Once
 	outErr    error
