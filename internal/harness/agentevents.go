@@ -95,11 +95,20 @@ func (s *Session) afterMessageEnd(m provider.Message) {
 	if !ok {
 		return
 	}
+	window := 0
+	if m := s.agent.Model(); m != nil {
+		window = m.ContextWindow
+	}
+	// A "successful" answer whose input exceeded the window is a silent overflow: it must not give
+	// overflow recovery another attempt, or a server that always truncates would loop forever.
+	silentOverflow := a.StopReason != provider.StopReasonError && provider.IsContextOverflow(a, window)
 	s.mu.Lock()
 	s.lastAssistant = a
 	var retried int
 	if a.StopReason != provider.StopReasonError {
-		s.overflowTried = false
+		if !silentOverflow {
+			s.overflowTried = false
+		}
 		if s.retryAttempt > 0 {
 			retried = s.retryAttempt
 			s.retryAttempt = 0

@@ -205,6 +205,9 @@ func (s *Session) checkCompaction(ctx context.Context, msg *provider.AssistantMe
 			return false, nil
 		}
 		s.dropTrailingAssistant()
+		if !s.canContinue() {
+			return false, nil
+		}
 		if err := s.agent.Continue(ctx); err != nil {
 			return false, err
 		}
@@ -254,6 +257,17 @@ func (s *Session) ContextUsage() (ContextUsage, bool) {
 		return ContextUsage{}, false
 	}
 	return compaction.ContextUsageOf(s.Store().Path(""), s.agent.Messages(), m.ContextWindow)
+}
+
+// canContinue reports whether the transcript ends with a message the model can answer (a user or tool
+// result message, not its own answer).
+func (s *Session) canContinue() bool {
+	msgs := s.agent.Messages()
+	if len(msgs) == 0 {
+		return false
+	}
+	_, isAssistant := msgs[len(msgs)-1].(*provider.AssistantMessage)
+	return !isAssistant
 }
 
 // lastAssistantMessage is the last assistant message of the transcript, aborted ones included.

@@ -239,3 +239,21 @@ func TestMessagesQueuedDuringManualCompactionAreDelivered(t *testing.T) {
 		t.Errorf("queued message not delivered after the compaction: %T %T", msgs[len(msgs)-2], msgs[len(msgs)-1])
 	}
 }
+
+// A server that truncates silently (stop, with an input larger than the window) on every answer gets
+// one compact-and-retry, then pi's failure message; it never loops and never fails the prompt.
+func TestSilentOverflowIsRecoveredOnce(t *testing.T) {
+	silent := usageTurn("truncated answer", 5000)
+	f, _ := compactionFixture(t, []scriptedTurn{usageTurn("a", 300), silent, silent, silent}, nil, 1000)
+	ctx := context.Background()
+	if err := f.s.Prompt(ctx, "one", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.Prompt(ctx, "two", nil, BehaviorNone); err != nil {
+		t.Fatalf("prompt: %v", err)
+	}
+	starts, ends := f.events.ofType(EventCompactionStart), f.events.ofType(EventCompactionEnd)
+	if len(starts) != 1 || len(ends) != 2 || ends[1].ErrorMessage != compaction.OverflowRecoveryFailed {
+		t.Fatalf("compactions: %d starts, ends %+v", len(starts), ends)
+	}
+}
