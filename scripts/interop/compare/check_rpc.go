@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/pi-go/pi-go/scripts/interop/scenario"
@@ -51,18 +49,7 @@ func (c *checker) rpcScenario(w *workspace, extra ...string) (*rpcRun, error) {
 		return nil, err
 	}
 	run := &rpcRun{w: w}
-	save := func() {
-		var lines []string
-		for _, r := range p.log {
-			dir := "out"
-			if r.In {
-				dir = "in "
-			}
-			lines = append(lines, dir+" "+r.Raw)
-		}
-		writeTranscript(filepath.Join(w.root, "rpc-transcript.txt"), lines)
-		os.WriteFile(filepath.Join(w.root, "rpc-stderr.txt"), p.stderr.Bytes(), 0o644)
-	}
+	save := p.save
 	step := func(err error) error {
 		if err != nil {
 			p.stdin.Close()

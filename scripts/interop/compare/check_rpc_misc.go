@@ -2,6 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
 
 	"github.com/pi-go/pi-go/scripts/interop/scenario"
 )
@@ -16,6 +20,7 @@ func (c *checker) rpcMiscScenario(w *workspace) (*rpcRun, error) {
 		scenario.Spec{Text: "After the first follow-up."},
 		scenario.Spec{Text: "After the second follow-up."},
 		scenario.Spec{Text: "I see an image."},
+		scenario.Spec{Text: "## Goal\nNothing yet."},
 	)
 	p, err := w.startRPC("--model", "mock/mock-model")
 	if err != nil {
@@ -27,7 +32,25 @@ func (c *checker) rpcMiscScenario(w *workspace) (*rpcRun, error) {
 		p.cmd.Process.Kill()
 		p.cmd.Wait()
 		run.log = p.log
+		p.save()
 		return run, err
+	}
+	// A long bash command cancelled by abort_bash once it has started (it creates a file the driver
+	// polls for: bash output is no event); both responses, in either order.
+	bashID := p.send(map[string]any{"type": "bash", "command": "echo started; touch started.flag; sleep 20; echo never"})
+	if err := waitFile(filepath.Join(w.proj, "started.flag")); err != nil {
+		return fail(err)
+	}
+	abortID := p.send(map[string]any{"type": "abort_bash"})
+	gotBash, gotAbort := false, false
+	if _, err := p.until("bash and abort_bash responses", func(o *Obj) bool {
+		if o.Str("type") == "response" {
+			gotBash = gotBash || o.Str("id") == bashID
+			gotAbort = gotAbort || o.Str("id") == abortID
+		}
+		return gotBash && gotAbort
+	}); err != nil {
+		return fail(err)
 	}
 	for _, cmd := range []map[string]any{
 		{"type": "get_available_models"},
@@ -90,6 +113,11 @@ func (c *checker) rpcMiscScenario(w *workspace) (*rpcRun, error) {
 		{"type": "get_state"},
 		{"type": "get_messages"},
 		{"type": "export_html", "outputPath": "out.html"},
+		// Compacting an empty session: pi asks the model to summarise an empty conversation (the last
+		// scripted answer); what pi-go does is compared.
+		{"type": "new_session"},
+		{"type": "compact"},
+		{"type": "get_state"},
 	} {
 		if _, err := p.call(cmd); err != nil {
 			return fail(err)
@@ -97,6 +125,7 @@ func (c *checker) rpcMiscScenario(w *workspace) (*rpcRun, error) {
 	}
 	code, err := p.finish()
 	run.code, run.log, run.stderr = code, p.log, p.stderr.String()
+	p.save()
 	return run, err
 }
 
@@ -129,4 +158,14 @@ func checkRPCMisc(c *checker) error {
 	c.compareRequests("rpc misc: requests", wa.requests(), wb.requests(), wa, wb)
 	c.compareSettings("rpc misc: settings.json", wa, wb)
 	return nil
+}
+
+// waitFile polls for a file a command creates (a process's progress sends no event), 10 s at most.
+func waitFile(path string) error {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s did not appear", path)
 }

@@ -313,3 +313,17 @@ func (p *rpcProc) finish() (int, error) {
 		return -1, fmt.Errorf("%s did not exit after stdin closed", p.w.prog.name)
 	}
 }
+
+// save writes the transcript so far to root/rpc-transcript.txt and stderr to root/rpc-stderr.txt.
+func (p *rpcProc) save() {
+	var lines []string
+	for _, r := range p.log {
+		dir := "out"
+		if r.In {
+			dir = "in "
+		}
+		lines = append(lines, dir+" "+r.Raw)
+	}
+	writeTranscript(filepath.Join(p.w.root, "rpc-transcript.txt"), lines)
+	os.WriteFile(filepath.Join(p.w.root, "rpc-stderr.txt"), p.stderr.Bytes(), 0o644)
+}
