@@ -78,6 +78,9 @@ func checkJSONMode(c *checker) error {
 	if err := c.toolsRun(); err != nil {
 		return err
 	}
+	if err := c.reasoningReplay(); err != nil {
+		return err
+	}
 
 	variants := []struct {
 		name string
@@ -200,6 +203,43 @@ func (c *checker) toolsRun() error {
 		if fa, fb := wa.sessionFiles(), wb.sessionFiles(); len(fa) == 1 && len(fb) == 1 {
 			c.compareSessionFiles("session file, tools on "+model, fa[0], fb[0], wa, wb)
 		}
+		wa.close()
+		wb.close()
+	}
+	return nil
+}
+
+// reasoningReplay: a reasoning model thinks (in each of the three field names servers use) and calls a
+// tool, so the next request replays the thinking in the field it came in; then the same history is
+// sent to a model without reasoning (thinking becomes text).
+func (c *checker) reasoningReplay() error {
+	for _, field := range []string{"reasoning_content", "reasoning", "reasoning_text"} {
+		wa, wb, err := c.pair("json-reasoning-" + field)
+		if err != nil {
+			return err
+		}
+		var evs [2][]*Obj
+		for k, w := range []*workspace{wa, wb} {
+			w.script(
+				scenario.Spec{Reasoning: "I should list the files.", ReasoningField: field, Pieces: 2, Text: "Listing.",
+					ToolCalls: []scenario.ToolCall{{Name: "ls", Arguments: args(`{}`)}}},
+				scenario.Spec{Reasoning: "Done thinking.", ReasoningField: field, Text: "Three entries."},
+				scenario.Spec{Text: "Plain answer."},
+			)
+			res, err := w.run("--mode", "json", "--model", "mock/mock-reasoner", "--thinking", "low", "--tools", "ls", "list")
+			if err != nil {
+				return err
+			}
+			evs[k], _ = parseLines([]byte(res.stdout))
+			// The same session continued on a model without reasoning.
+			if res, err = w.run("-c", "--mode", "json", "--model", "mock/mock-model", "--tools", "ls", "again"); err != nil {
+				return err
+			}
+			more, _ := parseLines([]byte(res.stdout))
+			evs[k] = append(evs[k], more...)
+		}
+		c.compareEvents("json events, reasoning in "+field, evs[0], evs[1], newNormaliser(wa.root), newNormaliser(wb.root))
+		c.compareRequests("requests, reasoning in "+field, wa.requests(), wb.requests(), wa, wb)
 		wa.close()
 		wb.close()
 	}

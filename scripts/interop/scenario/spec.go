@@ -16,6 +16,9 @@ import (
 type Spec struct {
 	// Reasoning is streamed first as reasoning_content deltas (split like Text).
 	Reasoning string `json:"reasoning,omitempty"`
+	// ReasoningField names the delta field of the reasoning (default reasoning_content; reasoning and
+	// reasoning_text are the other names servers use).
+	ReasoningField string `json:"reasoningField,omitempty"`
 	// Text is the answer's text; Pieces says into how many deltas it is cut (default 1, one per
 	// word when negative).
 	Text   string `json:"text,omitempty"`
@@ -68,8 +71,12 @@ func (s Spec) Build(model string, n int) (openaitest.Response, chan struct{}, er
 	c := openaitest.NewChunks(model)
 	c.ID = fmt.Sprintf("chatcmpl-mock%06d", n)
 	events := []string{c.Role()}
+	field := s.ReasoningField
+	if field == "" {
+		field = "reasoning_content"
+	}
 	for _, p := range split(s.Reasoning, s.Pieces) {
-		events = append(events, c.Reasoning("reasoning_content", p))
+		events = append(events, c.Reasoning(field, p))
 	}
 	for _, p := range split(s.Text, s.Pieces) {
 		events = append(events, c.Text(p))
