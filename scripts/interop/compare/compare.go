@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"regexp"
 	"sort"
@@ -159,6 +160,9 @@ func (c *checker) compareRequests(what string, a, b []*Obj, wa, wb *workspace) {
 	if len(a) != len(b) {
 		c.rep.diffs(what, []string{fmt.Sprintf("request count: pi %d, pi-go %d", len(a), len(b))})
 	}
+	if ha, hb := wa.headers(), wb.headers(); len(ha) > 0 && len(hb) > 0 {
+		c.compareHeaders(what, ha[0], hb[0])
+	}
 	noted := false
 	for i := 0; i < len(a) && i < len(b); i++ {
 		ra := newNormaliser(wa.root).value(clone(a[i])).(*Obj)
@@ -258,4 +262,39 @@ func (c *checker) compareSettings(what string, wa, wb *workspace) {
 	default:
 		c.rep.same(what)
 	}
+}
+
+// clientHeaders are what each HTTP client adds of its own (pi's OpenAI SDK: X-Stainless-*, fetch's
+// Sec-Fetch-Mode and Accept-Language, Accept: application/json; go-openai: Accept: text/event-stream,
+// Cache-Control); listed in the README and not compared.
+var clientHeaders = map[string]bool{"Accept": true, "Accept-Language": true, "Cache-Control": true,
+	"Sec-Fetch-Mode": true, "User-Agent": true, "Accept-Encoding": true, "Connection": true}
+
+// compareHeaders reports request headers only one program sends, and different values of the headers
+// a server acts on.
+func (c *checker) compareHeaders(what string, a, b http.Header) {
+	var d []string
+	for k := range a {
+		if clientHeaders[k] || strings.HasPrefix(k, "X-Stainless-") {
+			continue
+		}
+		if _, ok := b[k]; !ok {
+			d = append(d, fmt.Sprintf("header %s only from pi (%q)", k, a.Get(k)))
+		}
+	}
+	for k := range b {
+		if clientHeaders[k] {
+			continue
+		}
+		if _, ok := a[k]; !ok {
+			d = append(d, fmt.Sprintf("header %s only from pi-go (%q)", k, b.Get(k)))
+		}
+	}
+	for _, k := range []string{"Authorization", "Content-Type"} {
+		if a.Get(k) != b.Get(k) {
+			d = append(d, fmt.Sprintf("header %s: pi %q, pi-go %q", k, a.Get(k), b.Get(k)))
+		}
+	}
+	sort.Strings(d)
+	c.rep.diffs(what+": request headers", d)
 }

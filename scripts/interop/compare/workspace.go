@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -115,6 +116,15 @@ func (w *workspace) release() {
 		close(w.gates[0])
 		w.gates = w.gates[1:]
 	}
+}
+
+// headers returns the recorded requests' headers.
+func (w *workspace) headers() []http.Header {
+	var out []http.Header
+	for _, r := range w.srv.Requests() {
+		out = append(out, r.Header)
+	}
+	return out
 }
 
 // requests returns the recorded request bodies, parsed, and saves them as root/requests/NNN.json.
