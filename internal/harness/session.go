@@ -139,7 +139,7 @@ func New(opts Options) (*Session, error) {
 	steering, _ := loop.ParseQueueMode(settings.SteeringMode())
 	followUp, _ := loop.ParseQueueMode(settings.FollowUpMode())
 	s.agent = loop.NewAgent(loop.Config{
-		Stream:       opts.Stream,
+		Stream:       s.stream,
 		ConvertToLLM: ConvertToLLM,
 		GetAPIKey:    s.apiKey,
 		SteeringMode: steering,
@@ -277,6 +277,24 @@ func (s *Session) apiKey(ctx context.Context, providerName string) (string, erro
 	}
 	key, _, err := s.opts.RequestAuth(ctx, m)
 	return key, err
+}
+
+// stream sends a request of the agent with the request headers of its model (models.json "headers",
+// authHeader): the loop resolves only the key, through apiKey, which has already reported any error.
+func (s *Session) stream(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
+	if s.opts.RequestAuth != nil && req.Model != nil {
+		if _, headers, err := s.opts.RequestAuth(ctx, req.Model); err == nil && len(headers) > 0 {
+			merged := make(map[string]string, len(headers)+len(req.Options.Headers))
+			for k, v := range headers {
+				merged[k] = v
+			}
+			for k, v := range req.Options.Headers {
+				merged[k] = v
+			}
+			req.Options.Headers = merged
+		}
+	}
+	return s.opts.Stream(ctx, req, emit)
 }
 
 // rebuildSystemPrompt composes the base system prompt from the active tools and the prompt options.

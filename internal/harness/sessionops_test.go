@@ -255,3 +255,20 @@ func TestSwitchSessionToItsOwnFile(t *testing.T) {
 		t.Errorf("messages in the file: %v", roles)
 	}
 }
+
+// The request headers of a model (models.json "headers" and authHeader, resolved by RequestAuth) go
+// with every request of a run, not only with compaction summaries.
+func TestRequestsCarryTheModelsHeaders(t *testing.T) {
+	f := newFixture(t, []scriptedTurn{textTurn("a1")}, func(o *Options) {
+		o.RequestAuth = func(ctx context.Context, m *provider.Model) (string, map[string]string, error) {
+			return "key-1", map[string]string{"X-Team": "blue", "Authorization": "Bearer key-1"}, nil
+		}
+	})
+	if err := f.s.Prompt(context.Background(), "hi", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	opts := f.script.requests[0].Options
+	if opts.APIKey != "key-1" || opts.Headers["X-Team"] != "blue" || opts.Headers["Authorization"] != "Bearer key-1" {
+		t.Errorf("request options: key %q, headers %v", opts.APIKey, opts.Headers)
+	}
+}
