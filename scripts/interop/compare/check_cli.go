@@ -79,6 +79,17 @@ func checkCLI(c *checker) error {
 		{name: "json overflow compaction and retry", args: []string{"--model", "mock/mock-small", "--mode", "json", "first", "second"},
 			answers: []scenario.Spec{{Text: "First answer."}, {Status: 400, Error: "This model's maximum context length is 20000 tokens. However, your messages resulted in 25000 tokens."},
 				{Text: "## Goal\nSummary."}, {Text: "Second answer after compaction."}}, json: true},
+		{name: "models.json apiKey from a command, headers from the environment and literal", args: []string{"--model", "mock/mock-model", "-p", "hi"},
+			answers: []scenario.Spec{{Text: "Headers."}}, setup: func(w *workspace) error {
+				p := filepath.Join(w.agent, "models.json")
+				data, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				text := strings.Replace(string(data), `"apiKey":"mock-key"`,
+					`"apiKey":"!printf shell-key","headers":{"X-From-Env":"HOME","X-Literal":"plain value"}`, 1)
+				return os.WriteFile(p, []byte(text), 0o644)
+			}},
 		{name: "-p 401", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{unauthorized}},
 		{name: "json 401", args: []string{"--model", "mock/mock-model", "--mode", "json", "--no-session", "hi"}, answers: []scenario.Spec{unauthorized}, json: true},
 		{name: "-p 500 twice (one fast retry)", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{serverErr, serverErr}, settings: fastRetry},
@@ -145,6 +156,9 @@ func checkCLI(c *checker) error {
 			d = append(d, fmt.Sprintf("requests: pi %d, pi-go %d", len(wa.requests()), len(wb.requests())))
 		}
 		c.rep.diffs(cs.name, d)
+		if ha, hb := wa.headers(), wb.headers(); len(ha) > 0 && len(hb) > 0 {
+			c.compareHeaders(cs.name, ha[0], hb[0])
+		}
 		wa.close()
 		wb.close()
 	}
