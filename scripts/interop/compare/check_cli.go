@@ -24,6 +24,9 @@ type cliCase struct {
 	json bool
 	// stdin is piped in when set.
 	stdin string
+	// combined compares stdout and stderr together: with stdin not a terminal pi 0.73.1 sends
+	// what it prints to stdout to stderr (see the README).
+	combined bool
 }
 
 // closedPortURL returns a loopback URL nothing listens on.
@@ -107,10 +110,10 @@ func checkCLI(c *checker) error {
 		{name: "-p unknown provider", args: []string{"--provider", "nope", "--model", "x", "-p", "hi"}},
 		{name: "-p no models", args: []string{"-p", "hi"}, setup: noModels},
 		{name: "-p no --model (first available)", args: []string{"-p", "hi"}, answers: []scenario.Spec{{Text: "Default model answer."}}},
-		{name: "--list-models", args: []string{"--list-models"}},
-		{name: "--list-models reasoner", args: []string{"--list-models", "reasoner"}},
-		{name: "--list-models nomatch", args: []string{"--list-models", "zzz"}},
-		{name: "--list-models no models", args: []string{"--list-models"}, setup: noModels},
+		{name: "--list-models", args: []string{"--list-models"}, combined: true},
+		{name: "--list-models reasoner", args: []string{"--list-models", "reasoner"}, combined: true},
+		{name: "--list-models nomatch", args: []string{"--list-models", "zzz"}, combined: true},
+		{name: "--list-models no models", args: []string{"--list-models"}, setup: noModels, combined: true},
 	}
 	for i, cs := range cases {
 		wa, wb, err := c.pair(fmt.Sprintf("cli-%d", i+1))
@@ -141,6 +144,10 @@ func checkCLI(c *checker) error {
 		var d []string
 		if res[0].code != res[1].code {
 			d = append(d, fmt.Sprintf("exit code: pi %d, pi-go %d", res[0].code, res[1].code))
+		}
+		if cs.combined {
+			res[0].stdout, res[0].stderr = res[0].stdout+res[0].stderr, ""
+			res[1].stdout, res[1].stderr = res[1].stdout+res[1].stderr, ""
 		}
 		if sa, sb := na.str(res[0].stderr), nb.str(res[1].stderr); sa != sb {
 			d = append(d, fmt.Sprintf("stderr:\n      pi:    %q\n      pi-go: %q", sa, sb))
