@@ -39,7 +39,7 @@ type opened struct {
 }
 
 // openSession gives prog a copy of source and runs it the given way ("session": --session <copy> -p;
-// "continue": -c -p from the session's directory; "rpc": --mode rpc --session <copy> and read-only
+// "continue": -c -p from the session's directory; "session-id": --session <id prefix> -p from there; "rpc": --mode rpc --session <copy> and read-only
 // queries; "rpc-switch": the same queries after switch_session from an in-memory session). extra are
 // more flags (e.g. --model).
 func (c *checker) openSession(name string, prog program, source, how string, extra ...string) (*opened, error) {
@@ -56,7 +56,7 @@ func (c *checker) openSession(name string, prog program, source, how string, ext
 		return nil, err
 	}
 	dir := filepath.Join(w.root, "copy")
-	if how == "continue" {
+	if how == "continue" || how == "session-id" {
 		dir = filepath.Join(w.agent, "sessions", encodeCwd(cwd))
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -72,6 +72,10 @@ func (c *checker) openSession(name string, prog program, source, how string, ext
 		o.res, err = w.run(append([]string{"--session", o.copy, "-p", "next"}, extra...)...)
 	case "continue":
 		o.res, err = w.run(append([]string{"-c", "-p", "next"}, extra...)...)
+	case "session-id":
+		lines, _ := readLines(source)
+		prefix := lines[0].Str("id")[:13]
+		o.res, err = w.run(append([]string{"--session", prefix, "-p", "next"}, extra...)...)
 	case "rpc", "rpc-switch":
 		var p *rpcProc
 		if how == "rpc" {
@@ -129,6 +133,7 @@ func checkSessions(c *checker) error {
 		{"session", []string{"--model", "mock/mock-model"}},
 		{"session", []string{"--model", "mock/mock-reasoner", "--thinking", "low"}},
 		{"continue", nil},
+		{"session-id", nil},
 		{"rpc", nil},
 		{"rpc-switch", nil},
 	}
