@@ -1,0 +1,73 @@
+package jsonx
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// Runs of bytes that a JSON string holds as they are are found eight bytes at a time ("SIMD within a
+// register"): a long text is mostly such runs, broken by a quote, a backslash or a control character.
+
+const (
+	swarOnes  = 0x0101010101010101
+	swarHighs = 0x8080808080808080
+)
+
+// specialMask marks, in the high bit of each byte, the bytes of x that end a run of plain string
+// characters: '"', '\\' and control characters. Bits above the lowest may be false positives; only the
+// lowest set bit is exact, and it is the only one used.
+func specialMask(x uint64) uint64 {
+	q := x ^ ('"' * swarOnes)
+	bs := x ^ ('\\' * swarOnes)
+	return ((q - swarOnes) &^ q & swarHighs) |
+		((bs - swarOnes) &^ bs & swarHighs) |
+		((x - 0x20*swarOnes) &^ x & swarHighs)
+}
+
+// plainRun returns the index of the first quote, backslash or control character in b at or after i
+// (len(b) if none), and whether the bytes before it, from i, include one of 0x80 or more.
+func plainRun(b []byte, i int) (int, bool) {
+	var high uint64
+	for i+8 <= len(b) {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if m := specialMask(x); m != 0 {
+			n := bits.TrailingZeros64(m) >> 3
+			high |= x & (1<<(uint(n)*8) - 1)
+			return i + n, high&swarHighs != 0
+		}
+		high |= x
+		i += 8
+	}
+	for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
+		high |= uint64(b[i])
+		i++
+	}
+	return i, high&swarHighs != 0
+}
+
+// plainRunString is plainRun for a string.
+func plainRunString(s string, i int) (int, bool) {
+	var high uint64
+	for i+8 <= len(s) {
+		x := load64(s, i)
+		if m := specialMask(x); m != 0 {
+			n := bits.TrailingZeros64(m) >> 3
+			high |= x & (1<<(uint(n)*8) - 1)
+			return i + n, high&swarHighs != 0
+		}
+		high |= x
+		i += 8
+	}
+	for i < len(s) && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20 {
+		high |= uint64(s[i])
+		i++
+	}
+	return i, high&swarHighs != 0
+}
+
+// load64 reads s[i:i+8] as a little-endian word (the compiler makes it one load).
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
