@@ -86,8 +86,8 @@ func Hex4(b []byte) (rune, bool) {
 	return rune(d0)<<12 | rune(d1)<<8 | rune(d2)<<4 | rune(d3), true
 }
 
-// QuoteChar quotes a byte for a syntax error as encoding/json does ('x', '"', '\''), a byte of 0x80 or
-// more as the character of that number.
+// QuoteChar quotes a byte for a syntax error message as encoding/json does: in single quotes, an
+// apostrophe escaped; a byte of 0x80 or more as the character of that number.
 func QuoteChar(c byte) string {
 	switch c {
 	case '\'':
