@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // requestBody is a chat-completions body that is written while it is sent. Its length is known before
@@ -56,7 +58,7 @@ func (b *requestBody) messagesSize(from, to int) int64 {
 		b.writeMessage(w, i)
 		n += int64(len(w.b))
 		for _, l := range w.long {
-			n += int64(escapedLen(l.s))
+			n += int64(jsonx.QuotedLen(l.s))
 		}
 	}
 	return n
@@ -171,7 +173,7 @@ func (r *bodyReader) advance() bool {
 
 func (r *bodyReader) Close() error { return nil }
 
-// stringEscaper writes a string as JSON.stringify does (the rules of provider.AppendJSONString),
+// stringEscaper writes a string as JSON.stringify does (the rules of jsonx.AppendString),
 // whole characters at a time, into whatever room it is given.
 type stringEscaper struct {
 	s     string
@@ -190,26 +192,8 @@ func newStringEscaper(s string) stringEscaper { return stringEscaper{s: s, state
 
 func (e *stringEscaper) active() bool { return e.state != escIdle }
 
-// escapeText is what an ASCII byte becomes inside a JSON string ("" for itself).
-var escapeText = func() (t [utf8.RuneSelf]string) {
-	const hex = "0123456789abcdef"
-	for c := 0; c < 0x20; c++ {
-		t[c] = `\u00` + string(hex[c>>4]) + string(hex[c&0xF])
-	}
-	t['\n'], t['\r'], t['\t'], t['\b'], t['\f'] = `\n`, `\r`, `\t`, `\b`, `\f`
-	t['"'], t['\\'] = `\"`, `\\`
-	return t
-}()
-
-// escapedASCIILen is the length of escapeText, 1 for a byte written as it is.
-var escapedASCIILen = func() (t [utf8.RuneSelf]uint8) {
-	for c := range t {
-		t[c] = uint8(max(len(escapeText[c]), 1))
-	}
-	return t
-}()
-
-const replacementEscape = `\ufffd`
+// maxEscape is the longest a byte of the string can become (\u00xx, or \ufffd for invalid UTF-8).
+const maxEscape = 6
 
 // write writes as much of the string as fits into dst and returns the bytes written (0 only when
 // dst is shorter than the next character's escape, at most 6 bytes).
@@ -230,92 +214,27 @@ func (e *stringEscaper) write(dst []byte) int {
 		}
 		// Any piece of len/6 bytes fits (an escape is at most 6 bytes for 1); it ends at a character
 		// boundary so that a character split in two is not taken for invalid UTF-8.
-		end := min(len(e.s), e.i+(len(dst)-n)/len(replacementEscape))
+		end := min(len(e.s), e.i+(len(dst)-n)/maxEscape)
 		for end > e.i && end < len(e.s) && !utf8.RuneStart(e.s[end]) {
 			end--
 		}
 		if end > e.i {
-			n = len(appendEscaped(dst[:n], e.s[e.i:end]))
+			n = len(jsonx.AppendEscaped(dst[:n], e.s[e.i:end]))
 			e.i = end
 			continue
 		}
 		// Too little room for a whole piece: one character, if it fits.
-		c := e.s[e.i]
-		size, out := 1, len(escapeText[c%utf8.RuneSelf])
-		switch {
-		case c < utf8.RuneSelf && out == 0:
-			out = 1
-		case c >= utf8.RuneSelf:
-			var r rune
-			r, size = utf8.DecodeRuneInString(e.s[e.i:])
-			out = size
-			if r == utf8.RuneError && size == 1 {
-				out = len(replacementEscape)
-			}
-		}
-		if out > len(dst)-n {
+		_, size := utf8.DecodeRuneInString(e.s[e.i:])
+		if jsonx.QuotedLen(e.s[e.i:e.i+size])-2 > len(dst)-n {
 			return n
 		}
-		n = len(appendEscaped(dst[:n], e.s[e.i:e.i+size]))
+		n = len(jsonx.AppendEscaped(dst[:n], e.s[e.i:e.i+size]))
 		e.i += size
 	}
 	if e.state == escClose && n < len(dst) {
 		dst[n] = '"'
 		n++
 		e.state = escIdle
-	}
-	return n
-}
-
-// appendEscaped appends the body of s as a JSON string (no quotes) by provider.AppendJSONString's
-// rules: quote, backslash and control characters escaped, invalid UTF-8 as \ufffd, the rest as it is.
-func appendEscaped(dst []byte, s string) []byte {
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if plainByte[c] {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, escapeText[c]...)
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, replacementEscape...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	return append(dst, s[start:]...)
-}
-
-// escapedLen is the length of s written as a JSON string by stringEscaper, quotes included.
-func escapedLen(s string) int {
-	n := 2 + len(s)
-	for i := 0; i < len(s); {
-		c := s[i]
-		if plainByte[c] {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			n += int(escapedASCIILen[c]) - 1
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			n += len(replacementEscape) - 1
-		}
-		i += size
 	}
 	return n
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/provider/openaitest"
 )
@@ -185,8 +186,8 @@ func FuzzStringEscaper(f *testing.F) {
 func checkEscape(t *testing.T, s string) {
 	t.Helper()
 	want := provider.AppendJSONString(nil, s)
-	if n := escapedLen(s); n != len(want) {
-		t.Errorf("escapedLen(%q) = %d, want %d", s, n, len(want))
+	if n := jsonx.QuotedLen(s); n != len(want) {
+		t.Errorf("jsonx.QuotedLen(%q) = %d, want %d", s, n, len(want))
 	}
 	e := newStringEscaper(s)
 	got := make([]byte, len(want)+8)

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // scanner is a small strict JSON reader for stream chunks. It accepts exactly what encoding/json
@@ -51,17 +51,7 @@ func (s *scanner) failByte(what string) {
 		s.fail("unexpected end of JSON input")
 		return
 	}
-	s.fail("invalid character %s %s", quoteByte(s.data[s.pos]), what)
-}
-
-func quoteByte(c byte) string {
-	if c == '\'' {
-		return `'\''`
-	}
-	if c == '"' {
-		return `'"'`
-	}
-	return strconv.QuoteRune(rune(c))
+	s.fail("invalid character %s %s", jsonx.QuoteChar(s.data[s.pos]), what)
 }
 
 func (s *scanner) ws() {
@@ -202,7 +192,7 @@ func (s *scanner) literal(word string) {
 			return
 		}
 		if s.data[s.pos] != word[i] {
-			s.failByte("in literal " + word + " (expecting " + quoteByte(word[i]) + ")")
+			s.failByte("in literal " + word + " (expecting " + jsonx.QuoteChar(word[i]) + ")")
 			return
 		}
 		s.pos++
@@ -315,154 +305,51 @@ func (s *scanner) number() (float64, bool) {
 
 // str reads the string at the current position (which must be '"') and returns its decoded bytes.
 func (s *scanner) str() []byte {
+	// Most strings of a chunk are short plain ASCII (keys, ids, one token): found here, in line.
 	d := s.data
-	s.pos++ // opening quote
-	start := s.pos
-	plain := true
-	i := start
-	for {
-		for i < len(d) && plainByte[d[i]] {
-			i++
-		}
-		if i >= len(d) {
-			s.pos = i
-			s.fail("unexpected end of JSON input")
-			return nil
-		}
-		c := d[i]
-		switch {
-		case c == '"':
-			s.pos = i + 1
-			if plain || s.validateOnly {
-				return d[start:i]
-			}
-			return s.unescape(d[start:i])
-		case c == '\\':
-			plain = false
-			i++
-			if i >= len(d) {
-				s.pos = i
-				s.fail("unexpected end of JSON input")
-				return nil
-			}
-			switch d[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i++
-			case 'u':
-				i++
-				for k := 0; k < 4; k++ {
-					if i >= len(d) {
-						s.pos = i
-						s.fail("unexpected end of JSON input")
-						return nil
-					}
-					if !isHex(d[i]) {
-						s.pos = i
-						s.failByte("in \\u hexadecimal character escape")
-						return nil
-					}
-					i++
-				}
-			default:
-				s.pos = i
-				s.failByte("in string escape code")
-				return nil
-			}
-		case c < 0x20:
-			s.pos = i
-			s.failByte("in string literal")
-			return nil
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(d[i:])
-			if r == utf8.RuneError && size == 1 {
-				plain = false
-			}
-			i += size
-		default:
-			i++
+	i := s.pos + 1
+	for i < len(d) && jsonx.PlainASCII(d[i]) {
+		i++
+	}
+	if i < len(d) && d[i] == '"' {
+		body := d[s.pos+1 : i]
+		s.pos = i + 1
+		return body
+	}
+	start := s.pos + 1
+	var end int
+	var err error
+	if s.validateOnly {
+		end, _, err = jsonx.ScanString(d, s.pos)
+	} else {
+		n := len(s.arena)
+		var out []byte
+		if out, end, err = jsonx.Unquote(s.arena, d, s.pos); len(out) > n {
+			s.arena = out
+			s.pos = end
+			return out[n:len(out):len(out)]
 		}
 	}
+	if err != nil {
+		s.failString(err)
+		return nil
+	}
+	s.pos = end
+	return d[start : end-1]
 }
 
-// plainByte marks the bytes a string body holds as they are: printable ASCII but quote and backslash.
-var plainByte = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
+// failString reports a malformed string as encoding/json does.
+func (s *scanner) failString(err error) {
+	e := err.(*jsonx.StringError)
+	s.pos = e.At
+	switch e.Kind {
+	case jsonx.ErrEnd:
+		s.fail("unexpected end of JSON input")
+	case jsonx.ErrControl:
+		s.failByte("in string literal")
+	case jsonx.ErrEscape:
+		s.failByte("in string escape code")
+	default:
+		s.failByte("in \\u hexadecimal character escape")
 	}
-	return t
-}()
-
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
-}
-
-func hexVal(b []byte) rune {
-	var r rune
-	for _, c := range b {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
-		default:
-			c = c - 'A' + 10
-		}
-		r = r<<4 | rune(c)
-	}
-	return r
-}
-
-// unescape decodes a syntactically checked string body into the arena, as encoding/json does.
-func (s *scanner) unescape(b []byte) []byte {
-	begin := len(s.arena)
-	out := s.arena
-	for i := 0; i < len(b); {
-		c := b[i]
-		switch {
-		case c == '\\':
-			e := b[i+1]
-			i += 2
-			switch e {
-			case 'b':
-				out = append(out, '\b')
-			case 'f':
-				out = append(out, '\f')
-			case 'n':
-				out = append(out, '\n')
-			case 'r':
-				out = append(out, '\r')
-			case 't':
-				out = append(out, '\t')
-			case 'u':
-				r := hexVal(b[i : i+4])
-				i += 4
-				if utf16.IsSurrogate(r) {
-					if i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
-						if dec := utf16.DecodeRune(r, hexVal(b[i+2:i+6])); dec != utf8.RuneError {
-							i += 6
-							out = utf8.AppendRune(out, dec)
-							continue
-						}
-					}
-					r = utf8.RuneError
-				}
-				out = utf8.AppendRune(out, r)
-			default: // '"', '\\', '/'
-				out = append(out, e)
-			}
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			i++
-		default:
-			r, size := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && size == 1 {
-				out = utf8.AppendRune(out, utf8.RuneError)
-			} else {
-				out = append(out, b[i:i+size]...)
-			}
-			i += size
-		}
-	}
-	s.arena = out
-	return out[begin:len(out):len(out)]
 }
