@@ -107,49 +107,35 @@ func QuoteChar(c byte) string {
 // It reads the literal once: runs between escapes are found eight bytes at a time and copied whole,
 // and UTF-8 is checked at the end, only when a byte of 0x80 or more was seen.
 func Unquote(dst, b []byte, i int) ([]byte, int, error) {
-	// The usual literal, plain ASCII up to its closing quote, is found with few live variables: byte
-	// by byte for its first 16 bytes (keys and ids end sooner), then a word at a time. Any other is
-	// read on by unquote from the first byte that is not plain ASCII.
-	k := i + 1
-	for n := min(k+16, len(b)); k < n && plainASCII[b[k]]; k++ {
+	if end := PlainEnd(b, i); end > 0 {
+		return dst, end, nil
 	}
-	for k+8 <= len(b) && plainASCII[b[k]] {
-		x := binary.LittleEndian.Uint64(b[k:])
-		if m := specialMask(x) | x&swarHighs; m != 0 {
-			k += bits.TrailingZeros64(m) >> 3
-			break
-		}
-		k += 8
-	}
-	for k < len(b) && plainASCII[b[k]] {
-		k++
-	}
-	if k < len(b) && b[k] == '"' {
-		return dst, k + 1, nil
-	}
-	return unquote(dst, b, i+1, k)
+	return unquote(dst, b, i+1)
 }
 
-// PlainASCII reports whether a string holds c as it is and c is ASCII: true for all bytes but quote,
-// backslash, control characters and bytes of 0x80 or more. A literal of such bytes up to its closing
-// quote stands for itself; a caller reading many short ones can find that without calling Unquote.
-func PlainASCII(c byte) bool { return plainASCII[c] }
-
-var plainASCII = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
+// PlainEnd returns the index just after the closing quote of the literal whose opening quote is b[i]
+// when it is plain ASCII (so it stands for itself), found a word at a time; 0 when it is not, or when
+// it ends in b's last eight bytes (Unquote and ScanString tell those). It is small enough to be
+// inlined, so a reader of many short literals (keys, ids) tries it before calling them.
+func PlainEnd(b []byte, i int) int {
+	for k := i + 1; k+8 <= len(b); k += 8 {
+		if m := notPlainASCII(binary.LittleEndian.Uint64(b[k:])); m != 0 {
+			if k += bits.TrailingZeros64(m) >> 3; b[k] == '"' {
+				return k + 1
+			}
+			return 0
+		}
 	}
-	return t
-}()
+	return 0
+}
 
-// unquote is Unquote for the literal whose content starts at b[start], read on from k, before which
-// it is plain ASCII.
-func unquote(dst, b []byte, start, k int) ([]byte, int, error) {
+// unquote is Unquote for the literal whose content starts at b[start].
+func unquote(dst, b []byte, start int) ([]byte, int, error) {
 	out := dst
 	esc := false
 	var high uint64 // the OR of the bytes taken as they are, to know whether any was 0x80 or more
-	for j := start; ; {
-		// k moves to the end of the run of plain bytes that starts at j (plainRun, inlined).
+	for j, k := start, start; ; {
+		// k moves to the end of the run of plain bytes that starts at j, a word at a time.
 		for k+8 <= len(b) {
 			x := binary.LittleEndian.Uint64(b[k:])
 			if m := specialMask(x); m != 0 {
@@ -205,8 +191,21 @@ func unquote(dst, b []byte, start, k int) ([]byte, int, error) {
 // ScanString checks the JSON string literal whose opening quote is b[i], as Unquote does but without
 // decoding it, and returns the index just after its closing quote and whether it holds an escape.
 func ScanString(b []byte, i int) (end int, esc bool, err error) {
-	for j := i + 1; ; {
-		k, _ := plainRun(b, j)
+	if end := PlainEnd(b, i); end > 0 {
+		return end, false, nil
+	}
+	for k := i + 1; ; {
+		// k moves to the end of the run of plain bytes, a word at a time.
+		for k+8 <= len(b) {
+			if m := specialMask(binary.LittleEndian.Uint64(b[k:])); m != 0 {
+				k += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			k += 8
+		}
+		for k < len(b) && b[k] != '"' && b[k] != '\\' && b[k] >= 0x20 {
+			k++
+		}
 		if k >= len(b) {
 			return 0, false, &StringError{Kind: ErrEnd, At: len(b), Escape: -1}
 		}
@@ -215,7 +214,11 @@ func ScanString(b []byte, i int) (end int, esc bool, err error) {
 			return k + 1, esc, nil
 		case '\\':
 			esc = true
-			if j, err = skipEscape(b, k); err != nil {
+			if k+1 < len(b) && unescapeLetter[b[k+1]] != 0 {
+				k += 2
+				continue
+			}
+			if k, err = skipEscape(b, k); err != nil {
 				return 0, false, err
 			}
 		default:

@@ -34,6 +34,9 @@ func checkUnquote(t *testing.T, lit []byte) {
 	prefix := []byte("arena")
 	out, end, err := Unquote(prefix, lit, 0)
 	send, esc, serr := ScanString(lit, 0)
+	if pe := PlainEnd(lit, 0); pe != 0 && (err != nil || pe != end || !bytes.Equal(out, prefix)) {
+		t.Fatalf("%q: PlainEnd says %d, Unquote %d (%v), decoded %q", lit, pe, end, err, out)
+	}
 	if (err == nil) != (serr == nil) || (err == nil && send != end) {
 		t.Fatalf("%q: Unquote ends at %d (%v), ScanString at %d (%v)", lit, end, err, send, serr)
 	}
@@ -97,6 +100,20 @@ func FuzzUnquote(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		checkUnquote(t, append([]byte{'"'}, body...))
 	})
+}
+
+func TestPlainEndFindsPlainLiterals(t *testing.T) {
+	for _, s := range []string{`""`, `"a"`, `"content"`, `"chat.completion.chunk"`, `"0123456789abcdef01"`, "\"DEL \x7f is plain\""} {
+		lit := []byte(s + `,"next":"value"}`)
+		if got := PlainEnd(lit, 0); got != len(s) {
+			t.Errorf("PlainEnd(%s) = %d, want %d", lit, got, len(s))
+		}
+	}
+	for _, s := range []string{`"a\nb",          `, "\"caf\xc3\xa9\",          ", "\"a\x01b\",          "} {
+		if got := PlainEnd([]byte(s), 0); got != 0 {
+			t.Errorf("PlainEnd(%q) = %d, want 0", s, got)
+		}
+	}
 }
 
 func TestStringErrorPlaces(t *testing.T) {
