@@ -305,18 +305,13 @@ func (s *scanner) number() (float64, bool) {
 
 // str reads the string at the current position (which must be '"') and returns its decoded bytes.
 func (s *scanner) str() []byte {
-	// Most strings of a chunk are short plain ASCII (keys, ids, one token): found here, in line.
 	d := s.data
-	i := s.pos + 1
-	for i < len(d) && jsonx.PlainASCII(d[i]) {
-		i++
-	}
-	if i < len(d) && d[i] == '"' {
-		body := d[s.pos+1 : i]
-		s.pos = i + 1
-		return body
-	}
 	start := s.pos + 1
+	// Most strings of a chunk are short plain ASCII (keys, ids, one token): found in line.
+	if end := jsonx.PlainEnd(d, s.pos); end > 0 {
+		s.pos = end
+		return d[start : end-1]
+	}
 	var end int
 	var err error
 	if s.validateOnly {
