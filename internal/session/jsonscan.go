@@ -2,10 +2,10 @@ package session
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"math/bits"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // A reader walks one JSON text (one line of a session file) without building a tree. It validates as
@@ -244,8 +244,8 @@ func keyString(k []byte, esc bool) string {
 	if !esc {
 		return string(k)
 	}
-	s, _ := unquoteBytes(k, true)
-	return s
+	s, _ := jsonx.AppendUnquoted(make([]byte, 0, len(k)), k)
+	return string(s)
 }
 
 // more consumes ',' (true) or the closing byte (false).
@@ -264,86 +264,67 @@ func (r *reader) more(closing byte) (bool, error) {
 	}
 }
 
-const (
-	swarOnes  = 0x0101010101010101
-	swarHighs = 0x8080808080808080
-)
-
-// specialMask marks, in the high bit of each byte, the bytes of x that end a run of plain string
-// characters: '"', '\\' and control characters. Bits above the lowest may be false positives; only the
-// lowest set bit is exact, and it is the only one used.
-func specialMask(x uint64) uint64 {
-	q := x ^ ('"' * swarOnes)
-	bs := x ^ ('\\' * swarOnes)
-	return ((q - swarOnes) &^ q & swarHighs) |
-		((bs - swarOnes) &^ bs & swarHighs) |
-		((x - 0x20*swarOnes) &^ x & swarHighs)
-}
-
 // rawString validates the string at r.i (which must be '"'), leaves r.i after its closing quote and
 // returns the index of its first content byte and whether it contains escapes.
 func (r *reader) rawString() (start int, esc bool, err error) {
-	return r.rawStringFrom(r.i + 1)
-}
-
-// rawStringFrom is rawString resumed at i, a position inside the string that starts at r.i.
-func (r *reader) rawStringFrom(i int) (start int, esc bool, err error) {
-	b := r.b
-	start = r.i + 1
-	for {
-		for i+8 <= len(b) {
-			m := specialMask(binary.LittleEndian.Uint64(b[i:]))
-			if m != 0 {
-				i += bits.TrailingZeros64(m) >> 3
-				break
-			}
-			i += 8
-		}
-		for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] >= 0x20 {
-			i++
-		}
-		if i >= len(b) {
-			r.i = i
-			return 0, false, errUnexpectedEnd
-		}
-		switch c := b[i]; {
-		case c == '"':
-			r.i = i + 1
-			return start, esc, nil
-		case c == '\\':
-			esc = true
-			if i+1 >= len(b) {
-				r.i = i
-				return 0, false, errUnexpectedEnd
-			}
-			switch b[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(b) {
-					r.i = i
-					return 0, false, errUnexpectedEnd
-				}
-				for _, h := range b[i+2 : i+6] {
-					if !isHex(h) {
-						r.i = i
-						return 0, false, r.fail("invalid \\u escape in string")
-					}
-				}
-				i += 6
-			default:
-				r.i = i
-				return 0, false, r.fail("invalid escape in string")
-			}
-		default:
-			r.i = i
-			return 0, false, r.fail("invalid control character in string")
-		}
+	// Keys and short values are mostly plain ASCII: found in line.
+	if end := jsonx.PlainEnd(r.b, r.i); end > 0 {
+		start, r.i = r.i+1, end
+		return start, false, nil
 	}
+	end, esc, err := jsonx.ScanString(r.b, r.i)
+	if err != nil {
+		return 0, false, r.stringError(err, false)
+	}
+	start = r.i + 1
+	r.i = end
+	return start, esc, nil
 }
 
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+// str decodes the string value at r.i in one pass (see jsonx.Unquote), through r.scratch when it
+// has escapes.
+func (r *reader) str() (string, error) {
+	if r.peek() != '"' {
+		if r.i >= len(r.b) {
+			return "", errUnexpectedEnd
+		}
+		return "", r.fail("expected string")
+	}
+	start := r.i + 1
+	if end := jsonx.PlainEnd(r.b, r.i); end > 0 {
+		r.i = end
+		return string(r.b[start : end-1]), nil
+	}
+	out, end, err := jsonx.Unquote(r.scratch[:0], r.b, r.i)
+	if err != nil {
+		return "", r.stringError(err, true)
+	}
+	r.i = end
+	if len(out) == 0 {
+		return string(r.b[start : end-1]), nil
+	}
+	r.scratch = out
+	return string(out), nil
+}
+
+// stringError is the reader's error for a malformed string, placed (r.i) at the escape at fault or
+// at the offending byte. A \u escape cut by the end of the line is a bad escape to str and the end of
+// the input to rawString.
+func (r *reader) stringError(err error, decoding bool) error {
+	e := err.(*jsonx.StringError)
+	r.i = e.At
+	if e.Escape >= 0 {
+		r.i = e.Escape
+	}
+	switch {
+	case e.Kind == jsonx.ErrControl:
+		return r.fail("invalid control character in string")
+	case e.Kind == jsonx.ErrEscape:
+		return r.fail("invalid escape in string")
+	case e.Escape < 0 || e.Escape+1 >= len(r.b), e.Escape+6 > len(r.b) && !decoding:
+		return errUnexpectedEnd
+	}
+	return r.fail("invalid \\u escape in string")
 }
 
 // validJSON reports whether b is exactly one JSON value (surrounded by optional spaces).
