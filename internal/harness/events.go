@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 
+	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
 )
@@ -66,7 +67,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 	b.WriteByte('"')
 	str := func(k, v string) {
 		b.WriteString(`,"` + k + `":`)
-		b.Write(provider.AppendJSONString(nil, v))
+		b.Write(jsonx.AppendString(b.AvailableBuffer(), v))
 	}
 	num := func(k string, v int64) { b.WriteString(`,"` + k + `":` + strconv.FormatInt(v, 10)) }
 	boolean := func(k string, v bool) { b.WriteString(`,"` + k + `":` + strconv.FormatBool(v)) }
@@ -76,7 +77,7 @@ func (e Event) MarshalJSON() ([]byte, error) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.Write(provider.AppendJSONString(nil, v))
+			b.Write(jsonx.AppendString(b.AvailableBuffer(), v))
 		}
 		b.WriteByte(']')
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -80,7 +81,7 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 		b.WriteString(`,"`)
 		b.WriteString(key)
 		b.WriteString(`":`)
-		b.Write(provider.AppendJSONString(nil, v))
+		b.Write(jsonx.AppendString(b.AvailableBuffer(), v))
 	}
 	switch e.Type {
 	case EventAgentEnd:

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -116,7 +117,7 @@ func encodeJS(b *bytes.Buffer, v any, order keyOrder, ptr, indent string, depth 
 			b.WriteString("false")
 		}
 	case string:
-		b.Write(provider.AppendJSONString(nil, x))
+		b.Write(jsonx.AppendString(b.AvailableBuffer(), x))
 	case json.Number:
 		b.WriteString(jsNumberString(numberValue(x)))
 	case float64:
@@ -147,7 +148,7 @@ func encodeJS(b *bytes.Buffer, v any, order keyOrder, ptr, indent string, depth 
 				b.WriteByte(',')
 			}
 			newline(depth + 1)
-			b.Write(provider.AppendJSONString(nil, k))
+			b.Write(jsonx.AppendString(b.AvailableBuffer(), k))
 			b.WriteByte(':')
 			if indent != "" {
 				b.WriteByte(' ')

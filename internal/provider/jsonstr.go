@@ -4,68 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"sort"
-	"unicode/utf8"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
-const hexDigits = "0123456789abcdef"
-
-// writeJSONString writes s as a JSON string the way JavaScript's JSON.stringify does: only quote,
-// backslash and control characters are escaped (no HTML escaping, U+2028/U+2029 left as they are);
-// invalid UTF-8 becomes U+FFFD.
+// writeJSONString writes s as a JSON string the way JavaScript's JSON.stringify does (see
+// jsonx.AppendString). b grows at most once, to the exact size, unless it has room for the longest
+// escaping (six bytes a byte).
 func writeJSONString(b *bytes.Buffer, s string) {
-	b.WriteByte('"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b.WriteString(s[start:i])
-			switch c {
-			case '"':
-				b.WriteString(`\"`)
-			case '\\':
-				b.WriteString(`\\`)
-			case '\n':
-				b.WriteString(`\n`)
-			case '\r':
-				b.WriteString(`\r`)
-			case '\t':
-				b.WriteString(`\t`)
-			case '\b':
-				b.WriteString(`\b`)
-			case '\f':
-				b.WriteString(`\f`)
-			default:
-				b.WriteString(`\u00`)
-				b.WriteByte(hexDigits[c>>4])
-				b.WriteByte(hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b.WriteString(s[start:i])
-			b.WriteString(`\ufffd`)
-			i++
-			start = i
-			continue
-		}
-		i += size
+	if b.Available() < 6*len(s)+2 {
+		b.Grow(jsonx.QuotedLen(s))
 	}
-	b.WriteString(s[start:])
-	b.WriteByte('"')
-}
-
-// AppendJSONString appends s to dst as JSON.stringify would write it.
-func AppendJSONString(dst []byte, s string) []byte {
-	b := bytes.NewBuffer(dst)
-	writeJSONString(b, s)
-	return b.Bytes()
+	b.Write(jsonx.AppendString(b.AvailableBuffer(), s))
 }
 
 // writeExtra appends unknown fields (kept from a parsed file) in a stable order.

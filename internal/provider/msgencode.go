@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // StreamEncoder writes the assistant messages of a stream (and the events that carry them) as JSON,
@@ -35,10 +37,10 @@ type growingString struct {
 	esc []byte
 }
 
-// appendQuoted appends s as writeJSONString writes it.
+// appendQuoted appends s as jsonx.AppendString writes it.
 func (g *growingString) appendQuoted(dst []byte, s string) []byte {
 	if len(s) < 64 {
-		return AppendJSONString(dst, s)
+		return jsonx.AppendString(dst, s)
 	}
 	if !g.extends(s) {
 		g.esc, g.cut = g.esc[:0], 0
@@ -47,13 +49,13 @@ func (g *growingString) appendQuoted(dst []byte, s string) []byte {
 	// sequence at the end may still be completed by the next delta.
 	cut := stableCut(s)
 	if cut > g.cut {
-		g.esc = appendEscaped(g.esc, s[g.cut:cut])
+		g.esc = jsonx.AppendEscaped(g.esc, s[g.cut:cut])
 		g.cut = cut
 	}
 	g.src = s
 	dst = append(dst, '"')
 	dst = append(dst, g.esc...)
-	dst = appendEscaped(dst, s[g.cut:])
+	dst = jsonx.AppendEscaped(dst, s[g.cut:])
 	return append(dst, '"')
 }
 
@@ -83,17 +85,6 @@ func stableCut(s string) int {
 		}
 	}
 	return n
-}
-
-// appendEscaped appends s escaped as writeJSONString does, without the quotes.
-func appendEscaped(dst []byte, s string) []byte {
-	b := bytes.NewBuffer(dst)
-	writeJSONString(b, s)
-	out := b.Bytes()
-	// writeJSONString quoted it: drop the quotes in place.
-	n := len(dst)
-	copy(out[n:], out[n+1:len(out)-1])
-	return out[:len(out)-2]
 }
 
 // rawCache remembers the compacted form of a tool call's arguments.
@@ -197,30 +188,30 @@ func (bc *blockCache) appendBlock(dst []byte, c *Content) ([]byte, error) {
 		return append(dst, data...), err
 	}
 	dst = append(dst, `{"type":`...)
-	dst = AppendJSONString(dst, c.Type)
+	dst = jsonx.AppendString(dst, c.Type)
 	switch c.Type {
 	case ContentText:
 		dst = append(dst, `,"text":`...)
 		dst = bc.main.appendQuoted(dst, c.Text)
 		if c.TextSignature != "" {
 			dst = append(dst, `,"textSignature":`...)
-			dst = AppendJSONString(dst, c.TextSignature)
+			dst = jsonx.AppendString(dst, c.TextSignature)
 		}
 	case ContentThinking:
 		dst = append(dst, `,"thinking":`...)
 		dst = bc.main.appendQuoted(dst, c.Thinking)
 		if c.ThinkingSignature != "" {
 			dst = append(dst, `,"thinkingSignature":`...)
-			dst = AppendJSONString(dst, c.ThinkingSignature)
+			dst = jsonx.AppendString(dst, c.ThinkingSignature)
 		}
 		if c.Redacted {
 			dst = append(dst, `,"redacted":true`...)
 		}
 	case ContentToolCall:
 		dst = append(dst, `,"id":`...)
-		dst = AppendJSONString(dst, c.ID)
+		dst = jsonx.AppendString(dst, c.ID)
 		dst = append(dst, `,"name":`...)
-		dst = AppendJSONString(dst, c.Name)
+		dst = jsonx.AppendString(dst, c.Name)
 		dst = append(dst, `,"arguments":`...)
 		var err error
 		if dst, err = bc.args.append(dst, c.Arguments); err != nil {
@@ -228,7 +219,7 @@ func (bc *blockCache) appendBlock(dst []byte, c *Content) ([]byte, error) {
 		}
 		if c.ThoughtSignature != "" {
 			dst = append(dst, `,"thoughtSignature":`...)
-			dst = AppendJSONString(dst, c.ThoughtSignature)
+			dst = jsonx.AppendString(dst, c.ThoughtSignature)
 		}
 		if c.PartialArgs != nil {
 			dst = append(dst, `,"partialArgs":`...)
@@ -263,11 +254,11 @@ func (e *StreamEncoder) AppendEvent(dst []byte, ev *AssistantEvent) ([]byte, err
 	switch ev.Type {
 	case EventDone:
 		dst = append(dst, `,"reason":`...)
-		dst = AppendJSONString(dst, string(ev.Reason))
+		dst = jsonx.AppendString(dst, string(ev.Reason))
 		err = msg("message", ev.Message)
 	case EventError:
 		dst = append(dst, `,"reason":`...)
-		dst = AppendJSONString(dst, string(ev.Reason))
+		dst = jsonx.AppendString(dst, string(ev.Reason))
 		err = msg("error", ev.Message)
 	case EventStart:
 		err = msg("partial", ev.Partial)
@@ -277,10 +268,10 @@ func (e *StreamEncoder) AppendEvent(dst []byte, ev *AssistantEvent) ([]byte, err
 		switch ev.Type {
 		case EventTextDelta, EventThinkingDelta, EventToolCallDelta:
 			dst = append(dst, `,"delta":`...)
-			dst = AppendJSONString(dst, ev.Delta)
+			dst = jsonx.AppendString(dst, ev.Delta)
 		case EventTextEnd, EventThinkingEnd:
 			dst = append(dst, `,"content":`...)
-			dst = AppendJSONString(dst, ev.Content)
+			dst = jsonx.AppendString(dst, ev.Content)
 		case EventToolCallEnd:
 			dst = append(dst, `,"toolCall":`...)
 			if ev.ToolCall == nil {

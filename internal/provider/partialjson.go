@@ -3,6 +3,8 @@ package provider
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 var emptyObject = json.RawMessage("{}")
@@ -163,22 +165,8 @@ func repairJSONStrings(s string) (string, bool) {
 				b.WriteString(`\\`)
 			}
 		case c < 0x20:
-			switch c {
-			case '\b':
-				b.WriteString(`\b`)
-			case '\f':
-				b.WriteString(`\f`)
-			case '\n':
-				b.WriteString(`\n`)
-			case '\r':
-				b.WriteString(`\r`)
-			case '\t':
-				b.WriteString(`\t`)
-			default:
-				b.WriteString(`\u00`)
-				b.WriteByte(hexDigits[c>>4])
-				b.WriteByte(hexDigits[c&0xF])
-			}
+			var esc [6]byte
+			b.Write(jsonx.AppendEscaped(esc[:0], s[i:i+1]))
 		default:
 			b.WriteByte(c)
 		}
@@ -197,11 +185,5 @@ func validEscape(s string, i int) bool {
 }
 
 func isHex4(s string) bool {
-	for i := 0; i < 4; i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
+	return jsonx.IsHex(s[0]) && jsonx.IsHex(s[1]) && jsonx.IsHex(s[2]) && jsonx.IsHex(s[3])
 }

@@ -3,6 +3,8 @@ package provider
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // StreamBuilder assembles an assistant message from stream deltas and emits pi's event sequence with
@@ -150,7 +152,7 @@ func (b *StreamBuilder) SetResponseModel(model string) {
 	if model == "" || b.msg.Extra["responseModel"] != nil {
 		return
 	}
-	data := AppendJSONString(nil, model)
+	data := jsonx.AppendString(nil, model)
 	// A fresh map: earlier snapshots share the old one (nil here, as nothing else sets Extra).
 	extra := make(map[string]json.RawMessage, len(b.msg.Extra)+1)
 	for k, v := range b.msg.Extra {

@@ -11,7 +11,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // pi echoes parts of a command as JavaScript holds them: the id goes back as JSON.stringify writes
@@ -118,7 +118,7 @@ func isArrayIndex(k string) bool {
 func (v *jsValue) appendStringify(dst []byte) []byte {
 	switch v.kind {
 	case 's':
-		return provider.AppendJSONString(dst, v.str)
+		return jsonx.AppendString(dst, v.str)
 	case 'n':
 		if math.IsInf(v.num, 0) || math.IsNaN(v.num) {
 			return append(dst, "null"...)
@@ -143,7 +143,7 @@ func (v *jsValue) appendStringify(dst []byte) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = provider.AppendJSONString(dst, k)
+		dst = jsonx.AppendString(dst, k)
 		dst = append(dst, ':')
 		dst = v.vals[k].appendStringify(dst)
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -57,7 +58,7 @@ func parseFailure(message []byte) *response {
 }
 
 func parseFailureText(msg string) *response {
-	return parseFailure(provider.AppendJSONString(nil, "Failed to parse command: "+msg))
+	return parseFailure(jsonx.AppendString(nil, "Failed to parse command: "+msg))
 }
 
 // command is one parsed request.
@@ -67,7 +68,7 @@ type command struct {
 	fields map[string]string // raw JSON values
 }
 
-func (c *command) name() []byte { return provider.AppendJSONString(nil, c.typ) }
+func (c *command) name() []byte { return jsonx.AppendString(nil, c.typ) }
 
 // ok is a success without data.
 func (c *command) ok() *response {
@@ -89,7 +90,7 @@ func (c *command) fail(err error) *response {
 }
 
 func (c *command) failText(msg string) *response {
-	return &response{id: c.id, command: c.name(), errJSON: provider.AppendJSONString(nil, msg)}
+	return &response{id: c.id, command: c.name(), errJSON: jsonx.AppendString(nil, msg)}
 }
 
 // jsonKind names a raw JSON value's type for error messages.

@@ -11,7 +11,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/pi-go/pi-go/internal/harness"
-	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // DefaultMaxLineBytes bounds one command line. pi has no limit; pi-go answers a longer line with an
@@ -180,7 +180,7 @@ func (s *server) handleLine(l inputLine) {
 	switch {
 	case !known:
 		// pi reports unknown commands without their id.
-		s.write(&response{command: c.name(), errJSON: provider.AppendJSONString(nil, "Unknown command: "+c.typ)}, true)
+		s.write(&response{command: c.name(), errJSON: jsonx.AppendString(nil, "Unknown command: "+c.typ)}, true)
 	case h.background:
 		s.tasks.Add(1)
 		go func() {
@@ -203,7 +203,7 @@ func parseCommand(text string) (*command, *response) {
 		// pi crashes on a null command (it reads null.id); say what is wrong instead.
 		return nil, parseFailureText("a command must be a JSON object, not null")
 	default:
-		return nil, &response{errJSON: provider.AppendJSONString(nil, "Unknown command: undefined")}
+		return nil, &response{errJSON: jsonx.AppendString(nil, "Unknown command: undefined")}
 	}
 	fields, err := splitObject(doc)
 	if err != nil {
@@ -211,7 +211,7 @@ func parseCommand(text string) (*command, *response) {
 	}
 	rawType, hasType := fields["type"]
 	if !hasType {
-		return nil, &response{errJSON: provider.AppendJSONString(nil, "Unknown command: undefined")}
+		return nil, &response{errJSON: jsonx.AppendString(nil, "Unknown command: undefined")}
 	}
 	typ, err := parseJSValue([]byte(rawType))
 	if err != nil {
@@ -219,7 +219,7 @@ func parseCommand(text string) (*command, *response) {
 	}
 	if typ.kind != 's' {
 		return nil, &response{command: typ.appendStringify(nil),
-			errJSON: provider.AppendJSONString(nil, "Unknown command: "+typ.String())}
+			errJSON: jsonx.AppendString(nil, "Unknown command: "+typ.String())}
 	}
 	if typ.str == "extension_ui_response" {
 		return nil, nil

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -14,7 +15,7 @@ func (w *lineWriter) str(key, v string) {
 	w.b = append(w.b, ',', '"')
 	w.b = append(w.b, key...)
 	w.b = append(w.b, '"', ':')
-	w.b = provider.AppendJSONString(w.b, v)
+	w.b = jsonx.AppendString(w.b, v)
 }
 
 func (w *lineWriter) raw(key string, v []byte) {
@@ -26,7 +27,7 @@ func (w *lineWriter) raw(key string, v []byte) {
 
 func (w *lineWriter) start(typ string) {
 	w.b = append(w.b, `{"type":`...)
-	w.b = provider.AppendJSONString(w.b, typ)
+	w.b = jsonx.AppendString(w.b, typ)
 }
 
 func (w *lineWriter) tree(id, parentID, ts string) {
@@ -75,7 +76,7 @@ func marshalValue(v any) (json.RawMessage, error) {
 func contentJSON(content []provider.Content, isString bool) ([]byte, error) {
 	if isString && len(content) == 1 && content[0].Type == provider.ContentText &&
 		content[0].TextSignature == "" && len(content[0].Extra) == 0 {
-		return provider.AppendJSONString(nil, content[0].Text), nil
+		return jsonx.AppendString(nil, content[0].Text), nil
 	}
 	if content == nil {
 		content = []provider.Content{}

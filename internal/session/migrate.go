@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -102,14 +103,14 @@ func (o object) encode() []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = provider.AppendJSONString(b, m.key)
+		b = jsonx.AppendString(b, m.key)
 		b = append(b, ':')
 		b = append(b, m.raw...)
 	}
 	return append(b, '}')
 }
 
-func jsonStr(s string) []byte { return provider.AppendJSONString(nil, s) }
+func jsonStr(s string) []byte { return jsonx.AppendString(nil, s) }
 
 // migrateLines brings the lines of a v1/v2 file to v3 as pi does (v1: ids and a parent chain, compaction
 // firstKeptEntryIndex to firstKeptEntryId; v2: role hookMessage to custom). Lines that are not JSON

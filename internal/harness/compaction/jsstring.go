@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // pi measures and cuts text in JavaScript string units (UTF-16 code units) and writes tool arguments
@@ -160,7 +160,7 @@ func (p *jsonParser) value(dst []byte) ([]byte, error) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = provider.AppendJSONString(dst, m.key)
+			dst = jsonx.AppendString(dst, m.key)
 			dst = append(dst, ':')
 			dst = append(dst, m.value...)
 		}
@@ -327,7 +327,7 @@ func (p *jsonParser) appendStr(dst []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return provider.AppendJSONString(dst, s), nil
+	return jsonx.AppendString(dst, s), nil
 }
 
 // canonicalEscape reports whether the escape after a backslash (esc) is one JSON.stringify writes:

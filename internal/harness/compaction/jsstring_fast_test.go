@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // A string already written as JSON.stringify writes it is copied as it is; every string must come out
@@ -21,7 +21,7 @@ func checkAppendStr(t *testing.T, raw []byte) {
 	if err != nil {
 		return
 	}
-	if want := provider.AppendJSONString(nil, s); !bytes.Equal(got, want) || fast.pos != ref.pos {
+	if want := jsonx.AppendString(nil, s); !bytes.Equal(got, want) || fast.pos != ref.pos {
 		t.Fatalf("%q: wrote %q (to %d), want %q (to %d)", raw, got, fast.pos, want, ref.pos)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // chatRequest is the part of an OpenAI chat-completions request body the demo reads, but the messages
@@ -115,7 +115,7 @@ func readRequest(r io.Reader, size int64, keepAll bool) (*conversation, error) {
 	member := func(key []byte) {
 		if !bytes.EqualFold(key, []byte("messages")) {
 			// Every other member goes through encoding/json, one at a time so that errors come in order.
-			obj := append(provider.AppendJSONString([]byte(`{`), string(key)), ':')
+			obj := append(jsonx.AppendString([]byte(`{`), string(key)), ':')
 			raw := s.raw()
 			if s.err != nil {
 				return

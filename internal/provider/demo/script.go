@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // reply is what the demo decided to say: optional reasoning, text, and tool calls.
@@ -285,8 +285,8 @@ func (p *planner) toolMissing(what, tool string) reply {
 // jsonObject builds a one-field JSON object as a model writes it (JSON.stringify: "ls && pwd", not
 // "ls \u0026\u0026 pwd").
 func jsonObject(key, value string) string {
-	b := append([]byte{'{'}, provider.AppendJSONString(nil, key)...)
+	b := append([]byte{'{'}, jsonx.AppendString(nil, key)...)
 	b = append(b, ':')
-	b = provider.AppendJSONString(b, value)
+	b = jsonx.AppendString(b, value)
 	return string(append(b, '}'))
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // sseEvent is one "data: …\n\n" event and the pause before it is sent.
@@ -42,11 +42,11 @@ type chunkWriter struct {
 
 func newChunkWriter(id, model string, created int64, includeUsage bool) *chunkWriter {
 	h := []byte(`data: {"id":`)
-	h = provider.AppendJSONString(h, id)
+	h = jsonx.AppendString(h, id)
 	h = append(h, `,"object":"chat.completion.chunk","created":`...)
 	h = strconv.AppendInt(h, created, 10)
 	h = append(h, `,"model":`...)
-	h = provider.AppendJSONString(h, model)
+	h = jsonx.AppendString(h, model)
 	h = append(h, `,"system_fingerprint":"fp_pigodemo","choices":[`...)
 	return &chunkWriter{head: h, includeUsage: includeUsage}
 }
@@ -62,7 +62,7 @@ func (w *chunkWriter) choice(pause time.Duration, finish string, delta func([]by
 	if finish == "" {
 		w.buf = append(w.buf, "null"...)
 	} else {
-		w.buf = provider.AppendJSONString(w.buf, finish)
+		w.buf = jsonx.AppendString(w.buf, finish)
 	}
 	w.buf = append(w.buf, '}', ']')
 	if w.includeUsage {
@@ -128,7 +128,7 @@ func renderStream(id, model string, created int64, includeUsage bool, r reply, f
 	for _, piece := range words(r.Thinking) {
 		w.choice(pace.word(piece, reasoningFactor), "", func(b []byte) []byte {
 			b = append(b, `{"reasoning_content":`...)
-			return append(provider.AppendJSONString(b, piece), '}')
+			return append(jsonx.AppendString(b, piece), '}')
 		})
 	}
 	if r.Thinking != "" && r.Text != "" {
@@ -137,7 +137,7 @@ func renderStream(id, model string, created int64, includeUsage bool, r reply, f
 	for _, piece := range words(r.Text) {
 		w.choice(pace.word(piece, 1), "", func(b []byte) []byte {
 			b = append(b, `{"content":`...)
-			return append(provider.AppendJSONString(b, piece), '}')
+			return append(jsonx.AppendString(b, piece), '}')
 		})
 	}
 	for i, call := range r.Calls {
@@ -145,9 +145,9 @@ func renderStream(id, model string, created int64, includeUsage bool, r reply, f
 			b = append(b, `{"tool_calls":[{"index":`...)
 			b = strconv.AppendInt(b, int64(i), 10)
 			b = append(b, `,"id":`...)
-			b = provider.AppendJSONString(b, callIDs[i])
+			b = jsonx.AppendString(b, callIDs[i])
 			b = append(b, `,"type":"function","function":{"name":`...)
-			b = provider.AppendJSONString(b, call.Name)
+			b = jsonx.AppendString(b, call.Name)
 			return append(b, `,"arguments":""}}]}`...)
 		})
 		for _, piece := range pieces(call.Args, argsPieceBytes) {
@@ -155,7 +155,7 @@ func renderStream(id, model string, created int64, includeUsage bool, r reply, f
 				b = append(b, `{"tool_calls":[{"index":`...)
 				b = strconv.AppendInt(b, int64(i), 10)
 				b = append(b, `,"function":{"arguments":`...)
-				b = provider.AppendJSONString(b, piece)
+				b = jsonx.AppendString(b, piece)
 				return append(b, `}}]}`...)
 			})
 		}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -19,7 +20,7 @@ import (
 // (tools with reasoning on GPT-6 models).
 
 // buildBody writes the whole chat-completions request body for req into one slice, with every string
-// escaped by provider.AppendJSONString (tests compare it with what the streamed body sends; Stream
+// escaped by jsonx.AppendString (tests compare it with what the streamed body sends; Stream
 // sends a requestBody, which never holds the body in memory).
 func buildBody(req *provider.Request, c *compat) ([]byte, error) {
 	rb, err := newRequestBody(req, c)
@@ -229,7 +230,7 @@ func (w *jsonWriter) key(k string) {
 	if c := w.last(); c != '{' && c != '[' {
 		w.b = append(w.b, ',')
 	}
-	w.b = provider.AppendJSONString(w.b, k)
+	w.b = jsonx.AppendString(w.b, k)
 	w.b = append(w.b, ':')
 }
 
@@ -238,7 +239,7 @@ func (w *jsonWriter) str(s string) {
 		w.long = append(w.long, spilled{at: len(w.b), s: s})
 		return
 	}
-	w.b = provider.AppendJSONString(w.b, s)
+	w.b = jsonx.AppendString(w.b, s)
 }
 
 func (w *jsonWriter) content(c *wireContent) {

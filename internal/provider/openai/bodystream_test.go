@@ -67,7 +67,7 @@ func largeTranscript(turns int, seed int64) []provider.Message {
 	return msgs
 }
 
-// flatBody is the body written the plain way: every string escaped by provider.AppendJSONString into
+// flatBody is the body written the plain way: every string escaped by jsonx.AppendString into
 // one slice. The streamed body must be byte for byte the same.
 func flatBody(t testing.TB, req *provider.Request) []byte {
 	t.Helper()
@@ -155,7 +155,7 @@ func TestStreamedBodyMatchesFlatBody(t *testing.T) {
 	}
 }
 
-func TestEscapedStringsMatchAppendJSONString(t *testing.T) {
+func TestEscapedStringsMatchJSONXAppendString(t *testing.T) {
 	for _, s := range awkwardStrings {
 		checkEscape(t, s)
 	}
@@ -177,7 +177,7 @@ func FuzzStringEscaper(f *testing.F) {
 			}
 			got = append(got, buf[:n]...)
 		}
-		if want := provider.AppendJSONString(nil, s); !bytes.Equal(got, want) {
+		if want := jsonx.AppendString(nil, s); !bytes.Equal(got, want) {
 			t.Fatalf("escaped in %d-byte pieces: %q, want %q", len(buf), got, want)
 		}
 	})
@@ -185,7 +185,7 @@ func FuzzStringEscaper(f *testing.F) {
 
 func checkEscape(t *testing.T, s string) {
 	t.Helper()
-	want := provider.AppendJSONString(nil, s)
+	want := jsonx.AppendString(nil, s)
 	if n := jsonx.QuotedLen(s); n != len(want) {
 		t.Errorf("jsonx.QuotedLen(%q) = %d, want %d", s, n, len(want))
 	}
