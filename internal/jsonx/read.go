@@ -50,7 +50,20 @@ func (e *StringError) Error() string {
 	return what + " at offset " + strconv.Itoa(e.At)
 }
 
-// unescapeLetter is what a one-letter escape stands for (0: not one).
+// UnescapeLetter is what the one-letter escape \c stands for (\n is a newline), 0 if there is none.
+func UnescapeLetter(c byte) byte { return unescapeLetter[c] }
+
+// PlainASCII reports whether a string holds c as it is and c is ASCII: true but for quote, backslash,
+// control characters and bytes of 0x80 or more.
+func PlainASCII(c byte) bool { return plainASCII[c] }
+
+var plainASCII = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 var unescapeLetter = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // hexValue is the value of a hex digit, -1 for any other byte.

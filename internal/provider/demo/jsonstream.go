@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // streamScanner reads one JSON value from a reader without holding it whole: the caller walks objects
@@ -94,17 +95,7 @@ func (s *streamScanner) failByte(context string) {
 		s.failEOF()
 		return
 	}
-	s.fail("invalid character %s %s", quoteByte(s.buf[s.pos]), context)
-}
-
-func quoteByte(c byte) string {
-	switch c {
-	case '\'':
-		return `'\''`
-	case '"':
-		return `'"'`
-	}
-	return strconv.QuoteRune(rune(c))
+	s.fail("invalid character %s %s", jsonx.QuoteChar(s.buf[s.pos]), context)
 }
 
 // kind skips whitespace and returns the next byte without consuming it (0 at the end or after an
@@ -245,7 +236,7 @@ func (s *streamScanner) literal(word string) {
 			return
 		}
 		if s.buf[s.pos] != word[i] {
-			s.failByte("in literal " + word + " (expecting " + quoteByte(word[i]) + ")")
+			s.failByte("in literal " + word + " (expecting " + jsonx.QuoteChar(word[i]) + ")")
 			return
 		}
 		s.pos++
@@ -297,17 +288,6 @@ func (s *streamScanner) number() {
 	}
 }
 
-// plainByte marks the bytes a string body holds as they are: printable ASCII but quote and backslash.
-var plainByte = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// unescapeLetter is what a one-letter escape stands for (0: not one).
-var unescapeLetter = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
-
 // str reads the string at the current position (which must be '"') and returns its decoded bytes,
 // valid until the next string is read.
 func (s *streamScanner) str() []byte {
@@ -328,12 +308,12 @@ func (s *streamScanner) str() []byte {
 		i, start := 0, 0
 		for i < len(d) {
 			c := d[i]
-			if plainByte[c] {
+			if jsonx.PlainASCII(c) {
 				i++
 				continue
 			}
 			if c == '\\' && i+1 < len(d) {
-				if e := unescapeLetter[d[i+1]]; e != 0 {
+				if e := jsonx.UnescapeLetter(d[i+1]); e != 0 {
 					out = append(append(out, d[start:i]...), e)
 					i += 2
 					start = i
@@ -405,98 +385,29 @@ func (s *streamScanner) handOver(b []byte) string {
 
 // escape decodes the escape sequence at the current position (a backslash) onto out.
 func (s *streamScanner) escape(out []byte) []byte {
-	if s.ensure(2) < 2 {
-		s.pos = s.end
-		s.failEOF()
-		return out
-	}
-	e := s.buf[s.pos+1]
-	switch e {
-	case '"', '\\', '/':
-		out = append(out, e)
-	case 'b':
-		out = append(out, '\b')
-	case 'f':
-		out = append(out, '\f')
-	case 'n':
-		out = append(out, '\n')
-	case 'r':
-		out = append(out, '\r')
-	case 't':
-		out = append(out, '\t')
-	case 'u':
-		r, ok := s.hex4()
-		if !ok {
-			return out
+	// The escape is read in whole, as far as the input has it, in the steps a byte-by-byte reader
+	// takes: its letter, the four hex digits of a \u, and after a surrogate the \u escape that may
+	// complete the pair.
+	if s.ensure(2) >= 2 && s.buf[s.pos+1] == 'u' && s.ensure(6) >= 6 {
+		if r, ok := jsonx.Hex4(s.buf[s.pos+2 : s.end]); ok && utf16.IsSurrogate(r) {
+			s.ensure(12)
 		}
-		s.pos += 6
-		if utf16.IsSurrogate(r) {
-			// A pair decodes to one character; anything else leaves U+FFFD, and what follows is read
-			// (and checked) as it comes.
-			if s.ensure(6) >= 6 && s.buf[s.pos] == '\\' && s.buf[s.pos+1] == 'u' && allHex(s.buf[s.pos+2:s.pos+6]) {
-				if dec := utf16.DecodeRune(r, hexVal(s.buf[s.pos+2:s.pos+6])); dec != utf8.RuneError {
-					s.pos += 6
-					return utf8.AppendRune(out, dec)
-				}
-			}
-			r = utf8.RuneError
-		}
-		return utf8.AppendRune(out, r)
-	default:
-		s.pos++
-		s.failByte("in string escape code")
-		return out
 	}
-	s.pos += 2
-	return out
-}
-
-// hex4 reads the four hex digits of the \u escape at the current position.
-func (s *streamScanner) hex4() (rune, bool) {
-	s.ensure(6)
-	at := s.pos + 2
-	for k := 0; k < 4; k++ {
-		if at+k >= s.end {
-			s.pos = s.end
+	out, next, err := jsonx.AppendEscape(out, s.buf[:s.end], s.pos)
+	if err != nil {
+		e := err.(*jsonx.StringError)
+		switch s.pos = e.At; e.Kind {
+		case jsonx.ErrEnd:
 			s.failEOF()
-			return 0, false
-		}
-		if !isHex(s.buf[at+k]) {
-			s.pos = at + k
+		case jsonx.ErrHex:
 			s.failByte(`in \u hexadecimal character escape`)
-			return 0, false
-		}
-	}
-	return hexVal(s.buf[at : at+4]), true
-}
-
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
-}
-
-func allHex(b []byte) bool {
-	for _, c := range b {
-		if !isHex(c) {
-			return false
-		}
-	}
-	return true
-}
-
-func hexVal(b []byte) rune {
-	var r rune
-	for _, c := range b {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
 		default:
-			c = c - 'A' + 10
+			s.failByte("in string escape code")
 		}
-		r = r<<4 | rune(c)
+		return out
 	}
-	return r
+	s.pos = next
+	return out
 }
 
 // errBodyTooLarge stops reading a request body past maxRequestBody.
