@@ -356,30 +356,23 @@ func canonicalEscape(esc []byte) bool {
 	return false
 }
 
-// str reads a JSON string at p.pos.
+// str reads a JSON string at p.pos. One without escapes is taken as it is; one with escapes is
+// decoded as JSON.parse (and encoding/json) decodes it.
 func (p *jsonParser) str() (string, error) {
 	start := p.pos
-	p.pos++
-	escaped := false
-	for p.pos < len(p.data) {
+	for p.pos++; p.pos < len(p.data); p.pos++ {
 		switch p.data[p.pos] {
 		case '\\':
-			escaped = true
-			p.pos += 2
-			continue
-		case '"':
-			p.pos++
-			raw := p.data[start:p.pos]
-			if !escaped {
-				return string(raw[1 : len(raw)-1]), nil
-			}
-			var s string
-			if err := json.Unmarshal(raw, &s); err != nil {
+			out, end, err := jsonx.Unquote(nil, p.data, start)
+			if err != nil {
 				return "", errJSON
 			}
-			return s, nil
+			p.pos = end
+			return string(out), nil
+		case '"':
+			p.pos++
+			return string(p.data[start+1 : p.pos-1]), nil
 		}
-		p.pos++
 	}
 	return "", errJSON
 }
