@@ -2,10 +2,10 @@ package rpc
 
 import (
 	"errors"
-	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+	"unsafe"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // A command line is checked by checkJSON before its fields are read, so the fields can be cut out of
@@ -172,65 +172,10 @@ func unquoteJSON(raw string) (string, bool) {
 	if strings.IndexByte(body, '\\') < 0 {
 		return body, true
 	}
-	var b strings.Builder
-	b.Grow(len(body))
-	for i := 0; i < len(body); {
-		c := body[i]
-		if c != '\\' {
-			j := strings.IndexByte(body[i:], '\\')
-			if j < 0 {
-				j = len(body) - i
-			}
-			b.WriteString(body[i : i+j])
-			i += j
-			continue
-		}
-		if i+1 >= len(body) {
-			return "", false
-		}
-		switch e := body[i+1]; e {
-		case '"', '\\', '/':
-			b.WriteByte(e)
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'u':
-			r, ok := hex4(body, i+2)
-			if !ok {
-				return "", false
-			}
-			i += 6
-			if utf16.IsSurrogate(r) {
-				if r < 0xDC00 && i+1 < len(body) && body[i] == '\\' && body[i+1] == 'u' {
-					if lo, ok := hex4(body, i+2); ok && lo >= 0xDC00 && lo <= 0xDFFF {
-						b.WriteRune(utf16.DecodeRune(r, lo))
-						i += 6
-						continue
-					}
-				}
-				r = utf8.RuneError
-			}
-			b.WriteRune(r)
-			continue
-		default:
-			return "", false
-		}
-		i += 2
+	// body is only read and out is new, so neither is copied to change its type.
+	out, ok := jsonx.AppendUnquoted(make([]byte, 0, len(body)), unsafe.Slice(unsafe.StringData(body), len(body)))
+	if !ok {
+		return "", false
 	}
-	return b.String(), true
-}
-
-func hex4(s string, i int) (rune, bool) {
-	if i+4 > len(s) {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(s[i:i+4], 16, 32)
-	return rune(n), err == nil
+	return unsafe.String(unsafe.SliceData(out), len(out)), true
 }

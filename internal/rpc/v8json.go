@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // This file reproduces the messages of JSON.parse in Node 20 (V8 11.3), the runtime pi 0.73.1 names
@@ -268,7 +270,7 @@ func (p *v8Parser) scanString() *jsonParseError {
 			case 'u':
 				for k := 0; k < 4; k++ {
 					p.i++
-					if p.i >= len(p.s) || !isHex(p.s[p.i]) {
+					if p.i >= len(p.s) || !jsonx.IsHex(p.s[p.i]) {
 						return p.fail(msgBadUnicodeEscape)
 					}
 				}
@@ -297,10 +299,6 @@ var stringStop = func() (t [256]bool) {
 	t['"'], t['\\'] = true, true
 	return t
 }()
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
