@@ -163,3 +163,20 @@ func TestHex4(t *testing.T) {
 		}
 	}
 }
+
+func TestByteTables(t *testing.T) {
+	for i := 0; i < 256; i++ {
+		c := byte(i)
+		if want := c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; PlainASCII(c) != want {
+			t.Errorf("PlainASCII(%#x) = %v", c, !want)
+		}
+		var s string
+		err := json.Unmarshal([]byte{'"', '\\', c, '"'}, &s)
+		if got := UnescapeLetter(c); (err == nil) != (got != 0) || (err == nil && s != string(got)) {
+			t.Errorf("UnescapeLetter(%q) = %q, encoding/json: %q, %v", c, got, s, err)
+		}
+		if want := strings.IndexByte("0123456789abcdefABCDEF", c) >= 0; IsHex(c) != want {
+			t.Errorf("IsHex(%q) = %v", c, !want)
+		}
+	}
+}
