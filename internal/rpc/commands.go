@@ -127,20 +127,11 @@ func (s *server) prompt(c *command) *response {
 	return nil
 }
 
-func (s *server) steer(c *command) *response {
-	text, err := c.str("message")
-	if err != nil {
-		return c.fail(err)
-	}
-	images, err := c.images()
-	if err != nil {
-		return c.fail(err)
-	}
-	s.sess.Steer(text, images)
-	return c.ok()
-}
+func (s *server) steer(c *command) *response    { return s.queueMessage(c, s.sess.Steer) }
+func (s *server) followUp(c *command) *response { return s.queueMessage(c, s.sess.FollowUp) }
 
-func (s *server) followUp(c *command) *response {
+// queueMessage hands the command's message and images to enqueue (Steer or FollowUp).
+func (s *server) queueMessage(c *command, enqueue func(string, []provider.Content)) *response {
 	text, err := c.str("message")
 	if err != nil {
 		return c.fail(err)
@@ -149,7 +140,7 @@ func (s *server) followUp(c *command) *response {
 	if err != nil {
 		return c.fail(err)
 	}
-	s.sess.FollowUp(text, images)
+	enqueue(text, images)
 	return c.ok()
 }
 
@@ -164,8 +155,14 @@ func (s *server) newSession(c *command) *response {
 	if err != nil {
 		return c.fail(err)
 	}
+	return s.replaceSession(c, func() error { return s.sess.NewSession(parent) })
+}
+
+// replaceSession stops the agent and replaces the session through change (new, switch, clone); pi
+// answers {cancelled: false}.
+func (s *server) replaceSession(c *command, change func() error) *response {
 	s.quiesce()
-	if err := s.sess.NewSession(parent); err != nil {
+	if err := change(); err != nil {
 		return c.fail(err)
 	}
 	return c.okData(cancelledData{})
@@ -277,20 +274,17 @@ func (s *server) compact(c *command) *response {
 }
 
 func (s *server) setAutoCompaction(c *command) *response {
-	enabled, err := c.boolean("enabled")
-	if err != nil {
-		return c.fail(err)
-	}
-	s.sess.SetAutoCompaction(enabled)
-	return c.ok()
+	return s.setEnabled(c, s.sess.SetAutoCompaction)
 }
+func (s *server) setAutoRetry(c *command) *response { return s.setEnabled(c, s.sess.SetAutoRetry) }
 
-func (s *server) setAutoRetry(c *command) *response {
+// setEnabled hands the command's "enabled" flag to set.
+func (s *server) setEnabled(c *command, set func(bool)) *response {
 	enabled, err := c.boolean("enabled")
 	if err != nil {
 		return c.fail(err)
 	}
-	s.sess.SetAutoRetry(enabled)
+	set(enabled)
 	return c.ok()
 }
 
@@ -368,11 +362,7 @@ func (s *server) switchSession(c *command) *response {
 	if err != nil {
 		return c.fail(err)
 	}
-	s.quiesce()
-	if err := s.sess.SwitchSession(path); err != nil {
-		return c.fail(err)
-	}
-	return c.okData(cancelledData{})
+	return s.replaceSession(c, func() error { return s.sess.SwitchSession(path) })
 }
 
 func (s *server) fork(c *command) *response {
@@ -395,11 +385,7 @@ func (s *server) clone(c *command) *response {
 	if s.sess.Store().LeafID() == "" {
 		return c.failText("Cannot clone session: no current entry selected")
 	}
-	s.quiesce()
-	if err := s.sess.Clone(); err != nil {
-		return c.fail(err)
-	}
-	return c.okData(cancelledData{})
+	return s.replaceSession(c, s.sess.Clone)
 }
 
 func (s *server) getForkMessages(c *command) *response {
