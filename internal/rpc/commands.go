@@ -60,11 +60,7 @@ var handlers = map[string]handler{
 // (not after the compaction a prompt may need first), so prompts and steering messages sent one after
 // another keep their order and a slow preflight never holds up abort or get_state.
 func (s *server) prompt(c *command) *response {
-	text, err := c.str("message")
-	if err != nil {
-		return c.fail(err)
-	}
-	images, err := c.images()
+	text, images, err := c.message()
 	if err != nil {
 		return c.fail(err)
 	}
@@ -132,11 +128,7 @@ func (s *server) followUp(c *command) *response { return s.queueMessage(c, s.ses
 
 // queueMessage hands the command's message and images to enqueue (Steer or FollowUp).
 func (s *server) queueMessage(c *command, enqueue func(string, []provider.Content)) *response {
-	text, err := c.str("message")
-	if err != nil {
-		return c.fail(err)
-	}
-	images, err := c.images()
+	text, images, err := c.message()
 	if err != nil {
 		return c.fail(err)
 	}

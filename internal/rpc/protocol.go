@@ -161,6 +161,16 @@ func (c *command) boolean(name string) (bool, error) {
 	return false, c.typeError(name, "a boolean")
 }
 
+// message reads a prompt's text and its optional images.
+func (c *command) message() (string, []provider.Content, error) {
+	text, err := c.str("message")
+	if err != nil {
+		return "", nil, err
+	}
+	images, err := c.images()
+	return text, images, err
+}
+
 // images reads the optional images field: ImageContent objects with base64 data. Each is checked so a
 // bad attachment is refused here instead of breaking every later request of the session.
 func (c *command) images() ([]provider.Content, error) {
