@@ -3,10 +3,8 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/pi-go/pi-go/internal/loop"
@@ -47,7 +45,7 @@ func NewBash(cwd string, opts BashOptions) loop.Tool {
 }
 
 func (t *bashTool) Definition() provider.ToolDefinition {
-	return provider.ToolDefinition{Name: "bash", Description: strings.TrimSpace(bashDescription), Parameters: json.RawMessage(bashSchema)}
+	return toolDefinition("bash", bashDescription, bashSchema)
 }
 
 type bashArgs struct {

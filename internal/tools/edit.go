@@ -54,19 +54,11 @@ type editTool struct {
 
 // NewEdit returns the edit tool, resolving relative paths against cwd.
 func NewEdit(cwd string, opts EditOptions) loop.Tool {
-	q := opts.Mutations
-	if q == nil {
-		q = NewMutationQueue()
-	}
-	return &editTool{cwd: cwd, queue: q}
+	return &editTool{cwd: cwd, queue: queueOrNew(opts.Mutations)}
 }
 
 func (t *editTool) Definition() provider.ToolDefinition {
-	return provider.ToolDefinition{
-		Name:        "edit",
-		Description: strings.TrimSpace(editDescription),
-		Parameters:  json.RawMessage(editSchema),
-	}
+	return toolDefinition("edit", editDescription, editSchema)
 }
 
 // PrepareArguments accepts what models send besides the schema (pi's prepareArguments): edits as a
@@ -136,14 +128,11 @@ func (t *editTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 		return loop.ToolResult{}, errors.New("Edit tool input is invalid. edits must contain at least one replacement.")
 	}
 	abs := ResolvePath(args.Path, t.cwd)
-	unlock, err := t.queue.Lock(ctx, abs)
+	unlock, err := lockForChange(ctx, t.queue, abs)
 	if err != nil {
-		return loop.ToolResult{}, errRWAborted
+		return loop.ToolResult{}, err
 	}
 	defer unlock()
-	if ctx.Err() != nil {
-		return loop.ToolResult{}, errRWAborted
-	}
 
 	cannotEdit := func(err error) error {
 		if code := rwErrnoCode(err); code != "" {

@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -54,7 +53,7 @@ type findTool struct {
 func NewFind(cwd string) loop.Tool { return &findTool{cwd: cwd} }
 
 func (t *findTool) Definition() provider.ToolDefinition {
-	return provider.ToolDefinition{Name: "find", Description: strings.TrimSpace(findDescription), Parameters: json.RawMessage(findSchema)}
+	return toolDefinition("find", findDescription, findSchema)
 }
 
 type findArgs struct {
@@ -124,25 +123,19 @@ func findFormat(paths []string, limit float64) loop.ToolResult {
 	if len(paths) == 0 {
 		return loop.ToolResult{Content: []provider.Content{provider.TextContent("No files found matching pattern")}}
 	}
-	tr := TruncateHead(strings.Join(paths, "\n"), math.MaxInt, DefaultMaxBytes)
-	text := tr.Content
 	var details FindDetails
-	var notices []string
+	var limitNotice string
 	if srchCountReached(len(paths), limit) {
-		notices = append(notices, fmt.Sprintf("%s results limit reached. Use limit=%s for more, or refine pattern",
-			srchJSNumber(limit), srchJSNumber(limit*2)))
+		limitNotice = fmt.Sprintf("%s results limit reached. Use limit=%s for more, or refine pattern",
+			srchJSNumber(limit), srchJSNumber(limit*2))
 		details.ResultLimitReached = &limit
 	}
-	if tr.Truncated {
-		notices = append(notices, FormatSize(DefaultMaxBytes)+" limit reached")
-		details.Truncation = &tr
-	}
-	result := loop.ToolResult{}
-	if len(notices) > 0 {
-		text += "\n\n[" + strings.Join(notices, ". ") + "]"
+	text, cut, noticed := srchText(paths, limitNotice, "")
+	details.Truncation = cut
+	result := loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}}
+	if noticed {
 		result.Details = &details
 	}
-	result.Content = []provider.Content{provider.TextContent(text)}
 	return result
 }
 

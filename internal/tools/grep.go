@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -54,7 +53,7 @@ type grepTool struct {
 func NewGrep(cwd string) loop.Tool { return &grepTool{cwd: cwd} }
 
 func (t *grepTool) Definition() provider.ToolDefinition {
-	return provider.ToolDefinition{Name: "grep", Description: strings.TrimSpace(grepDescription), Parameters: json.RawMessage(grepSchema)}
+	return toolDefinition("grep", grepDescription, grepSchema)
 }
 
 type grepArgs struct {
@@ -177,30 +176,24 @@ func grepFormat(matches []grepMatch, req *grepRequest, contextLines int, reached
 			}
 		}
 	}
-	tr := TruncateHead(strings.Join(out, "\n"), math.MaxInt, DefaultMaxBytes)
-	text := tr.Content
 	var details GrepDetails
-	var notices []string
+	var limitNotice, lineNotice string
 	if reached {
 		limit := req.limit
-		notices = append(notices, fmt.Sprintf("%s matches limit reached. Use limit=%s for more, or refine pattern",
-			srchJSNumber(limit), srchJSNumber(limit*2)))
+		limitNotice = fmt.Sprintf("%s matches limit reached. Use limit=%s for more, or refine pattern",
+			srchJSNumber(limit), srchJSNumber(limit*2))
 		details.MatchLimitReached = &limit
 	}
-	if tr.Truncated {
-		notices = append(notices, FormatSize(DefaultMaxBytes)+" limit reached")
-		details.Truncation = &tr
-	}
 	if linesTruncated {
-		notices = append(notices, fmt.Sprintf("Some lines truncated to %d chars. Use read tool to see full lines", GrepMaxLineLength))
+		lineNotice = fmt.Sprintf("Some lines truncated to %d chars. Use read tool to see full lines", GrepMaxLineLength)
 		details.LinesTruncated = true
 	}
-	result := loop.ToolResult{}
-	if len(notices) > 0 {
-		text += "\n\n[" + strings.Join(notices, ". ") + "]"
+	text, cut, noticed := srchText(out, limitNotice, lineNotice)
+	details.Truncation = cut
+	result := loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}}
+	if noticed {
 		result.Details = &details
 	}
-	result.Content = []provider.Content{provider.TextContent(text)}
 	return result
 }
 

@@ -3,10 +3,8 @@ package tools
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -42,7 +40,7 @@ type lsTool struct{ cwd string }
 func NewLs(cwd string) loop.Tool { return &lsTool{cwd: cwd} }
 
 func (t *lsTool) Definition() provider.ToolDefinition {
-	return provider.ToolDefinition{Name: "ls", Description: strings.TrimSpace(lsDescription), Parameters: json.RawMessage(lsSchema)}
+	return toolDefinition("ls", lsDescription, lsSchema)
 }
 
 type lsArgs struct {
@@ -107,25 +105,18 @@ func (t *lsTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.To
 	if len(lines) == 0 {
 		return loop.ToolResult{Content: []provider.Content{provider.TextContent("(empty directory)")}}, nil
 	}
-	tr := TruncateHead(strings.Join(lines, "\n"), math.MaxInt, DefaultMaxBytes)
-	text := tr.Content
 	var details LsDetails
-	var notices []string
+	var limitNotice string
 	if reached {
-		notices = append(notices, fmt.Sprintf("%s entries limit reached. Use limit=%s for more",
-			srchJSNumber(limit), srchJSNumber(limit*2)))
+		limitNotice = fmt.Sprintf("%s entries limit reached. Use limit=%s for more", srchJSNumber(limit), srchJSNumber(limit*2))
 		details.EntryLimitReached = &limit
 	}
-	if tr.Truncated {
-		notices = append(notices, FormatSize(DefaultMaxBytes)+" limit reached")
-		details.Truncation = &tr
-	}
-	result := loop.ToolResult{}
-	if len(notices) > 0 {
-		text += "\n\n[" + strings.Join(notices, ". ") + "]"
+	text, cut, noticed := srchText(lines, limitNotice, "")
+	details.Truncation = cut
+	result := loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}}
+	if noticed {
 		result.Details = &details
 	}
-	result.Content = []provider.Content{provider.TextContent(text)}
 	return result, nil
 }
 

@@ -24,6 +24,27 @@ type mutationTicket struct {
 // NewMutationQueue returns an empty queue.
 func NewMutationQueue() *MutationQueue { return &MutationQueue{} }
 
+// queueOrNew is q, or a queue of its own for a tool given none.
+func queueOrNew(q *MutationQueue) *MutationQueue {
+	if q == nil {
+		return NewMutationQueue()
+	}
+	return q
+}
+
+// lockForChange waits for abs's turn in q before a write or an edit: errRWAborted when ctx ends
+// before the turn comes or as it comes.
+func lockForChange(ctx context.Context, q *MutationQueue, abs string) (unlock func(), err error) {
+	if unlock, err = q.Lock(ctx, abs); err != nil {
+		return nil, errRWAborted
+	}
+	if ctx.Err() != nil {
+		unlock()
+		return nil, errRWAborted
+	}
+	return unlock, nil
+}
+
 // mutationKey names the file behind path: symlinks resolved so two spellings of one file share a
 // turn. A file that does not exist yet is named through its resolved folder.
 func mutationKey(path string) string {

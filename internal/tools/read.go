@@ -11,7 +11,6 @@ import (
 	"math"
 	"os"
 	"strconv"
-	"strings"
 
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
@@ -63,11 +62,7 @@ func NewRead(cwd string, opts ReadOptions) loop.Tool {
 }
 
 func (t *readTool) Definition() provider.ToolDefinition {
-	return provider.ToolDefinition{
-		Name:        "read",
-		Description: strings.TrimSpace(readDescription),
-		Parameters:  json.RawMessage(readSchema),
-	}
+	return toolDefinition("read", readDescription, readSchema)
 }
 
 func (t *readTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.ToolResult)) (loop.ToolResult, error) {

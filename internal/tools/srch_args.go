@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // srchDecodeArgs unmarshals a tool call's arguments into v with a clear error.
@@ -47,4 +48,28 @@ func srchJSNumber(f float64) string {
 // count >= limit, so a fractional limit rounds up).
 func srchCountReached(count int, limit float64) bool {
 	return float64(count) >= limit
+}
+
+// srchText is the text of a search tool's result: its lines joined and cut at DefaultMaxBytes, then
+// pi's notices in brackets: limitNotice, the byte limit's, lineNotice (each when there is one). cut is
+// the byte limit's truncation (nil when it cut nothing); noticed reports whether a notice was written,
+// when the result carries its details.
+func srchText(lines []string, limitNotice, lineNotice string) (text string, cut *Truncation, noticed bool) {
+	tr := TruncateHead(strings.Join(lines, "\n"), math.MaxInt, DefaultMaxBytes)
+	var notices []string
+	if limitNotice != "" {
+		notices = append(notices, limitNotice)
+	}
+	if tr.Truncated {
+		notices = append(notices, FormatSize(DefaultMaxBytes)+" limit reached")
+		cut = &tr
+	}
+	if lineNotice != "" {
+		notices = append(notices, lineNotice)
+	}
+	text = tr.Content
+	if len(notices) > 0 {
+		text += "\n\n[" + strings.Join(notices, ". ") + "]"
+	}
+	return text, cut, len(notices) > 0
 }

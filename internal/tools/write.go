@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
@@ -41,19 +40,11 @@ type writeTool struct {
 
 // NewWrite returns the write tool, resolving relative paths against cwd.
 func NewWrite(cwd string, opts WriteOptions) loop.Tool {
-	q := opts.Mutations
-	if q == nil {
-		q = NewMutationQueue()
-	}
-	return &writeTool{cwd: cwd, queue: q}
+	return &writeTool{cwd: cwd, queue: queueOrNew(opts.Mutations)}
 }
 
 func (t *writeTool) Definition() provider.ToolDefinition {
-	return provider.ToolDefinition{
-		Name:        "write",
-		Description: strings.TrimSpace(writeDescription),
-		Parameters:  json.RawMessage(writeSchema),
-	}
+	return toolDefinition("write", writeDescription, writeSchema)
 }
 
 func (t *writeTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.ToolResult)) (loop.ToolResult, error) {
@@ -65,14 +56,11 @@ func (t *writeTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop
 		return loop.ToolResult{}, fmt.Errorf("write: invalid arguments: %w", err)
 	}
 	abs := ResolvePath(args.Path, t.cwd)
-	unlock, err := t.queue.Lock(ctx, abs)
+	unlock, err := lockForChange(ctx, t.queue, abs)
 	if err != nil {
-		return loop.ToolResult{}, errRWAborted
+		return loop.ToolResult{}, err
 	}
 	defer unlock()
-	if ctx.Err() != nil {
-		return loop.ToolResult{}, errRWAborted
-	}
 	dir := filepath.Dir(abs)
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return loop.ToolResult{}, rwNodeError(err, "mkdir", dir)

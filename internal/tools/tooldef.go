@@ -1,0 +1,14 @@
+package tools
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// toolDefinition is a tool as the model sees it: its name, its description (the .md file beside it)
+// and the JSON schema of its arguments.
+func toolDefinition(name, description, schema string) provider.ToolDefinition {
+	return provider.ToolDefinition{Name: name, Description: strings.TrimSpace(description), Parameters: json.RawMessage(schema)}
+}
