@@ -186,30 +186,20 @@ func (r *reader) number() ([]byte, error) {
 }
 
 // beginObject consumes '{'; empty reports (and consumes) an immediate '}'.
-func (r *reader) beginObject() (empty bool, err error) {
-	if r.peek() != '{' {
-		if r.i >= len(r.b) {
-			return false, errUnexpectedEnd
-		}
-		return false, r.fail("expected object")
-	}
-	r.i++
-	if r.peek() == '}' {
-		r.i++
-		return true, nil
-	}
-	return false, nil
-}
+func (r *reader) beginObject() (empty bool, err error) { return r.begin('{', '}', "object") }
 
-func (r *reader) beginArray() (empty bool, err error) {
-	if r.peek() != '[' {
+// beginArray consumes '['; empty reports (and consumes) an immediate ']'.
+func (r *reader) beginArray() (empty bool, err error) { return r.begin('[', ']', "array") }
+
+func (r *reader) begin(open, closing byte, what string) (empty bool, err error) {
+	if r.peek() != open {
 		if r.i >= len(r.b) {
 			return false, errUnexpectedEnd
 		}
-		return false, r.fail("expected array")
+		return false, r.fail("expected %s", what)
 	}
 	r.i++
-	if r.peek() == ']' {
+	if r.peek() == closing {
 		r.i++
 		return true, nil
 	}
