@@ -200,19 +200,6 @@ func numberValue(n json.Number) float64 {
 
 // jsNumberString formats f as JSON.stringify does (non-finite numbers become null).
 func jsNumberString(f float64) string {
-	switch {
-	case math.IsNaN(f) || math.IsInf(f, 0):
-		return "null"
-	case f == 0:
-		return "0"
-	}
-	abs := math.Abs(f)
-	if abs >= 1e-6 && abs < 1e21 {
-		return strconv.FormatFloat(f, 'f', -1, 64)
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64)
-	// Go writes at least two exponent digits (1e-07); JavaScript writes the shortest (1e-7).
-	mant, exp, _ := strings.Cut(s, "e")
-	sign, digits := exp[:1], strings.TrimLeft(exp[1:], "0")
-	return mant + "e" + sign + digits
+	var buf [32]byte
+	return string(jsonx.AppendNumber(buf[:0], f))
 }

@@ -3,6 +3,8 @@ package provider
 import (
 	"math"
 	"strconv"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // Usage is the token accounting of one assistant message; Cost is in USD.
@@ -81,24 +83,11 @@ func (u Usage) appendJSON(b []byte) []byte {
 	return append(b, `}}`...)
 }
 
-// appendJSFloat formats a number as JavaScript does (and as encoding/json does).
+// appendJSFloat writes a cost as jsonx.AppendNumber does, but negative zero as -0 (encoding/json's
+// form; JSON.stringify writes 0), as this encoder always has.
 func appendJSFloat(b []byte, f float64) []byte {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return append(b, "null"...)
+	if f == 0 && math.Signbit(f) {
+		return append(b, "-0"...)
 	}
-	abs := math.Abs(f)
-	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if format == 'e' {
-		// clean up e-09 to e-9
-		n := len(b)
-		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			b[n-2] = b[n-1]
-			b = b[:n-1]
-		}
-	}
-	return b
+	return jsonx.AppendNumber(b, f)
 }

@@ -234,32 +234,7 @@ func (p *jsonParser) number(dst []byte) ([]byte, error) {
 	if err != nil && !math.IsInf(f, 0) {
 		return nil, errJSON
 	}
-	return appendJSNumber(dst, f), nil
-}
-
-// appendJSNumber writes f as JavaScript's Number#toString does (the same rule encoding/json follows),
-// with JSON.stringify's null for infinities and 0 for negative zero.
-func appendJSNumber(dst []byte, f float64) []byte {
-	if math.IsInf(f, 0) || math.IsNaN(f) {
-		return append(dst, "null"...)
-	}
-	if f == 0 {
-		return append(dst, '0')
-	}
-	format := byte('f')
-	if abs := math.Abs(f); abs < 1e-6 || abs >= 1e21 {
-		format = 'e'
-	}
-	dst = strconv.AppendFloat(dst, f, format, -1, 64)
-	if format == 'e' {
-		// JavaScript writes 1e-7, not 1e-07
-		n := len(dst)
-		if n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
-			dst[n-2] = dst[n-1]
-			dst = dst[:n-1]
-		}
-	}
-	return dst
+	return jsonx.AppendNumber(dst, f), nil
 }
 
 // skipValue moves past the value at p.pos, to the ',', '}' or ']' that follows it, without decoding

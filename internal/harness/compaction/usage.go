@@ -3,6 +3,7 @@ package compaction
 import (
 	"strconv"
 
+	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/session"
 )
@@ -29,7 +30,7 @@ func (u ContextUsage) MarshalJSON() ([]byte, error) {
 	b = strconv.AppendInt(b, int64(u.ContextWindow), 10)
 	b = append(b, `,"percent":`...)
 	if u.Known {
-		b = appendJSNumber(b, u.Percent)
+		b = jsonx.AppendNumber(b, u.Percent)
 	} else {
 		b = append(b, "null"...)
 	}
