@@ -281,6 +281,7 @@ func (r *reader) str() (string, error) {
 		return "", r.fail("expected string")
 	}
 	start := r.i + 1
+	// Short plain values (roles, types, ids) are found in line.
 	if end := jsonx.PlainEnd(r.b, r.i); end > 0 {
 		r.i = end
 		return string(r.b[start : end-1]), nil
