@@ -1,7 +1,5 @@
 package jsonx
 
-import "math/bits"
-
 // Runs of bytes that a JSON string holds as they are are found eight bytes at a time ("SIMD within a
 // register"): a long text is mostly such runs, broken by a quote, a backslash or a control character.
 
@@ -27,25 +25,19 @@ func notPlainASCII(x uint64) uint64 {
 	return ((x - 0x20*swarOnes) | x | ((x ^ '"'*swarOnes) - swarOnes) | ((x ^ '\\'*swarOnes) - swarOnes)) & swarHighs
 }
 
-// plainRunString returns the index of the first quote, backslash or control character in s at or
-// after i (len(s) if none), and whether the bytes before it, from i, include one of 0x80 or more.
-func plainRunString(s string, i int) (int, bool) {
-	var high uint64
-	for i+8 <= len(s) {
-		x := load64(s, i)
-		if m := specialMask(x); m != 0 {
-			n := bits.TrailingZeros64(m) >> 3
-			high |= x & (1<<(uint(n)*8) - 1)
-			return i + n, high&swarHighs != 0
-		}
-		high |= x
-		i += 8
-	}
-	for i < len(s) && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20 {
-		high |= uint64(s[i])
-		i++
-	}
-	return i, high&swarHighs != 0
+// Exact tests, for counting: each marks, in the high bit of each byte, exactly the bytes of x that
+// pass (no carry crosses a byte).
+const swarLow7 = 0x7f7f7f7f7f7f7f7f
+
+// equalBytes marks the bytes of x equal to c.
+func equalBytes(x uint64, c byte) uint64 {
+	t := x ^ (uint64(c) * swarOnes)
+	return ^((t&swarLow7 + swarLow7) | t | swarLow7)
+}
+
+// controlBytes marks the bytes of x below 0x20.
+func controlBytes(x uint64) uint64 {
+	return ^((x&swarLow7 + (0x80-0x20)*swarOnes) | x | swarLow7)
 }
 
 // load64 reads s[i:i+8] as a little-endian word (the compiler makes it one load).
