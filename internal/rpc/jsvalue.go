@@ -120,10 +120,7 @@ func (v *jsValue) appendStringify(dst []byte) []byte {
 	case 's':
 		return jsonx.AppendString(dst, v.str)
 	case 'n':
-		if math.IsInf(v.num, 0) || math.IsNaN(v.num) {
-			return append(dst, "null"...)
-		}
-		return append(dst, jsNumber(v.num)...)
+		return jsonx.AppendNumber(dst, v.num)
 	case 'b':
 		return strconv.AppendBool(dst, v.b)
 	case 'z':
@@ -173,7 +170,7 @@ func (v *jsValue) String() string {
 	return "[object Object]"
 }
 
-// jsNumber is Number.prototype.toString() for a double.
+// jsNumber is Number.prototype.toString() for a double: JSON.stringify's digits for a finite number.
 func jsNumber(f float64) string {
 	switch {
 	case math.IsNaN(f):
@@ -182,43 +179,8 @@ func jsNumber(f float64) string {
 		return "Infinity"
 	case math.IsInf(f, -1):
 		return "-Infinity"
-	case f == 0:
-		return "0"
 	}
-	sign := ""
-	if f < 0 {
-		sign, f = "-", -f
-	}
-	// Shortest round-trip digits and the decimal exponent, as ECMAScript's Number::toString uses them.
-	e := strconv.FormatFloat(f, 'e', -1, 64)
-	mant, expPart, _ := strings.Cut(e, "e")
-	digits := strings.Replace(mant, ".", "", 1)
-	exp, _ := strconv.Atoi(expPart)
-	k, n := len(digits), exp+1
-	switch {
-	case k <= n && n <= 21:
-		return sign + digits + strings.Repeat("0", n-k)
-	case 0 < n && n <= 21:
-		return sign + digits[:n] + "." + digits[n:]
-	case -6 < n && n <= 0:
-		return sign + "0." + strings.Repeat("0", -n) + digits
-	}
-	expSign := "+"
-	if n-1 < 0 {
-		expSign = "-"
-	}
-	frac := ""
-	if k > 1 {
-		frac = "." + digits[1:]
-	}
-	return sign + digits[:1] + frac + "e" + expSign + strconv.Itoa(abs(n-1))
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
+	return string(jsonx.AppendNumber(nil, f))
 }
 
 // appendJSONUTF16 appends a JavaScript string given as UTF-16 units as JSON.stringify writes it:
