@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"math"
 	"strconv"
 
 	"github.com/pi-go/pi-go/internal/jsonx"
@@ -83,11 +82,7 @@ func (u Usage) appendJSON(b []byte) []byte {
 	return append(b, `}}`...)
 }
 
-// appendJSFloat writes a cost as jsonx.AppendNumber does, but negative zero as -0 (encoding/json's
-// form; JSON.stringify writes 0), as this encoder always has.
+// appendJSFloat writes a cost as JSON.stringify does (negative zero as 0).
 func appendJSFloat(b []byte, f float64) []byte {
-	if f == 0 && math.Signbit(f) {
-		return append(b, "-0"...)
-	}
 	return jsonx.AppendNumber(b, f)
 }
