@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/pi-go/pi-go/internal/config"
@@ -399,12 +398,4 @@ func (a *app) systemPromptOptions(cwd string) (harness.SystemPromptOptions, erro
 		o.ContextFiles = files
 	}
 	return o, nil
-}
-
-// absPath makes a path absolute against cwd.
-func absPath(cwd, p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(cwd, p)
 }

@@ -120,7 +120,7 @@ func (a *app) initialMessage(stdinText string) (string, []provider.Content, erro
 	var images []provider.Content
 	text.WriteString(stdinText)
 	for _, arg := range a.opts.FileArgs {
-		path := absPath(a.cwd, tools.ResolveReadPath(arg, a.cwd))
+		path := tools.ResolveReadPath(arg, a.cwd) // absolute: relative paths are joined to cwd
 		info, err := os.Stat(path)
 		if err != nil {
 			return "", nil, &exitError{code: 1, msg: "Error: File not found: " + path}

@@ -73,10 +73,7 @@ func (s *Session) thinkingForModelSwitch(explicit provider.ThinkingLevel) provid
 		return explicit
 	}
 	if cur := s.Model(); cur == nil || !cur.Reasoning {
-		if saved := s.opts.Settings.Settings().DefaultThinkingLevel; saved != "" && provider.IsThinkingLevel(saved) {
-			return provider.ThinkingLevel(saved)
-		}
-		return provider.DefaultThinkingLevel
+		return s.settingsThinkingLevel()
 	}
 	return s.ThinkingLevel()
 }

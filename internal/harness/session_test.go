@@ -452,7 +452,7 @@ func TestBashDeferredWhileStreaming(t *testing.T) {
 	}
 }
 
-// Compile-time check that the session's events marshal as pi's.
+// The session's own events marshal exactly as pi writes them.
 func TestSessionEventJSON(t *testing.T) {
 	cases := map[string]Event{
 		`{"type":"auto_retry_start","attempt":1,"maxAttempts":3,"delayMs":2000,"errorMessage":"x"}`: {Type: EventAutoRetryStart, Attempt: 1, MaxAttempts: 3, DelayMs: 2000, ErrorMessage: "x"},
