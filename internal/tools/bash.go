@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/pi-go/pi-go/internal/loop"
@@ -62,9 +63,9 @@ func (t *bashTool) Execute(ctx context.Context, call loop.ToolCall, onUpdate fun
 	if t.opts.CommandPrefix != "" {
 		command = t.opts.CommandPrefix + "\n" + command
 	}
-	var timeout time.Duration
-	if args.Timeout != nil && *args.Timeout > 0 {
-		timeout = time.Duration(*args.Timeout * float64(time.Second))
+	timeout, err := bashTimeout(args.Timeout)
+	if err != nil {
+		return loop.ToolResult{}, err
 	}
 
 	out := newBashOutput("pi-bash")
@@ -126,6 +127,27 @@ func (t *bashTool) Execute(ctx context.Context, call loop.ToolCall, onUpdate fun
 		result.Details = details
 	}
 	return result, nil
+}
+
+// bashMaxTimeout is pi's limit (the longest delay Node's setTimeout takes, 2^31-1 ms): a longer
+// timeout is surely a mistake.
+const bashMaxTimeout = 2147483647 * time.Millisecond
+
+// bashTimeout checks the timeout argument (seconds; nil means none). Zero, negative, NaN, infinite
+// and over-long values are refused with a message the model can act on, as pi 1.6 does; a value
+// that would overflow a time.Duration must never turn into "no timeout" or an instant one.
+func bashTimeout(seconds *float64) (time.Duration, error) {
+	if seconds == nil {
+		return 0, nil
+	}
+	s := *seconds
+	if math.IsNaN(s) || math.IsInf(s, 0) || s <= 0 {
+		return 0, fmt.Errorf("Invalid timeout: %s. It must be a positive number of seconds; leave it out for no timeout.", srchJSNumber(s))
+	}
+	if s > bashMaxTimeout.Seconds() {
+		return 0, fmt.Errorf("Invalid timeout: %s. The maximum is %s seconds; leave it out for no timeout.", srchJSNumber(s), srchJSNumber(bashMaxTimeout.Seconds()))
+	}
+	return time.Duration(s * float64(time.Second)), nil
 }
 
 // errBashAborted reports a run cancelled before the shell started.

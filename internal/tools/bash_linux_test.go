@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -157,5 +158,42 @@ func TestBashAbortReturnsWhenAnEscapedProcessHoldsThePipe(t *testing.T) {
 	}
 	if _, state, ok := bashProcStat(escaped); !ok || state == 'Z' {
 		t.Fatal("the escaped process did not survive, so the pipe was not held")
+	}
+}
+
+// TestBashSurvivesThreadExits: the shell is started with a parent-death signal, which Linux sends when
+// the thread that forked it exits. Threads exit whenever a goroutine locked to one ends; while the
+// shell runs, such goroutines must not take the forking thread down, and the shell with it.
+func TestBashSurvivesThreadExits(t *testing.T) {
+	dir := t.TempDir()
+	fifo := dir + "/go"
+	bashMkfifo(t, fifo)
+	released := false
+	res, err := NewBash(dir, BashOptions{}).Execute(bashTestContext(t),
+		loop.ToolCall{Args: json.RawMessage(`{"command":"echo ready; read line < go; echo \"got $line\""}`)},
+		func(r loop.ToolResult) {
+			if released || !strings.Contains(bashText(r), "ready") {
+				return
+			}
+			released = true
+			// Each goroutine ends locked to its thread, so the runtime ends the thread too.
+			var wg sync.WaitGroup
+			for range 64 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					runtime.LockOSThread()
+				}()
+			}
+			wg.Wait()
+			go func() {
+				if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+					_, _ = f.WriteString("x\n")
+					f.Close()
+				}
+			}()
+		})
+	if err != nil || bashText(res) != "ready\ngot x\n" {
+		t.Fatalf("result %q, error %v: the shell did not survive", bashText(res), err)
 	}
 }
