@@ -27,6 +27,9 @@ type BashOptions struct {
 	BinDir string
 	// Env holds extra KEY=VALUE variables; they override the inherited environment.
 	Env []string
+	// OutputDir receives the full-output files of truncated results (nil: the system temp
+	// directory, where nothing removes them).
+	OutputDir *OutputDir
 }
 
 // BashDetails is the details object of bash results and updates.
@@ -68,7 +71,7 @@ func (t *bashTool) Execute(ctx context.Context, call loop.ToolCall, onUpdate fun
 		return loop.ToolResult{}, err
 	}
 
-	out := newBashOutput("pi-bash")
+	out := newBashOutput(t.opts.OutputDir, "pi-bash")
 	defer out.closeFile()
 	if onUpdate != nil {
 		onUpdate(loop.ToolResult{Content: []provider.Content{}})
@@ -192,15 +195,16 @@ func bashFormat(out *bashOutput, empty string) (string, *BashDetails) {
 	}
 	start := tr.TotalLines - tr.OutputLines + 1
 	end := tr.TotalLines
+	full := path + out.spool.droppedNote()
 	switch {
 	case tr.LastLinePartial:
 		text += fmt.Sprintf("\n\n[Showing last %s of line %d (line is %s). Full output: %s]",
-			FormatSize(tr.OutputBytes), end, FormatSize(out.lastLineBytes), path)
+			FormatSize(tr.OutputBytes), end, FormatSize(out.lastLineBytes), full)
 	case tr.TruncatedBy != nil && *tr.TruncatedBy == "lines":
-		text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d. Full output: %s]", start, end, tr.TotalLines, path)
+		text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d. Full output: %s]", start, end, tr.TotalLines, full)
 	default:
 		text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d (%s limit). Full output: %s]",
-			start, end, tr.TotalLines, FormatSize(DefaultMaxBytes), path)
+			start, end, tr.TotalLines, FormatSize(DefaultMaxBytes), full)
 	}
 	return text, &BashDetails{Truncation: &tr, FullOutputPath: path}
 }
