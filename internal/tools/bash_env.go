@@ -17,12 +17,13 @@ const bashNoEditor = `echo 'pi-go: no editor here (the command has no terminal):
 // bashTerminalEditors are the programs that wait for keys forever without a terminal. vim, when stdin
 // is not a terminal, reads keys from stderr, and a pipe's write end never becomes readable. bash runs
 // the exported function of the same name instead (the shell and every bash it starts), which runs
-// the real program when a terminal is there, or in Ex or batch mode, and otherwise explains and fails.
+// the real program when a terminal is there, in Ex or batch mode, or when it is not installed (for
+// bash's own "command not found"), and otherwise explains and fails.
 var bashTerminalEditors = []string{"vi", "vim", "view", "vimdiff"}
 
 // bashEditorFunction is the body of the exported bash function that stands in for name.
 func bashEditorFunction(name string) string {
-	return fmt.Sprintf(`() { if [ -t 0 ] || [ -t 2 ]; then command %[1]s "$@"; return; fi;`+
+	return fmt.Sprintf(`() { if ! type -P %[1]s >/dev/null || [ -t 0 ] || [ -t 2 ]; then command %[1]s "$@"; return; fi;`+
 		` for a in "$@"; do case $a in -e*|-E*|-s*|-S*|-c|--cmd|+[!0-9/]*|-h|--help|--version) command %[1]s "$@"; return;; esac; done;`+
 		` printf '%%s\n' "pi-go: %[1]s needs a terminal, and commands run by the agent have none (it would wait for keys forever).`+
 		` Edit files with the edit or write tool, or run vim in Ex mode: vim -es -c '%%s/old/new/g' -c wq FILE" >&2; return 1; }`, name)

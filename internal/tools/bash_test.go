@@ -103,6 +103,8 @@ func TestBashResults(t *testing.T) {
 		{name: "environment", args: `{"command":"echo $PI_CODING_AGENT $PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT $SSH_ASKPASS_REQUIRE"}`, want: "true cat cat 0 never\n"},
 		{name: "no editor", args: `{"command":"for e in \"$GIT_EDITOR\" \"$GIT_SEQUENCE_EDITOR\" \"$EDITOR\" \"$VISUAL\"; do sh -c \"$e \\\"\\$@\\\"\" \"$e\" file 2>&1; echo \"exit $?\"; done"}`,
 			want: strings.Repeat("pi-go: no editor here (the command has no terminal): give the text on the command line, e.g. git commit -m \"...\", git merge --no-edit\nexit 1\n", 4)},
+		{name: "a missing vi is not found", args: `{"command":"PATH=/nonexistent; vim x"}`,
+			wantErr: "environment: vim: command not found\n\n\nCommand exited with code 127"},
 		{name: "prefix overrides the editor", opts: BashOptions{CommandPrefix: "export GIT_EDITOR=true"}, args: `{"command":"echo $GIT_EDITOR"}`, want: "true\n"},
 		{name: "extra env wins", opts: BashOptions{Env: []string{"PAGER=less", "PIGO_X=1"}}, args: `{"command":"echo $PAGER $PIGO_X"}`, want: "less 1\n"},
 		{name: "bin dir on PATH", opts: BashOptions{BinDir: "/opt/pi-bin"}, args: `{"command":"echo ${PATH%%:*}"}`, want: "/opt/pi-bin\n"},
