@@ -89,7 +89,8 @@ func (l *lifecycle) readPids() (shell, pi int) {
 }
 
 // checkAfterExit asserts what must hold once pi is gone: no process of the command's group lives,
-// the session file is valid JSONL holding the prompt, and the output directory is removed.
+// the session file is valid JSONL holding the prompt (unless prompt is ""), and the output directory
+// is removed.
 func (l *lifecycle) checkAfterExit(shell int, prompt string) {
 	l.t.Helper()
 	if st := procState(shell); st != 0 && st != 'Z' {
@@ -98,7 +99,9 @@ func (l *lifecycle) checkAfterExit(shell int, prompt string) {
 	if alive := groupMembers(shell); len(alive) > 0 {
 		l.t.Errorf("processes of the command's group %d still alive: %v", shell, alive)
 	}
-	l.checkSession(prompt)
+	if prompt != "" {
+		l.checkSession(prompt)
+	}
 	l.checkNoOutputFiles()
 }
 
@@ -195,10 +198,11 @@ func awaitPidfd(fd int, d time.Duration) (time.Duration, bool) {
 }
 
 // TestHangupKillsTheCommandsAndSavesTheSession: SIGHUP (the terminal was closed) ends -p, --mode
-// json and --mode rpc as SIGTERM does, while a command runs: exit 129, the command's process group
-// killed, the session saved, the full-output files removed.
+// json and --mode rpc as SIGTERM does, while a command runs (the bash tool's, or in RPC the user's
+// own through the bash command): exit 129, the command's process group killed, the session saved,
+// the full-output files removed.
 func TestHangupKillsTheCommandsAndSavesTheSession(t *testing.T) {
-	for _, mode := range []string{"print", "json", "rpc"} {
+	for _, mode := range []string{"print", "json", "rpc", "rpc bash"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
 			l := newLifecycle(t)
@@ -209,7 +213,7 @@ func TestHangupKillsTheCommandsAndSavesTheSession(t *testing.T) {
 				args = append(args, "-p", "sleep please")
 			case "json":
 				args = append(args, "--mode", "json", "sleep please")
-			case "rpc":
+			case "rpc", "rpc bash":
 				args = append(args, "--mode", "rpc")
 			}
 			cmd := exec.Command(piBinary, args...)
@@ -218,7 +222,7 @@ func TestHangupKillsTheCommandsAndSavesTheSession(t *testing.T) {
 			// theirs is empty (/dev/null).
 			var stdin io.WriteCloser
 			var err error
-			if mode == "rpc" {
+			if strings.HasPrefix(mode, "rpc") {
 				if stdin, err = cmd.StdinPipe(); err != nil {
 					t.Fatal(err)
 				}
@@ -233,10 +237,18 @@ func TestHangupKillsTheCommandsAndSavesTheSession(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = cmd.Process.Kill() })
-			if mode == "rpc" {
+			prompt := "sleep please"
+			switch mode {
+			case "rpc":
 				if _, err := io.WriteString(stdin, `{"type":"prompt","message":"sleep please"}`+"\n"); err != nil {
 					t.Fatal(err)
 				}
+			case "rpc bash":
+				line, _ := json.Marshal(map[string]string{"type": "bash", "command": sleeperCommand})
+				if _, err := stdin.Write(append(line, '\n')); err != nil {
+					t.Fatal(err)
+				}
+				prompt = "" // no run, so no session file
 			}
 			// JSON and RPC report the full-output file in a tool update: it exists while pi runs.
 			spool := make(chan string, 1)
@@ -255,7 +267,7 @@ func TestHangupKillsTheCommandsAndSavesTheSession(t *testing.T) {
 			if pi != cmd.Process.Pid {
 				t.Fatalf("the command's parent is %d, pi is %d", pi, cmd.Process.Pid)
 			}
-			if mode != "print" {
+			if mode == "json" || mode == "rpc" {
 				select {
 				case path := <-spool:
 					if _, err := os.Stat(path); err != nil {
@@ -282,7 +294,7 @@ func TestHangupKillsTheCommandsAndSavesTheSession(t *testing.T) {
 			if took > lifecycleBound {
 				t.Errorf("took %v to exit", took)
 			}
-			l.checkAfterExit(shell, "sleep please")
+			l.checkAfterExit(shell, prompt)
 		})
 	}
 }
