@@ -15,6 +15,7 @@ import (
 	"github.com/pi-go/pi-go/internal/provider/demo"
 	"github.com/pi-go/pi-go/internal/provider/openai"
 	"github.com/pi-go/pi-go/internal/session"
+	"github.com/pi-go/pi-go/internal/tools"
 	"github.com/pi-go/pi-go/internal/tui"
 )
 
@@ -31,6 +32,8 @@ type app struct {
 	warnings []string
 	// sink receives the session's warnings while the TUI runs (nil in the other modes: stderr).
 	sink *tui.WarningSink
+	// outputs holds the full-output files of long commands; removed when run returns.
+	outputs *tools.OutputDir
 }
 
 func (a *app) warn(format string, args ...any) {
@@ -99,6 +102,10 @@ func run(ctx context.Context, opts *Options, streams Streams) error {
 		store.Close()
 		return err
 	}
+	// Removed after the session is closed (defers run last first), on every way out of run: the
+	// end of the prompts, /quit, and SIGINT, SIGTERM or SIGHUP, which cancel ctx.
+	a.outputs = tools.NewOutputDir("")
+	defer a.outputs.Close()
 	sess, err := a.newSession(store, sel)
 	if err != nil {
 		store.Close()
@@ -307,6 +314,7 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		ShellCommandPrefix: settings.ShellCommandPrefix,
 		BinDir:             a.paths.Bin(),
 		DisableImageResize: !settings.AutoResizeImages(),
+		OutputDir:          a.outputs,
 		ModelAcceptsImages: modelAcceptsImages,
 	})
 	for _, w := range toolWarnings {
@@ -335,6 +343,7 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		BashShellPath:     settings.ShellPath,
 		BashCommandPrefix: settings.ShellCommandPrefix,
 		BashBinDir:        a.paths.Bin(),
+		BashOutputDir:     a.outputs,
 		UnknownContextWindow: func(m *provider.Model) bool {
 			return m.Provider == config.CustomProvider
 		},

@@ -13,6 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
+
+	"github.com/pi-go/pi-go/internal/tui"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -70,7 +72,16 @@ func Main(args []string, io Streams) int {
 			}
 			ctx, stop := signalContext()
 			defer stop()
-			return run(ctx, &opts, io)
+			err := run(ctx, &opts, io)
+			// A signal, or the terminal going away, ends every mode the same way once run has
+			// stopped what it started and saved the session: exit 128 + the signal's number.
+			if code := signalExitCode(ctx); code != 0 {
+				return &exitError{code: code}
+			}
+			if errors.Is(err, tui.ErrTerminalClosed) {
+				return &exitError{code: 128 + int(syscall.SIGHUP)}
+			}
+			return err
 		},
 	}
 	cmd.SetIn(io.In)
@@ -94,12 +105,17 @@ func Main(args []string, io Streams) int {
 	return 1
 }
 
-// signalContext is cancelled by SIGINT or SIGTERM; the signal that did it is remembered so the exit
-// code can say which (130 / 143).
+// signalContext is cancelled by SIGINT, SIGTERM or SIGHUP (the terminal was closed); the signal that
+// did it is remembered so the exit code can say which (130 / 143 / 129). A SIGHUP that was ignored
+// when pi started (nohup) stays ignored: the user asked for the run to outlive the terminal.
 func signalContext() (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
+	if !signal.Ignored(syscall.SIGHUP) {
+		sigs = append(sigs, syscall.SIGHUP)
+	}
+	signal.Notify(ch, sigs...)
 	done := make(chan struct{})
 	go func() {
 		select {

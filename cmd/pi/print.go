@@ -32,7 +32,7 @@ func newHeaderRecord(h session.Header) headerRecord {
 }
 
 // runPrint is -p (the final answer on stdout) and --mode json (every event as a JSON line). Prompts
-// run one after another; SIGINT/SIGTERM abort the run cleanly and exit with 130/143.
+// run one after another; SIGINT/SIGTERM/SIGHUP abort the run cleanly and exit with 130/143/129.
 func (a *app) runPrint(ctx context.Context, sess *harness.Session, initial string, images []provider.Content) error {
 	jsonMode := a.opts.Mode == "json"
 	if jsonMode {
@@ -70,9 +70,6 @@ func (a *app) runPrint(ctx context.Context, sess *harness.Session, initial strin
 			return &exitError{code: code}
 		}
 	}
-	if jsonMode {
-		return nil
-	}
 	msgs := sess.Messages()
 	if len(msgs) == 0 {
 		return nil
@@ -81,12 +78,17 @@ func (a *app) runPrint(ctx context.Context, sess *harness.Session, initial strin
 	if !ok {
 		return nil
 	}
+	// A failed run exits 1 in both modes (pi 1.6 exits 0 in JSON mode, so scripts cannot tell); in
+	// JSON mode the last events on stdout say why as well.
 	if last.StopReason == provider.StopReasonError || last.StopReason == provider.StopReasonAborted {
 		msg := last.ErrorMessage
 		if msg == "" {
 			msg = "Request " + string(last.StopReason)
 		}
 		return &exitError{code: 1, msg: msg}
+	}
+	if jsonMode {
+		return nil
 	}
 	var b strings.Builder
 	for _, c := range last.Content {

@@ -37,6 +37,7 @@ func (s *Session) ExecuteBash(ctx context.Context, command string, excludeFromCo
 		ShellPath:     s.opts.BashShellPath,
 		CommandPrefix: s.opts.BashCommandPrefix,
 		BinDir:        s.opts.BashBinDir,
+		OutputDir:     s.opts.BashOutputDir,
 	}, onChunk)
 	if err != nil {
 		return res, err

@@ -21,6 +21,8 @@ type ToolOptions struct {
 	ShellCommandPrefix string
 	BinDir             string
 	DisableImageResize bool
+	// OutputDir receives the bash tool's full-output files (nil: the system temp directory).
+	OutputDir *tools.OutputDir
 	// ModelAcceptsImages reports whether the current model takes images (nil: yes).
 	ModelAcceptsImages func() bool
 }
@@ -49,6 +51,7 @@ func BuildTools(names []string, o ToolOptions) ([]loop.Tool, []string) {
 				ShellPath:     o.ShellPath,
 				CommandPrefix: o.ShellCommandPrefix,
 				BinDir:        o.BinDir,
+				OutputDir:     o.OutputDir,
 			}))
 		case "edit":
 			out = append(out, tools.NewEdit(o.Cwd, tools.EditOptions{Mutations: mutations}))

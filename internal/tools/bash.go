@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/pi-go/pi-go/internal/loop"
@@ -26,6 +27,9 @@ type BashOptions struct {
 	BinDir string
 	// Env holds extra KEY=VALUE variables; they override the inherited environment.
 	Env []string
+	// OutputDir receives the full-output files of truncated results (nil: the system temp
+	// directory, where nothing removes them).
+	OutputDir *OutputDir
 }
 
 // BashDetails is the details object of bash results and updates.
@@ -62,12 +66,12 @@ func (t *bashTool) Execute(ctx context.Context, call loop.ToolCall, onUpdate fun
 	if t.opts.CommandPrefix != "" {
 		command = t.opts.CommandPrefix + "\n" + command
 	}
-	var timeout time.Duration
-	if args.Timeout != nil && *args.Timeout > 0 {
-		timeout = time.Duration(*args.Timeout * float64(time.Second))
+	timeout, err := bashTimeout(args.Timeout)
+	if err != nil {
+		return loop.ToolResult{}, err
 	}
 
-	out := newBashOutput("pi-bash")
+	out := newBashOutput(t.opts.OutputDir, "pi-bash")
 	defer out.closeFile()
 	if onUpdate != nil {
 		onUpdate(loop.ToolResult{Content: []provider.Content{}})
@@ -128,6 +132,27 @@ func (t *bashTool) Execute(ctx context.Context, call loop.ToolCall, onUpdate fun
 	return result, nil
 }
 
+// bashMaxTimeout is pi's limit (the longest delay Node's setTimeout takes, 2^31-1 ms): a longer
+// timeout is surely a mistake.
+const bashMaxTimeout = 2147483647 * time.Millisecond
+
+// bashTimeout checks the timeout argument (seconds; nil means none). Zero, negative, NaN, infinite
+// and over-long values are refused with a message the model can act on, as pi 1.6 does; a value
+// that would overflow a time.Duration must never turn into "no timeout" or an instant one.
+func bashTimeout(seconds *float64) (time.Duration, error) {
+	if seconds == nil {
+		return 0, nil
+	}
+	s := *seconds
+	if math.IsNaN(s) || math.IsInf(s, 0) || s <= 0 {
+		return 0, fmt.Errorf("Invalid timeout: %s. It must be a positive number of seconds; leave it out for no timeout.", srchJSNumber(s))
+	}
+	if s > bashMaxTimeout.Seconds() {
+		return 0, fmt.Errorf("Invalid timeout: %s. The maximum is %s seconds; leave it out for no timeout.", srchJSNumber(s), srchJSNumber(bashMaxTimeout.Seconds()))
+	}
+	return time.Duration(s * float64(time.Second)), nil
+}
+
 // errBashAborted reports a run cancelled before the shell started.
 var errBashAborted = errors.New("aborted")
 
@@ -170,15 +195,16 @@ func bashFormat(out *bashOutput, empty string) (string, *BashDetails) {
 	}
 	start := tr.TotalLines - tr.OutputLines + 1
 	end := tr.TotalLines
+	full := path + out.spool.droppedNote()
 	switch {
 	case tr.LastLinePartial:
 		text += fmt.Sprintf("\n\n[Showing last %s of line %d (line is %s). Full output: %s]",
-			FormatSize(tr.OutputBytes), end, FormatSize(out.lastLineBytes), path)
+			FormatSize(tr.OutputBytes), end, FormatSize(out.lastLineBytes), full)
 	case tr.TruncatedBy != nil && *tr.TruncatedBy == "lines":
-		text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d. Full output: %s]", start, end, tr.TotalLines, path)
+		text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d. Full output: %s]", start, end, tr.TotalLines, full)
 	default:
 		text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d (%s limit). Full output: %s]",
-			start, end, tr.TotalLines, FormatSize(DefaultMaxBytes), path)
+			start, end, tr.TotalLines, FormatSize(DefaultMaxBytes), full)
 	}
 	return text, &BashDetails{Truncation: &tr, FullOutputPath: path}
 }

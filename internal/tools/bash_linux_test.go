@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -93,21 +95,24 @@ func TestBashBackgroundJobDoesNotHoldTheResult(t *testing.T) {
 	bashKillGroupOnCleanup(t, pgid)
 }
 
-// TestBashHugeOutputStaysBounded streams 100 MB through the tool: the heap stays small and the whole
-// output lands in the spill file.
+// TestBashHugeOutputStaysBounded streams 72 MB through the tool: the heap stays small, and the spill
+// file keeps the end of the output within its limit, saying what it dropped.
 func TestBashHugeOutputStaysBounded(t *testing.T) {
 	if testing.Short() {
-		t.Skip("100 MB of output")
+		t.Skip("72 MB of output")
 	}
-	const size = 100 * 1024 * 1024
+	const size = 72 * 1024 * 1024
+	const line = "0123456789abcdefghijklmnopqrstuvwxyz\n"
 	var peak uint64
 	sample := func() {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		peak = max(peak, ms.HeapInuse)
 	}
-	res, err := NewBash(t.TempDir(), BashOptions{}).Execute(bashTestContext(t),
-		loop.ToolCall{Args: json.RawMessage(`{"command":"yes 0123456789abcdefghijklmnopqrstuvwxyz | head -c 104857600"}`)},
+	dir := NewOutputDir(t.TempDir())
+	t.Cleanup(func() { dir.Close() })
+	res, err := NewBash(t.TempDir(), BashOptions{OutputDir: dir}).Execute(bashTestContext(t),
+		loop.ToolCall{Args: json.RawMessage(`{"command":"yes 0123456789abcdefghijklmnopqrstuvwxyz | head -c 75497472"}`)},
 		func(loop.ToolResult) { sample() })
 	sample()
 	if err != nil {
@@ -117,21 +122,39 @@ func TestBashHugeOutputStaysBounded(t *testing.T) {
 	if !ok || d.FullOutputPath == "" {
 		t.Fatalf("details %v", res.Details)
 	}
-	t.Cleanup(func() { os.Remove(d.FullOutputPath) })
-	st, err := os.Stat(d.FullOutputPath)
+	if d.Truncation.TotalBytes != size || d.Truncation.TotalLines != size/len(line)+1 {
+		t.Fatalf("totals %d bytes %d lines", d.Truncation.TotalBytes, d.Truncation.TotalLines)
+	}
+	data, err := os.ReadFile(d.FullOutputPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Size() != size {
-		t.Fatalf("spill file has %d bytes, want %d", st.Size(), size)
+	if len(data) > bashSpoolLimit {
+		t.Fatalf("spill file has %d bytes, limit %d", len(data), bashSpoolLimit)
 	}
-	if d.Truncation.TotalBytes != size || d.Truncation.TotalLines != size/37+1 {
-		t.Fatalf("totals %d bytes %d lines", d.Truncation.TotalBytes, d.Truncation.TotalLines)
+	header, body, _ := strings.Cut(string(data), "\n")
+	m := regexp.MustCompile(`^\[pi-go: this file keeps only the end of the output \(limit 32\.0MB\): the first (\S+) \((\d+) lines\) were dropped; what follows starts at line (\d+)\]$`).FindStringSubmatch(header)
+	if m == nil {
+		t.Fatalf("header %q", header)
+	}
+	dropped, _ := strconv.Atoi(m[2])
+	if from, _ := strconv.Atoi(m[3]); from != dropped+1 || len(body) != size-dropped*len(line) {
+		t.Fatalf("header %q, then %d bytes", header, len(body))
+	}
+	if len(body) < bashSpoolLimit/2-len(line) {
+		t.Fatalf("the file keeps only %d bytes of the output", len(body))
+	}
+	whole := strings.Repeat(line, len(body)/len(line)+1)[:len(body)]
+	if body != whole {
+		t.Fatal("the file's body is not the end of the output")
+	}
+	if text := bashText(res); !strings.Contains(text, "Full output: "+d.FullOutputPath+" (the first "+m[1]+" were dropped to keep the file under 32.0MB") {
+		t.Fatalf("notice: %q", text[max(0, len(text)-300):])
 	}
 	if peak > 64<<20 {
 		t.Fatalf("heap peaked at %d MB", peak>>20)
 	}
-	t.Logf("heap peak %d MB", peak>>20)
+	t.Logf("heap peak %d MB; %s", peak>>20, header)
 }
 
 // TestBashAbortReturnsWhenAnEscapedProcessHoldsThePipe: a process that left the group (setsid) keeps
@@ -157,5 +180,42 @@ func TestBashAbortReturnsWhenAnEscapedProcessHoldsThePipe(t *testing.T) {
 	}
 	if _, state, ok := bashProcStat(escaped); !ok || state == 'Z' {
 		t.Fatal("the escaped process did not survive, so the pipe was not held")
+	}
+}
+
+// TestBashSurvivesThreadExits: the shell is started with a parent-death signal, which Linux sends when
+// the thread that forked it exits. Threads exit whenever a goroutine locked to one ends; while the
+// shell runs, such goroutines must not take the forking thread down, and the shell with it.
+func TestBashSurvivesThreadExits(t *testing.T) {
+	dir := t.TempDir()
+	fifo := dir + "/go"
+	bashMkfifo(t, fifo)
+	released := false
+	res, err := NewBash(dir, BashOptions{}).Execute(bashTestContext(t),
+		loop.ToolCall{Args: json.RawMessage(`{"command":"echo ready; read line < go; echo \"got $line\""}`)},
+		func(r loop.ToolResult) {
+			if released || !strings.Contains(bashText(r), "ready") {
+				return
+			}
+			released = true
+			// Each goroutine ends locked to its thread, so the runtime ends the thread too.
+			var wg sync.WaitGroup
+			for range 64 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					runtime.LockOSThread()
+				}()
+			}
+			wg.Wait()
+			go func() {
+				if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+					_, _ = f.WriteString("x\n")
+					f.Close()
+				}
+			}()
+		})
+	if err != nil || bashText(res) != "ready\ngot x\n" {
+		t.Fatalf("result %q, error %v: the shell did not survive", bashText(res), err)
 	}
 }

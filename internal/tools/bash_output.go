@@ -2,22 +2,17 @@ package tools
 
 import (
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
-	"os"
-	"path/filepath"
 	"unicode/utf8"
 )
 
 // bashOutput accumulates streamed command output in bounded memory, as pi's OutputAccumulator: it
 // decodes UTF-8 as it goes, keeps only a rolling tail of the text for display, counts lines and bytes
 // of everything, and once the output passes the limits writes all of it (the earlier bytes too) to a
-// temp file.
+// file in the output directory (bounded: bashSpool).
 type bashOutput struct {
 	maxLines, maxBytes int
 	// rolling is how much decoded tail is kept at least; the tail is cut back to it once it doubles.
-	rolling    int
-	filePrefix string
+	rolling int
 
 	dec             srchDecoder
 	tail            []byte
@@ -30,17 +25,16 @@ type bashOutput struct {
 	// pending holds the raw output until a spill file exists (at most about maxBytes).
 	pending  [][]byte
 	spilling bool
-	file     *os.File
-	filePath string
+	spool    *bashSpool
 	finished bool
 }
 
-func newBashOutput(filePrefix string) *bashOutput {
+func newBashOutput(dir *OutputDir, filePrefix string) *bashOutput {
 	return &bashOutput{
 		maxLines:        DefaultMaxLines,
 		maxBytes:        DefaultMaxBytes,
 		rolling:         2 * DefaultMaxBytes,
-		filePrefix:      filePrefix,
+		spool:           newBashSpool(dir, filePrefix),
 		tailAtLineStart: true,
 		totalLines:      1,
 	}
@@ -52,7 +46,7 @@ func (o *bashOutput) append(raw []byte) {
 	o.appendText(o.dec.decode(raw, false))
 	if o.spilling || o.spillNeeded() {
 		o.ensureFile()
-		o.writeFile(raw)
+		o.spool.write(raw)
 	} else if len(raw) > 0 {
 		o.pending = append(o.pending, bytes.Clone(raw))
 	}
@@ -125,7 +119,7 @@ func (o *bashOutput) snapshot(persist bool) (Truncation, string) {
 	if persist && truncated {
 		o.ensureFile()
 	}
-	return t, o.filePath
+	return t, o.spool.path
 }
 
 // truncated is pi's truncation test, on the decoded text.
@@ -133,42 +127,20 @@ func (o *bashOutput) truncated() bool {
 	return o.totalLines > o.maxLines || o.totalBytes > o.maxBytes
 }
 
+// ensureFile starts the spill file with the output so far.
 func (o *bashOutput) ensureFile() {
 	if o.spilling {
 		return
 	}
 	o.spilling = true
-	var id [8]byte
-	_, _ = rand.Read(id[:])
-	path := filepath.Join(os.TempDir(), o.filePrefix+"-"+hex.EncodeToString(id[:])+".log")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		// Without a file the output is still shown truncated; there is just no full copy.
-		o.pending = nil
-		return
+	if o.spool.open() {
+		for _, chunk := range o.pending {
+			o.spool.write(chunk)
+		}
 	}
-	o.file, o.filePath = f, path
-	for _, chunk := range o.pending {
-		o.writeFile(chunk)
-	}
+	// Without a file the output is still shown truncated; there is just no full copy.
 	o.pending = nil
 }
 
-func (o *bashOutput) writeFile(p []byte) {
-	if o.file == nil {
-		return
-	}
-	if _, err := o.file.Write(p); err != nil {
-		// A full disk must not fail the command; the file simply stops growing.
-		o.file.Close()
-		o.file = nil
-	}
-}
-
 // closeFile closes the spill file, if any.
-func (o *bashOutput) closeFile() {
-	if o.file != nil {
-		o.file.Close()
-		o.file = nil
-	}
-}
+func (o *bashOutput) closeFile() { o.spool.close() }

@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"strings"
+	"runtime"
 	"syscall"
 	"time"
 )
@@ -42,53 +42,6 @@ func bashShell(custom string) (shell string, args []string, err error) {
 	return "sh", []string{"-c"}, nil
 }
 
-// bashEnv is the child environment: the process environment with binDir prepended to PATH, the
-// variables that keep commands non-interactive, PI_CODING_AGENT=true (pi sets it for its children)
-// and the caller's extra variables, which win.
-func bashEnv(binDir string, extra []string) []string {
-	env := os.Environ()
-	set := func(kv string) {
-		key := kv[:strings.IndexByte(kv, '=')+1]
-		for i, e := range env {
-			if strings.HasPrefix(e, key) {
-				env[i] = kv
-				return
-			}
-		}
-		env = append(env, kv)
-	}
-	if binDir != "" {
-		path := os.Getenv("PATH")
-		if !bashPathHas(path, binDir) {
-			if path == "" {
-				path = binDir
-			} else {
-				path = binDir + string(os.PathListSeparator) + path
-			}
-			set("PATH=" + path)
-		}
-	}
-	set("PI_CODING_AGENT=true")
-	set("PAGER=cat")
-	set("GIT_PAGER=cat")
-	set("GIT_TERMINAL_PROMPT=0")
-	for _, kv := range extra {
-		if strings.IndexByte(kv, '=') > 0 {
-			set(kv)
-		}
-	}
-	return env
-}
-
-func bashPathHas(path, dir string) bool {
-	for _, p := range strings.Split(path, string(os.PathListSeparator)) {
-		if p == dir {
-			return true
-		}
-	}
-	return false
-}
-
 // bashCheckCwd returns pi's error when the working directory is missing.
 func bashCheckCwd(cwd string) error {
 	if _, err := os.Stat(cwd); err != nil {
@@ -118,11 +71,12 @@ type bashRunResult struct {
 	timedOut bool
 }
 
-// bashRun runs the shell in its own process group with stdin from /dev/null and stdout and stderr
-// merged into one pipe. It returns when the shell has exited and its output pipe is drained (or,
-// when a background process keeps the pipe open, bashExitGrace later). Abort (ctx) and timeout send
-// SIGTERM to the whole group, SIGKILL after bashKillGrace or once the shell is gone, and wait until
-// no process of the group is alive. Callbacks run on the caller's goroutine and never after return.
+// bashRun runs the shell in a session and process group of its own (bashSysProcAttr), with stdin
+// from /dev/null and stdout and stderr merged into one pipe. It returns when the shell has exited and
+// its output pipe is drained (or, when a background process keeps the pipe open, bashExitGrace
+// later). Abort (ctx) and timeout send SIGTERM to the whole group, SIGKILL after bashKillGrace or once
+// the shell is gone, and wait until no process of the group is alive. Callbacks run on the caller's
+// goroutine and never after return.
 func bashRun(ctx context.Context, spec bashRunSpec) (bashRunResult, error) {
 	var res bashRunResult
 	r, w, err := os.Pipe()
@@ -134,21 +88,30 @@ func bashRun(ctx context.Context, spec bashRunSpec) (bashRunResult, error) {
 	cmd.Env = spec.env
 	cmd.Stdout = w
 	cmd.Stderr = w
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	cmd.SysProcAttr = bashSysProcAttr()
+	exited := make(chan struct{})
+	var reaped bool
+	started := make(chan error, 1)
+	go func() {
+		// The parent-death signal follows the forking thread: keep it until the shell has exited.
+		// Unlocked again before the goroutine ends, the thread lives on (a locked one would exit).
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		reaped = bashAwaitExit(cmd)
+		close(exited)
+	}()
+	if err := <-started; err != nil {
 		r.Close()
 		w.Close()
 		return res, bashSpawnError(spec.shell, err)
 	}
 	w.Close()
 	pid := cmd.Process.Pid
-
-	exited := make(chan struct{})
-	var reaped bool
-	go func() {
-		reaped = bashAwaitExit(cmd)
-		close(exited)
-	}()
 
 	chunks := make(chan []byte)
 	free := make(chan []byte, bashChunkBuffers)

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -79,7 +80,17 @@ func TestBashResults(t *testing.T) {
 		{name: "killed by signal is success", args: `{"command":"echo x; kill -9 $$"}`, want: "x\n"},
 		{name: "timeout", args: `{"command":"sleep 30","timeout":0.2}`, wantErr: "Command timed out after 0.2 seconds"},
 		{name: "timeout with output", args: `{"command":"echo hi; sleep 30","timeout":0.3}`, wantErr: "hi\n\n\nCommand timed out after 0.3 seconds"},
-		{name: "zero timeout means none", args: `{"command":"echo ok","timeout":0}`, want: "ok\n"},
+		{name: "null timeout means none", args: `{"command":"echo ok","timeout":null}`, want: "ok\n"},
+		{name: "longest timeout", args: `{"command":"echo ok","timeout":2147483.647}`, want: "ok\n"},
+		// pi 0.73.1 ran these without a timeout; a huge one used to overflow the duration.
+		{name: "zero timeout", args: `{"command":"echo ok","timeout":0}`,
+			wantErr: "Invalid timeout: 0. It must be a positive number of seconds; leave it out for no timeout."},
+		{name: "negative timeout", args: `{"command":"echo ok","timeout":-5}`,
+			wantErr: "Invalid timeout: -5. It must be a positive number of seconds; leave it out for no timeout."},
+		{name: "huge timeout", args: `{"command":"echo ok","timeout":1e12}`,
+			wantErr: "Invalid timeout: 1000000000000. The maximum is 2147483.647 seconds; leave it out for no timeout."},
+		{name: "timeout just over the limit", args: `{"command":"echo ok","timeout":2147483.648}`,
+			wantErr: "Invalid timeout: 2147483.648. The maximum is 2147483.647 seconds; leave it out for no timeout."},
 		{name: "missing cwd", cwd: filepath.Join(dir, "gone"), args: `{"command":"echo hi"}`,
 			wantErr: "Working directory does not exist: " + filepath.Join(dir, "gone") + "\nCannot execute bash commands."},
 		{name: "custom shell missing", opts: BashOptions{ShellPath: "/no/such/shell"}, args: `{"command":"echo hi"}`,
@@ -89,7 +100,12 @@ func TestBashResults(t *testing.T) {
 		{name: "custom shell", opts: BashOptions{ShellPath: "/bin/sh"}, args: `{"command":"echo from sh"}`, want: "from sh\n"},
 		{name: "prefix", opts: BashOptions{CommandPrefix: "export TEST_VAR=hello"}, args: `{"command":"echo $TEST_VAR"}`, want: "hello\n"},
 		{name: "prefix output first", opts: BashOptions{CommandPrefix: "echo prefix"}, args: `{"command":"echo cmd"}`, want: "prefix\ncmd\n"},
-		{name: "environment", args: `{"command":"echo $PI_CODING_AGENT $PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT"}`, want: "true cat cat 0\n"},
+		{name: "environment", args: `{"command":"echo $PI_CODING_AGENT $PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT $SSH_ASKPASS_REQUIRE"}`, want: "true cat cat 0 never\n"},
+		{name: "no editor", args: `{"command":"for e in \"$GIT_EDITOR\" \"$GIT_SEQUENCE_EDITOR\" \"$EDITOR\" \"$VISUAL\"; do sh -c \"$e \\\"\\$@\\\"\" \"$e\" file 2>&1; echo \"exit $?\"; done"}`,
+			want: strings.Repeat("pi-go: no editor here (the command has no terminal): give the text on the command line, e.g. git commit -m \"...\", git merge --no-edit\nexit 1\n", 4)},
+		{name: "a missing vi is not found", args: `{"command":"PATH=/nonexistent; vim x"}`,
+			wantErr: "environment: vim: command not found\n\n\nCommand exited with code 127"},
+		{name: "prefix overrides the editor", opts: BashOptions{CommandPrefix: "export GIT_EDITOR=true"}, args: `{"command":"echo $GIT_EDITOR"}`, want: "true\n"},
 		{name: "extra env wins", opts: BashOptions{Env: []string{"PAGER=less", "PIGO_X=1"}}, args: `{"command":"echo $PAGER $PIGO_X"}`, want: "less 1\n"},
 		{name: "bin dir on PATH", opts: BashOptions{BinDir: "/opt/pi-bin"}, args: `{"command":"echo ${PATH%%:*}"}`, want: "/opt/pi-bin\n"},
 		{name: "cwd", args: `{"command":"pwd"}`, want: dir + "\n"},
@@ -118,6 +134,27 @@ func TestBashResults(t *testing.T) {
 				t.Fatalf("details %v, want none", res.Details)
 			}
 		})
+	}
+}
+
+func TestBashTimeoutValues(t *testing.T) {
+	for _, s := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, -1, math.Copysign(0, -1), 1e300} {
+		if d, err := bashTimeout(&s); err == nil {
+			t.Errorf("timeout %v accepted as %v", s, d)
+		}
+	}
+	for s, want := range map[float64]time.Duration{0.5: 500 * time.Millisecond, 2147483.647: bashMaxTimeout} {
+		if d, err := bashTimeout(&s); err != nil || d != want {
+			t.Errorf("timeout %v: %v, %v", s, d, err)
+		}
+	}
+}
+
+func TestBashKeepsTheUsersAskpassChoice(t *testing.T) {
+	t.Setenv("SSH_ASKPASS_REQUIRE", "force")
+	res, err, _ := bashCall(t, bashTestContext(t), NewBash(t.TempDir(), BashOptions{}), `{"command":"echo $SSH_ASKPASS_REQUIRE"}`)
+	if err != nil || bashText(res) != "force\n" {
+		t.Fatalf("%q %v", bashText(res), err)
 	}
 }
 

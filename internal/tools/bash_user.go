@@ -2,11 +2,7 @@ package tools
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -22,22 +18,24 @@ type UserBashResult struct {
 	ExitCode  *int `json:"exitCode,omitempty"`
 	Cancelled bool `json:"cancelled"`
 	Truncated bool `json:"truncated"`
-	// FullOutputPath is the temp file with the whole (sanitised) output, once it passed 50 KB.
+	// FullOutputPath is the file with the whole (sanitised) output, once it passed 50 KB (its end
+	// only, past bashSpoolLimit).
 	FullOutputPath string `json:"fullOutputPath,omitempty"`
 }
 
 // ExecuteUserBash runs a command typed by the user as pi's interactive executor does: the same shell,
 // environment and process handling as the bash tool (no timeout), output sanitised (ANSI escapes
 // stripped, control characters and CR removed), streamed to onChunk (may be nil) chunk by chunk on the
-// caller's goroutine, kept in a rolling buffer and spilled to /tmp/pi-bash-<hex>.log past 50 KB.
-// Cancelling ctx kills the process group and returns the output so far with Cancelled set. Errors
-// are for commands that could not run (bad shell path, missing cwd, spawn failure).
+// caller's goroutine, kept in a rolling buffer and spilled to pi-bash-<hex>.log in the output
+// directory past 50 KB. Cancelling ctx kills the process group and returns the output so far with
+// Cancelled set. Errors are for commands that could not run (bad shell path, missing cwd, spawn
+// failure).
 func ExecuteUserBash(ctx context.Context, command, cwd string, opts BashOptions, onChunk func(string)) (UserBashResult, error) {
 	if opts.CommandPrefix != "" {
 		command = opts.CommandPrefix + "\n" + command
 	}
 	var (
-		sink   bashUserSink
+		sink   = bashUserSink{spool: newBashSpool(opts.OutputDir, "pi-bash")}
 		dec    srchDecoder
 		strip  bashANSIStripper
 		result UserBashResult
@@ -74,7 +72,7 @@ func ExecuteUserBash(ctx context.Context, command, cwd string, opts BashOptions,
 	}
 	result.Cancelled = cancelled
 	result.Truncated = tr.Truncated
-	result.FullOutputPath = sink.path
+	result.FullOutputPath = sink.spool.path
 	if !cancelled {
 		result.ExitCode = res.exitCode
 	}
@@ -82,26 +80,20 @@ func ExecuteUserBash(ctx context.Context, command, cwd string, opts BashOptions,
 }
 
 // bashUserSink is the executor's rolling buffer: it keeps about 100 KB of recent sanitised text
-// (whole chunks) and, once more than 50 KB of raw output arrived, writes all text to a temp file.
+// (whole chunks) and, once more than 50 KB of raw output arrived, writes all text to a file in the
+// output directory (bounded: bashSpool).
 type bashUserSink struct {
 	chunks   []string
 	size     int
 	totalRaw int
-	started  bool
-	file     *os.File
-	path     string
+	spool    *bashSpool
 }
 
 func (s *bashUserSink) add(text string) {
 	if s.totalRaw > DefaultMaxBytes {
 		s.ensureFile()
 	}
-	if s.file != nil {
-		if _, err := s.file.WriteString(text); err != nil {
-			s.file.Close()
-			s.file = nil
-		}
-	}
+	s.spool.write([]byte(text))
 	s.chunks = append(s.chunks, text)
 	s.size += len(text)
 	for s.size > 2*DefaultMaxBytes && len(s.chunks) > 1 {
@@ -111,34 +103,19 @@ func (s *bashUserSink) add(text string) {
 	}
 }
 
+// ensureFile starts the file with the text kept so far.
 func (s *bashUserSink) ensureFile() {
-	if s.started {
+	if s.spool.started {
 		return
 	}
-	s.started = true
-	var id [8]byte
-	_, _ = rand.Read(id[:])
-	path := filepath.Join(os.TempDir(), "pi-bash-"+hex.EncodeToString(id[:])+".log")
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return
-	}
-	s.file, s.path = f, path
-	for _, c := range s.chunks {
-		if _, err := f.WriteString(c); err != nil {
-			f.Close()
-			s.file = nil
-			return
+	if s.spool.open() {
+		for _, c := range s.chunks {
+			s.spool.write([]byte(c))
 		}
 	}
 }
 
-func (s *bashUserSink) close() {
-	if s.file != nil {
-		s.file.Close()
-		s.file = nil
-	}
-}
+func (s *bashUserSink) close() { s.spool.close() }
 
 // bashANSIPattern is strip-ansi's expression: OSC strings ended by BEL, ESC \ or ST, and CSI / escape
 // sequences.

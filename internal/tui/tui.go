@@ -45,8 +45,9 @@ type Options struct {
 	Width, Height int
 }
 
-// Run runs the interactive session until the user quits. It returns when the terminal is restored
-// and every operation it started has stopped.
+// Run runs the interactive session until the user quits, ctx ends or the terminal goes away
+// (ErrTerminalClosed). It returns when the terminal is restored and every operation it started has
+// stopped.
 func Run(ctx context.Context, sess *harness.Session, opts Options) error {
 	if opts.In == nil {
 		opts.In = os.Stdin
@@ -64,20 +65,31 @@ func Run(ctx context.Context, sess *harness.Session, opts Options) error {
 	}
 	defer term.leave()
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	in := opts.In
+	if f, ok := opts.In.(*os.File); ok && term.inFd >= 0 {
+		in = &hangupReader{File: f, onHangup: func() { cancel(ErrTerminalClosed) }}
+	}
 	m := newModel(ctx, sess, opts, width, height, term)
 	prog := tea.NewProgram(m,
-		tea.WithInput(opts.In),
+		tea.WithInput(in),
 		tea.WithOutput(opts.Out),
 		tea.WithoutRenderer(),
 		tea.WithContext(ctx),
+		// Signals reach the session through ctx (the caller's signal handling). Bubble Tea's own
+		// handler would race it: its quit message, sent after the event loop has ended on the
+		// cancelled ctx, blocks forever and with it the program's shutdown.
+		tea.WithoutSignalHandler(),
 	)
 	stopResize := term.watchResize(func(w, h int) { prog.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 	_, err := prog.Run()
 	stopResize()
 	m.shutdown()
-	// A cancelled context and SIGINT/SIGTERM from outside end the session like /quit.
+	if errors.Is(context.Cause(ctx), ErrTerminalClosed) {
+		return ErrTerminalClosed
+	}
+	// A cancelled context (SIGINT, SIGTERM, SIGHUP from outside) ends the session like /quit.
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil || errors.Is(err, tea.ErrInterrupted) {
 		err = nil
 	}
