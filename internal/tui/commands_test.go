@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -137,9 +138,15 @@ func TestTreeNavigationPutsThePromptBackInTheEditor(t *testing.T) {
 
 func TestDoubleEscapeOpensTheTree(t *testing.T) {
 	sess := newTestSession(t, newScript(textTurn("Answer.")), nil)
-	u := startUI(t, sess, Options{})
+	// A stopped clock: the two presses count as one double press however long the machine takes
+	// between them.
+	stopped := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	u := startUI(t, sess, Options{Clock: func() time.Time { return stopped }})
 	u.submit("question")
-	u.waitScreen("the answer", contains("Answer."))
+	// Idle first (no status line): an Escape while the run is still ending would abort it instead.
+	u.waitScreen("the answer, idle", func(s string) bool {
+		return strings.Contains(s, "Answer.") && !strings.Contains(s, "to interrupt")
+	})
 	u.key(tea.KeyEscape)
 	u.key(tea.KeyEscape)
 	u.waitScreen("the tree", contains("Session Tree"))

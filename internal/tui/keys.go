@@ -152,7 +152,7 @@ func (m *model) escape() tea.Cmd {
 		if action == "none" {
 			return nil
 		}
-		now := time.Now()
+		now := m.keyTime()
 		if !m.lastEsc.IsZero() && now.Sub(m.lastEsc) < doubleKeyWindow {
 			m.lastEsc = time.Time{}
 			if action == "fork" {
@@ -206,9 +206,17 @@ func (m *model) dequeue() {
 	}
 }
 
+// keyTime is the time of the key press being handled.
+func (m *model) keyTime() time.Time {
+	if m.opts.Clock != nil {
+		return m.opts.Clock()
+	}
+	return time.Now()
+}
+
 // ctrlC clears the editor; a second press within 500 ms quits.
 func (m *model) ctrlC() {
-	now := time.Now()
+	now := m.keyTime()
 	if !m.lastCtrlC.IsZero() && now.Sub(m.lastCtrlC) < doubleKeyWindow {
 		m.quit()
 		return

@@ -43,6 +43,9 @@ type Options struct {
 	Out io.Writer
 	// Width and Height are the size used when Out is not a terminal (tests); 0: 80x24.
 	Width, Height int
+	// Clock tells the time of a key press for double-press detection (Escape Escape, Ctrl+C Ctrl+C);
+	// nil is time.Now. Tests pass a stopped clock so a loaded machine cannot split a double press.
+	Clock func() time.Time
 }
 
 // Run runs the interactive session until the user quits, ctx ends or the terminal goes away
