@@ -85,7 +85,7 @@ func (s *Session) maybeRetry(ctx context.Context, last *provider.AssistantMessag
 		s.emit(Event{Type: EventAutoRetryEnd, Success: false, Attempt: maxRetries, FinalError: last.ErrorMessage})
 		return false, nil
 	}
-	delay := retryDelay(attempt, settings.BaseDelay(), settings.MaxDelay(), last.ErrorMessage)
+	delay := retryDelay(attempt, settings.BaseDelay(), settings.MaxAgentDelay(), last.ErrorMessage)
 	errText := last.ErrorMessage
 	if errText == "" {
 		errText = "Unknown error"
