@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -192,4 +193,12 @@ func (r redactor) apply(s string) string {
 		}
 	}
 	return s
+}
+
+// seconds writes a wait for people: "300 s", "1.5 s", "50 ms".
+func seconds(d time.Duration) string {
+	if d < time.Second {
+		return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
+	}
+	return strconv.FormatFloat(d.Round(100*time.Millisecond).Seconds(), 'f', -1, 64) + " s"
 }

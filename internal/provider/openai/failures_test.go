@@ -352,7 +352,7 @@ func TestIdleTimeout(t *testing.T) {
 		clk.Advance(time.Millisecond)
 		msg := <-done
 		checkContract(t, msg, events)
-		want := "Request timed out: no data from " + srv.URL + "/chat/completions for 50ms"
+		want := "Request timed out: no data from " + srv.URL + "/chat/completions for 50 ms (the stream stalled)"
 		if msg.StopReason != provider.StopReasonError || msg.ErrorMessage != want {
 			t.Fatalf("got %s %q, want %q", msg.StopReason, msg.ErrorMessage, want)
 		}
@@ -386,22 +386,18 @@ func TestIdleTimeout(t *testing.T) {
 		clk.Advance(time.Minute)
 		msg := <-done
 		checkContract(t, msg, events)
-		if msg.ErrorMessage != "Request timed out: no data from "+srv.URL+"/chat/completions for 1m0s" || eventTypes(events) != "error" {
+		if msg.ErrorMessage != "Request timed out: no response from "+srv.URL+"/chat/completions for 60 s" || eventTypes(events) != "error" {
 			t.Fatalf("got %q, events %s", msg.ErrorMessage, eventTypes(events))
 		}
 	})
 	t.Run("activity re-arms", func(t *testing.T) {
 		clk := &fakeClock{}
 		cancelled := make(chan error, 1)
-		w := startIdleWatch(clk, time.Minute, func(err error) { cancelled <- err })
+		w := startIdleWatch(clk, time.Minute, -1, func(err error) { cancelled <- err })
 		clk.Advance(50 * time.Second)
 		w.touch() // a byte at 50 s
 		clk.Advance(50 * time.Second)
-		select {
-		case err := <-cancelled:
-			t.Fatalf("fired after 50 s of quiet: %v", err)
-		default:
-		}
+		notFired(t, cancelled, "after 50 s of quiet")
 		clk.Advance(10 * time.Second)
 		if err := <-cancelled; err != errIdle {
 			t.Fatalf("cause %v", err)
@@ -410,6 +406,154 @@ func TestIdleTimeout(t *testing.T) {
 			t.Fatal("stop does not report the timeout")
 		}
 	})
+	t.Run("bytes without content", func(t *testing.T) {
+		// Keep-alives (touch) keep the byte timer quiet; only content (touchContent) resets the other.
+		clk := &fakeClock{}
+		cancelled := make(chan error, 1)
+		w := startIdleWatch(clk, time.Minute, 3*time.Minute, func(err error) { cancelled <- err })
+		for i := 0; i < 5; i++ { // 150 s of keep-alives every 30 s
+			clk.Advance(30 * time.Second)
+			w.touch()
+		}
+		w.touchContent()         // content at 150 s
+		for i := 0; i < 5; i++ { // keep-alives up to 300 s: 150 s without content
+			clk.Advance(30 * time.Second)
+			w.touch()
+		}
+		notFired(t, cancelled, "150 s after the last content")
+		clk.Advance(29 * time.Second)
+		w.touch()
+		notFired(t, cancelled, "179 s after the last content")
+		clk.Advance(time.Second)
+		if err := <-cancelled; err != errNoContent {
+			t.Fatalf("cause %v, want no content", err)
+		}
+	})
+	t.Run("after [DONE] only the drain limit is left", func(t *testing.T) {
+		clk := &fakeClock{}
+		cancelled := make(chan error, 1)
+		w := startIdleWatch(clk, time.Minute, time.Minute, func(err error) { cancelled <- err })
+		clk.Advance(50 * time.Second)
+		w.touch()
+		w.answered(2 * time.Second)
+		clk.Advance(time.Second)
+		notFired(t, cancelled, "during the drain")
+		clk.Advance(time.Second)
+		if err := <-cancelled; err != errIdle {
+			t.Fatalf("cause %v", err)
+		}
+	})
+}
+
+// notFired fails the test when the watch has cancelled the call.
+func notFired(t *testing.T, cancelled <-chan error, when string) {
+	t.Helper()
+	select {
+	case err := <-cancelled:
+		t.Fatalf("fired %s: %v", when, err)
+	default:
+	}
+}
+
+// streamWithin streams req and fails the test when the stream is still running after limit (today's
+// servers that never end: the provider must end them itself).
+func streamWithin(t *testing.T, p *Provider, req *provider.Request, limit time.Duration) (*provider.AssistantMessage, []*provider.AssistantEvent) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	msg, events := run(t, p, ctx, req)
+	if msg.StopReason == provider.StopReasonAborted {
+		t.Fatalf("the stream was still running after %v", limit)
+	}
+	return msg, events
+}
+
+func TestKeepAlivesDoNotKeepAStreamAlive(t *testing.T) {
+	c := chunks()
+	srv := startServer(t)
+	t.Run("content timeout defaults to the idle timeout", func(t *testing.T) {
+		p := newTestProvider(t, Config{IdleTimeout: 50 * time.Millisecond})
+		srv.Enqueue(openaitest.Response{Events: []string{c.Role()}, End: openaitest.EndKeepAlive, KeepAlive: time.Millisecond})
+		msg, _ := streamWithin(t, p, simpleRequest(testModel(srv.URL)), 10*time.Second)
+		// Which timer fires first may depend on the machine's load; both end the stream.
+		if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, "Request timed out: no ") ||
+			!provider.IsRetryable(msg) {
+			t.Fatalf("got %s %q", msg.StopReason, msg.ErrorMessage)
+		}
+	})
+	t.Run("keep-alives only", func(t *testing.T) {
+		p := newTestProvider(t, Config{IdleTimeout: -1, ContentTimeout: 30 * time.Millisecond})
+		srv.Enqueue(openaitest.Response{Events: []string{c.Role(), c.Chunk(map[string]any{"content": ""}, "")},
+			End: openaitest.EndKeepAlive, KeepAlive: time.Millisecond})
+		msg, events := streamWithin(t, p, simpleRequest(testModel(srv.URL)), 10*time.Second)
+		want := "Request timed out: no content from " + srv.URL + "/chat/completions for 30 ms (data kept arriving, " +
+			"but no text, thinking or tool call: keep-alives, empty chunks or a trickle)"
+		if msg.StopReason != provider.StopReasonError || msg.ErrorMessage != want {
+			t.Fatalf("got %s %q\nwant %q", msg.StopReason, msg.ErrorMessage, want)
+		}
+		if eventTypes(events) != "start error" || !provider.IsRetryable(msg) {
+			t.Fatalf("events %s, retryable %v", eventTypes(events), provider.IsRetryable(msg))
+		}
+	})
+	t.Run("trickle", func(t *testing.T) {
+		// One byte per millisecond: the byte timer never fires, and the first text chunk (over 100
+		// bytes) cannot be complete before the content timeout.
+		p := newTestProvider(t, Config{IdleTimeout: -1, ContentTimeout: 30 * time.Millisecond})
+		srv.Enqueue(openaitest.Response{Events: []string{c.Role(), c.Text("Hello"), c.Finish("stop"), openaitest.Done()},
+			Trickle: time.Millisecond})
+		msg, _ := streamWithin(t, p, simpleRequest(testModel(srv.URL)), 10*time.Second)
+		if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, "Request timed out: no content from ") {
+			t.Fatalf("got %s %q", msg.StopReason, msg.ErrorMessage)
+		}
+	})
+	t.Run("content resets the content timer", func(t *testing.T) {
+		// Every text chunk arrives well within the content timeout, keep-alives in between: the answer
+		// completes. A generous timeout: only a machine stalled for seconds could fail this.
+		p := newTestProvider(t, Config{IdleTimeout: -1, ContentTimeout: 5 * time.Second})
+		var events []string
+		for i := 0; i < 5; i++ {
+			events = append(events, openaitest.Comment("keep-alive"), c.Text("x"))
+		}
+		srv.Enqueue(openaitest.Response{Events: append(events, c.Finish("stop"), openaitest.Done()), Delay: time.Millisecond})
+		msg, _ := streamWithin(t, p, simpleRequest(testModel(srv.URL)), 30*time.Second)
+		if msg.StopReason != provider.StopReasonStop || provider.TextOf(msg.Content, "") != "xxxxx" {
+			t.Fatalf("got %s %q %q", msg.StopReason, msg.ErrorMessage, provider.TextOf(msg.Content, ""))
+		}
+	})
+	t.Run("abort ends a keep-alive stream at once", func(t *testing.T) {
+		p := newTestProvider(t, Config{IdleTimeout: -1, ContentTimeout: -1})
+		srv.Enqueue(openaitest.Response{Events: []string{c.Role()}, End: openaitest.EndKeepAlive, KeepAlive: time.Millisecond})
+		ctx, cancel := context.WithCancel(context.Background())
+		n := len(srv.Requests())
+		go func() {
+			srv.WaitRequest(context.Background(), n+1)
+			cancel()
+		}()
+		msg, _ := run(t, p, ctx, simpleRequest(testModel(srv.URL)))
+		if msg.StopReason != provider.StopReasonAborted || msg.ErrorMessage != "Request was aborted" {
+			t.Fatalf("got %s %q", msg.StopReason, msg.ErrorMessage)
+		}
+	})
+}
+
+func TestContentTimeoutChoice(t *testing.T) {
+	m := testModel("http://x/v1")
+	tests := []struct {
+		cfg, call, idle, want time.Duration
+	}{
+		{0, 0, time.Minute, time.Minute},
+		{0, 0, -1, -1},
+		{2 * time.Minute, 0, time.Minute, 2 * time.Minute},
+		{2 * time.Minute, 5 * time.Second, time.Minute, 5 * time.Second},
+		{-1, 0, time.Minute, -1},
+	}
+	for i, tt := range tests {
+		p := New(Config{ContentTimeout: tt.cfg, HTTPClient: http.DefaultClient})
+		req := &provider.Request{Model: m, Options: provider.StreamOptions{ContentTimeout: tt.call}}
+		if got := p.contentFor(req, tt.idle); got != tt.want {
+			t.Errorf("case %d: %v, want %v", i, got, tt.want)
+		}
+	}
 }
 
 func TestAbort(t *testing.T) {
@@ -475,13 +619,15 @@ func TestAbort(t *testing.T) {
 // TestErrorTextsClassify pins how pi-go's own transport texts are classified, whatever the server.
 func TestErrorTextsClassify(t *testing.T) {
 	texts := map[string]bool{
-		transportErrorMessage(&net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, "http://x/v1/chat/completions"): true,
-		transportErrorMessage(errors.New("http2: server sent GOAWAY and closed the connection"), "http://x/v1/chat/completions"):                  true,
-		"Connection lost while streaming the answer: read: connection reset by peer":                                                              true,
-		"Stream ended without a finish reason or [DONE]: the server closed the connection early":                                                  true,
-		"Request timed out: no data from http://x/v1/chat/completions for 2m0s":                                                                   true,
-		"Malformed JSON in stream chunk 3 (unexpected end of JSON input): \"{\"":                                                                  false,
-		"TLS error talking to https://x/v1/chat/completions: tls: failed to verify certificate: x509: certificate signed by unknown authority":    false,
+		transportErrorMessage(&net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, "http://x/v1/chat/completions"):                                    true,
+		transportErrorMessage(errors.New("http2: server sent GOAWAY and closed the connection"), "http://x/v1/chat/completions"):                                                     true,
+		"Connection lost while streaming the answer: read: connection reset by peer":                                                                                                 true,
+		"Stream ended without a finish reason or [DONE]: the server closed the connection early":                                                                                     true,
+		"Request timed out: no data from http://x/v1/chat/completions for 300 s (the stream stalled)":                                                                                true,
+		"Request timed out: no response from http://x/v1/chat/completions for 300 s":                                                                                                 true,
+		"Request timed out: no content from http://x/v1/chat/completions for 300 s (data kept arriving, but no text, thinking or tool call: keep-alives, empty chunks or a trickle)": true,
+		"Malformed JSON in stream chunk 3 (unexpected end of JSON input): \"{\"":                                                                                                     false,
+		"TLS error talking to https://x/v1/chat/completions: tls: failed to verify certificate: x509: certificate signed by unknown authority":                                       false,
 	}
 	for text, want := range texts {
 		msg := &provider.AssistantMessage{StopReason: provider.StopReasonError, ErrorMessage: text}

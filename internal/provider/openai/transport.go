@@ -10,8 +10,9 @@ import (
 	"time"
 )
 
-// DefaultIdleTimeout ends a stream that sends nothing for this long.
-const DefaultIdleTimeout = 120 * time.Second
+// DefaultIdleTimeout ends a call whose server sends nothing for this long: pi 1.6's httpIdleTimeoutMs
+// default (its HTTP client's header and body timeouts).
+const DefaultIdleTimeout = 300 * time.Second
 
 // DefaultReasoningIdleTimeout is the default for calls that ask a reasoning model to think: OpenAI's
 // chat completions stream nothing at all while o-series and gpt-5 models reason, for minutes at high
