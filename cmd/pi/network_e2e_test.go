@@ -1,0 +1,68 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pi-go/pi-go/internal/provider/openaitest"
+)
+
+// A stream that stalls after its first chunk, and one that sends keep-alives and nothing else, end
+// with a clear message within settings.json's timeouts, after the visible retry.
+func TestPrintEndsStreamsThatNeverFinish(t *testing.T) {
+	c := openaitest.NewChunks("test-model")
+	tests := []struct {
+		name     string
+		settings string
+		response openaitest.Response
+		want     string
+	}{
+		{name: "stall after the first chunk", settings: `{"httpIdleTimeoutMs": 200, "retry": {"baseDelayMs": 1, "maxRetries": 1}}`,
+			response: openaitest.Response{Events: []string{c.Role(), c.Text("Hel")}, End: openaitest.EndStall},
+			want:     "Request timed out: no data from %s/chat/completions for 200 ms (the stream stalled)"},
+		{name: "keep-alives only", settings: `{"contentIdleTimeoutMs": "200", "retry": {"baseDelayMs": 1, "maxRetries": 1}}`,
+			response: openaitest.Response{Events: []string{c.Role()}, End: openaitest.EndKeepAlive, KeepAlive: 10 * time.Millisecond},
+			want:     "Request timed out: no content from %s/chat/completions for 200 ms"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newProject(t)
+			if err := os.WriteFile(filepath.Join(p.agentDir, "settings.json"), []byte(tt.settings), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p.server.Enqueue(tt.response, tt.response)
+			start := time.Now()
+			r := p.run("", append(p.baseArgs(), "-p", "hi")...)
+			elapsed := time.Since(start)
+			want := strings.Replace(tt.want, "%s", p.server.URL, 1)
+			if r.code != 1 || !strings.Contains(r.stderr, want) {
+				t.Fatalf("exit %d after %v, stderr:\n%s\nwant %q", r.code, elapsed, r.stderr, want)
+			}
+			if !strings.Contains(r.stderr, "Retrying (1/1) in ") || len(p.server.Requests()) != 2 {
+				t.Fatalf("%d requests; stderr:\n%s", len(p.server.Requests()), r.stderr)
+			}
+			if elapsed > 30*time.Second {
+				t.Fatalf("took %v", elapsed)
+			}
+		})
+	}
+}
+
+func TestInvalidTimeoutSettingIsNamed(t *testing.T) {
+	p := newProject(t)
+	path := filepath.Join(p.agentDir, "settings.json")
+	if err := os.WriteFile(path, []byte(`{"httpIdleTimeoutMs": -5}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.server.Enqueue(openaitest.TextReply("test-model", "fine"))
+	r := p.run("", append(p.baseArgs(), "-p", "hi")...)
+	if r.code != 0 || r.stdout != "fine\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "Warning: "+path+": httpIdleTimeoutMs: -5 is not a timeout") {
+		t.Fatalf("stderr %q", r.stderr)
+	}
+}

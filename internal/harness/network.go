@@ -1,0 +1,21 @@
+package harness
+
+import (
+	"context"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// sendRequest hands one request to the provider with the limits of settings.json the caller left
+// unset: httpIdleTimeoutMs and contentIdleTimeoutMs. Settings are read per request, as pi does, so a
+// change applies to the next request.
+func (s *Session) sendRequest(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
+	settings := s.opts.Settings.Settings()
+	if req.Options.IdleTimeout == 0 {
+		req.Options.IdleTimeout = settings.HTTPIdleTimeout()
+	}
+	if req.Options.ContentTimeout == 0 {
+		req.Options.ContentTimeout = settings.ContentIdleTimeout()
+	}
+	return s.opts.Stream(ctx, req, emit)
+}
