@@ -43,6 +43,10 @@ type StreamOptions struct {
 	// whatever else arrives (keep-alives, empty chunks), with a retryable error (0: the provider's
 	// default; negative: none).
 	ContentTimeout time.Duration
+	// MaxRetryDelay is the longest wait before a retry that the caller will accept (the harness passes
+	// retry.maxAgentDelayMs): an error whose server asks for a longer one says so and is not retryable
+	// (0: no limit).
+	MaxRetryDelay time.Duration
 }
 
 // Provider streams one assistant response. Stream never returns a Go error: failures (HTTP errors,

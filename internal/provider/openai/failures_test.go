@@ -24,9 +24,12 @@ func TestHTTPErrorStatuses(t *testing.T) {
 		status     int
 		body       string
 		retryAfter string
-		want       string
-		retryable  bool
-		overflow   bool
+		header     http.Header
+		// maxRetryDelay is the request's MaxRetryDelay.
+		maxRetryDelay time.Duration
+		want          string
+		retryable     bool
+		overflow      bool
 	}{
 		{name: "400 OpenAI overflow", status: 400,
 			body:     `{"error":{"message":"Your input exceeds the context window of this model. Please adjust your input and try again.","type":"invalid_request_error","param":"input","code":"context_length_exceeded"}}`,
@@ -35,21 +38,31 @@ func TestHTTPErrorStatuses(t *testing.T) {
 		{name: "400 no body", status: 400, want: "400 status code (no body)", overflow: true},
 		{name: "401 echoes the key", status: 401,
 			body: `{"error":{"message":"Incorrect API key provided: ` + testKey + `. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`,
-			want: "401 Incorrect API key provided: [redacted]. You can find your API key at https://platform.openai.com/account/api-keys."},
-		{name: "403 plain text", status: 403, body: "Forbidden\n", want: "403 Forbidden"},
+			want: "401 Incorrect API key provided: [redacted]. You can find your API key at https://platform.openai.com/account/api-keys. (POST %URL%)"},
+		{name: "403 plain text", status: 403, body: "Forbidden\n", want: "403 Forbidden (POST %URL%)"},
 		{name: "404 Ollama model", status: 404, body: `{"error":"model \"qwen9\" not found, try pulling it first"}`,
-			want: `404 model "qwen9" not found, try pulling it first`},
+			want: `404 model "qwen9" not found, try pulling it first (POST %URL%)`},
 		{name: "404 HTML", status: 404, body: "<html>\n<head><title>404 Not Found</title></head>\n<body>nginx</body>\n</html>\n",
-			want: "404 <html> <head><title>404 Not Found</title></head> <body>nginx</body> </html>"},
+			want: "404 <html> <head><title>404 Not Found</title></head> <body>nginx</body> </html> (POST %URL%)"},
 		{name: "400 vLLM", status: 400,
 			body:     `{"object":"error","message":"This model's maximum context length is 32768 tokens. However, you requested 40000 tokens in the messages.","type":"BadRequestError","param":null,"code":400}`,
 			want:     "400 This model's maximum context length is 32768 tokens. However, you requested 40000 tokens in the messages.",
 			overflow: true},
+		{name: "400 invalid request", status: 400, body: `{"error":{"message":"Invalid value for 'timeout'","type":"invalid_request_error"}}`,
+			want: "400 Invalid value for 'timeout' (POST %URL%)"},
 		{name: "422 FastAPI", status: 422, body: `{"detail":"Unsupported parameter: store"}`, want: "422 Unsupported parameter: store"},
 		{name: "429 retry after", status: 429, retryAfter: "20",
 			body:      `{"error":{"message":"Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000.","type":"tokens","param":null,"code":"rate_limit_exceeded"}}`,
 			want:      "429 Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000. (retry after 20s)",
 			retryable: true},
+		{name: "429 retry after more than the limit", status: 429, retryAfter: "120", maxRetryDelay: time.Minute,
+			body: `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`,
+			want: "429 Rate limit reached (retry after 2m0s). Server asked to retry after 120 s (more than retry.maxAgentDelayMs 60 s); not retrying"},
+		{name: "429 retry after within the limit", status: 429, retryAfter: "60", maxRetryDelay: time.Minute,
+			body: `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`,
+			want: "429 Rate limit reached (retry after 1m0s)", retryable: true},
+		{name: "429 retry-after-ms", status: 429, header: http.Header{"Retry-After-Ms": {"90000"}}, maxRetryDelay: time.Minute,
+			want: "429 status code (no body) (retry after 1m30s). Server asked to retry after 90 s (more than retry.maxAgentDelayMs 60 s); not retrying"},
 		{name: "500", status: 500, body: `{"error":{"message":"The server had an error while processing your request. Sorry about that!","type":"server_error","param":null,"code":null}}`,
 			want: "500 The server had an error while processing your request. Sorry about that!", retryable: true},
 		{name: "502 no body", status: 502, want: "502 status code (no body)", retryable: true},
@@ -64,13 +77,15 @@ func TestHTTPErrorStatuses(t *testing.T) {
 	p := newTestProvider(t, Config{})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv.Enqueue(openaitest.Response{Status: tt.status, Body: tt.body, RetryAfter: tt.retryAfter})
-			msg, events := run(t, p, context.Background(), simpleRequest(testModel(srv.URL)))
+			srv.Enqueue(openaitest.Response{Status: tt.status, Body: tt.body, RetryAfter: tt.retryAfter, Header: tt.header})
+			req := simpleRequest(testModel(srv.URL))
+			req.Options.MaxRetryDelay = tt.maxRetryDelay
+			msg, events := run(t, p, context.Background(), req)
 			if msg.StopReason != provider.StopReasonError {
 				t.Fatalf("stop reason %s", msg.StopReason)
 			}
-			if msg.ErrorMessage != tt.want {
-				t.Errorf("error message\n got: %q\nwant: %q", msg.ErrorMessage, tt.want)
+			if want := strings.ReplaceAll(tt.want, "%URL%", srv.URL+"/chat/completions"); msg.ErrorMessage != want {
+				t.Errorf("error message\n got: %q\nwant: %q", msg.ErrorMessage, want)
 			}
 			if len(events) != 1 {
 				t.Errorf("events %s, want only error (no start before a response)", eventTypes(events))
@@ -86,37 +101,61 @@ func TestHTTPErrorStatuses(t *testing.T) {
 }
 
 func TestConnectionRefusedNamesTheURL(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := "http://" + l.Addr().String() + "/v1"
-	l.Close()
-	p := newTestProvider(t, Config{})
-	msg, events := run(t, p, context.Background(), simpleRequest(testModel(base)))
-	if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, "Connection refused by "+base+"/chat/completions") {
-		t.Fatalf("got %s: %q", msg.StopReason, msg.ErrorMessage)
-	}
-	if eventTypes(events) != "error" {
-		t.Fatalf("events %s", eventTypes(events))
-	}
-	if !provider.IsRetryable(msg) {
-		t.Fatal("connection refused should be retryable")
-	}
+	t.Run("on this machine: not retried", func(t *testing.T) {
+		base, addr := openaitest.ClosedURL(t)
+		p := newTestProvider(t, Config{})
+		msg, events := run(t, p, context.Background(), simpleRequest(testModel(base)))
+		want := "Connection refused by " + base + "/chat/completions: nothing is listening on " + addr +
+			" (is the server running, is the base URL right?); not retrying"
+		if msg.StopReason != provider.StopReasonError || msg.ErrorMessage != want {
+			t.Fatalf("got %s: %q\nwant %q", msg.StopReason, msg.ErrorMessage, want)
+		}
+		if eventTypes(events) != "error" {
+			t.Fatalf("events %s", eventTypes(events))
+		}
+		if provider.IsRetryable(msg) {
+			t.Fatal("a port nobody listens on does not open by retrying within seconds")
+		}
+	})
+	t.Run("elsewhere: retried", func(t *testing.T) {
+		// A remote server refusing connections may be restarting.
+		client := &http.Client{Transport: &http.Transport{
+			DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+				return nil, &net.OpError{Op: "dial", Net: network, Addr: &net.TCPAddr{IP: net.ParseIP("203.0.113.7"), Port: 443},
+					Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+			},
+		}}
+		p := newTestProvider(t, Config{HTTPClient: client})
+		msg, _ := run(t, p, context.Background(), simpleRequest(testModel("https://api.example.com/v1")))
+		if !strings.HasPrefix(msg.ErrorMessage, "Connection refused by https://api.example.com/v1/chat/completions: is the server running?") ||
+			!provider.IsRetryable(msg) {
+			t.Fatalf("got %q, retryable %v", msg.ErrorMessage, provider.IsRetryable(msg))
+		}
+	})
 }
 
 func TestDNSFailure(t *testing.T) {
-	client := &http.Client{Transport: &http.Transport{
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			host, _, _ := net.SplitHostPort(addr)
-			return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}}
-		},
-	}}
-	p := newTestProvider(t, Config{HTTPClient: client})
+	resolving := func(dnsErr *net.DNSError) *http.Client {
+		return &http.Client{Transport: &http.Transport{
+			DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+				host, _, _ := net.SplitHostPort(addr)
+				dnsErr.Name = host
+				return nil, &net.OpError{Op: "dial", Net: network, Err: dnsErr}
+			},
+		}}
+	}
+	p := newTestProvider(t, Config{HTTPClient: resolving(&net.DNSError{Err: "no such host", IsNotFound: true})})
 	msg, _ := run(t, p, context.Background(), simpleRequest(testModel("https://api.example.invalid/v1")))
-	want := `Connection error: cannot resolve host "api.example.invalid" for https://api.example.invalid/v1/chat/completions`
-	if !strings.HasPrefix(msg.ErrorMessage, want) {
-		t.Fatalf("got %q, want prefix %q", msg.ErrorMessage, want)
+	want := `Cannot resolve host "api.example.invalid" for https://api.example.invalid/v1/chat/completions: no such host (is the base URL right?); not retrying`
+	if msg.ErrorMessage != want || provider.IsRetryable(msg) {
+		t.Fatalf("got %q, retryable %v\nwant %q", msg.ErrorMessage, provider.IsRetryable(msg), want)
+	}
+	// A resolver that did not answer may answer on the next try.
+	p = newTestProvider(t, Config{HTTPClient: resolving(&net.DNSError{Err: "i/o timeout", IsTimeout: true, IsTemporary: true})})
+	msg, _ = run(t, p, context.Background(), simpleRequest(testModel("https://api.example.com/v1")))
+	if !strings.HasPrefix(msg.ErrorMessage, `Connection error: cannot resolve host "api.example.com" for https://api.example.com/v1/chat/completions`) ||
+		!provider.IsRetryable(msg) {
+		t.Fatalf("got %q, retryable %v", msg.ErrorMessage, provider.IsRetryable(msg))
 	}
 }
 
@@ -135,12 +174,7 @@ func TestTLSErrorIsNotRetryable(t *testing.T) {
 }
 
 func TestBaseURLWithCredentialsIsRedacted(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
+	_, addr := openaitest.ClosedURL(t)
 	p := newTestProvider(t, Config{})
 	msg, _ := run(t, p, context.Background(), simpleRequest(testModel("http://user:hunter2@"+addr+"/v1")))
 	if strings.Contains(msg.ErrorMessage, "hunter2") || !strings.Contains(msg.ErrorMessage, "user:xxxxx@") {

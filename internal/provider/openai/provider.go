@@ -125,7 +125,8 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		case doer.resp != nil:
 			// An error status, with as much of the body as arrived.
 			ra, hasRA := doer.retryAfter()
-			return fail(callCtx, httpErrorMessage(doer.resp.StatusCode, doer.errBody.Bytes(), ra, hasRA))
+			return fail(callCtx, httpErrorMessage(doer.resp.StatusCode, doer.errBody.Bytes(), target, ra, hasRA,
+				req.Options.MaxRetryDelay))
 		case callCtx.Err() != nil:
 			return fail(callCtx, timeoutText(false))
 		}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strconv"
 	"time"
 )
 
@@ -104,25 +103,13 @@ func (d *callDoer) close() {
 	}
 }
 
-// retryAfter returns the server's Retry-After, if it sent one.
+// retryAfter returns the wait the server asked for (retry-after-ms or Retry-After), if it did.
 func (d *callDoer) retryAfter() (time.Duration, bool) {
 	if d.resp == nil {
 		return 0, false
 	}
-	v := d.resp.Header.Get("Retry-After")
-	if v == "" {
-		return 0, false
-	}
-	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
-		return time.Duration(secs * float64(time.Second)), true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := time.Until(t); d > 0 {
-			return d, true
-		}
-		return 0, true
-	}
-	return 0, false
+	wait, ok := serverRetryWait(d.resp.Header, time.Now())
+	return max(wait, 0), ok
 }
 
 type teeBody struct {

@@ -375,3 +375,16 @@ func (s *Server) wait(r *http.Request, gate <-chan struct{}) bool {
 		return false
 	}
 }
+
+// ClosedURL returns a base URL on 127.0.0.1 where nothing listens (a port just released: a server
+// that is not running, a mistyped --base-url), and its host:port.
+func ClosedURL(tb testing.TB) (baseURL, addr string) {
+	tb.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	addr = l.Addr().String()
+	l.Close()
+	return "http://" + addr + "/v1", addr
+}
