@@ -66,3 +66,47 @@ func TestInvalidTimeoutSettingIsNamed(t *testing.T) {
 		t.Fatalf("stderr %q", r.stderr)
 	}
 }
+
+// Faults a retry cannot fix end -p at once with a message naming the URL: a mistyped --base-url, a
+// server asking for a longer wait than retry.maxAgentDelayMs. (An unknown host is tested in the
+// provider, with an injected resolver: tests do not depend on this machine's DNS.)
+func TestPrintFailsFastWhenARetryCannotHelp(t *testing.T) {
+	closed, addr := openaitest.ClosedURL(t)
+	rate := openaitest.ErrorResponse(429, "Rate limit reached")
+	rate.RetryAfter = "120"
+	tests := []struct {
+		name    string
+		baseURL string // "" for the scripted server
+		want    string
+	}{
+		{name: "mistyped --base-url", baseURL: closed,
+			want: "Connection refused by " + closed + "/chat/completions: nothing is listening on " + addr},
+		{name: "Retry-After beyond the limit",
+			want: "429 Rate limit reached (retry after 2m0s). Server asked to retry after 120 s (more than retry.maxAgentDelayMs 60 s); not retrying"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newProject(t)
+			p.server.SetFallback(rate)
+			args := p.baseArgs()
+			if tt.baseURL != "" {
+				args = []string{"--base-url", tt.baseURL, "--model", "test-model"}
+			}
+			start := time.Now()
+			r := p.run("", append(args, "-p", "hi")...)
+			elapsed := time.Since(start)
+			if r.code != 1 || !strings.Contains(r.stderr, tt.want) {
+				t.Fatalf("exit %d, stderr:\n%s\nwant %q", r.code, r.stderr, tt.want)
+			}
+			if strings.Contains(r.stderr, "Retrying") {
+				t.Fatalf("retried:\n%s", r.stderr)
+			}
+			if tt.baseURL == "" && len(p.server.Requests()) != 1 {
+				t.Fatalf("%d requests", len(p.server.Requests()))
+			}
+			if elapsed > 10*time.Second {
+				t.Fatalf("took %v", elapsed)
+			}
+		})
+	}
+}
