@@ -1,9 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -109,4 +115,85 @@ func TestPrintFailsFastWhenARetryCannotHelp(t *testing.T) {
 			}
 		})
 	}
+}
+
+// SIGINT ends -p promptly while a stream sends keep-alives only, and while a retry waits.
+func TestSignalDuringKeepAlivesAndRetryWait(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("signals")
+	}
+	c := openaitest.NewChunks("test-model")
+	keepAlive := openaitest.Response{Events: []string{c.Role()}, End: openaitest.EndKeepAlive, KeepAlive: 10 * time.Millisecond}
+	for _, tt := range []struct {
+		name, settings string
+		ready          string // on stderr; "" waits for the request
+	}{
+		{name: "keep-alive stream", settings: `{"httpIdleTimeoutMs": 0, "contentIdleTimeoutMs": 0}`},
+		{name: "retry wait", settings: `{"contentIdleTimeoutMs": 100, "retry": {"baseDelayMs": 600000, "maxAgentDelayMs": 600000}}`,
+			ready: "Retrying (1/3) in 6"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newProject(t)
+			if err := os.WriteFile(filepath.Join(p.agentDir, "settings.json"), []byte(tt.settings), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p.server.SetFallback(keepAlive)
+			cmd := exec.Command(piBinary, append(p.baseArgs(), "-p", "hi")...)
+			cmd.Dir = p.dir
+			cmd.Env = []string{"HOME=" + p.agentDir, "PATH=" + os.Getenv("PATH"), "PI_CODING_AGENT_DIR=" + p.agentDir}
+			stderr := &syncBuffer{changed: make(chan struct{}, 1)}
+			cmd.Stderr = stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if _, err := p.server.WaitRequest(ctx, 1); err != nil {
+				t.Fatal(err)
+			}
+			for tt.ready != "" && !strings.Contains(stderr.String(), tt.ready) {
+				select {
+				case <-stderr.changed:
+				case <-ctx.Done():
+					t.Fatalf("no %q; stderr:\n%s", tt.ready, stderr.String())
+				}
+			}
+			start := time.Now()
+			if err := cmd.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+				t.Fatalf("SIGINT: %v (stderr %s), want exit 130", err, stderr.String())
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Fatalf("SIGINT took %v", d)
+			}
+		})
+	}
+}
+
+// syncBuffer collects a process's output and signals each write.
+type syncBuffer struct {
+	mu      sync.Mutex
+	b       bytes.Buffer
+	changed chan struct{}
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	select {
+	case s.changed <- struct{}{}:
+	default:
+	}
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
