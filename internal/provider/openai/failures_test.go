@@ -462,6 +462,9 @@ func TestIdleTimeout(t *testing.T) {
 		if err := <-cancelled; err != errNoContent {
 			t.Fatalf("cause %v, want no content", err)
 		}
+		if q := w.quiet(); q != time.Second {
+			t.Fatalf("the last byte came %v before the timeout, want 1s", q)
+		}
 	})
 	t.Run("after [DONE] only the drain limit is left", func(t *testing.T) {
 		clk := &fakeClock{}
@@ -520,10 +523,10 @@ func TestKeepAlivesDoNotKeepAStreamAlive(t *testing.T) {
 		srv.Enqueue(openaitest.Response{Events: []string{c.Role(), c.Chunk(map[string]any{"content": ""}, "")},
 			End: openaitest.EndKeepAlive, KeepAlive: time.Millisecond})
 		msg, events := streamWithin(t, p, simpleRequest(testModel(srv.URL)), 10*time.Second)
-		want := "Request timed out: no content from " + srv.URL + "/chat/completions for 30 ms (data kept arriving, " +
-			"but no text, thinking or tool call: keep-alives, empty chunks or a trickle)"
-		if msg.StopReason != provider.StopReasonError || msg.ErrorMessage != want {
-			t.Fatalf("got %s %q\nwant %q", msg.StopReason, msg.ErrorMessage, want)
+		want := "Request timed out: no content from " + srv.URL + "/chat/completions for 30 ms (data last arrived "
+		if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, want) ||
+			!strings.HasSuffix(msg.ErrorMessage, " ago)") {
+			t.Fatalf("got %s %q\nwant %q…", msg.StopReason, msg.ErrorMessage, want)
 		}
 		if eventTypes(events) != "start error" || !provider.IsRetryable(msg) {
 			t.Fatalf("events %s, retryable %v", eventTypes(events), provider.IsRetryable(msg))
@@ -552,6 +555,14 @@ func TestKeepAlivesDoNotKeepAStreamAlive(t *testing.T) {
 		msg, _ := streamWithin(t, p, simpleRequest(testModel(srv.URL)), 30*time.Second)
 		if msg.StopReason != provider.StopReasonStop || provider.TextOf(msg.Content, "") != "xxxxx" {
 			t.Fatalf("got %s %q %q", msg.StopReason, msg.ErrorMessage, provider.TextOf(msg.Content, ""))
+		}
+	})
+	t.Run("no headers within the content timeout", func(t *testing.T) {
+		p := newTestProvider(t, Config{IdleTimeout: -1, ContentTimeout: 30 * time.Millisecond})
+		srv.Enqueue(openaitest.Response{BeforeHeaders: make(chan struct{}), Events: []string{c.Role()}})
+		msg, _ := streamWithin(t, p, simpleRequest(testModel(srv.URL)), 10*time.Second)
+		if want := "Request timed out: no response from " + srv.URL + "/chat/completions for 30 ms"; msg.ErrorMessage != want {
+			t.Fatalf("got %q, want %q", msg.ErrorMessage, want)
 		}
 	})
 	t.Run("abort ends a keep-alive stream at once", func(t *testing.T) {
@@ -653,15 +664,15 @@ func TestAbort(t *testing.T) {
 // TestErrorTextsClassify pins how pi-go's own transport texts are classified, whatever the server.
 func TestErrorTextsClassify(t *testing.T) {
 	texts := map[string]bool{
-		transportErrorMessage(&net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, "http://x/v1/chat/completions"):                                    true,
-		transportErrorMessage(errors.New("http2: server sent GOAWAY and closed the connection"), "http://x/v1/chat/completions"):                                                     true,
-		"Connection lost while streaming the answer: read: connection reset by peer":                                                                                                 true,
-		"Stream ended without a finish reason or [DONE]: the server closed the connection early":                                                                                     true,
-		"Request timed out: no data from http://x/v1/chat/completions for 300 s (the stream stalled)":                                                                                true,
-		"Request timed out: no response from http://x/v1/chat/completions for 300 s":                                                                                                 true,
-		"Request timed out: no content from http://x/v1/chat/completions for 300 s (data kept arriving, but no text, thinking or tool call: keep-alives, empty chunks or a trickle)": true,
-		"Malformed JSON in stream chunk 3 (unexpected end of JSON input): \"{\"":                                                                                                     false,
-		"TLS error talking to https://x/v1/chat/completions: tls: failed to verify certificate: x509: certificate signed by unknown authority":                                       false,
+		transportErrorMessage(&net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, "http://x/v1/chat/completions"): true,
+		transportErrorMessage(errors.New("http2: server sent GOAWAY and closed the connection"), "http://x/v1/chat/completions"):                  true,
+		"Connection lost while streaming the answer: read: connection reset by peer":                                                              true,
+		"Stream ended without a finish reason or [DONE]: the server closed the connection early":                                                  true,
+		"Request timed out: no data from http://x/v1/chat/completions for 300 s (the stream stalled)":                                             true,
+		"Request timed out: no response from http://x/v1/chat/completions for 300 s":                                                              true,
+		"Request timed out: no content from http://x/v1/chat/completions for 300 s (data last arrived 0.4 s ago)":                                 true,
+		"Malformed JSON in stream chunk 3 (unexpected end of JSON input): \"{\"":                                                                  false,
+		"TLS error talking to https://x/v1/chat/completions: tls: failed to verify certificate: x509: certificate signed by unknown authority":    false,
 	}
 	for text, want := range texts {
 		msg := &provider.AssistantMessage{StopReason: provider.StopReasonError, ErrorMessage: text}

@@ -73,6 +73,11 @@ func (w *idleWatch) touch() { w.last.Store(w.clock.Now().UnixNano()) }
 // (this costs no clock read per chunk).
 func (w *idleWatch) touchContent() { w.lastContent.Store(w.last.Load()) }
 
+// quiet is the time since the last byte.
+func (w *idleWatch) quiet() time.Duration {
+	return time.Duration(w.clock.Now().UnixNano() - w.last.Load())
+}
+
 // arm sets the timer for the nearer deadline, counted from the last byte and the last content, as of
 // now. Callers hold mu.
 func (w *idleWatch) arm(now int64) {

@@ -98,14 +98,18 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	defer watch.stop()
 	// timeoutText names what the watch saw; answering says whether the response had begun.
 	timeoutText := func(answering bool) string {
+		noContent := context.Cause(callCtx) == errNoContent
 		switch {
-		case context.Cause(callCtx) == errNoContent:
-			return fmt.Sprintf("Request timed out: no content from %s for %s (data kept arriving, but no text, "+
-				"thinking or tool call: keep-alives, empty chunks or a trickle)", target, seconds(content))
-		case answering:
-			return fmt.Sprintf("Request timed out: no data from %s for %s (the stream stalled)", target, seconds(idle))
+		case !answering && noContent:
+			return fmt.Sprintf("Request timed out: no response from %s for %s", target, seconds(content))
+		case !answering:
+			return fmt.Sprintf("Request timed out: no response from %s for %s", target, seconds(idle))
+		case noContent:
+			// Keep-alives, empty chunks or a trickle: say when bytes last came, not what they were.
+			return fmt.Sprintf("Request timed out: no content from %s for %s (data last arrived %s ago)",
+				target, seconds(content), seconds(watch.quiet()))
 		}
-		return fmt.Sprintf("Request timed out: no response from %s for %s", target, seconds(idle))
+		return fmt.Sprintf("Request timed out: no data from %s for %s (the stream stalled)", target, seconds(idle))
 	}
 
 	doer := &callDoer{client: p.client, body: body, headers: headers, watch: watch, retries: p.maxRetries, sleep: p.sleep}
