@@ -62,6 +62,9 @@ func run(ctx context.Context, opts *Options, streams Streams) error {
 	for _, e := range a.settings.Errors() {
 		a.warn("%v", e)
 	}
+	for _, w := range a.settings.TimeoutWarnings() {
+		a.warn("%s", w)
+	}
 	if err := a.loadModels(); err != nil {
 		return err
 	}

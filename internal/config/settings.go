@@ -37,6 +37,10 @@ type Settings struct {
 	Images               ImageSettings      `json:"images"`
 	Terminal             TerminalSettings   `json:"terminal"`
 	Markdown             MarkdownSettings   `json:"markdown"`
+	// HTTPIdleTimeoutMs and ContentIdleTimeoutMs are kept raw: a number, a numeric string or
+	// "disabled" (see network.go).
+	HTTPIdleTimeoutMs    json.RawMessage `json:"httpIdleTimeoutMs,omitempty"`
+	ContentIdleTimeoutMs json.RawMessage `json:"contentIdleTimeoutMs,omitempty"`
 }
 
 // CompactionSettings controls automatic context compaction.
@@ -57,7 +61,8 @@ type RetrySettings struct {
 	Enabled     *bool `json:"enabled,omitempty"`
 	MaxRetries  *int  `json:"maxRetries,omitempty"`
 	BaseDelayMs int   `json:"baseDelayMs,omitempty"`
-	MaxDelayMs  int   `json:"maxDelayMs,omitempty"`
+	// MaxAgentDelayMs caps the wait before a retry (pi 1.6; see network.go).
+	MaxAgentDelayMs int `json:"maxAgentDelayMs,omitempty"`
 }
 
 // ImageSettings controls images sent to the model.
@@ -83,7 +88,6 @@ const (
 	DefaultKeepRecentTokens = 20000
 	DefaultMaxRetries       = 3
 	DefaultBaseDelay        = 2 * time.Second
-	DefaultMaxDelay         = 60 * time.Second
 )
 
 // CompactionEnabled is compaction.enabled (default true).
@@ -132,14 +136,6 @@ func (s Settings) BaseDelay() time.Duration {
 		return time.Duration(s.Retry.BaseDelayMs) * time.Millisecond
 	}
 	return DefaultBaseDelay
-}
-
-// MaxDelay is retry.maxDelayMs (default 60 s).
-func (s Settings) MaxDelay() time.Duration {
-	if s.Retry.MaxDelayMs > 0 {
-		return time.Duration(s.Retry.MaxDelayMs) * time.Millisecond
-	}
-	return DefaultMaxDelay
 }
 
 // SteeringMode is steeringMode (default one-at-a-time).

@@ -21,7 +21,14 @@ func (s *Session) onAgentEvent(e loop.Event) {
 	case loop.EventAgentEnd:
 		s.sync()
 	}
-	s.emit(agentEvent(e))
+	ev := agentEvent(e)
+	if e.Type == loop.EventAgentEnd {
+		s.mu.Lock()
+		last := s.lastAssistant
+		s.mu.Unlock()
+		ev.WillRetry = s.willRetry(last)
+	}
+	s.emit(ev)
 	if e.Type == loop.EventMessageEnd {
 		s.afterMessageEnd(e.Message)
 	}

@@ -38,7 +38,7 @@ func (s *Session) summarizer(ctx context.Context) (compaction.Summarizer, error)
 	if !s.opts.HasAuth(m.Provider) {
 		return compaction.Summarizer{}, fmt.Errorf("No API key for %s", m.Provider)
 	}
-	sum := compaction.Summarizer{Stream: s.opts.Stream, Model: m, ThinkingLevel: s.ThinkingLevel(), ConvertToLLM: ConvertToLLM}
+	sum := compaction.Summarizer{Stream: s.sendRequest, Model: m, ThinkingLevel: s.ThinkingLevel(), ConvertToLLM: ConvertToLLM}
 	if s.opts.RequestAuth != nil {
 		key, headers, err := s.opts.RequestAuth(ctx, m)
 		if err != nil {

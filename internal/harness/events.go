@@ -41,9 +41,11 @@ type Event struct {
 	FinalError   string
 
 	// compaction_start / compaction_end
-	Reason    string
-	Result    *CompactionResult
-	Aborted   bool
+	Reason  string
+	Result  *CompactionResult
+	Aborted bool
+	// WillRetry: compaction_end's; on agent_end, whether an automatic retry follows (pi 1.6's field,
+	// for Go listeners only: the JSON stays pi 0.73.1's agent_end).
 	WillRetry bool
 
 	// queue_update

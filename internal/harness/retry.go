@@ -26,16 +26,17 @@ func RetryAfter(errorMessage string) (time.Duration, bool) {
 	return d, true
 }
 
-// retryDelay is pi's exponential back-off (base × 2^(attempt−1)), raised to the server's Retry-After
-// when it asks for longer, capped at maxDelay, with up to 10 % jitter so many clients hitting one rate
-// limit do not retry in lockstep.
+// retryDelay is pi 1.6's back-off, base × 2^(attempt−1) capped at maxDelay (retry.maxAgentDelayMs),
+// raised to the server's Retry-After when it asks for longer (never retry before the server allows
+// it: isRetryable refuses waits beyond maxDelay), plus up to 10 % jitter so that many clients hitting
+// one rate limit do not retry in lockstep.
 func retryDelay(attempt int, base, maxDelay time.Duration, errorMessage string) time.Duration {
-	d := base << (attempt - 1)
+	d := maxDelay
+	if attempt-1 < 62 && base <= maxDelay>>(attempt-1) {
+		d = base << (attempt - 1)
+	}
 	if after, ok := RetryAfter(errorMessage); ok && after > d {
 		d = after
-	}
-	if maxDelay > 0 && d > maxDelay {
-		d = maxDelay
 	}
 	if d > 0 {
 		d += time.Duration(rand.Int64N(int64(d)/10 + 1))
@@ -43,9 +44,14 @@ func retryDelay(attempt int, base, maxDelay time.Duration, errorMessage string) 
 	return d
 }
 
-// isRetryable is pi's rule: a transient error that is not a context overflow of the current model.
-func (s *Session) isRetryable(m *provider.AssistantMessage) bool {
+// isRetryable is pi's rule, a transient error that is not a context overflow of the current model,
+// plus pi-go's: not when the server asks for a longer wait than maxDelay (the retry would be refused
+// again; the provider's message says so).
+func (s *Session) isRetryable(m *provider.AssistantMessage, maxDelay time.Duration) bool {
 	if !provider.IsRetryable(m) {
+		return false
+	}
+	if after, ok := RetryAfter(m.ErrorMessage); ok && after > maxDelay {
 		return false
 	}
 	window := 0
@@ -55,13 +61,27 @@ func (s *Session) isRetryable(m *provider.AssistantMessage) bool {
 	return !provider.IsContextOverflow(m, window)
 }
 
+// willRetry says whether the run that ended with last will be retried automatically (agent_end's
+// willRetry, as pi 1.6 computes it): retry on, attempts left, a retryable error.
+func (s *Session) willRetry(last *provider.AssistantMessage) bool {
+	if last == nil {
+		return false
+	}
+	s.mu.Lock()
+	enabled, attempt := s.autoRetry, s.retryAttempt
+	s.mu.Unlock()
+	settings := s.opts.Settings.Settings()
+	return enabled && attempt < settings.MaxRetries() && s.isRetryable(last, settings.MaxAgentDelay())
+}
+
 // maybeRetry implements pi's automatic retry for the run that just ended with last. It reports whether
 // a new run was started (the caller then looks at that run's outcome).
 func (s *Session) maybeRetry(ctx context.Context, last *provider.AssistantMessage) (bool, error) {
+	settings := s.opts.Settings.Settings()
 	s.mu.Lock()
 	enabled := s.autoRetry
 	s.mu.Unlock()
-	if !enabled || !s.isRetryable(last) {
+	if !enabled || !s.isRetryable(last, settings.MaxAgentDelay()) {
 		s.mu.Lock()
 		attempt := s.retryAttempt
 		s.retryAttempt = 0
@@ -72,7 +92,6 @@ func (s *Session) maybeRetry(ctx context.Context, last *provider.AssistantMessag
 		}
 		return false, nil
 	}
-	settings := s.opts.Settings.Settings()
 	maxRetries := settings.MaxRetries()
 	s.mu.Lock()
 	s.retryAttempt++
@@ -85,7 +104,7 @@ func (s *Session) maybeRetry(ctx context.Context, last *provider.AssistantMessag
 		s.emit(Event{Type: EventAutoRetryEnd, Success: false, Attempt: maxRetries, FinalError: last.ErrorMessage})
 		return false, nil
 	}
-	delay := retryDelay(attempt, settings.BaseDelay(), settings.MaxDelay(), last.ErrorMessage)
+	delay := retryDelay(attempt, settings.BaseDelay(), settings.MaxAgentDelay(), last.ErrorMessage)
 	errText := last.ErrorMessage
 	if errText == "" {
 		errText = "Unknown error"

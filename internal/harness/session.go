@@ -297,7 +297,7 @@ func (s *Session) stream(ctx context.Context, req *provider.Request, emit func(*
 			req.Options.Headers = merged
 		}
 	}
-	return s.opts.Stream(ctx, req, emit)
+	return s.sendRequest(ctx, req, emit)
 }
 
 // rebuildSystemPrompt composes the base system prompt from the active tools and the prompt options.

@@ -43,6 +43,23 @@ var retryablePattern = regexp.MustCompile(`(?i)overloaded|provider.?returned.?er
 	`upstream.?connect|reset before headers|socket hang up|ended without|http2 request did not get a response|` +
 	`timed? out|timeout|terminated|retry delay`)
 
+// NotRetryingNote ends the texts of errors that pi-go knows a retry cannot fix (nothing listens on a
+// local port, an unknown host, a server asking for a longer wait than the retry limit): IsRetryable
+// never retries a text that carries it, whatever else the text says.
+const NotRetryingNote = "; not retrying"
+
+// permanentPatterns are errors a retry cannot fix, checked before retryablePattern: the note above; a
+// client error in the "<status> <message>" form (400 that is not an overflow, 401, 403, 404: the
+// request, the key or the URL is wrong); and pi 1.6's quota and billing limits, which reset after
+// hours, not seconds (pi-ai's NON_RETRYABLE_PROVIDER_LIMIT_ERROR_PATTERN).
+var permanentPatterns = []*regexp.Regexp{
+	regexp.MustCompile(regexp.QuoteMeta(NotRetryingNote)),
+	regexp.MustCompile(`^4(?:00|01|03|04) `),
+	regexp.MustCompile(`(?i)GoUsageLimitError|FreeUsageLimitError|Monthly usage limit reached|available balance|` +
+		`insufficient_quota|out of budget|quota exceeded|billing|subscription_sharing_usage_limit_exceeded|` +
+		`subscription_sharing_workplace_individual_usage_limit_exceeded|"code"\s*:\s*"?1308(?:[^0-9]|$)`),
+}
+
 // IsContextOverflow reports whether msg failed because the request did not fit the model's context
 // window (pi-reference §1.9, as pi 0.73.1): an error whose text matches a known overflow wording, or a
 // "successful" answer whose input exceeded contextWindow (servers that accept overflow silently), or a
@@ -83,14 +100,20 @@ func matchesOverflow(text string) bool {
 }
 
 // IsRetryable reports whether msg failed in a way worth retrying after a pause (pi-reference §6.7 with
-// pi 0.73.1's additions): an error that is not a context overflow and whose text names a transient
-// condition (rate limit, overload, 5xx, dropped or refused connection, timeout).
+// pi 0.73.1's additions): an error that is not a context overflow, not one a retry cannot fix (see
+// permanentPatterns), and whose text names a transient condition (rate limit, overload, 5xx, dropped
+// or refused connection, timeout).
 func IsRetryable(msg *AssistantMessage) bool {
 	if msg == nil || msg.StopReason != StopReasonError || msg.ErrorMessage == "" {
 		return false
 	}
 	if IsContextOverflow(msg, 0) {
 		return false
+	}
+	for _, p := range permanentPatterns {
+		if p.MatchString(msg.ErrorMessage) {
+			return false
+		}
 	}
 	return retryablePattern.MatchString(msg.ErrorMessage)
 }

@@ -76,6 +76,8 @@ func TestIsRetryable(t *testing.T) {
 		"Stream ended without a finish reason or [DONE]: the server closed the connection early",
 		"http2 request did not get a response", "Request timed out: no data from http://x for 2m0s", "timeout",
 		"terminated", "retry delay 90s exceeds the maximum",
+		"408 Request Timeout",
+		`429 {"code":"13080","message":"slow down"}`,
 	}
 	for _, text := range retryable {
 		if !IsRetryable(errMsg(text)) {
@@ -88,6 +90,17 @@ func TestIsRetryable(t *testing.T) {
 		errMsg("TLS error talking to https://x: x509: certificate signed by unknown authority"),
 		errMsg("Malformed JSON in stream chunk 3 (unexpected end of JSON input): \"{\""),
 		errMsg("500 prompt is too long: 300000 tokens"), // an overflow is compacted, not retried
+		// A client error stays one whatever words its body uses.
+		errMsg("400 Invalid value for 'timeout': must be an integer"),
+		errMsg("401 Upstream authentication service unavailable"),
+		errMsg("403 Forbidden: rate limit exempt keys only"),
+		errMsg("404 <html><title>502 Bad Gateway</title></html>"),
+		// pi-go's own texts for faults a retry cannot fix.
+		errMsg("Connection refused by http://127.0.0.1:1/v1/chat/completions: nothing is listening on 127.0.0.1:1" + NotRetryingNote),
+		errMsg("429 Rate limit reached (retry after 2m0s). Server asked to retry after 120 s" + NotRetryingNote),
+		// pi 1.6's quota and billing limits.
+		errMsg("429 You exceeded your current quota, please check your plan and billing details. insufficient_quota"),
+		errMsg(`429 {"code":"1308","message":"Usage limit reached"}`),
 		errMsg(""),
 		{StopReason: StopReasonAborted, ErrorMessage: "Request was aborted"},
 		{StopReason: StopReasonStop, ErrorMessage: "503"},

@@ -36,8 +36,17 @@ type StreamOptions struct {
 	SessionID string
 	// Headers are added to the model's own headers.
 	Headers map[string]string
-	// IdleTimeout ends a stream that sends no bytes for this long with a retryable error (0: default).
+	// IdleTimeout ends a stream that sends no bytes for this long with a retryable error (0: the
+	// provider's default; negative: none).
 	IdleTimeout time.Duration
+	// ContentTimeout ends a stream that sends no content (text, thinking, tool calls) for this long,
+	// whatever else arrives (keep-alives, empty chunks), with a retryable error (0: the provider's
+	// default; negative: none).
+	ContentTimeout time.Duration
+	// MaxRetryDelay is the longest wait before a retry that the caller will accept (the harness passes
+	// retry.maxAgentDelayMs): an error whose server asks for a longer one says so and is not retryable
+	// (0: no limit).
+	MaxRetryDelay time.Duration
 }
 
 // Provider streams one assistant response. Stream never returns a Go error: failures (HTTP errors,

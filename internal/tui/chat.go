@@ -83,7 +83,7 @@ scan:
 			out = append(out, it.lines...)
 		case chatAssistant:
 			out = append(out, it.stream.Flush(width)...)
-			if !it.stream.Done() {
+			if !it.stream.Done() || it.stream.ErrorHeld() {
 				break scan
 			}
 		case chatTool:

@@ -16,6 +16,11 @@ import (
 func (m *model) handleEvent(ev harness.Event) tea.Cmd {
 	if ev.Agent != nil {
 		m.handleAgentEvent(ev.Agent)
+		if ev.Agent.Type == loop.EventAgentEnd {
+			// A failed attempt that is retried, or the last of a retry chain, is told by the retry
+			// status line and auto_retry_end: one line for the chain, not an error per attempt.
+			m.settleHeldErrors(ev.WillRetry || m.run.attempt > 0)
+		}
 		return nil
 	}
 	switch ev.Type {
@@ -27,13 +32,20 @@ func (m *model) handleEvent(ev harness.Event) tea.Cmd {
 		m.run.retrying = true
 		m.run.attempt, m.run.maxAttempts = ev.Attempt, ev.MaxAttempts
 		m.run.retryUntil = time.Now().Add(time.Duration(ev.DelayMs) * time.Millisecond)
+		m.run.retryReason = ev.ErrorMessage
 	case harness.EventAutoRetryEnd:
 		m.run.retrying = false
 		m.run.attempt = 0
+		reason := m.run.retryReason
+		m.run.retryReason = ""
 		if !ev.Success {
 			final := ev.FinalError
 			if final == "" {
 				final = "Unknown error"
+			}
+			if final == "Retry cancelled" && reason != "" {
+				// The failed attempts showed no error line of their own: say what went wrong.
+				final += " (last error: " + reason + ")"
 			}
 			m.addError(fmt.Sprintf("Retry failed after %d attempts: %s", ev.Attempt, final))
 		}
@@ -183,6 +195,10 @@ func (m *model) assistantUpdate(a *provider.AssistantMessage, final bool) {
 	}
 	if final {
 		it.stream.Finish(a)
+		if a.StopReason == provider.StopReasonError {
+			// Held until agent_end says whether a retry follows (settleHeldErrors).
+			it.stream.HoldError()
+		}
 	} else {
 		it.stream.Update(a)
 	}
@@ -207,6 +223,20 @@ func (m *model) assistantUpdate(a *provider.AssistantMessage, final bool) {
 			}
 		}
 		m.endPendingTools(text)
+	}
+}
+
+// settleHeldErrors drops (a retry tells it) or shows the error lines held back at message_end.
+func (m *model) settleHeldErrors(drop bool) {
+	for _, it := range m.chat {
+		if it.kind != chatAssistant || !it.stream.ErrorHeld() {
+			continue
+		}
+		if drop {
+			it.stream.DropError()
+		} else {
+			it.stream.ReleaseError()
+		}
 	}
 }
 

@@ -89,11 +89,13 @@ type runState struct {
 	started  time.Time
 	turns    int // turn_start events of the run so far
 	thinking bool
-	// retry countdown (auto_retry_start .. the next agent_start or auto_retry_end)
+	// retry countdown (auto_retry_start .. the next agent_start or auto_retry_end); attempt and
+	// retryReason (the failed attempt's error) last until auto_retry_end
 	retrying    bool
 	retryUntil  time.Time
 	attempt     int
 	maxAttempts int
+	retryReason string
 	// compaction in progress and its reason
 	compacting       bool
 	compactionReason string

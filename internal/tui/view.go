@@ -106,11 +106,12 @@ func (m *model) statusLines(w int, now time.Time) []string {
 			Elapsed: now.Sub(m.run.compactStarted)}
 	case m.run.retrying:
 		st = render.Status{Activity: render.Retrying, Attempt: m.run.attempt, MaxAttempts: m.run.maxAttempts,
-			RetryIn: m.run.retryUntil.Sub(now), Elapsed: now.Sub(m.run.started)}
+			RetryIn: m.run.retryUntil.Sub(now), Reason: m.run.retryReason, Elapsed: now.Sub(m.run.started)}
 	case m.nav != nil:
 		st = render.Status{Activity: render.Summarizing, Elapsed: now.Sub(m.nav.started)}
 	case m.run.active:
 		st.Activity, st.Elapsed = render.Working, now.Sub(m.run.started)
+		st.Attempt, st.MaxAttempts = m.run.attempt, m.run.maxAttempts
 		if name, n := m.runningTools(); n > 0 {
 			st.Activity, st.Tool, st.Tools = render.RunningTool, name, n
 		} else if m.run.thinking {

@@ -8,10 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/pi-go/pi-go/internal/provider"
 )
 
 // Error texts are worded so that provider.IsRetryable classifies them as pi classifies the errors of
@@ -20,8 +24,11 @@ import (
 
 // httpErrorMessage formats an error status the way pi's SDK does, "<status> <server's message>", with
 // "<status> status code (no body)" for an empty body. Unlike pi, a body without an "error" object
-// (vLLM's {"message": …}, FastAPI's {"detail": …}, plain text) is still quoted.
-func httpErrorMessage(status int, body []byte, retryAfter time.Duration, hasRetryAfter bool) string {
+// (vLLM's {"message": …}, FastAPI's {"detail": …}, plain text) is still quoted; a client error a retry
+// cannot fix (400 that is not an overflow, 401, 403, 404) names the URL; and a server-requested wait
+// beyond maxRetryDelay (when > 0) is said to end the attempts.
+func httpErrorMessage(status int, body []byte, target string, retryAfter time.Duration, hasRetryAfter bool,
+	maxRetryDelay time.Duration) string {
 	text := serverErrorText(body)
 	var msg string
 	if text == "" {
@@ -29,8 +36,18 @@ func httpErrorMessage(status int, body []byte, retryAfter time.Duration, hasRetr
 	} else {
 		msg = fmt.Sprintf("%d %s", status, text)
 	}
+	switch status {
+	case http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
+		if !provider.IsContextOverflow(&provider.AssistantMessage{StopReason: provider.StopReasonError, ErrorMessage: msg}, 0) {
+			msg += " (POST " + target + ")"
+		}
+	}
 	if hasRetryAfter {
 		msg += fmt.Sprintf(" (retry after %s)", retryAfter.Round(time.Second))
+		if maxRetryDelay > 0 && retryAfter > maxRetryDelay {
+			msg += fmt.Sprintf(". Server asked to retry after %s (more than retry.maxAgentDelayMs %s)%s",
+				seconds(retryAfter), seconds(maxRetryDelay), provider.NotRetryingNote)
+		}
 	}
 	return msg
 }
@@ -136,7 +153,16 @@ func transportErrorMessage(err error, target string) string {
 	var netErr net.Error
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
+		if addr, local := localAddr(err); local {
+			// Nothing listens on this machine's port: a mistyped --base-url, or a server not started.
+			// Waiting seconds for it is not worth the user's time.
+			return fmt.Sprintf("Connection refused by %s: nothing is listening on %s (is the server running, "+
+				"is the base URL right?)%s", target, addr, provider.NotRetryingNote)
+		}
 		return fmt.Sprintf("Connection refused by %s: is the server running? (%v)", target, err)
+	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
+		return fmt.Sprintf("Cannot resolve host %q for %s: no such host (is the base URL right?)%s",
+			dnsErr.Name, target, provider.NotRetryingNote)
 	case errors.As(err, &dnsErr):
 		return fmt.Sprintf("Connection error: cannot resolve host %q for %s (%v)", dnsErr.Name, target, err)
 	case errors.As(err, &unknownAuth), errors.As(err, &hostErr), errors.As(err, &certErr),
@@ -148,6 +174,27 @@ func transportErrorMessage(err error, target string) string {
 		return fmt.Sprintf("Connection error: %s closed the connection before answering (%v)", target, err)
 	}
 	return fmt.Sprintf("Connection error talking to %s: %v", target, err)
+}
+
+// localAddr returns the address a refused connection was dialled to, and whether it is on this machine
+// (a loopback or unspecified IP).
+func localAddr(err error) (string, bool) {
+	var opErr *net.OpError
+	if !errors.As(err, &opErr) || opErr.Addr == nil {
+		return "", false
+	}
+	var ip net.IP
+	switch a := opErr.Addr.(type) {
+	case *net.TCPAddr:
+		ip = a.IP
+	default:
+		host, _, splitErr := net.SplitHostPort(a.String())
+		if splitErr != nil {
+			return "", false
+		}
+		ip = net.ParseIP(host)
+	}
+	return opErr.Addr.String(), ip != nil && (ip.IsLoopback() || ip.IsUnspecified())
 }
 
 // redactURL hides credentials that may be written into a base URL.
@@ -192,4 +239,12 @@ func (r redactor) apply(s string) string {
 		}
 	}
 	return s
+}
+
+// seconds writes a wait for people: "300 s", "1.5 s", "50 ms".
+func seconds(d time.Duration) string {
+	if d < time.Second {
+		return strconv.FormatInt(d.Milliseconds(), 10) + " ms"
+	}
+	return strconv.FormatFloat(d.Round(100*time.Millisecond).Seconds(), 'f', -1, 64) + " s"
 }

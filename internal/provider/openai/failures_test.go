@@ -24,9 +24,12 @@ func TestHTTPErrorStatuses(t *testing.T) {
 		status     int
 		body       string
 		retryAfter string
-		want       string
-		retryable  bool
-		overflow   bool
+		header     http.Header
+		// maxRetryDelay is the request's MaxRetryDelay.
+		maxRetryDelay time.Duration
+		want          string
+		retryable     bool
+		overflow      bool
 	}{
 		{name: "400 OpenAI overflow", status: 400,
 			body:     `{"error":{"message":"Your input exceeds the context window of this model. Please adjust your input and try again.","type":"invalid_request_error","param":"input","code":"context_length_exceeded"}}`,
@@ -35,21 +38,31 @@ func TestHTTPErrorStatuses(t *testing.T) {
 		{name: "400 no body", status: 400, want: "400 status code (no body)", overflow: true},
 		{name: "401 echoes the key", status: 401,
 			body: `{"error":{"message":"Incorrect API key provided: ` + testKey + `. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`,
-			want: "401 Incorrect API key provided: [redacted]. You can find your API key at https://platform.openai.com/account/api-keys."},
-		{name: "403 plain text", status: 403, body: "Forbidden\n", want: "403 Forbidden"},
+			want: "401 Incorrect API key provided: [redacted]. You can find your API key at https://platform.openai.com/account/api-keys. (POST %URL%)"},
+		{name: "403 plain text", status: 403, body: "Forbidden\n", want: "403 Forbidden (POST %URL%)"},
 		{name: "404 Ollama model", status: 404, body: `{"error":"model \"qwen9\" not found, try pulling it first"}`,
-			want: `404 model "qwen9" not found, try pulling it first`},
+			want: `404 model "qwen9" not found, try pulling it first (POST %URL%)`},
 		{name: "404 HTML", status: 404, body: "<html>\n<head><title>404 Not Found</title></head>\n<body>nginx</body>\n</html>\n",
-			want: "404 <html> <head><title>404 Not Found</title></head> <body>nginx</body> </html>"},
+			want: "404 <html> <head><title>404 Not Found</title></head> <body>nginx</body> </html> (POST %URL%)"},
 		{name: "400 vLLM", status: 400,
 			body:     `{"object":"error","message":"This model's maximum context length is 32768 tokens. However, you requested 40000 tokens in the messages.","type":"BadRequestError","param":null,"code":400}`,
 			want:     "400 This model's maximum context length is 32768 tokens. However, you requested 40000 tokens in the messages.",
 			overflow: true},
+		{name: "400 invalid request", status: 400, body: `{"error":{"message":"Invalid value for 'timeout'","type":"invalid_request_error"}}`,
+			want: "400 Invalid value for 'timeout' (POST %URL%)"},
 		{name: "422 FastAPI", status: 422, body: `{"detail":"Unsupported parameter: store"}`, want: "422 Unsupported parameter: store"},
 		{name: "429 retry after", status: 429, retryAfter: "20",
 			body:      `{"error":{"message":"Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000.","type":"tokens","param":null,"code":"rate_limit_exceeded"}}`,
 			want:      "429 Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000. (retry after 20s)",
 			retryable: true},
+		{name: "429 retry after more than the limit", status: 429, retryAfter: "120", maxRetryDelay: time.Minute,
+			body: `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`,
+			want: "429 Rate limit reached (retry after 2m0s). Server asked to retry after 120 s (more than retry.maxAgentDelayMs 60 s); not retrying"},
+		{name: "429 retry after within the limit", status: 429, retryAfter: "60", maxRetryDelay: time.Minute,
+			body: `{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}`,
+			want: "429 Rate limit reached (retry after 1m0s)", retryable: true},
+		{name: "429 retry-after-ms", status: 429, header: http.Header{"Retry-After-Ms": {"90000"}}, maxRetryDelay: time.Minute,
+			want: "429 status code (no body) (retry after 1m30s). Server asked to retry after 90 s (more than retry.maxAgentDelayMs 60 s); not retrying"},
 		{name: "500", status: 500, body: `{"error":{"message":"The server had an error while processing your request. Sorry about that!","type":"server_error","param":null,"code":null}}`,
 			want: "500 The server had an error while processing your request. Sorry about that!", retryable: true},
 		{name: "502 no body", status: 502, want: "502 status code (no body)", retryable: true},
@@ -64,13 +77,15 @@ func TestHTTPErrorStatuses(t *testing.T) {
 	p := newTestProvider(t, Config{})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv.Enqueue(openaitest.Response{Status: tt.status, Body: tt.body, RetryAfter: tt.retryAfter})
-			msg, events := run(t, p, context.Background(), simpleRequest(testModel(srv.URL)))
+			srv.Enqueue(openaitest.Response{Status: tt.status, Body: tt.body, RetryAfter: tt.retryAfter, Header: tt.header})
+			req := simpleRequest(testModel(srv.URL))
+			req.Options.MaxRetryDelay = tt.maxRetryDelay
+			msg, events := run(t, p, context.Background(), req)
 			if msg.StopReason != provider.StopReasonError {
 				t.Fatalf("stop reason %s", msg.StopReason)
 			}
-			if msg.ErrorMessage != tt.want {
-				t.Errorf("error message\n got: %q\nwant: %q", msg.ErrorMessage, tt.want)
+			if want := strings.ReplaceAll(tt.want, "%URL%", srv.URL+"/chat/completions"); msg.ErrorMessage != want {
+				t.Errorf("error message\n got: %q\nwant: %q", msg.ErrorMessage, want)
 			}
 			if len(events) != 1 {
 				t.Errorf("events %s, want only error (no start before a response)", eventTypes(events))
@@ -86,37 +101,61 @@ func TestHTTPErrorStatuses(t *testing.T) {
 }
 
 func TestConnectionRefusedNamesTheURL(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := "http://" + l.Addr().String() + "/v1"
-	l.Close()
-	p := newTestProvider(t, Config{})
-	msg, events := run(t, p, context.Background(), simpleRequest(testModel(base)))
-	if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, "Connection refused by "+base+"/chat/completions") {
-		t.Fatalf("got %s: %q", msg.StopReason, msg.ErrorMessage)
-	}
-	if eventTypes(events) != "error" {
-		t.Fatalf("events %s", eventTypes(events))
-	}
-	if !provider.IsRetryable(msg) {
-		t.Fatal("connection refused should be retryable")
-	}
+	t.Run("on this machine: not retried", func(t *testing.T) {
+		base, addr := openaitest.ClosedURL(t)
+		p := newTestProvider(t, Config{})
+		msg, events := run(t, p, context.Background(), simpleRequest(testModel(base)))
+		want := "Connection refused by " + base + "/chat/completions: nothing is listening on " + addr +
+			" (is the server running, is the base URL right?); not retrying"
+		if msg.StopReason != provider.StopReasonError || msg.ErrorMessage != want {
+			t.Fatalf("got %s: %q\nwant %q", msg.StopReason, msg.ErrorMessage, want)
+		}
+		if eventTypes(events) != "error" {
+			t.Fatalf("events %s", eventTypes(events))
+		}
+		if provider.IsRetryable(msg) {
+			t.Fatal("a port nobody listens on does not open by retrying within seconds")
+		}
+	})
+	t.Run("elsewhere: retried", func(t *testing.T) {
+		// A remote server refusing connections may be restarting.
+		client := &http.Client{Transport: &http.Transport{
+			DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+				return nil, &net.OpError{Op: "dial", Net: network, Addr: &net.TCPAddr{IP: net.ParseIP("203.0.113.7"), Port: 443},
+					Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+			},
+		}}
+		p := newTestProvider(t, Config{HTTPClient: client})
+		msg, _ := run(t, p, context.Background(), simpleRequest(testModel("https://api.example.com/v1")))
+		if !strings.HasPrefix(msg.ErrorMessage, "Connection refused by https://api.example.com/v1/chat/completions: is the server running?") ||
+			!provider.IsRetryable(msg) {
+			t.Fatalf("got %q, retryable %v", msg.ErrorMessage, provider.IsRetryable(msg))
+		}
+	})
 }
 
 func TestDNSFailure(t *testing.T) {
-	client := &http.Client{Transport: &http.Transport{
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			host, _, _ := net.SplitHostPort(addr)
-			return nil, &net.OpError{Op: "dial", Net: network, Err: &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}}
-		},
-	}}
-	p := newTestProvider(t, Config{HTTPClient: client})
+	resolving := func(dnsErr *net.DNSError) *http.Client {
+		return &http.Client{Transport: &http.Transport{
+			DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+				host, _, _ := net.SplitHostPort(addr)
+				dnsErr.Name = host
+				return nil, &net.OpError{Op: "dial", Net: network, Err: dnsErr}
+			},
+		}}
+	}
+	p := newTestProvider(t, Config{HTTPClient: resolving(&net.DNSError{Err: "no such host", IsNotFound: true})})
 	msg, _ := run(t, p, context.Background(), simpleRequest(testModel("https://api.example.invalid/v1")))
-	want := `Connection error: cannot resolve host "api.example.invalid" for https://api.example.invalid/v1/chat/completions`
-	if !strings.HasPrefix(msg.ErrorMessage, want) {
-		t.Fatalf("got %q, want prefix %q", msg.ErrorMessage, want)
+	want := `Cannot resolve host "api.example.invalid" for https://api.example.invalid/v1/chat/completions: no such host (is the base URL right?); not retrying`
+	if msg.ErrorMessage != want || provider.IsRetryable(msg) {
+		t.Fatalf("got %q, retryable %v\nwant %q", msg.ErrorMessage, provider.IsRetryable(msg), want)
+	}
+	// A resolver that did not answer may answer on the next try.
+	p = newTestProvider(t, Config{HTTPClient: resolving(&net.DNSError{Err: "i/o timeout", IsTimeout: true, IsTemporary: true})})
+	msg, _ = run(t, p, context.Background(), simpleRequest(testModel("https://api.example.com/v1")))
+	if !strings.HasPrefix(msg.ErrorMessage, `Connection error: cannot resolve host "api.example.com" for https://api.example.com/v1/chat/completions`) ||
+		!provider.IsRetryable(msg) {
+		t.Fatalf("got %q, retryable %v", msg.ErrorMessage, provider.IsRetryable(msg))
 	}
 }
 
@@ -135,12 +174,7 @@ func TestTLSErrorIsNotRetryable(t *testing.T) {
 }
 
 func TestBaseURLWithCredentialsIsRedacted(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
+	_, addr := openaitest.ClosedURL(t)
 	p := newTestProvider(t, Config{})
 	msg, _ := run(t, p, context.Background(), simpleRequest(testModel("http://user:hunter2@"+addr+"/v1")))
 	if strings.Contains(msg.ErrorMessage, "hunter2") || !strings.Contains(msg.ErrorMessage, "user:xxxxx@") {
@@ -352,7 +386,7 @@ func TestIdleTimeout(t *testing.T) {
 		clk.Advance(time.Millisecond)
 		msg := <-done
 		checkContract(t, msg, events)
-		want := "Request timed out: no data from " + srv.URL + "/chat/completions for 50ms"
+		want := "Request timed out: no data from " + srv.URL + "/chat/completions for 50 ms (the stream stalled)"
 		if msg.StopReason != provider.StopReasonError || msg.ErrorMessage != want {
 			t.Fatalf("got %s %q, want %q", msg.StopReason, msg.ErrorMessage, want)
 		}
@@ -386,22 +420,18 @@ func TestIdleTimeout(t *testing.T) {
 		clk.Advance(time.Minute)
 		msg := <-done
 		checkContract(t, msg, events)
-		if msg.ErrorMessage != "Request timed out: no data from "+srv.URL+"/chat/completions for 1m0s" || eventTypes(events) != "error" {
+		if msg.ErrorMessage != "Request timed out: no response from "+srv.URL+"/chat/completions for 60 s" || eventTypes(events) != "error" {
 			t.Fatalf("got %q, events %s", msg.ErrorMessage, eventTypes(events))
 		}
 	})
 	t.Run("activity re-arms", func(t *testing.T) {
 		clk := &fakeClock{}
 		cancelled := make(chan error, 1)
-		w := startIdleWatch(clk, time.Minute, func(err error) { cancelled <- err })
+		w := startIdleWatch(clk, time.Minute, -1, func(err error) { cancelled <- err })
 		clk.Advance(50 * time.Second)
 		w.touch() // a byte at 50 s
 		clk.Advance(50 * time.Second)
-		select {
-		case err := <-cancelled:
-			t.Fatalf("fired after 50 s of quiet: %v", err)
-		default:
-		}
+		notFired(t, cancelled, "after 50 s of quiet")
 		clk.Advance(10 * time.Second)
 		if err := <-cancelled; err != errIdle {
 			t.Fatalf("cause %v", err)
@@ -410,6 +440,165 @@ func TestIdleTimeout(t *testing.T) {
 			t.Fatal("stop does not report the timeout")
 		}
 	})
+	t.Run("bytes without content", func(t *testing.T) {
+		// Keep-alives (touch) keep the byte timer quiet; only content (touchContent) resets the other.
+		clk := &fakeClock{}
+		cancelled := make(chan error, 1)
+		w := startIdleWatch(clk, time.Minute, 3*time.Minute, func(err error) { cancelled <- err })
+		for i := 0; i < 5; i++ { // 150 s of keep-alives every 30 s
+			clk.Advance(30 * time.Second)
+			w.touch()
+		}
+		w.touchContent()         // content at 150 s
+		for i := 0; i < 5; i++ { // keep-alives up to 300 s: 150 s without content
+			clk.Advance(30 * time.Second)
+			w.touch()
+		}
+		notFired(t, cancelled, "150 s after the last content")
+		clk.Advance(29 * time.Second)
+		w.touch()
+		notFired(t, cancelled, "179 s after the last content")
+		clk.Advance(time.Second)
+		if err := <-cancelled; err != errNoContent {
+			t.Fatalf("cause %v, want no content", err)
+		}
+		if q := w.quiet(); q != time.Second {
+			t.Fatalf("the last byte came %v before the timeout, want 1s", q)
+		}
+	})
+	t.Run("after [DONE] only the drain limit is left", func(t *testing.T) {
+		clk := &fakeClock{}
+		cancelled := make(chan error, 1)
+		w := startIdleWatch(clk, time.Minute, time.Minute, func(err error) { cancelled <- err })
+		clk.Advance(50 * time.Second)
+		w.touch()
+		w.answered(2 * time.Second)
+		clk.Advance(time.Second)
+		notFired(t, cancelled, "during the drain")
+		clk.Advance(time.Second)
+		if err := <-cancelled; err != errIdle {
+			t.Fatalf("cause %v", err)
+		}
+	})
+}
+
+// notFired fails the test when the watch has cancelled the call.
+func notFired(t *testing.T, cancelled <-chan error, when string) {
+	t.Helper()
+	select {
+	case err := <-cancelled:
+		t.Fatalf("fired %s: %v", when, err)
+	default:
+	}
+}
+
+// streamWithin streams req and fails the test when the stream is still running after limit (today's
+// servers that never end: the provider must end them itself).
+func streamWithin(t *testing.T, p *Provider, req *provider.Request, limit time.Duration) (*provider.AssistantMessage, []*provider.AssistantEvent) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	msg, events := run(t, p, ctx, req)
+	if msg.StopReason == provider.StopReasonAborted {
+		t.Fatalf("the stream was still running after %v", limit)
+	}
+	return msg, events
+}
+
+func TestKeepAlivesDoNotKeepAStreamAlive(t *testing.T) {
+	c := chunks()
+	srv := startServer(t)
+	t.Run("content timeout defaults to the idle timeout", func(t *testing.T) {
+		p := newTestProvider(t, Config{IdleTimeout: 50 * time.Millisecond})
+		srv.Enqueue(openaitest.Response{Events: []string{c.Role()}, End: openaitest.EndKeepAlive, KeepAlive: time.Millisecond})
+		msg, _ := streamWithin(t, p, simpleRequest(testModel(srv.URL)), 10*time.Second)
+		// Which timer fires first may depend on the machine's load; both end the stream.
+		if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, "Request timed out: no ") ||
+			!provider.IsRetryable(msg) {
+			t.Fatalf("got %s %q", msg.StopReason, msg.ErrorMessage)
+		}
+	})
+	t.Run("keep-alives only", func(t *testing.T) {
+		p := newTestProvider(t, Config{IdleTimeout: -1, ContentTimeout: 30 * time.Millisecond})
+		srv.Enqueue(openaitest.Response{Events: []string{c.Role(), c.Chunk(map[string]any{"content": ""}, "")},
+			End: openaitest.EndKeepAlive, KeepAlive: time.Millisecond})
+		msg, events := streamWithin(t, p, simpleRequest(testModel(srv.URL)), 10*time.Second)
+		want := "Request timed out: no content from " + srv.URL + "/chat/completions for 30 ms (data last arrived "
+		if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, want) ||
+			!strings.HasSuffix(msg.ErrorMessage, " ago)") {
+			t.Fatalf("got %s %q\nwant %q…", msg.StopReason, msg.ErrorMessage, want)
+		}
+		if eventTypes(events) != "start error" || !provider.IsRetryable(msg) {
+			t.Fatalf("events %s, retryable %v", eventTypes(events), provider.IsRetryable(msg))
+		}
+	})
+	t.Run("trickle", func(t *testing.T) {
+		// One byte per millisecond: the byte timer never fires, and the first text chunk (over 100
+		// bytes) cannot be complete before the content timeout.
+		p := newTestProvider(t, Config{IdleTimeout: -1, ContentTimeout: 30 * time.Millisecond})
+		srv.Enqueue(openaitest.Response{Events: []string{c.Role(), c.Text("Hello"), c.Finish("stop"), openaitest.Done()},
+			Trickle: time.Millisecond})
+		msg, _ := streamWithin(t, p, simpleRequest(testModel(srv.URL)), 10*time.Second)
+		if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, "Request timed out: no content from ") {
+			t.Fatalf("got %s %q", msg.StopReason, msg.ErrorMessage)
+		}
+	})
+	t.Run("content resets the content timer", func(t *testing.T) {
+		// Every text chunk arrives well within the content timeout, keep-alives in between: the answer
+		// completes. A generous timeout: only a machine stalled for seconds could fail this.
+		p := newTestProvider(t, Config{IdleTimeout: -1, ContentTimeout: 5 * time.Second})
+		var events []string
+		for i := 0; i < 5; i++ {
+			events = append(events, openaitest.Comment("keep-alive"), c.Text("x"))
+		}
+		srv.Enqueue(openaitest.Response{Events: append(events, c.Finish("stop"), openaitest.Done()), Delay: time.Millisecond})
+		msg, _ := streamWithin(t, p, simpleRequest(testModel(srv.URL)), 30*time.Second)
+		if msg.StopReason != provider.StopReasonStop || provider.TextOf(msg.Content, "") != "xxxxx" {
+			t.Fatalf("got %s %q %q", msg.StopReason, msg.ErrorMessage, provider.TextOf(msg.Content, ""))
+		}
+	})
+	t.Run("no headers within the content timeout", func(t *testing.T) {
+		p := newTestProvider(t, Config{IdleTimeout: -1, ContentTimeout: 30 * time.Millisecond})
+		srv.Enqueue(openaitest.Response{BeforeHeaders: make(chan struct{}), Events: []string{c.Role()}})
+		msg, _ := streamWithin(t, p, simpleRequest(testModel(srv.URL)), 10*time.Second)
+		if want := "Request timed out: no response from " + srv.URL + "/chat/completions for 30 ms"; msg.ErrorMessage != want {
+			t.Fatalf("got %q, want %q", msg.ErrorMessage, want)
+		}
+	})
+	t.Run("abort ends a keep-alive stream at once", func(t *testing.T) {
+		p := newTestProvider(t, Config{IdleTimeout: -1, ContentTimeout: -1})
+		srv.Enqueue(openaitest.Response{Events: []string{c.Role()}, End: openaitest.EndKeepAlive, KeepAlive: time.Millisecond})
+		ctx, cancel := context.WithCancel(context.Background())
+		n := len(srv.Requests())
+		go func() {
+			srv.WaitRequest(context.Background(), n+1)
+			cancel()
+		}()
+		msg, _ := run(t, p, ctx, simpleRequest(testModel(srv.URL)))
+		if msg.StopReason != provider.StopReasonAborted || msg.ErrorMessage != "Request was aborted" {
+			t.Fatalf("got %s %q", msg.StopReason, msg.ErrorMessage)
+		}
+	})
+}
+
+func TestContentTimeoutChoice(t *testing.T) {
+	m := testModel("http://x/v1")
+	tests := []struct {
+		cfg, call, idle, want time.Duration
+	}{
+		{0, 0, time.Minute, time.Minute},
+		{0, 0, -1, -1},
+		{2 * time.Minute, 0, time.Minute, 2 * time.Minute},
+		{2 * time.Minute, 5 * time.Second, time.Minute, 5 * time.Second},
+		{-1, 0, time.Minute, -1},
+	}
+	for i, tt := range tests {
+		p := New(Config{ContentTimeout: tt.cfg, HTTPClient: http.DefaultClient})
+		req := &provider.Request{Model: m, Options: provider.StreamOptions{ContentTimeout: tt.call}}
+		if got := p.contentFor(req, tt.idle); got != tt.want {
+			t.Errorf("case %d: %v, want %v", i, got, tt.want)
+		}
+	}
 }
 
 func TestAbort(t *testing.T) {
@@ -479,7 +668,9 @@ func TestErrorTextsClassify(t *testing.T) {
 		transportErrorMessage(errors.New("http2: server sent GOAWAY and closed the connection"), "http://x/v1/chat/completions"):                  true,
 		"Connection lost while streaming the answer: read: connection reset by peer":                                                              true,
 		"Stream ended without a finish reason or [DONE]: the server closed the connection early":                                                  true,
-		"Request timed out: no data from http://x/v1/chat/completions for 2m0s":                                                                   true,
+		"Request timed out: no data from http://x/v1/chat/completions for 300 s (the stream stalled)":                                             true,
+		"Request timed out: no response from http://x/v1/chat/completions for 300 s":                                                              true,
+		"Request timed out: no content from http://x/v1/chat/completions for 300 s (data last arrived 0.4 s ago)":                                 true,
 		"Malformed JSON in stream chunk 3 (unexpected end of JSON input): \"{\"":                                                                  false,
 		"TLS error talking to https://x/v1/chat/completions: tls: failed to verify certificate: x509: certificate signed by unknown authority":    false,
 	}

@@ -3,13 +3,20 @@ package openai
 import (
 	"context"
 	"errors"
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
 )
 
-// errIdle is the cancellation cause of a stream that went quiet.
-var errIdle = errors.New("idle timeout")
+// The cancellation causes of a call the idle watch ended.
+var (
+	// errIdle: no bytes arrived for the idle timeout.
+	errIdle = errors.New("idle timeout")
+	// errNoContent: bytes kept arriving (keep-alive comments, empty deltas, a body trickling in), but
+	// no content for the content timeout.
+	errNoContent = errors.New("no content")
+)
 
 // drainTimeout bounds the wait for the end of the body after [DONE].
 const drainTimeout = 2 * time.Second
@@ -30,33 +37,68 @@ type realClock struct{}
 func (realClock) Now() time.Time                            { return time.Now() }
 func (realClock) AfterFunc(d time.Duration, f func()) timer { return time.AfterFunc(d, f) }
 
-// idleWatch cancels a call when no bytes arrive for timeout: from sending the request to the last
-// byte of the stream. Reads only store a timestamp; the timer re-arms itself for the remaining time,
-// so a fast stream costs no timer operations.
+// idleWatch cancels a call, from sending the request to the last byte of the stream, when no bytes
+// arrive for timeout (cause errIdle) or no content arrives for contentTimeout (cause errNoContent); a
+// timeout of 0 or less is off. Reads only store a timestamp; one timer re-arms itself for the nearer
+// of the two deadlines, so a fast stream costs no timer operations.
 type idleWatch struct {
-	clock   clock
-	timeout time.Duration
-	cancel  context.CancelCauseFunc
-	last    atomic.Int64 // UnixNano of the last activity
-	fired   atomic.Bool
+	clock       clock
+	cancel      context.CancelCauseFunc
+	last        atomic.Int64 // UnixNano of the last byte
+	lastContent atomic.Int64 // UnixNano of the last content
+	fired       atomic.Bool
 
-	mu    sync.Mutex
-	timer timer
-	done  bool
+	mu             sync.Mutex
+	timeout        time.Duration
+	contentTimeout time.Duration
+	timer          timer
+	done           bool
 }
 
-func startIdleWatch(c clock, timeout time.Duration, cancel context.CancelCauseFunc) *idleWatch {
-	w := &idleWatch{clock: c, timeout: timeout, cancel: cancel}
-	w.touch()
-	if timeout > 0 {
-		w.mu.Lock()
-		w.timer = c.AfterFunc(timeout, w.check)
-		w.mu.Unlock()
-	}
+func startIdleWatch(c clock, timeout, contentTimeout time.Duration, cancel context.CancelCauseFunc) *idleWatch {
+	w := &idleWatch{clock: c, timeout: timeout, contentTimeout: contentTimeout, cancel: cancel}
+	now := c.Now().UnixNano()
+	w.last.Store(now)
+	w.lastContent.Store(now)
+	w.mu.Lock()
+	w.arm(now)
+	w.mu.Unlock()
 	return w
 }
 
+// touch records that bytes arrived.
 func (w *idleWatch) touch() { w.last.Store(w.clock.Now().UnixNano()) }
+
+// touchContent records that content arrived, with the bytes last read: the chunk was parsed from them
+// (this costs no clock read per chunk).
+func (w *idleWatch) touchContent() { w.lastContent.Store(w.last.Load()) }
+
+// quiet is the time since the last byte.
+func (w *idleWatch) quiet() time.Duration {
+	return time.Duration(w.clock.Now().UnixNano() - w.last.Load())
+}
+
+// arm sets the timer for the nearer deadline, counted from the last byte and the last content, as of
+// now. Callers hold mu.
+func (w *idleWatch) arm(now int64) {
+	next := time.Duration(math.MaxInt64)
+	if w.timeout > 0 {
+		next = w.timeout - time.Duration(now-w.last.Load())
+	}
+	if w.contentTimeout > 0 {
+		next = min(next, w.contentTimeout-time.Duration(now-w.lastContent.Load()))
+	}
+	switch {
+	case next == math.MaxInt64:
+		if w.timer != nil {
+			w.timer.Stop()
+		}
+	case w.timer == nil:
+		w.timer = w.clock.AfterFunc(max(next, 0), w.check)
+	default:
+		w.timer.Reset(max(next, 0))
+	}
+}
 
 func (w *idleWatch) check() {
 	w.mu.Lock()
@@ -64,32 +106,38 @@ func (w *idleWatch) check() {
 	if w.done {
 		return
 	}
-	quiet := time.Duration(w.clock.Now().UnixNano() - w.last.Load())
-	if quiet < w.timeout {
-		w.timer.Reset(w.timeout - quiet)
+	now := w.clock.Now().UnixNano()
+	var cause error
+	switch {
+	case w.timeout > 0 && time.Duration(now-w.last.Load()) >= w.timeout:
+		cause = errIdle
+	case w.contentTimeout > 0 && time.Duration(now-w.lastContent.Load()) >= w.contentTimeout:
+		cause = errNoContent
+	default:
+		w.arm(now)
 		return
 	}
 	w.done = true
 	w.fired.Store(true)
-	w.cancel(errIdle)
+	w.cancel(cause)
 }
 
-// shorten lowers the timeout to d, counted from the last activity.
-func (w *idleWatch) shorten(d time.Duration) {
+// answered is called once the answer is complete ([DONE]): no more content is due, and the rest of the
+// body gets at most d, counted from the last byte.
+func (w *idleWatch) answered(d time.Duration) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.done || (w.timeout > 0 && w.timeout <= d) {
+	if w.done {
 		return
 	}
-	w.timeout = d
-	if w.timer == nil {
-		w.timer = w.clock.AfterFunc(d, w.check)
-		return
+	w.contentTimeout = 0
+	if w.timeout <= 0 || w.timeout > d {
+		w.timeout = d
 	}
-	w.timer.Reset(d)
+	w.arm(w.clock.Now().UnixNano())
 }
 
-// stop ends the watch; it reports whether the timeout had fired.
+// stop ends the watch; it reports whether a timeout had fired.
 func (w *idleWatch) stop() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -22,6 +22,11 @@ type Config struct {
 	// a call that asks a reasoning model to think; a negative value disables it.
 	// provider.StreamOptions.IdleTimeout overrides it per call.
 	IdleTimeout time.Duration
+	// ContentTimeout ends a call that receives no content (text, thinking, a tool call, the finish
+	// reason, usage) for this long although bytes still arrive: keep-alive comments, empty deltas, a
+	// body trickling in. 0 means the call's idle timeout; a negative value disables it.
+	// provider.StreamOptions.ContentTimeout overrides it per call.
+	ContentTimeout time.Duration
 	// MaxRetries is how many times a request that failed before its answer began (no connection, or
 	// status 408, 409, 429, 5xx) is sent again, after pi's SDK's waits; 0 sends it once. pi-go's command
 	// uses SDKMaxRetries, pi's default.
@@ -30,18 +35,19 @@ type Config struct {
 
 // Provider streams chat completions from any OpenAI-compatible server. It is safe for concurrent use.
 type Provider struct {
-	client       *http.Client
-	idleTimeout  time.Duration
-	drainTimeout time.Duration
-	clock        clock
-	maxRetries   int
-	sleep        func(context.Context, time.Duration) error // the wait before a retry; tests replace it
+	client         *http.Client
+	idleTimeout    time.Duration
+	contentTimeout time.Duration
+	drainTimeout   time.Duration
+	clock          clock
+	maxRetries     int
+	sleep          func(context.Context, time.Duration) error // the wait before a retry; tests replace it
 }
 
 // New returns a provider.
 func New(cfg Config) *Provider {
-	p := &Provider{client: cfg.HTTPClient, idleTimeout: cfg.IdleTimeout, drainTimeout: drainTimeout, clock: realClock{},
-		maxRetries: max(cfg.MaxRetries, 0), sleep: sleepCtx}
+	p := &Provider{client: cfg.HTTPClient, idleTimeout: cfg.IdleTimeout, contentTimeout: cfg.ContentTimeout,
+		drainTimeout: drainTimeout, clock: realClock{}, maxRetries: max(cfg.MaxRetries, 0), sleep: sleepCtx}
 	if p.client == nil {
 		p.client = newDefaultClient()
 	}
@@ -64,7 +70,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	headers := mergeHeaders(m.Headers, req.Options.Headers)
 	red := newRedactor(req.Options.APIKey, headers)
 	fail := func(ctx context.Context, msg string) *provider.AssistantMessage {
-		if ctx.Err() != nil && context.Cause(ctx) != errIdle {
+		if ctx.Err() != nil && !watchedOut(ctx) {
 			return b.Fail(provider.StopReasonAborted, abortedMessage)
 		}
 		return b.Fail(provider.StopReasonError, red.apply(msg))
@@ -85,12 +91,25 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	}
 
 	idle := p.idleFor(req)
+	content := p.contentFor(req, idle)
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	watch := startIdleWatch(p.clock, idle, cancel)
+	watch := startIdleWatch(p.clock, idle, content, cancel)
 	defer watch.stop()
-	idleText := func() string {
-		return fmt.Sprintf("Request timed out: no data from %s for %s", target, idle)
+	// timeoutText names what the watch saw; answering says whether the response had begun.
+	timeoutText := func(answering bool) string {
+		noContent := context.Cause(callCtx) == errNoContent
+		switch {
+		case !answering && noContent:
+			return fmt.Sprintf("Request timed out: no response from %s for %s", target, seconds(content))
+		case !answering:
+			return fmt.Sprintf("Request timed out: no response from %s for %s", target, seconds(idle))
+		case noContent:
+			// Keep-alives, empty chunks or a trickle: say when bytes last came, not what they were.
+			return fmt.Sprintf("Request timed out: no content from %s for %s (data last arrived %s ago)",
+				target, seconds(content), seconds(watch.quiet()))
+		}
+		return fmt.Sprintf("Request timed out: no data from %s for %s (the stream stalled)", target, seconds(idle))
 	}
 
 	doer := &callDoer{client: p.client, body: body, headers: headers, watch: watch, retries: p.maxRetries, sleep: p.sleep}
@@ -110,9 +129,10 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		case doer.resp != nil:
 			// An error status, with as much of the body as arrived.
 			ra, hasRA := doer.retryAfter()
-			return fail(callCtx, httpErrorMessage(doer.resp.StatusCode, doer.errBody.Bytes(), ra, hasRA))
+			return fail(callCtx, httpErrorMessage(doer.resp.StatusCode, doer.errBody.Bytes(), target, ra, hasRA,
+				req.Options.MaxRetryDelay))
 		case callCtx.Err() != nil:
-			return fail(callCtx, idleText())
+			return fail(callCtx, timeoutText(false))
 		}
 		if doer.called {
 			return fail(callCtx, transportErrorMessage(doer.err, target))
@@ -122,11 +142,12 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	defer stream.Close()
 
 	b.Start()
-	r := &reader{b: b, model: m, sse: newSSEReader(doer.resp.Body), afterDone: func() { watch.shorten(p.drainTimeout) }}
+	r := &reader{b: b, model: m, sse: newSSEReader(doer.resp.Body), onContent: watch.touchContent,
+		afterDone: func() { watch.answered(p.drainTimeout) }}
 	msg := r.run()
 	switch {
-	case callCtx.Err() != nil && context.Cause(callCtx) == errIdle && !r.finished():
-		return fail(callCtx, idleText())
+	case callCtx.Err() != nil && watchedOut(callCtx) && !r.finished():
+		return fail(callCtx, timeoutText(true))
 	case ctx.Err() != nil:
 		// pi checks the abort signal after the stream too: a cancelled run never reports success.
 		return fail(ctx, "")
@@ -150,6 +171,24 @@ func (p *Provider) idleFor(req *provider.Request) time.Duration {
 		return DefaultReasoningIdleTimeout
 	}
 	return DefaultIdleTimeout
+}
+
+// contentFor is the content timeout of one call: the call's, else the provider's, else the call's idle
+// timeout (so keep-alives never keep a stream alive longer than silence would).
+func (p *Provider) contentFor(req *provider.Request, idle time.Duration) time.Duration {
+	switch {
+	case req.Options.ContentTimeout != 0:
+		return req.Options.ContentTimeout
+	case p.contentTimeout != 0:
+		return p.contentTimeout
+	}
+	return idle
+}
+
+// watchedOut reports whether ctx was cancelled by the idle watch rather than by the caller.
+func watchedOut(ctx context.Context) bool {
+	cause := context.Cause(ctx)
+	return cause == errIdle || cause == errNoContent
 }
 
 func mergeHeaders(model, call map[string]string) map[string]string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -75,7 +76,7 @@ func TestSDKRetriesBeforeTheAnswerBegins(t *testing.T) {
 			openaitest.ErrorResponse(408, "timeout"), openaitest.ErrorResponse(409, "lock"), ok},
 			requests: 3, stop: provider.StopReasonStop},
 		{name: "401 is not retried", responses: []openaitest.Response{openaitest.ErrorResponse(401, "bad key")},
-			requests: 1, stop: provider.StopReasonError, errText: "401 bad key"},
+			requests: 1, stop: provider.StopReasonError, errText: "401 bad key (POST %URL%/chat/completions)"},
 		{name: "x-should-retry false", responses: []openaitest.Response{
 			withHeader(openaitest.ErrorResponse(500, "final"), "x-should-retry", "false")},
 			requests: 1, stop: provider.StopReasonError, errText: "500 final"},
@@ -98,8 +99,9 @@ func TestSDKRetriesBeforeTheAnswerBegins(t *testing.T) {
 			if n := len(srv.Requests()) - before; n != tt.requests {
 				t.Errorf("%d requests, want %d", n, tt.requests)
 			}
-			if msg.StopReason != tt.stop || (tt.errText != "" && msg.ErrorMessage != tt.errText) {
-				t.Errorf("got %s %q, want %s %q", msg.StopReason, msg.ErrorMessage, tt.stop, tt.errText)
+			want := strings.ReplaceAll(tt.errText, "%URL%", srv.URL)
+			if msg.StopReason != tt.stop || (want != "" && msg.ErrorMessage != want) {
+				t.Errorf("got %s %q, want %s %q", msg.StopReason, msg.ErrorMessage, tt.stop, want)
 			}
 			if len(w.d) != tt.requests-1 {
 				t.Fatalf("%d waits for %d requests", len(w.d), tt.requests)

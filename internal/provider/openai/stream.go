@@ -16,6 +16,8 @@ type reader struct {
 
 	// afterDone runs once [DONE] arrived, before the rest of the body is drained.
 	afterDone func()
+	// onContent runs for every chunk that carries content (see apply).
+	onContent func()
 
 	chunks   int
 	sawDone  bool
@@ -133,6 +135,9 @@ func (r *reader) apply(c *chunk) {
 		r.gotModel = true
 		b.SetResponseModel(string(c.Model))
 	}
+	if r.onContent != nil && hasContent(c) {
+		r.onContent()
+	}
 	if c.HasUsage {
 		b.SetUsage(usageFrom(&c.Usage, r.model))
 	}
@@ -168,6 +173,20 @@ func (r *reader) apply(c *chunk) {
 	for _, d := range c.ReasoningDetails {
 		b.SetThoughtSignature(string(d.ID), compactJSON(d.Raw))
 	}
+}
+
+// hasContent reports whether a chunk moves the answer on: text, thinking, a tool call, the finish
+// reason or usage. A role-only or empty delta does not (some servers send them as keep-alives).
+func hasContent(c *chunk) bool {
+	if c.HasUsage || c.HasChoiceUsage || len(c.FinishReason) > 0 || len(c.Content) > 0 || len(c.ToolCalls) > 0 {
+		return true
+	}
+	for _, r := range c.Reasoning {
+		if len(r) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func clampIndex(f float64) int {

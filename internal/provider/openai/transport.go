@@ -6,12 +6,12 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strconv"
 	"time"
 )
 
-// DefaultIdleTimeout ends a stream that sends nothing for this long.
-const DefaultIdleTimeout = 120 * time.Second
+// DefaultIdleTimeout ends a call whose server sends nothing for this long: pi 1.6's httpIdleTimeoutMs
+// default (its HTTP client's header and body timeouts).
+const DefaultIdleTimeout = 300 * time.Second
 
 // DefaultReasoningIdleTimeout is the default for calls that ask a reasoning model to think: OpenAI's
 // chat completions stream nothing at all while o-series and gpt-5 models reason, for minutes at high
@@ -103,25 +103,13 @@ func (d *callDoer) close() {
 	}
 }
 
-// retryAfter returns the server's Retry-After, if it sent one.
+// retryAfter returns the wait the server asked for (retry-after-ms or Retry-After), if it did.
 func (d *callDoer) retryAfter() (time.Duration, bool) {
 	if d.resp == nil {
 		return 0, false
 	}
-	v := d.resp.Header.Get("Retry-After")
-	if v == "" {
-		return 0, false
-	}
-	if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
-		return time.Duration(secs * float64(time.Second)), true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := time.Until(t); d > 0 {
-			return d, true
-		}
-		return 0, true
-	}
-	return 0, false
+	wait, ok := serverRetryWait(d.resp.Header, time.Now())
+	return max(wait, 0), ok
 }
 
 type teeBody struct {

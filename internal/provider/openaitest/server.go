@@ -1,8 +1,8 @@
 // Package openaitest runs a scripted OpenAI-compatible chat-completions server on 127.0.0.1, for the
 // tests of any package and for end-to-end tests of the binary. Each request to POST /v1/chat/completions
 // takes the next scripted Response: an SSE stream replayed event by event (with optional pacing), a
-// status with a body, or a failure on purpose (connection reset, hang-up, stall). Every request is
-// recorded with its headers and body.
+// status with a body, or a failure on purpose (connection reset, hang-up, stall, keep-alive comments and
+// nothing else, a body trickling in byte by byte). Every request is recorded with its headers and body.
 //
 // It knows the OpenAI wire format and net/http; it knows nothing of pi-go's provider code, so tests of
 // that code cannot pass by sharing its mistakes.
@@ -35,7 +35,13 @@ const (
 	// EndStall keeps the connection open and sends nothing more until the client goes away or the
 	// server is closed.
 	EndStall
+	// EndKeepAlive keeps the connection open and sends an SSE comment (": keep-alive") every
+	// Response.KeepAlive, and nothing else, until the client goes away or the server is closed.
+	EndKeepAlive
 )
+
+// DefaultKeepAlive is the pause between the comments of EndKeepAlive when Response.KeepAlive is 0.
+const DefaultKeepAlive = 5 * time.Millisecond
 
 // Response is what the server answers to one request.
 type Response struct {
@@ -58,6 +64,11 @@ type Response struct {
 	BeforeHeaders <-chan struct{}
 	// Delay pauses before each event: a human-paced stream for demos and end-to-end tests.
 	Delay time.Duration
+	// Trickle, when set, writes the events one byte at a time, flushed, with this pause before each
+	// byte: a server whose bytes keep coming while a whole chunk takes long to arrive.
+	Trickle time.Duration
+	// KeepAlive is the pause between the comments of EndKeepAlive (0: DefaultKeepAlive).
+	KeepAlive time.Duration
 	// Gate, when set, must deliver a value before each event is written: the test paces the stream.
 	Gate <-chan struct{}
 	// BeforeEnd, when set, must deliver a value (or be closed) before the End action.
@@ -262,22 +273,25 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, resp Response) {
 		if !s.wait(r, resp.Gate) {
 			return
 		}
-		if resp.Delay > 0 {
-			t := time.NewTimer(resp.Delay)
-			select {
-			case <-t.C:
-			case <-r.Context().Done():
-				t.Stop()
-				return
-			case <-s.closing:
-				t.Stop()
-				return
-			}
-		}
-		if _, err := io.WriteString(w, ev); err != nil {
+		if !s.pause(r, resp.Delay) {
 			return
 		}
-		flush()
+		if resp.Trickle > 0 {
+			for j := 0; j < len(ev); j++ {
+				if !s.pause(r, resp.Trickle) {
+					return
+				}
+				if _, err := io.WriteString(w, ev[j:j+1]); err != nil {
+					return
+				}
+				flush()
+			}
+		} else {
+			if _, err := io.WriteString(w, ev); err != nil {
+				return
+			}
+			flush()
+		}
 		if resp.Sent != nil {
 			select {
 			case resp.Sent <- i:
@@ -316,6 +330,34 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, resp Response) {
 		case <-r.Context().Done():
 		case <-s.closing:
 		}
+	case EndKeepAlive:
+		every := resp.KeepAlive
+		if every <= 0 {
+			every = DefaultKeepAlive
+		}
+		for s.pause(r, every) {
+			if _, err := io.WriteString(w, Comment("keep-alive")); err != nil {
+				return
+			}
+			flush()
+		}
+	}
+}
+
+// pause waits d (nothing when d ≤ 0), giving up when the client leaves or the server closes.
+func (s *Server) pause(r *http.Request, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	case <-s.closing:
+		return false
 	}
 }
 
@@ -332,4 +374,17 @@ func (s *Server) wait(r *http.Request, gate <-chan struct{}) bool {
 	case <-s.closing:
 		return false
 	}
+}
+
+// ClosedURL returns a base URL on 127.0.0.1 where nothing listens (a port just released: a server
+// that is not running, a mistyped --base-url), and its host:port.
+func ClosedURL(tb testing.TB) (baseURL, addr string) {
+	tb.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	addr = l.Addr().String()
+	l.Close()
+	return "http://" + addr + "/v1", addr
 }

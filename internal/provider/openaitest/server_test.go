@@ -152,3 +152,49 @@ func TestStallEndsWhenServerCloses(t *testing.T) {
 	s.Close() // must not wait for the stalled response forever
 	<-done
 }
+
+func TestKeepAliveOnly(t *testing.T) {
+	s := Start(t)
+	s.Enqueue(Response{Events: []string{}, End: EndKeepAlive, KeepAlive: time.Millisecond})
+	resp, err := s.Client().Post(s.URL+"/chat/completions", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("content type %q", resp.Header.Get("Content-Type"))
+	}
+	r := bufio.NewReader(resp.Body)
+	for i := 0; i < 3; i++ {
+		line, err := r.ReadString('\n')
+		if err != nil || line != ": keep-alive\n" {
+			t.Fatalf("line %d: %q %v", i, line, err)
+		}
+		if blank, _ := r.ReadString('\n'); blank != "\n" {
+			t.Fatalf("comment not terminated: %q", blank)
+		}
+	}
+}
+
+func TestTrickleWritesOneByteAtATime(t *testing.T) {
+	s := Start(t)
+	events := []string{Data("ab"), Done()}
+	want := strings.Join(events, "")
+	const tick = 2 * time.Millisecond
+	s.Enqueue(Response{Events: events, Trickle: tick})
+	start := time.Now()
+	resp, err := s.Client().Post(s.URL+"/chat/completions", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got, err := io.ReadAll(resp.Body)
+	if err != nil || string(got) != want {
+		t.Fatalf("got %q %v, want %q", got, err, want)
+	}
+	// The server pauses before every byte, so the body cannot arrive sooner (how the client's reads
+	// split it depends on scheduling).
+	if elapsed := time.Since(start); elapsed < time.Duration(len(want))*tick {
+		t.Fatalf("body of %d bytes arrived in %v: not trickled", len(want), elapsed)
+	}
+}

@@ -44,6 +44,9 @@ type AssistantStream struct {
 	// Flush cursor: parts before fp are completely flushed; within part fp, fu units are.
 	fp, fu     int
 	errFlushed bool
+	// errHeld keeps the error line back (neither flushed nor shown) until the caller knows whether
+	// it is wanted: a failed attempt that is retried is shown by the retry status instead.
+	errHeld bool
 }
 
 type assistantPart struct {
@@ -68,6 +71,19 @@ func (a *AssistantStream) Finish(m *provider.AssistantMessage) { a.update(m, tru
 
 // Done reports whether Finish was called.
 func (a *AssistantStream) Done() bool { return a.done }
+
+// HoldError keeps the error line back until ReleaseError or DropError.
+func (a *AssistantStream) HoldError() { a.errHeld = true }
+
+// ErrorHeld reports whether the error line is kept back: the stream is not complete for the
+// scrollback yet.
+func (a *AssistantStream) ErrorHeld() bool { return a.errHeld }
+
+// ReleaseError shows the error line after all.
+func (a *AssistantStream) ReleaseError() { a.errHeld = false }
+
+// DropError removes the error line for good.
+func (a *AssistantStream) DropError() { a.errHeld, a.errLine = false, "" }
 
 // SetHideThinking changes how thinking parts not flushed yet are shown.
 func (a *AssistantStream) SetHideThinking(hide bool) {
@@ -187,7 +203,7 @@ func (a *AssistantStream) Flush(width int) []string {
 		a.fp++
 		a.fu = 0
 	}
-	if a.done && !a.errFlushed {
+	if a.done && !a.errFlushed && !a.errHeld {
 		a.errFlushed = true
 		out = appendUnit(out, a.errLines(width), false)
 	}
@@ -195,10 +211,12 @@ func (a *AssistantStream) Flush(width int) []string {
 }
 
 // Live renders everything Flush has not handed out yet.
-func (a *AssistantStream) Live(width int) []string { return a.render(a.fp, a.fu, a.errFlushed, width) }
+func (a *AssistantStream) Live(width int) []string {
+	return a.render(a.fp, a.fu, a.errFlushed || a.errHeld, width)
+}
 
 // Lines renders the whole message, flushed or not.
-func (a *AssistantStream) Lines(width int) []string { return a.render(0, 0, false, width) }
+func (a *AssistantStream) Lines(width int) []string { return a.render(0, 0, a.errHeld, width) }
 
 func (a *AssistantStream) render(fp, fu int, errFlushed bool, width int) []string {
 	var out []string

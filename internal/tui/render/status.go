@@ -53,16 +53,19 @@ type Status struct {
 	// Tool is the running tool's name; Tools how many run (more than one: "Running 3 tools...").
 	Tool  string
 	Tools int
-	// Retrying: attempt n of max, and the time left before it.
+	// Retrying: attempt n of max, the time left before it, and why (the failed attempt's error).
+	// Working, Thinking and RunningTool with Attempt > 0: the retried request runs.
 	Attempt, MaxAttempts int
 	RetryIn              time.Duration
+	Reason               string
 	// Compacting: "manual", "threshold" or "overflow".
 	CompactionReason string
 }
 
 // StatusLine renders the spinner line under the chat: an empty spacer line, then e.g.
-// " ⠹ Thinking... (12s · esc to interrupt)" or " ⠹ Retrying (1/3) in 4s... (esc to cancel)". Idle
-// gives no lines.
+// " ⠹ Thinking... (12s · esc to interrupt)" or " ⠹ Retrying (1/3) in 4s... (esc to cancel) · 503
+// Service Unavailable" (the reason last: a narrow terminal cuts it, not the countdown). A retry
+// chain is this one line, updated, never a line per attempt. Idle gives no lines.
 func (r *Renderer) StatusLine(s Status, width int) []string {
 	if s.Activity == Idle {
 		return nil
@@ -93,6 +96,9 @@ func (r *Renderer) StatusLine(s Status, width int) []string {
 		spin = theme.Warning
 		secs := int((s.RetryIn + time.Second - 1) / time.Second)
 		label = fmt.Sprintf("Retrying (%d/%d) in %ds... %s", s.Attempt, s.MaxAttempts, max(secs, 0), cancel)
+		if s.Reason != "" {
+			label += " · " + oneLine(s.Reason)
+		}
 	case Compacting:
 		switch s.CompactionReason {
 		case "manual":
@@ -106,7 +112,11 @@ func (r *Renderer) StatusLine(s Status, width int) []string {
 		label = "Summarizing branch... " + cancel
 	}
 	if timed {
-		label += " (" + FormatElapsed(s.Elapsed) + " · " + r.keys.Interrupt + " to interrupt)"
+		retry := ""
+		if s.Attempt > 0 {
+			retry = fmt.Sprintf("retry %d/%d · ", s.Attempt, s.MaxAttempts)
+		}
+		label += " (" + retry + FormatElapsed(s.Elapsed) + " · " + r.keys.Interrupt + " to interrupt)"
 	}
 	line := r.th.Fg(spin, Spinner(s.Elapsed)) + " " + r.th.Fg(theme.Muted, label)
 	return append([]string{""}, padLeft([]string{Truncate(line, max(width-2, 1), "...")}, width)...)

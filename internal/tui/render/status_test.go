@@ -27,6 +27,49 @@ func TestSpinnerAndElapsed(t *testing.T) {
 	if got != "\n ⠋ Retrying (1/3) in 3s... (esc to cancel)\n" {
 		t.Fatalf("retry line %q", got)
 	}
+	got = plain(r.StatusLine(Status{Activity: Retrying, Attempt: 2, MaxAttempts: 3, RetryIn: 4 * time.Second,
+		Reason: "503 Service Unavailable:\nupstream busy"}, 100))
+	if got != "\n ⠋ Retrying (2/3) in 4s... (esc to cancel) · 503 Service Unavailable: upstream busy\n" {
+		t.Fatalf("retry line with its reason %q", got)
+	}
+	// A narrow terminal cuts the reason, not the countdown.
+	got = plain(r.StatusLine(Status{Activity: Retrying, Attempt: 2, MaxAttempts: 3, RetryIn: 4 * time.Second,
+		Reason: "503 Service Unavailable: upstream busy"}, 50))
+	if !strings.HasPrefix(got, "\n ⠋ Retrying (2/3) in 4s... (esc to cancel) ·") || len([]rune(got)) > 52 {
+		t.Fatalf("narrow retry line %q", got)
+	}
+	got = plain(r.StatusLine(Status{Activity: Working, Attempt: 1, MaxAttempts: 3, Elapsed: 3 * time.Second}, 80))
+	if got != "\n ⠧ Working... (retry 1/3 · 3s · esc to interrupt)\n" {
+		t.Fatalf("retried request %q", got)
+	}
+}
+
+func TestHeldErrorLine(t *testing.T) {
+	r := newGoldenRenderer()
+	failed := &provider.AssistantMessage{StopReason: provider.StopReasonError, ErrorMessage: "503 busy",
+		Content: []provider.Content{provider.TextContent("partial")}}
+	s := r.NewAssistantStream(AssistantOptions{})
+	s.Finish(failed)
+	s.HoldError()
+	flushed := plain(s.Flush(80))
+	if !strings.Contains(flushed, "partial") || strings.Contains(flushed+plain(s.Live(80))+plain(s.Lines(80)), "503") {
+		t.Fatalf("held: flushed %q, live %q", flushed, plain(s.Live(80)))
+	}
+	if !s.ErrorHeld() {
+		t.Fatal("not held")
+	}
+	s.ReleaseError()
+	if got := plain(s.Flush(80)); !strings.Contains(got, "Error: 503 busy") {
+		t.Fatalf("released: %q", got)
+	}
+
+	s = r.NewAssistantStream(AssistantOptions{})
+	s.Finish(failed)
+	s.HoldError()
+	s.DropError()
+	if got := plain(s.Flush(80)) + plain(s.Live(80)); strings.Contains(got, "503") || !strings.Contains(got, "partial") {
+		t.Fatalf("dropped: %q", got)
+	}
 }
 
 func TestThinkingIsDimAndItalic(t *testing.T) {
