@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -151,25 +152,39 @@ func (s *Session) WaitForIdle(ctx context.Context) error {
 
 // afterRun handles what pi does on agent_end: automatic retry of transient errors (re-running with
 // Continue after a back-off), then the compaction checks (threshold, or overflow recovery with a
-// re-run). It returns when the chain has settled.
+// re-run), then messages queued after the loop's last poll (pi 1.6 drains them with a fresh run
+// before settling, so a steer typed as the answer ends is delivered, not left waiting for the next
+// prompt). It returns when the chain has settled.
 func (s *Session) afterRun(ctx context.Context) error {
 	for {
 		s.mu.Lock()
 		last := s.lastAssistant
 		s.lastAssistant = nil
 		s.mu.Unlock()
-		if last == nil {
+		if last != nil {
+			retried, err := s.maybeRetry(ctx, last)
+			if err != nil {
+				return err
+			}
+			if retried {
+				continue
+			}
+			again, err := s.checkCompaction(ctx, last, false)
+			if err != nil {
+				return err
+			}
+			if again {
+				continue
+			}
+		}
+		aborted := ctx.Err() != nil || (last != nil && last.StopReason == provider.StopReasonAborted)
+		if aborted || !s.agent.HasQueuedMessages() {
 			return nil
 		}
-		retried, err := s.maybeRetry(ctx, last)
-		if err != nil {
-			return err
-		}
-		if retried {
-			continue
-		}
-		again, err := s.checkCompaction(ctx, last, false)
-		if err != nil || !again {
+		if err := s.agent.Continue(ctx); err != nil {
+			if errors.Is(err, loop.ErrContinueFromAssistant) || errors.Is(err, loop.ErrNoMessagesToContinue) {
+				return nil
+			}
 			return err
 		}
 	}

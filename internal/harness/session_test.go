@@ -470,3 +470,36 @@ func TestSessionEventJSON(t *testing.T) {
 		}
 	}
 }
+
+// A message steered or queued after the loop's last poll (here: while agent_end is delivered) is not
+// left waiting for the next prompt: the session runs again with it before it settles (pi 1.6).
+func TestMessagesQueuedAsTheRunEndsAreDelivered(t *testing.T) {
+	for _, behavior := range []StreamingBehavior{BehaviorSteer, BehaviorFollowUp} {
+		t.Run(string(behavior), func(t *testing.T) {
+			f := newFixture(t, []scriptedTurn{textTurn("first"), textTurn("second")}, nil)
+			var once sync.Once
+			f.s.Agent().Subscribe(func(e loop.Event) {
+				if e.Type == loop.EventAgentEnd {
+					once.Do(func() {
+						if err := f.s.Prompt(context.Background(), "late", nil, behavior); err != nil {
+							t.Error(err)
+						}
+					})
+				}
+			})
+			if err := f.s.Prompt(context.Background(), "one", nil, BehaviorNone); err != nil {
+				t.Fatal(err)
+			}
+			if n := f.script.requestCount(); n != 2 {
+				t.Fatalf("%d requests, want 2 (the late message answered)", n)
+			}
+			msgs := f.s.Messages()
+			if got := provider.TextOf(msgs[len(msgs)-2].(*provider.UserMessage).Content, ""); got != "late" {
+				t.Errorf("second request answered %q, want the late message", got)
+			}
+			if n := f.s.PendingMessageCount(); n != 0 {
+				t.Errorf("%d messages still queued", n)
+			}
+		})
+	}
+}
