@@ -227,10 +227,7 @@ func (a *app) openFile(path, dir string) (*session.Manager, error) {
 	if err != nil {
 		return nil, sessionOpenError(err)
 	}
-	for _, w := range m.Warnings() {
-		a.warn("%s", w.String())
-	}
-	return m, nil
+	return m, nil // its warnings are the harness's to report (sessionWarning), as for -c
 }
 
 func sessionOpenError(err error) error {
@@ -338,7 +335,7 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		UnknownContextWindow: func(m *provider.Model) bool {
 			return m.Provider == config.CustomProvider
 		},
-		OnWarning: func(err error) { fmt.Fprintln(a.io.Err, "Warning: "+err.Error()) },
+		OnWarning: a.sessionWarning,
 	})
 	if err != nil {
 		return nil, err

@@ -193,18 +193,6 @@ func (m *Manager) repairTornTailLocked(t *tornTail) {
 	m.warnings = append(m.warnings, Warning{Path: m.path, Line: t.line, Message: msg})
 }
 
-// ContinueRecent opens the most recently modified session of dir, or creates a new one (-c).
-func ContinueRecent(cwd, dir string) (*Manager, error) {
-	path, err := FindMostRecent(dir)
-	if err != nil {
-		return nil, err
-	}
-	if path == "" {
-		return Create(cwd, dir), nil
-	}
-	return Open(path, OpenOptions{SessionDir: dir, Cwd: cwd})
-}
-
 // resetLocked makes m an empty new session (pi's newSession), without touching any file.
 func (m *Manager) resetLocked(opts NewSessionOptions) {
 	id := opts.ID
