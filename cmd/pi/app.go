@@ -59,7 +59,7 @@ func run(ctx context.Context, opts *Options, streams Streams) error {
 	for _, e := range a.settings.Errors() {
 		a.warn("%v", e)
 	}
-	if err := a.loadModels(); err != nil {
+	if err := a.loadModelsUnlessInterrupted(ctx); err != nil {
 		return err
 	}
 	if opts.ListModels != nil {
@@ -115,6 +115,20 @@ func run(ctx context.Context, opts *Options, streams Streams) error {
 	default:
 		a.flushWarnings()
 		return a.runPrint(ctx, sess, initial, images)
+	}
+}
+
+// loadModelsUnlessInterrupted runs loadModels, but a SIGINT/SIGTERM meanwhile ends pi at once (a
+// models.json on a hung network mount, or a named pipe, would otherwise hold it): the load is left to
+// finish on its own while the process exits.
+func (a *app) loadModelsUnlessInterrupted(ctx context.Context) error {
+	done := make(chan error, 1)
+	go func() { done <- a.loadModels() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return &exitError{code: max(signalExitCode(ctx), 1)}
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"regexp"
 
 	"github.com/pi-go/pi-go/internal/provider"
 )
@@ -17,8 +16,11 @@ import (
 // (pi-reference §3.8). Values such as apiKey and header values are kept as written; they are
 // resolved per request (see Auth).
 type ModelsConfig struct {
-	Path      string
-	Providers []ProviderConfig // in file order
+	Path string
+	// Providers are in file order; Provider finds one by name through an index built when the file
+	// is parsed, so the list is not to be changed afterwards.
+	Providers []ProviderConfig
+	byName    map[string]int
 	// Warnings name entries pi-go ignores although pi would accept them (models of an API pi-go does
 	// not speak, models of pi built-in providers pi-go lacks).
 	Warnings []string
@@ -126,29 +128,64 @@ func ParseModelsConfig(data []byte, path string) (*ModelsConfig, error) {
 	return cfg, nil
 }
 
-// decodeModelsConfig decodes validated content, keeping the providers in file order.
+// decodeModelsConfig decodes validated content in one pass over it, keeping the providers in file
+// order; a repeated name keeps its first place and its last value, as JSON.parse does.
 func decodeModelsConfig(clean []byte, path string) (*ModelsConfig, error) {
-	var top struct {
-		Providers json.RawMessage `json:"providers"`
-	}
-	if err := json.Unmarshal(clean, &top); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(clean))
+	cfg := &ModelsConfig{Path: path, byName: map[string]int{}}
+	if err := expectDelim(dec, '{'); err != nil {
 		return nil, err
 	}
-	obj, err := parseOrderedObject(top.Providers)
-	if err != nil {
-		return nil, err
-	}
-	cfg := &ModelsConfig{Path: path}
-	for _, name := range obj.keys {
-		raw, _ := obj.get(name)
-		var pc ProviderConfig
-		if err := json.Unmarshal(raw, &pc); err != nil {
-			return nil, fmt.Errorf("provider %s: %w", name, err)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
 		}
-		pc.Name = name
-		cfg.Providers = append(cfg.Providers, pc)
+		if tok != "providers" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		cfg.Providers, cfg.byName = nil, map[string]int{} // a repeated "providers": the last one counts
+		if err := expectDelim(dec, '{'); err != nil {
+			return nil, err
+		}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			name, _ := tok.(string)
+			var pc ProviderConfig
+			if err := dec.Decode(&pc); err != nil {
+				return nil, fmt.Errorf("provider %s: %w", name, err)
+			}
+			pc.Name = name
+			if i, ok := cfg.byName[name]; ok {
+				cfg.Providers[i] = pc
+				continue
+			}
+			cfg.byName[name] = len(cfg.Providers)
+			cfg.Providers = append(cfg.Providers, pc)
+		}
+		if err := expectDelim(dec, '}'); err != nil {
+			return nil, err
+		}
 	}
 	return cfg, nil
+}
+
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok != want {
+		return fmt.Errorf("expected %v, got %v", want, tok)
+	}
+	return nil
 }
 
 // validate applies pi's checks beyond the schema (validateConfig).
@@ -188,10 +225,8 @@ func (c *ModelsConfig) Provider(name string) *ProviderConfig {
 	if c == nil {
 		return nil
 	}
-	for i := range c.Providers {
-		if c.Providers[i].Name == name {
-			return &c.Providers[i]
-		}
+	if i, ok := c.byName[name]; ok {
+		return &c.Providers[i]
 	}
 	return nil
 }
@@ -323,28 +358,83 @@ func LoadRegistry(modelsPath string, extra ...provider.Model) (*provider.Registr
 	return provider.NewRegistry(provider.BuiltinModels(), cust), cfg, err
 }
 
-// The comment and trailing-comma rules of pi 0.73.1: string literals are copied untouched; "//" up to
-// the end of the line is dropped; a comma followed only by whitespace before } or ] is dropped.
-var (
-	lineCommentRe   = regexp.MustCompile(`"(?:\\.|[^"\\])*"|//[^\n]*`)
-	trailingCommaRe = regexp.MustCompile(`"(?:\\.|[^"\\])*"|,(\s*[}\]])`)
-)
-
-// StripJSONComments removes // comments and trailing commas from JSON text, leaving strings alone.
-// Line numbers are preserved.
+// StripJSONComments removes // comments and trailing commas from JSON text, leaving strings alone,
+// by the rules of pi 0.73.1: string literals are copied untouched; "//" up to the end of the line is
+// dropped; a comma followed only by whitespace before } or ] is dropped. Line numbers are preserved.
+// Two linear passes, as pi applies its two regular expressions one after the other.
 func StripJSONComments(s string) string {
-	s = lineCommentRe.ReplaceAllStringFunc(s, func(m string) string {
-		if m[0] == '"' {
-			return m
+	b := []byte(s)
+	b = stripLineComments(b)
+	return string(stripTrailingCommas(b))
+}
+
+// stringEnd returns the offset just past the string literal that starts at b[i] == '"', or -1 when
+// it does not close: an escape is a backslash and any character but a newline, every other
+// character but '"' and '\' stands for itself (pi's "(?:\\.|[^"\\])*").
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			return j + 1
+		case '\\':
+			if j+1 >= len(b) || b[j+1] == '\n' {
+				return -1
+			}
+			j++
 		}
-		return ""
-	})
-	return trailingCommaRe.ReplaceAllStringFunc(s, func(m string) string {
-		if m[0] == '"' {
-			return m
+	}
+	return -1
+}
+
+// stripLineComments drops "//" to the end of the line outside strings (in place).
+func stripLineComments(b []byte) []byte {
+	out := b[:0]
+	for i := 0; i < len(b); {
+		switch {
+		case b[i] == '"':
+			if end := stringEnd(b, i); end > 0 {
+				out = append(out, b[i:end]...)
+				i = end
+				continue
+			}
+		case b[i] == '/' && i+1 < len(b) && b[i+1] == '/':
+			for i < len(b) && b[i] != '\n' {
+				i++
+			}
+			continue
 		}
-		return m[1:]
-	})
+		out = append(out, b[i])
+		i++
+	}
+	return out
+}
+
+// stripTrailingCommas drops a comma followed only by whitespace before } or ], outside strings (in
+// place).
+func stripTrailingCommas(b []byte) []byte {
+	out := b[:0]
+	for i := 0; i < len(b); {
+		switch b[i] {
+		case '"':
+			if end := stringEnd(b, i); end > 0 {
+				out = append(out, b[i:end]...)
+				i = end
+				continue
+			}
+		case ',':
+			j := i + 1
+			for j < len(b) && (b[j] == ' ' || b[j] == '\t' || b[j] == '\n' || b[j] == '\r' || b[j] == '\f') {
+				j++
+			}
+			if j < len(b) && (b[j] == '}' || b[j] == ']') {
+				i++ // the comma goes; the whitespace and bracket are copied next
+				continue
+			}
+		}
+		out = append(out, b[i])
+		i++
+	}
+	return out
 }
 
 // describeJSONError turns a decoding error into a message with a line and column.
