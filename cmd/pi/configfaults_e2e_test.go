@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -51,5 +52,39 @@ func TestSIGTERMDuringModelsJSONLoadExits(t *testing.T) {
 		w.Close() // let the read end, so the process can be reaped
 		<-exited
 		t.Fatalf("pi went on reading models.json after SIGTERM; stdout %q stderr %q", out.String(), errb.String())
+	}
+}
+
+// A failing !command apiKey stops the request with an error naming the provider, the file, the key
+// and the exit status; the command line (here holding a token) and its output appear nowhere.
+func TestFailingAPIKeyCommandNeverShowsTheCommand(t *testing.T) {
+	p := newProject(t)
+	const secret = "sk-live-SECRET-0a1b2c3d4e5f"
+	models := `{"providers": {"acme": {"baseUrl": "` + p.server.URL + `", "api": "openai-completions",
+		"apiKey": "!printf ` + secret + `; echo ` + secret + ` >&2; exit 7", "models": [{"id": "m"}]}}}`
+	modelsPath := filepath.Join(p.agentDir, "models.json")
+	if err := os.WriteFile(modelsPath, []byte(models), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range [][]string{{"-p", "hi"}, {"--mode", "json", "hi"}} {
+		r := p.run("", append([]string{"--provider", "acme", "--model", "m"}, mode...)...)
+		if r.code == 0 && mode[0] == "-p" { // --mode json's exit code is issue 21 item 8
+			t.Errorf("%v: exit 0", mode)
+		}
+		all := r.stdout + r.stderr
+		if strings.Contains(all, "SECRET") || strings.Contains(all, "printf") {
+			t.Errorf("%v: the command shows:\nstdout %s\nstderr %s", mode, r.stdout, r.stderr)
+		}
+		for _, want := range []string{`provider \"acme\"`, "providers.acme.apiKey", "exit status 7"} {
+			if mode[0] == "-p" {
+				want = strings.ReplaceAll(want, `\"`, `"`)
+			}
+			if !strings.Contains(all, want) {
+				t.Errorf("%v: output does not say %s:\nstdout %s\nstderr %s", mode, want, r.stdout, r.stderr)
+			}
+		}
+	}
+	if n := len(p.server.Requests()); n != 0 {
+		t.Errorf("%d requests sent without a key", n)
 	}
 }
