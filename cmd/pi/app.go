@@ -160,6 +160,9 @@ func (a *app) loadModels() error {
 	if err != nil {
 		a.warn("%v", err)
 	}
+	for _, w := range authFile.Warnings {
+		a.warn("%s", w)
+	}
 	a.auth = config.NewAuth(config.AuthOptions{File: authFile, Models: models})
 	if a.endpoint != nil {
 		a.auth.AddEndpoint(*a.endpoint)

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pi-go/pi-go/internal/provider/openaitest"
 )
 
 // SIGTERM while models.json is being read ends pi at once with 143, however long the read would
@@ -86,5 +88,40 @@ func TestFailingAPIKeyCommandNeverShowsTheCommand(t *testing.T) {
 	}
 	if n := len(p.server.Requests()); n != 0 {
 		t.Errorf("%d requests sent without a key", n)
+	}
+}
+
+// settings.json and auth.json values of the wrong type are named on stderr by file and key; the
+// run goes on with the defaults, and neither file is rewritten.
+func TestWrongConfigTypesAreNamed(t *testing.T) {
+	p := newProject(t)
+	settings := `{"compaction": {"enabled": "yes"}, "retry": 5, "defaultThinkingLevel": 3}`
+	auth := `{"acme": {"type": "api_key", "key": 123}}`
+	settingsPath := filepath.Join(p.agentDir, "settings.json")
+	authPath := filepath.Join(p.agentDir, "auth.json")
+	for path, text := range map[string]string{settingsPath: settings, authPath: auth} {
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.server.Enqueue(openaitest.TextReply("test-model", "fine"))
+	r := p.run("", append(p.baseArgs(), "-p", "hi")...)
+	if r.code != 0 || r.stdout != "fine\n" {
+		t.Fatalf("exit %d stdout %q: %s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		settingsPath + ": compaction.enabled: expected a boolean, got a string",
+		settingsPath + ": retry: expected an object, got a number",
+		settingsPath + ": defaultThinkingLevel: expected a string, got a number",
+		authPath + ": acme.key: expected a string, got a number",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, r.stderr)
+		}
+	}
+	for path, text := range map[string]string{settingsPath: settings, authPath: auth} {
+		if data, _ := os.ReadFile(path); string(data) != text {
+			t.Errorf("%s was rewritten: %s", path, data)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -113,6 +114,9 @@ type AuthCredential struct {
 type AuthFile struct {
 	Path    string
 	Entries map[string]AuthCredential
+	// Warnings name the entries ignored for a value of the wrong type (the file, the provider and
+	// the key; never a value).
+	Warnings []string
 }
 
 // LoadAuthFile reads auth.json; a missing file is empty. Errors never quote the file's content.
@@ -136,16 +140,34 @@ func LoadAuthFile(path string) (*AuthFile, error) {
 		}
 		return af, fmt.Errorf("%s is not a JSON object of credentials", path)
 	}
-	for name, entry := range raw {
+	names := make([]string, 0, len(raw))
+	for name := range raw {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		// An entry with a value of the wrong type is skipped and named (never quoted); the others
+		// stay usable.
+		var generic any
+		if err := json.Unmarshal(raw[name], &generic); err != nil {
+			continue
+		}
+		if _, problems, ok := checkValue(generic, authCredentialType, name); !ok || len(problems) > 0 {
+			for _, p := range problems {
+				af.Warnings = append(af.Warnings, fmt.Sprintf("%s: %s (entry ignored)", path, p))
+			}
+			continue
+		}
 		var c AuthCredential
-		if err := json.Unmarshal(entry, &c); err != nil {
-			// Skip the one bad entry (without quoting it); the others stay usable.
+		if err := json.Unmarshal(raw[name], &c); err != nil {
 			continue
 		}
 		af.Entries[name] = c
 	}
 	return af, nil
 }
+
+var authCredentialType = reflect.TypeOf(AuthCredential{})
 
 // KeySource says where a provider's key came from.
 type KeySource string
