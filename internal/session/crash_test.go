@@ -113,6 +113,7 @@ func TestSIGKILLedWriterLeavesLoadableFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "crash.jsonl")
 	r := rand.New(rand.NewSource(42))
 	rounds, torn := 40, 0
+	var checked []byte // the file as the last round left it, every line checked
 	for round := 0; round < rounds; round++ {
 		cmd, sc, stdin := startHelper(t, "writer", path)
 		want := 1 + r.Intn(3)
@@ -179,7 +180,12 @@ func TestSIGKILLedWriterLeavesLoadableFile(t *testing.T) {
 		if !bytes.HasPrefix(after, opened) {
 			t.Fatalf("round %d: existing bytes changed", round)
 		}
-		validJSONL(t, after, fmt.Sprintf("round %d: file after the next open and an append", round))
+		// every line is valid JSON: what earlier rounds checked is unchanged, the rest is checked now
+		if !bytes.HasPrefix(after, checked) {
+			t.Fatalf("round %d: lines of earlier rounds changed", round)
+		}
+		validJSONL(t, after[len(checked):], fmt.Sprintf("round %d: file after the next open and an append", round))
+		checked = after
 		// reload: the appended entry is there and follows the entries that loaded before
 		s2, err := Open(path, OpenOptions{})
 		if err != nil {
@@ -190,6 +196,7 @@ func TestSIGKILLedWriterLeavesLoadableFile(t *testing.T) {
 		s2.Close()
 	}
 	t.Logf("%d rounds, %d killed mid-line", rounds, torn)
+	validJSONL(t, must(os.ReadFile(path)), "the file at the end")
 	eq(t, len(sidecars(t, path)), torn, "one sidecar per torn line")
 }
 
