@@ -96,28 +96,40 @@ func LoadModelsConfig(path string) (*ModelsConfig, error) {
 	if err != nil {
 		return &ModelsConfig{Path: path}, &ModelsError{Path: path, Kind: "load", Msg: err.Error()}
 	}
-	return ParseModelsConfig(data, path)
+	return parseModelsConfig(data, path) // data is ours: stripped in place, not copied
 }
 
 // ParseModelsConfig parses models.json content (// comments and trailing commas allowed, as in pi
 // 0.73.1); path is only used in messages.
 func ParseModelsConfig(data []byte, path string) (*ModelsConfig, error) {
+	return parseModelsConfig(bytes.Clone(data), path)
+}
+
+// parseModelsConfig is ParseModelsConfig on a buffer it may change: the comments are stripped in
+// place, and both decoders read that one copy (a large file costs no further copies).
+func parseModelsConfig(data []byte, path string) (*ModelsConfig, error) {
 	empty := &ModelsConfig{Path: path}
-	clean := StripJSONComments(string(data))
-	dec := json.NewDecoder(bytes.NewReader([]byte(clean)))
+	clean := stripTrailingCommas(stripLineComments(data))
+	dec := json.NewDecoder(bytes.NewReader(clean))
 	dec.UseNumber()
 	var generic any
 	if err := dec.Decode(&generic); err != nil {
-		return empty, &ModelsError{Path: path, Kind: "parse", Msg: describeJSONError(clean, err)}
+		return empty, &ModelsError{Path: path, Kind: "parse", Msg: describeJSONError(string(clean), err)}
 	}
 	if dec.More() {
 		off := dec.InputOffset()
-		return empty, &ModelsError{Path: path, Kind: "parse", Msg: "unexpected data after the JSON value" + position(clean, off)}
+		return empty, &ModelsError{Path: path, Kind: "parse", Msg: "unexpected data after the JSON value" + position(string(clean), off)}
 	}
 	if problems := validateModelsSchema(generic); len(problems) > 0 {
 		return empty, &ModelsError{Path: path, Kind: "schema", Msg: formatProblems(problems)}
 	}
-	cfg, err := decodeModelsConfig([]byte(clean), path)
+	providers := 0
+	if root, ok := generic.(map[string]any); ok {
+		if pm, ok := root["providers"].(map[string]any); ok {
+			providers = len(pm)
+		}
+	}
+	cfg, err := decodeModelsConfig(clean, path, providers)
 	if err != nil {
 		return empty, &ModelsError{Path: path, Kind: "load", Msg: err.Error()}
 	}
@@ -129,10 +141,11 @@ func ParseModelsConfig(data []byte, path string) (*ModelsConfig, error) {
 }
 
 // decodeModelsConfig decodes validated content in one pass over it, keeping the providers in file
-// order; a repeated name keeps its first place and its last value, as JSON.parse does.
-func decodeModelsConfig(clean []byte, path string) (*ModelsConfig, error) {
+// order; a repeated name keeps its first place and its last value, as JSON.parse does. providers is
+// how many there are, to size the list.
+func decodeModelsConfig(clean []byte, path string, providers int) (*ModelsConfig, error) {
 	dec := json.NewDecoder(bytes.NewReader(clean))
-	cfg := &ModelsConfig{Path: path, byName: map[string]int{}}
+	cfg := &ModelsConfig{Path: path, byName: make(map[string]int, providers), Providers: make([]ProviderConfig, 0, providers)}
 	if err := expectDelim(dec, '{'); err != nil {
 		return nil, err
 	}
@@ -148,7 +161,7 @@ func decodeModelsConfig(clean []byte, path string) (*ModelsConfig, error) {
 			}
 			continue
 		}
-		cfg.Providers, cfg.byName = nil, map[string]int{} // a repeated "providers": the last one counts
+		cfg.Providers, cfg.byName = cfg.Providers[:0], map[string]int{} // a repeated "providers": the last one counts
 		if err := expectDelim(dec, '{'); err != nil {
 			return nil, err
 		}
@@ -326,6 +339,11 @@ func (c *ModelsConfig) Customization() *provider.Customization {
 	if c == nil {
 		return cust
 	}
+	models := 0
+	for i := range c.Providers {
+		models += len(c.Providers[i].Models)
+	}
+	cust.Models = make([]provider.Model, 0, models)
 	for i := range c.Providers {
 		p := &c.Providers[i]
 		if p.BaseURL != "" || p.Compat != nil {
@@ -363,9 +381,7 @@ func LoadRegistry(modelsPath string, extra ...provider.Model) (*provider.Registr
 // dropped; a comma followed only by whitespace before } or ] is dropped. Line numbers are preserved.
 // Two linear passes, as pi applies its two regular expressions one after the other.
 func StripJSONComments(s string) string {
-	b := []byte(s)
-	b = stripLineComments(b)
-	return string(stripTrailingCommas(b))
+	return string(stripTrailingCommas(stripLineComments([]byte(s))))
 }
 
 // stringEnd returns the offset just past the string literal that starts at b[i] == '"', or -1 when
