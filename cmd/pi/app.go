@@ -65,7 +65,7 @@ func run(ctx context.Context, opts *Options, streams Streams) error {
 	for _, w := range a.settings.TimeoutWarnings() {
 		a.warn("%s", w)
 	}
-	if err := a.loadModels(); err != nil {
+	if err := a.loadModelsUnlessInterrupted(ctx); err != nil {
 		return err
 	}
 	if opts.ListModels != nil {
@@ -128,6 +128,20 @@ func run(ctx context.Context, opts *Options, streams Streams) error {
 	}
 }
 
+// loadModelsUnlessInterrupted runs loadModels, but a SIGINT/SIGTERM meanwhile ends pi at once (a
+// models.json on a hung network mount, or a named pipe, would otherwise hold it): the load is left to
+// finish on its own while the process exits.
+func (a *app) loadModelsUnlessInterrupted(ctx context.Context) error {
+	done := make(chan error, 1)
+	go func() { done <- a.loadModels() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return &exitError{code: max(signalExitCode(ctx), 1)}
+	}
+}
+
 // loadModels reads models.json and auth.json and adds the --base-url endpoint's model.
 func (a *app) loadModels() error {
 	var extra []provider.Model
@@ -155,6 +169,9 @@ func (a *app) loadModels() error {
 	authFile, err := config.LoadAuthFile(a.paths.Auth())
 	if err != nil {
 		a.warn("%v", err)
+	}
+	for _, w := range authFile.Warnings {
+		a.warn("%s", w)
 	}
 	a.auth = config.NewAuth(config.AuthOptions{File: authFile, Models: models})
 	if a.endpoint != nil {
@@ -237,10 +254,7 @@ func (a *app) openFile(path, dir string) (*session.Manager, error) {
 	if err != nil {
 		return nil, sessionOpenError(err)
 	}
-	for _, w := range m.Warnings() {
-		a.warn("%s", w.String())
-	}
-	return m, nil
+	return m, nil // its warnings are the harness's to report (sessionWarning), as for -c
 }
 
 func sessionOpenError(err error) error {
@@ -350,7 +364,7 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		UnknownContextWindow: func(m *provider.Model) bool {
 			return m.Provider == config.CustomProvider
 		},
-		OnWarning: func(err error) { fmt.Fprintln(a.io.Err, "Warning: "+err.Error()) },
+		OnWarning: a.sessionWarning,
 	})
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -113,6 +114,9 @@ type AuthCredential struct {
 type AuthFile struct {
 	Path    string
 	Entries map[string]AuthCredential
+	// Warnings name the entries ignored for a value of the wrong type (the file, the provider and
+	// the key; never a value).
+	Warnings []string
 }
 
 // LoadAuthFile reads auth.json; a missing file is empty. Errors never quote the file's content.
@@ -136,16 +140,34 @@ func LoadAuthFile(path string) (*AuthFile, error) {
 		}
 		return af, fmt.Errorf("%s is not a JSON object of credentials", path)
 	}
-	for name, entry := range raw {
+	names := make([]string, 0, len(raw))
+	for name := range raw {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		// An entry with a value of the wrong type is skipped and named (never quoted); the others
+		// stay usable.
+		var generic any
+		if err := json.Unmarshal(raw[name], &generic); err != nil {
+			continue
+		}
+		if _, problems, ok := checkValue(generic, authCredentialType, name); !ok || len(problems) > 0 {
+			for _, p := range problems {
+				af.Warnings = append(af.Warnings, fmt.Sprintf("%s: %s (entry ignored)", path, p))
+			}
+			continue
+		}
 		var c AuthCredential
-		if err := json.Unmarshal(entry, &c); err != nil {
-			// Skip the one bad entry (without quoting it); the others stay usable.
+		if err := json.Unmarshal(raw[name], &c); err != nil {
 			continue
 		}
 		af.Entries[name] = c
 	}
 	return af, nil
 }
+
+var authCredentialType = reflect.TypeOf(AuthCredential{})
 
 // KeySource says where a provider's key came from.
 type KeySource string
@@ -286,7 +308,8 @@ func (a *Auth) APIKey(ctx context.Context, prov string) (APIKey, KeySource, erro
 	if c, ok := a.fileEntry(prov); ok && c.Key != "" {
 		v, err := a.resolver.Resolve(ctx, c.Key)
 		if err != nil {
-			return APIKey{}, KeyFromAuthFile, fmt.Errorf("API key for provider %q in auth.json: %w", prov, err)
+			return APIKey{}, KeyFromAuthFile, fmt.Errorf("API key for provider %q in %s (%s.key): %w",
+				prov, fileOr(a.file.Path, "auth.json"), prov, err)
 		}
 		return NewAPIKey(v), KeyFromAuthFile, nil
 	}
@@ -302,7 +325,8 @@ func (a *Auth) APIKey(ctx context.Context, prov string) (APIKey, KeySource, erro
 	if p := a.models.Provider(prov); p != nil && p.APIKey != "" {
 		v, err := a.resolver.Resolve(ctx, p.APIKey)
 		if err != nil {
-			return APIKey{}, KeyFromModelsJSON, fmt.Errorf("API key for provider %q in models.json: %w", prov, err)
+			return APIKey{}, KeyFromModelsJSON, fmt.Errorf("API key for provider %q in %s (providers.%s.apiKey): %w",
+				prov, fileOr(a.models.Path, "models.json"), prov, err)
 		}
 		return NewAPIKey(v), KeyFromModelsJSON, nil
 	}
@@ -335,10 +359,11 @@ func (a *Auth) RequestAuth(ctx context.Context, m *provider.Model) (RequestAuth,
 	}
 	pc := a.models.Provider(m.Provider)
 	if pc != nil {
-		if err := a.resolveHeaders(ctx, headers, pc.Headers, fmt.Sprintf("provider %q", m.Provider)); err != nil {
+		if err := a.resolveHeaders(ctx, headers, pc.Headers, m.Provider, "providers."+m.Provider+".headers"); err != nil {
 			return RequestAuth{}, err
 		}
-		if err := a.resolveHeaders(ctx, headers, modelHeaders(pc, m.ID), fmt.Sprintf("model %q", m.Provider+"/"+m.ID)); err != nil {
+		mh, at := modelHeaders(pc, m.ID)
+		if err := a.resolveHeaders(ctx, headers, mh, m.Provider, at); err != nil {
 			return RequestAuth{}, err
 		}
 		if pc.AuthHeader {
@@ -354,18 +379,27 @@ func (a *Auth) RequestAuth(ctx context.Context, m *provider.Model) (RequestAuth,
 	return RequestAuth{APIKey: key, Source: source, Headers: headers}, nil
 }
 
-// modelHeaders are a model's own models.json headers: its definition's when it is a custom model,
-// else its modelOverrides entry's.
-func modelHeaders(pc *ProviderConfig, id string) map[string]string {
+// modelHeaders are a model's own models.json headers, and where they are in the file: its
+// definition's when it is a custom model, else its modelOverrides entry's.
+func modelHeaders(pc *ProviderConfig, id string) (map[string]string, string) {
 	for i := range pc.Models {
 		if pc.Models[i].ID == id {
-			return pc.Models[i].Headers
+			return pc.Models[i].Headers, fmt.Sprintf("providers.%s.models.%d.headers", pc.Name, i)
 		}
 	}
-	return pc.ModelOverrides[id].Headers
+	return pc.ModelOverrides[id].Headers, fmt.Sprintf("providers.%s.modelOverrides.%s.headers", pc.Name, id)
 }
 
-func (a *Auth) resolveHeaders(ctx context.Context, dst Headers, src map[string]string, owner string) error {
+// fileOr is path, or name when the file was not read from a path.
+func fileOr(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path
+}
+
+// resolveHeaders resolves the header values src (at the key path at of models.json) into dst.
+func (a *Auth) resolveHeaders(ctx context.Context, dst Headers, src map[string]string, prov, at string) error {
 	names := make([]string, 0, len(src))
 	for k := range src {
 		names = append(names, k)
@@ -374,7 +408,8 @@ func (a *Auth) resolveHeaders(ctx context.Context, dst Headers, src map[string]s
 	for _, name := range names {
 		v, err := a.resolver.Resolve(ctx, src[name])
 		if err != nil {
-			return fmt.Errorf("header %q of %s in models.json: %w", name, owner, err)
+			return fmt.Errorf("header %q for provider %q in %s (%s.%s): %w",
+				name, prov, fileOr(a.models.Path, "models.json"), at, name, err)
 		}
 		dst[name] = v
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pi-go/pi-go/internal/provider"
 )
@@ -143,10 +144,10 @@ func TestAPIKeyFromCommandsAndFailures(t *testing.T) {
 		t.Errorf("models.json command: %v %v", k.Reveal(), err)
 	}
 	// A failing command is an error naming its source; it does not silently fall back.
-	if _, src, err := a.APIKey(ctx, "xai"); err == nil || src != KeyFromAuthFile || !strings.Contains(err.Error(), `API key for provider "xai" in auth.json: shell command "exit 1" failed`) {
+	if _, src, err := a.APIKey(ctx, "xai"); err == nil || src != KeyFromAuthFile || !strings.Contains(err.Error(), `API key for provider "xai" in `+file.Path+` (xai.key): !command failed: exit status 1`) {
 		t.Errorf("failing auth.json command: %v", err)
 	}
-	if _, _, err := a.APIKey(ctx, "bad"); err == nil || !strings.Contains(err.Error(), `in models.json: shell command "false" failed`) {
+	if _, _, err := a.APIKey(ctx, "bad"); err == nil || !strings.Contains(err.Error(), `in models.json (providers.bad.apiKey): !command failed: exit status 1`) {
 		t.Errorf("failing models.json command: %v", err)
 	}
 	// HasAuth runs no command.
@@ -241,7 +242,77 @@ func TestRequestAuthHeaderCommandFailure(t *testing.T) {
 	a := NewAuth(AuthOptions{Getenv: envMap(nil), Models: models})
 	m := &provider.Model{ID: "m", Provider: "p"}
 	_, err = a.RequestAuth(context.Background(), m)
-	if err == nil || !strings.Contains(err.Error(), `header "x-token" of provider "p" in models.json: shell command "exit 2" failed`) {
+	if err == nil || !strings.Contains(err.Error(), `header "x-token" for provider "p" in models.json (providers.p.headers.x-token): !command failed: exit status 2`) {
 		t.Errorf("err = %v", err)
 	}
+}
+
+// A failing !command names the provider, the file, the key and how the command ended; never the
+// command itself or anything it printed (either may hold a secret).
+func TestCommandErrorsNeverShowTheCommandOrItsOutput(t *testing.T) {
+	skipWithoutShell(t)
+	const secret = "sk-live-SECRET-9f8e7d6c5b4a"
+	fail := "!printf " + secret + "; echo " + secret + " >&2; exit 3"
+	empty := "!true " + secret
+	dir := t.TempDir()
+	authPath := filepath.Join(dir, "auth.json")
+	if err := os.WriteFile(authPath, []byte(`{"acme": {"type": "api_key", "key": "`+fail+`"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	file, err := LoadAuthFile(authPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	modelsPath := filepath.Join(dir, "models.json")
+	models, err := ParseModelsConfig([]byte(`{"providers": {
+		"keyed": {"baseUrl": "http://k/v1", "api": "openai-completions", "apiKey": "`+fail+`", "models": [{"id": "m"}]},
+		"silent": {"baseUrl": "http://s/v1", "api": "openai-completions", "apiKey": "`+empty+`", "models": [{"id": "m"}]},
+		"hdr": {"baseUrl": "http://h/v1", "api": "openai-completions", "apiKey": "k", "headers": {"X-Token": "`+fail+`"}, "models": [{"id": "m"}]},
+		"mhdr": {"baseUrl": "http://m/v1", "api": "openai-completions", "apiKey": "k", "models": [{"id": "m", "headers": {"X-Model": "`+fail+`"}}]}
+	}}`), modelsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewAuth(AuthOptions{Getenv: envMap(nil), File: file, Models: models})
+	ctx := context.Background()
+	check := func(err error, want ...string) {
+		t.Helper()
+		if err == nil {
+			t.Fatal("no error")
+		}
+		msg := err.Error()
+		if strings.Contains(msg, "SECRET") || strings.Contains(msg, "printf") {
+			t.Errorf("the error shows the command or its output: %s", msg)
+		}
+		for _, w := range want {
+			if !strings.Contains(msg, w) {
+				t.Errorf("error %q does not say %q", msg, w)
+			}
+		}
+	}
+	_, _, err = a.APIKey(ctx, "acme")
+	check(err, `provider "acme"`, authPath, "acme.key", "exit status 3")
+	_, _, err = a.APIKey(ctx, "keyed")
+	check(err, `provider "keyed"`, modelsPath, "providers.keyed.apiKey", "exit status 3")
+	_, _, err = a.APIKey(ctx, "silent")
+	check(err, `provider "silent"`, "providers.silent.apiKey", "printed nothing")
+	_, err = a.RequestAuth(ctx, &provider.Model{ID: "m", Provider: "hdr"})
+	check(err, `provider "hdr"`, modelsPath, "providers.hdr.headers.X-Token", "exit status 3")
+	_, err = a.RequestAuth(ctx, &provider.Model{ID: "m", Provider: "mhdr"})
+	check(err, `provider "mhdr"`, modelsPath, "providers.mhdr.models.0.headers.X-Model", "exit status 3")
+
+	a.resolver.SetCommandTimeout(50 * time.Millisecond)
+	slow := NewAuth(AuthOptions{Getenv: envMap(nil), Resolver: a.resolver, Models: mustParseModels(t,
+		`{"providers": {"slow": {"baseUrl": "http://s/v1", "api": "openai-completions", "apiKey": "!sleep 5; echo `+secret+`", "models": [{"id": "m"}]}}}`)})
+	_, _, err = slow.APIKey(ctx, "slow")
+	check(err, `provider "slow"`, "providers.slow.apiKey", "timed out after 50ms")
+}
+
+func mustParseModels(t *testing.T, content string) *ModelsConfig {
+	t.Helper()
+	cfg, err := ParseModelsConfig([]byte(content), "models.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }

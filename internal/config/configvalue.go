@@ -3,7 +3,6 @@ package config
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
@@ -48,8 +47,20 @@ func (r *ValueResolver) SetCommandTimeout(d time.Duration) { r.timeout = d }
 // IsCommand reports whether a config value is a "!command".
 func IsCommand(value string) bool { return strings.HasPrefix(value, "!") }
 
+// CommandError is a "!command" value that gave no value: it failed, timed out or printed nothing.
+// Its text says how the command ended and never quotes the command line, its output or its error
+// output: any of them may hold a secret (a token passed as an argument, a password manager's
+// message). The caller names where the value was configured.
+type CommandError struct {
+	Reason string // "failed: exit status 3", "timed out after 10s", "printed nothing"
+}
+
+func (e *CommandError) Error() string {
+	return "!command " + e.Reason + " (the command and its output are not shown, as they may hold secrets; run it in a shell to see them)"
+}
+
 // Resolve returns the value's meaning. For a command that fails, times out or prints nothing, the
-// error names the command (never its output).
+// error is a *CommandError.
 func (r *ValueResolver) Resolve(ctx context.Context, value string) (string, error) {
 	if !IsCommand(value) {
 		if v := r.getenv(value); v != "" {
@@ -68,17 +79,17 @@ func (r *ValueResolver) Resolve(ctx context.Context, value string) (string, erro
 		defer cancel()
 		out, err := r.shell(cctx, value[1:])
 		if err != nil {
-			if errors.Is(cctx.Err(), context.DeadlineExceeded) {
-				return "", fmt.Errorf("shell command %q timed out after %s", value[1:], r.timeout)
-			}
 			if ctx.Err() != nil {
 				return "", ctx.Err()
 			}
-			return "", fmt.Errorf("shell command %q failed: %s", value[1:], describeExit(err))
+			if errors.Is(cctx.Err(), context.DeadlineExceeded) {
+				return "", &CommandError{Reason: "timed out after " + r.timeout.String()}
+			}
+			return "", &CommandError{Reason: "failed: " + describeExit(err)}
 		}
 		out = strings.TrimSpace(out)
 		if out == "" {
-			return "", fmt.Errorf("shell command %q printed nothing", value[1:])
+			return "", &CommandError{Reason: "printed nothing"}
 		}
 		r.mu.Lock()
 		r.cache[value] = out
@@ -91,7 +102,9 @@ func (r *ValueResolver) Resolve(ctx context.Context, value string) (string, erro
 	return out.(string), nil
 }
 
-// describeExit says how a command failed without quoting anything it printed.
+// describeExit says how a command ended (exit status, signal) without quoting the command or
+// anything it printed: an *exec.ExitError carries the captured stderr, and an error of starting the
+// shell names it, never the command.
 func describeExit(err error) string {
 	var exitErr *exec.ExitError
 	if errors.As(err, &exitErr) {
@@ -100,8 +113,8 @@ func describeExit(err error) string {
 	return err.Error()
 }
 
-// runShell runs command with sh -c (cmd /C on Windows), stdin empty, stderr discarded; only stdout
-// is kept.
+// runShell runs command with sh -c (cmd /C on Windows), stdin empty; only stdout is used (stderr is
+// captured by exec into the error, which describeExit does not show).
 func runShell(ctx context.Context, command string) (string, error) {
 	var cmd *exec.Cmd
 	if runtime.GOOS == "windows" {

@@ -81,7 +81,8 @@ func TestValueResolverCommandFailures(t *testing.T) {
 	// Fails until the "password manager" is unlocked; failures are not cached.
 	cmd := "!test -f " + flag + " && printf secret-value"
 	_, err := r.Resolve(context.Background(), cmd)
-	if err == nil || !strings.Contains(err.Error(), "failed: exit status 1") || !strings.Contains(err.Error(), "test -f") {
+	var ce *CommandError
+	if !errors.As(err, &ce) || ce.Reason != "failed: exit status 1" || strings.Contains(err.Error(), "test -f") {
 		t.Fatalf("failing command: %v", err)
 	}
 	if err := os.WriteFile(flag, nil, 0o600); err != nil {
@@ -94,10 +95,9 @@ func TestValueResolverCommandFailures(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "printed nothing") {
 		t.Errorf("empty output: %v", err)
 	}
-	// Output of a failing command never reaches the error.
-	// The error names the command, never what it printed.
-	_, err = r.Resolve(context.Background(), "!printf sk-printed; exit 3")
-	if err == nil || err.Error() != `shell command "printf sk-printed; exit 3" failed: exit status 3` {
+	// Neither the command nor what it printed reaches the error.
+	_, err = r.Resolve(context.Background(), "!printf sk-printed; echo sk-stderr >&2; exit 3")
+	if !errors.As(err, &ce) || ce.Reason != "failed: exit status 3" || strings.Contains(err.Error(), "sk-") {
 		t.Errorf("failing command: %v", err)
 	}
 }

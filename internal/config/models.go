@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"regexp"
 
 	"github.com/pi-go/pi-go/internal/provider"
 )
@@ -17,8 +16,11 @@ import (
 // (pi-reference §3.8). Values such as apiKey and header values are kept as written; they are
 // resolved per request (see Auth).
 type ModelsConfig struct {
-	Path      string
-	Providers []ProviderConfig // in file order
+	Path string
+	// Providers are in file order; Provider finds one by name through an index built when the file
+	// is parsed, so the list is not to be changed afterwards.
+	Providers []ProviderConfig
+	byName    map[string]int
 	// Warnings name entries pi-go ignores although pi would accept them (models of an API pi-go does
 	// not speak, models of pi built-in providers pi-go lacks).
 	Warnings []string
@@ -94,28 +96,40 @@ func LoadModelsConfig(path string) (*ModelsConfig, error) {
 	if err != nil {
 		return &ModelsConfig{Path: path}, &ModelsError{Path: path, Kind: "load", Msg: err.Error()}
 	}
-	return ParseModelsConfig(data, path)
+	return parseModelsConfig(data, path) // data is ours: stripped in place, not copied
 }
 
 // ParseModelsConfig parses models.json content (// comments and trailing commas allowed, as in pi
 // 0.73.1); path is only used in messages.
 func ParseModelsConfig(data []byte, path string) (*ModelsConfig, error) {
+	return parseModelsConfig(bytes.Clone(data), path)
+}
+
+// parseModelsConfig is ParseModelsConfig on a buffer it may change: the comments are stripped in
+// place, and both decoders read that one copy (a large file costs no further copies).
+func parseModelsConfig(data []byte, path string) (*ModelsConfig, error) {
 	empty := &ModelsConfig{Path: path}
-	clean := StripJSONComments(string(data))
-	dec := json.NewDecoder(bytes.NewReader([]byte(clean)))
+	clean := stripTrailingCommas(stripLineComments(data))
+	dec := json.NewDecoder(bytes.NewReader(clean))
 	dec.UseNumber()
 	var generic any
 	if err := dec.Decode(&generic); err != nil {
-		return empty, &ModelsError{Path: path, Kind: "parse", Msg: describeJSONError(clean, err)}
+		return empty, &ModelsError{Path: path, Kind: "parse", Msg: describeJSONError(string(clean), err)}
 	}
 	if dec.More() {
 		off := dec.InputOffset()
-		return empty, &ModelsError{Path: path, Kind: "parse", Msg: "unexpected data after the JSON value" + position(clean, off)}
+		return empty, &ModelsError{Path: path, Kind: "parse", Msg: "unexpected data after the JSON value" + position(string(clean), off)}
 	}
 	if problems := validateModelsSchema(generic); len(problems) > 0 {
 		return empty, &ModelsError{Path: path, Kind: "schema", Msg: formatProblems(problems)}
 	}
-	cfg, err := decodeModelsConfig([]byte(clean), path)
+	providers := 0
+	if root, ok := generic.(map[string]any); ok {
+		if pm, ok := root["providers"].(map[string]any); ok {
+			providers = len(pm)
+		}
+	}
+	cfg, err := decodeModelsConfig(clean, path, providers)
 	if err != nil {
 		return empty, &ModelsError{Path: path, Kind: "load", Msg: err.Error()}
 	}
@@ -126,29 +140,65 @@ func ParseModelsConfig(data []byte, path string) (*ModelsConfig, error) {
 	return cfg, nil
 }
 
-// decodeModelsConfig decodes validated content, keeping the providers in file order.
-func decodeModelsConfig(clean []byte, path string) (*ModelsConfig, error) {
-	var top struct {
-		Providers json.RawMessage `json:"providers"`
-	}
-	if err := json.Unmarshal(clean, &top); err != nil {
+// decodeModelsConfig decodes validated content in one pass over it, keeping the providers in file
+// order; a repeated name keeps its first place and its last value, as JSON.parse does. providers is
+// how many there are, to size the list.
+func decodeModelsConfig(clean []byte, path string, providers int) (*ModelsConfig, error) {
+	dec := json.NewDecoder(bytes.NewReader(clean))
+	cfg := &ModelsConfig{Path: path, byName: make(map[string]int, providers), Providers: make([]ProviderConfig, 0, providers)}
+	if err := expectDelim(dec, '{'); err != nil {
 		return nil, err
 	}
-	obj, err := parseOrderedObject(top.Providers)
-	if err != nil {
-		return nil, err
-	}
-	cfg := &ModelsConfig{Path: path}
-	for _, name := range obj.keys {
-		raw, _ := obj.get(name)
-		var pc ProviderConfig
-		if err := json.Unmarshal(raw, &pc); err != nil {
-			return nil, fmt.Errorf("provider %s: %w", name, err)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
 		}
-		pc.Name = name
-		cfg.Providers = append(cfg.Providers, pc)
+		if tok != "providers" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		cfg.Providers, cfg.byName = cfg.Providers[:0], map[string]int{} // a repeated "providers": the last one counts
+		if err := expectDelim(dec, '{'); err != nil {
+			return nil, err
+		}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			name, _ := tok.(string)
+			var pc ProviderConfig
+			if err := dec.Decode(&pc); err != nil {
+				return nil, fmt.Errorf("provider %s: %w", name, err)
+			}
+			pc.Name = name
+			if i, ok := cfg.byName[name]; ok {
+				cfg.Providers[i] = pc
+				continue
+			}
+			cfg.byName[name] = len(cfg.Providers)
+			cfg.Providers = append(cfg.Providers, pc)
+		}
+		if err := expectDelim(dec, '}'); err != nil {
+			return nil, err
+		}
 	}
 	return cfg, nil
+}
+
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok != want {
+		return fmt.Errorf("expected %v, got %v", want, tok)
+	}
+	return nil
 }
 
 // validate applies pi's checks beyond the schema (validateConfig).
@@ -188,10 +238,8 @@ func (c *ModelsConfig) Provider(name string) *ProviderConfig {
 	if c == nil {
 		return nil
 	}
-	for i := range c.Providers {
-		if c.Providers[i].Name == name {
-			return &c.Providers[i]
-		}
+	if i, ok := c.byName[name]; ok {
+		return &c.Providers[i]
 	}
 	return nil
 }
@@ -291,6 +339,11 @@ func (c *ModelsConfig) Customization() *provider.Customization {
 	if c == nil {
 		return cust
 	}
+	models := 0
+	for i := range c.Providers {
+		models += len(c.Providers[i].Models)
+	}
+	cust.Models = make([]provider.Model, 0, models)
 	for i := range c.Providers {
 		p := &c.Providers[i]
 		if p.BaseURL != "" || p.Compat != nil {
@@ -323,28 +376,81 @@ func LoadRegistry(modelsPath string, extra ...provider.Model) (*provider.Registr
 	return provider.NewRegistry(provider.BuiltinModels(), cust), cfg, err
 }
 
-// The comment and trailing-comma rules of pi 0.73.1: string literals are copied untouched; "//" up to
-// the end of the line is dropped; a comma followed only by whitespace before } or ] is dropped.
-var (
-	lineCommentRe   = regexp.MustCompile(`"(?:\\.|[^"\\])*"|//[^\n]*`)
-	trailingCommaRe = regexp.MustCompile(`"(?:\\.|[^"\\])*"|,(\s*[}\]])`)
-)
-
-// StripJSONComments removes // comments and trailing commas from JSON text, leaving strings alone.
-// Line numbers are preserved.
+// StripJSONComments removes // comments and trailing commas from JSON text, leaving strings alone,
+// by the rules of pi 0.73.1: string literals are copied untouched; "//" up to the end of the line is
+// dropped; a comma followed only by whitespace before } or ] is dropped. Line numbers are preserved.
+// Two linear passes, as pi applies its two regular expressions one after the other.
 func StripJSONComments(s string) string {
-	s = lineCommentRe.ReplaceAllStringFunc(s, func(m string) string {
-		if m[0] == '"' {
-			return m
+	return string(stripTrailingCommas(stripLineComments([]byte(s))))
+}
+
+// stringEnd returns the offset just past the string literal that starts at b[i] == '"', or -1 when
+// it does not close: an escape is a backslash and any character but a newline, every other
+// character but '"' and '\' stands for itself (pi's "(?:\\.|[^"\\])*").
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			return j + 1
+		case '\\':
+			if j+1 >= len(b) || b[j+1] == '\n' {
+				return -1
+			}
+			j++
 		}
-		return ""
-	})
-	return trailingCommaRe.ReplaceAllStringFunc(s, func(m string) string {
-		if m[0] == '"' {
-			return m
+	}
+	return -1
+}
+
+// stripLineComments drops "//" to the end of the line outside strings (in place).
+func stripLineComments(b []byte) []byte {
+	out := b[:0]
+	for i := 0; i < len(b); {
+		switch {
+		case b[i] == '"':
+			if end := stringEnd(b, i); end > 0 {
+				out = append(out, b[i:end]...)
+				i = end
+				continue
+			}
+		case b[i] == '/' && i+1 < len(b) && b[i+1] == '/':
+			for i < len(b) && b[i] != '\n' {
+				i++
+			}
+			continue
 		}
-		return m[1:]
-	})
+		out = append(out, b[i])
+		i++
+	}
+	return out
+}
+
+// stripTrailingCommas drops a comma followed only by whitespace before } or ], outside strings (in
+// place).
+func stripTrailingCommas(b []byte) []byte {
+	out := b[:0]
+	for i := 0; i < len(b); {
+		switch b[i] {
+		case '"':
+			if end := stringEnd(b, i); end > 0 {
+				out = append(out, b[i:end]...)
+				i = end
+				continue
+			}
+		case ',':
+			j := i + 1
+			for j < len(b) && (b[j] == ' ' || b[j] == '\t' || b[j] == '\n' || b[j] == '\r' || b[j] == '\f') {
+				j++
+			}
+			if j < len(b) && (b[j] == '}' || b[j] == ']') {
+				i++ // the comma goes; the whitespace and bracket are copied next
+				continue
+			}
+		}
+		out = append(out, b[i])
+		i++
+	}
+	return out
 }
 
 // describeJSONError turns a decoding error into a message with a line and column.

@@ -2,8 +2,10 @@ package config
 
 import (
 	"errors"
+	"math/rand"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -241,5 +243,70 @@ func TestLoadRegistryUpsertsExtraModels(t *testing.T) {
 	}
 	if m := reg.Find("ollama", "llama3.1:8b"); m.Name != "from flag" {
 		t.Errorf("extra model replaces the same id: %+v", m)
+	}
+}
+
+// StripJSONComments does exactly what pi's two regular expressions do, on any text.
+func TestStripJSONCommentsMatchesPisRegularExpressions(t *testing.T) {
+	lineComment := regexp.MustCompile(`"(?:\\.|[^"\\])*"|//[^\n]*`)
+	trailingComma := regexp.MustCompile(`"(?:\\.|[^"\\])*"|,(\s*[}\]])`)
+	reference := func(s string) string {
+		s = lineComment.ReplaceAllStringFunc(s, func(m string) string {
+			if m[0] == '"' {
+				return m
+			}
+			return ""
+		})
+		return trailingComma.ReplaceAllStringFunc(s, func(m string) string {
+			if m[0] == '"' {
+				return m
+			}
+			return m[1:]
+		})
+	}
+	r := rand.New(rand.NewSource(1))
+	alphabet := []string{`"`, `\`, `/`, `,`, `}`, `]`, ` `, "\n", "\t", "\f", "a", "{", "[", "é", "\xff"}
+	for i := 0; i < 5000; i++ {
+		var b strings.Builder
+		for n := r.Intn(24); n > 0; n-- {
+			b.WriteString(alphabet[r.Intn(len(alphabet))])
+		}
+		in := b.String()
+		if got, want := StripJSONComments(in), reference(in); got != want {
+			t.Fatalf("StripJSONComments(%q) = %q, pi makes %q", in, got, want)
+		}
+	}
+}
+
+// A repeated provider name keeps its first place and its last value, and keys beside "providers"
+// are skipped, as JSON.parse reads the file; a repeated custom model replaces the first in place.
+func TestParseModelsConfigRepeatedKeys(t *testing.T) {
+	cfg, err := ParseModelsConfig([]byte(`{"$schema": {"x": [1, "providers"]},
+  "providers": {
+    "a": {"baseUrl": "http://a/v1", "apiKey": "k", "api": "openai-completions", "models": [{"id": "m1"}]},
+    "b": {"baseUrl": "http://b/v1", "apiKey": "k", "api": "openai-completions", "models": [{"id": "m"}, {"id": "m", "name": "second"}]},
+    "a": {"baseUrl": "http://a2/v1", "apiKey": "k", "api": "openai-completions", "models": [{"id": "m2"}]}
+  },
+  "other": 1}`), "models.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range cfg.Providers {
+		names = append(names, p.Name+"="+p.BaseURL)
+	}
+	if strings.Join(names, ",") != "a=http://a2/v1,b=http://b/v1" {
+		t.Errorf("providers: %v", names)
+	}
+	if p := cfg.Provider("a"); p == nil || p.Models[0].ID != "m2" {
+		t.Errorf("Provider(a) = %+v", p)
+	}
+	reg := provider.NewRegistry(nil, cfg.Customization())
+	var ids []string
+	for _, m := range reg.All() {
+		ids = append(ids, m.Provider+"/"+m.ID+"/"+m.Name)
+	}
+	if strings.Join(ids, ",") != "a/m2/m2,b/m/second" {
+		t.Errorf("registry: %v", ids)
 	}
 }

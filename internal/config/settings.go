@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -167,8 +168,13 @@ type SettingsManager struct {
 	project     *orderedObject
 	globalErr   error
 	projectErr  error
-	merged      Settings
+	// typeErrs are the values of the wrong type in either file: reported, and left out of the
+	// merge (the file itself is never rewritten for them).
+	typeErrs []error
+	merged   Settings
 }
+
+var settingsType = reflect.TypeOf(Settings{})
 
 // LoadSettings reads both files. Problems are recorded (see Errors), never fatal: a missing file is
 // empty, an invalid one is reported and ignored.
@@ -179,6 +185,16 @@ func LoadSettings(agentDir, cwd string) *SettingsManager {
 	}
 	m.global, m.globalErr = loadSettingsFile(m.globalPath)
 	m.project, m.projectErr = loadSettingsFile(m.projectPath)
+	for _, f := range []struct {
+		path string
+		obj  *orderedObject
+	}{{m.globalPath, m.global}, {m.projectPath, m.project}} {
+		values, _ := f.obj.toMap()
+		_, problems := checkObject(values, settingsType, "")
+		for _, p := range problems {
+			m.typeErrs = append(m.typeErrs, fmt.Errorf("%s: %s (ignored)", f.path, p))
+		}
+	}
 	m.remerge()
 	return m
 }
@@ -231,10 +247,13 @@ func migrateSettings(obj *orderedObject) {
 	}
 }
 
-// remerge recomputes the typed view: project values win, nested objects merge one level.
+// remerge recomputes the typed view: project values win, nested objects merge one level. Values of
+// the wrong type are left out, so the other file's value or the default applies.
 func (m *SettingsManager) remerge() {
 	g, _ := m.global.toMap()
 	p, _ := m.project.toMap()
+	g, _ = checkObject(g, settingsType, "")
+	p, _ = checkObject(p, settingsType, "")
 	merged := map[string]any{}
 	for k, v := range g {
 		merged[k] = v
@@ -260,7 +279,8 @@ func (m *SettingsManager) remerge() {
 	}
 	var s Settings
 	if data, err := json.Marshal(merged); err == nil {
-		// A field of the wrong type is ignored field by field: decode what can be decoded.
+		// checkObject left out the values of the wrong type; should the decoder still refuse one
+		// (a kind of value the check does not know), decode key by key so one does not hide the rest.
 		if err := json.Unmarshal(data, &s); err != nil {
 			s = decodeTolerant(merged)
 		}
@@ -291,7 +311,8 @@ func (m *SettingsManager) Settings() Settings {
 	return m.merged
 }
 
-// Errors lists the problems found while loading (invalid JSON, unreadable files).
+// Errors lists the problems found while loading (invalid JSON, unreadable files, values of the
+// wrong type, each named by file and key path).
 func (m *SettingsManager) Errors() []error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -302,7 +323,7 @@ func (m *SettingsManager) Errors() []error {
 	if m.projectErr != nil {
 		errs = append(errs, m.projectErr)
 	}
-	return errs
+	return append(errs, m.typeErrs...)
 }
 
 // Set changes one global setting and writes it to the global settings.json at once. key is a

@@ -164,6 +164,7 @@ func New(opts Options) (*Session, error) {
 // restoreOrStart loads the transcript of a resumed session, or writes the opening entries of a new one.
 func (s *Session) restoreOrStart(level provider.ThinkingLevel) error {
 	if len(s.store.Entries()) == 0 {
+		s.reportStoreWarnings()
 		if m := s.agent.Model(); m != nil {
 			s.appendEntry(s.store.AppendModelChange(m.Provider, m.ID))
 		}
@@ -171,6 +172,14 @@ func (s *Session) restoreOrStart(level provider.ThinkingLevel) error {
 		return nil
 	}
 	return s.reloadFromStore(s.agent.ThinkingLevel())
+}
+
+// reportStoreWarnings passes on what the store met while loading (and rebuilding the context): lines
+// skipped, files passed over or left alone, a torn line moved aside.
+func (s *Session) reportStoreWarnings() {
+	for _, w := range s.Store().Warnings() {
+		s.warn(fmt.Errorf("session: %s", w.String()))
+	}
 }
 
 // adoptStore sets the agent up for the store it has just been given (new_session, switch_session,
@@ -181,6 +190,7 @@ func (s *Session) adoptStore() error {
 	if len(s.Store().Entries()) > 0 {
 		return s.reloadFromStore(s.settingsThinkingLevel())
 	}
+	s.reportStoreWarnings()
 	m := s.agent.Model()
 	if s.opts.KeepModel && s.opts.Model != nil {
 		m = s.opts.Model
@@ -231,9 +241,7 @@ func (s *Session) reloadFromStore(fallback provider.ThinkingLevel) error {
 	if err != nil {
 		return fmt.Errorf("load session: %w", err)
 	}
-	for _, w := range s.store.Warnings() {
-		s.warn(fmt.Errorf("session: %s", w.String()))
-	}
+	s.reportStoreWarnings()
 	s.agent.ReplaceMessages(ctx.Messages)
 	if s.opts.KeepModel && s.opts.Model != nil {
 		s.agent.SetModel(s.opts.Model)

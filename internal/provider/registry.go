@@ -69,19 +69,24 @@ func NewRegistry(builtin []Model, custom *Customization) *Registry {
 		}
 		models = append(models, m)
 	}
+	// upsert by provider and id through an index: a scan per model made this quadratic
+	type key struct{ provider, id string }
+	at := make(map[key]int, len(models)+len(custom.Models))
+	for i, m := range models {
+		k := key{m.Provider, m.ID}
+		if _, seen := at[k]; !seen {
+			at[k] = i // the first of a duplicate pair is the one replaced, as the scan found it
+		}
+	}
 	for i := range custom.Models {
 		m := custom.Models[i].Clone()
-		replaced := false
-		for j, existing := range models {
-			if existing.Provider == m.Provider && existing.ID == m.ID {
-				models[j] = m
-				replaced = true
-				break
-			}
+		k := key{m.Provider, m.ID}
+		if j, ok := at[k]; ok {
+			models[j] = m
+			continue
 		}
-		if !replaced {
-			models = append(models, m)
-		}
+		at[k] = len(models)
+		models = append(models, m)
 	}
 	return &Registry{models: models}
 }

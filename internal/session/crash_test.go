@@ -106,18 +106,6 @@ func startHelper(t *testing.T, mode, path string) (*exec.Cmd, *bufio.Scanner, io
 	return cmd, sc, stdin
 }
 
-// checkValidJSONL checks that data ends with a newline and that every line but those listed as torn
-// parses.
-func jsonlLines(data []byte) (lines [][]byte, bad int) {
-	lines = bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
-	for _, l := range lines {
-		if !json.Valid(l) {
-			bad++
-		}
-	}
-	return lines, bad
-}
-
 func TestSIGKILLedWriterLeavesLoadableFile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns processes")
@@ -125,6 +113,7 @@ func TestSIGKILLedWriterLeavesLoadableFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "crash.jsonl")
 	r := rand.New(rand.NewSource(42))
 	rounds, torn := 40, 0
+	var checked []byte // the file as the last round left it, every line checked
 	for round := 0; round < rounds; round++ {
 		cmd, sc, stdin := startHelper(t, "writer", path)
 		want := 1 + r.Intn(3)
@@ -146,15 +135,36 @@ func TestSIGKILLedWriterLeavesLoadableFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(before) > 0 && before[len(before)-1] != '\n' {
-			torn++
-		}
+		// what survives is every complete line; a torn tail goes to a sidecar
+		complete := before[:bytes.LastIndexByte(before, '\n')+1]
+		tail := before[len(complete):]
+		sidecarsBefore := len(sidecars(t, path))
 		s, err := Open(path, OpenOptions{})
 		if err != nil {
 			t.Fatalf("round %d: open after kill: %v", round, err)
 		}
 		if s.SessionFile() != path {
 			t.Fatalf("round %d: the killed session was not resumed: %v", round, s.Warnings())
+		}
+		opened := must(os.ReadFile(path))
+		if len(tail) > 0 && !json.Valid(tail) {
+			torn++
+			eq(t, string(opened), string(complete), fmt.Sprintf("round %d: file after open", round))
+			side := sidecars(t, path)
+			eq(t, len(side), sidecarsBefore+1, fmt.Sprintf("round %d: sidecars", round))
+			var moved bool
+			for _, f := range side {
+				moved = moved || bytes.Equal(must(os.ReadFile(f)), tail)
+			}
+			if !moved {
+				t.Fatalf("round %d: no sidecar holds the torn %d bytes", round, len(tail))
+			}
+		} else {
+			eq(t, string(opened), string(before), fmt.Sprintf("round %d: file after open", round))
+			opened = complete
+			if len(tail) > 0 {
+				opened = append(append([]byte(nil), before...), '\n')
+			}
 		}
 		if _, err := s.BuildContext(); err != nil {
 			t.Fatalf("round %d: context: %v", round, err)
@@ -166,29 +176,28 @@ func TestSIGKILLedWriterLeavesLoadableFile(t *testing.T) {
 		if err := s.Close(); err != nil {
 			t.Fatal(err)
 		}
-		after, _ := os.ReadFile(path)
-		prefix := before
-		if len(before) > 0 && before[len(before)-1] != '\n' {
-			prefix = append(append([]byte(nil), before...), '\n')
-		}
-		if !bytes.HasPrefix(after, prefix) {
+		after := must(os.ReadFile(path))
+		if !bytes.HasPrefix(after, opened) {
 			t.Fatalf("round %d: existing bytes changed", round)
 		}
-		added := after[len(prefix):]
-		if len(added) == 0 || added[len(added)-1] != '\n' || !json.Valid(added[:len(added)-1]) {
-			t.Fatalf("round %d: appended line is not valid JSONL: %q", round, added)
+		// every line is valid JSON: what earlier rounds checked is unchanged, the rest is checked now
+		if !bytes.HasPrefix(after, checked) {
+			t.Fatalf("round %d: lines of earlier rounds changed", round)
 		}
+		validJSONL(t, after[len(checked):], fmt.Sprintf("round %d: file after the next open and an append", round))
+		checked = after
 		// reload: the appended entry is there and follows the entries that loaded before
 		s2, err := Open(path, OpenOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		eq(t, len(s2.Entries()), n+1, "entries after append")
+		eq(t, len(s2.Warnings()), 0, "warnings after the repair")
 		s2.Close()
 	}
 	t.Logf("%d rounds, %d killed mid-line", rounds, torn)
-	_, bad := jsonlLines(must(os.ReadFile(path)))
-	eq(t, bad, torn, "malformed lines are exactly the torn ones")
+	validJSONL(t, must(os.ReadFile(path)), "the file at the end")
+	eq(t, len(sidecars(t, path)), torn, "one sidecar per torn line")
 }
 
 func must[T any](v T, err error) T {
@@ -239,19 +248,26 @@ func TestEveryTornPrefixLoadsAndAppends(t *testing.T) {
 		s.Close()
 		after := must(os.ReadFile(written))
 		if written == path {
-			if !bytes.HasPrefix(after, prefix) {
+			kept := prefix
+			if side := sidecars(t, path); len(side) > 0 {
+				// a torn tail after the header: cut off, byte for byte in its sidecar
+				kept = prefix[:bytes.LastIndexByte(prefix, '\n')+1]
+				eq(t, len(side), 1, fmt.Sprintf("cut %d: sidecars", cut))
+				eq(t, string(must(os.ReadFile(side[0]))), string(prefix[len(kept):]), fmt.Sprintf("cut %d: sidecar", cut))
+				os.Remove(side[0])
+			}
+			if !bytes.HasPrefix(after, kept) {
 				t.Fatalf("cut %d: prefix changed", cut)
 			}
+			validJSONL(t, after, fmt.Sprintf("cut %d: file after open and append", cut))
 		} else {
 			// no readable header: left alone, new session beside it
 			if got := must(os.ReadFile(path)); !bytes.Equal(got, prefix) {
 				t.Fatalf("cut %d: unreadable file modified", cut)
 			}
+			eq(t, len(sidecars(t, path)), 0, fmt.Sprintf("cut %d: sidecars of a file without a header", cut))
 			os.Remove(written)
-		}
-		lines, _ := jsonlLines(after)
-		if after[len(after)-1] != '\n' || !json.Valid(lines[len(lines)-1]) {
-			t.Fatalf("cut %d: appended line not valid JSONL", cut)
+			validJSONL(t, after, fmt.Sprintf("cut %d: new session beside it", cut))
 		}
 		os.Remove(path)
 	}

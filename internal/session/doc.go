@@ -11,9 +11,10 @@
 // Files pi wrote load here and files written here load in pi. A line read from a file is never
 // re-serialised into that file: unknown entry types and fields survive because the bytes are kept.
 //
-// A torn last line (a writer killed inside write(2), a missing newline) is terminated with '\n' before
-// the next append, not truncated: a complete entry that only lacks its newline is kept, and bytes
-// pi-go did not write are never destroyed; an incomplete line then stays in the file as a malformed
-// line, skipped with a warning like any other. A file without a readable header is never rewritten
-// (pi truncates it): a new session starts beside it.
+// A torn last line (a writer killed inside write(2)) is moved, under the file's lock, to a sidecar file
+// beside the session, <session>.jsonl.torn-<time>, written and fsynced before the tail is cut off: the
+// session file stays valid JSONL for strict readers and nothing is lost. Only that tail is ever cut; a
+// complete last entry that merely lacks its newline is kept and terminated before the next append;
+// malformed lines elsewhere stay in the file, skipped with a warning. A file without a readable header
+// is never modified (pi refuses it): a new session starts beside it.
 package session

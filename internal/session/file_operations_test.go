@@ -125,24 +125,24 @@ func TestOpenValidFileAndMalformedLines(t *testing.T) {
 
 func TestFindMostRecent(t *testing.T) {
 	dir := t.TempDir()
-	got, err := FindMostRecent(dir)
+	got, _, err := FindMostRecent(dir)
 	if err != nil || got != "" {
 		t.Fatalf("empty dir: %q, %v", got, err)
 	}
-	if got, err := FindMostRecent(filepath.Join(dir, "nonexistent")); err != nil || got != "" {
+	if got, _, err := FindMostRecent(filepath.Join(dir, "nonexistent")); err != nil || got != "" {
 		t.Fatalf("missing dir: %q, %v", got, err)
 	}
 	writeFile(t, filepath.Join(dir, "file.txt"), "hello")
 	writeFile(t, filepath.Join(dir, "file.json"), "{}")
 	writeFile(t, filepath.Join(dir, "invalid.jsonl"), `{"type":"message"}`+"\n")
 	writeFile(t, filepath.Join(dir, "noid.jsonl"), `{"type":"session","id":5}`+"\n")
-	if got, _ := FindMostRecent(dir); got != "" {
+	if got, _, _ := FindMostRecent(dir); got != "" {
 		t.Fatalf("invalid files chosen: %s", got)
 	}
 	older := filepath.Join(dir, "older.jsonl")
 	newer := filepath.Join(dir, "newer.jsonl")
 	writeFile(t, older, `{"type":"session","id":"old","timestamp":"2025-01-01T00:00:00Z","cwd":"/tmp"}`+"\n")
-	if got, _ := FindMostRecent(dir); got != older {
+	if got, _, _ := FindMostRecent(dir); got != older {
 		t.Fatalf("single valid = %s", got)
 	}
 	writeFile(t, newer, `{"type":"session","id":"new","timestamp":"2025-01-01T00:00:00Z","cwd":"/tmp"}`+"\n")
@@ -151,7 +151,7 @@ func TestFindMostRecent(t *testing.T) {
 	os.Chtimes(newer, base.Add(time.Minute), base.Add(time.Minute))
 	// the invalid file is the newest of all and is skipped
 	os.Chtimes(filepath.Join(dir, "invalid.jsonl"), base.Add(time.Hour), base.Add(time.Hour))
-	if got, _ := FindMostRecent(dir); got != newer {
+	if got, _, _ := FindMostRecent(dir); got != newer {
 		t.Fatalf("most recent = %s", got)
 	}
 }

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -225,61 +224,6 @@ func describeAll(files []string) []Info {
 	return out
 }
 
-// headerID reads the first line of a file and returns the header's id; ok is false when the file does
-// not start with a session header with a string id (pi's validity rule for --continue).
-func headerID(path string) (id string, ok bool) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", false
-	}
-	defer f.Close()
-	buf := make([]byte, 4096)
-	var line []byte
-	for off := int64(0); ; {
-		n, err := f.ReadAt(buf, off)
-		chunk := buf[:n]
-		if i := bytes.IndexByte(chunk, '\n'); i >= 0 {
-			line = append(line, chunk[:i]...)
-			break
-		}
-		line = append(line, chunk...)
-		off += int64(n)
-		if err != nil || len(line) > 1<<20 {
-			break
-		}
-	}
-	h, ok := parseHeader(line)
-	if !ok {
-		return "", false
-	}
-	return h.ID, true
-}
-
-// FindMostRecent returns the most recently modified (mtime) session file of dir with a valid header,
-// or "" when there is none (-c/--continue).
-func FindMostRecent(dir string) (string, error) {
-	files, err := sessionFiles(dir)
-	if err != nil {
-		return "", err
-	}
-	best := ""
-	var bestTime time.Time
-	for _, f := range files {
-		st, err := os.Stat(f)
-		if err != nil {
-			continue
-		}
-		if best != "" && !st.ModTime().After(bestTime) {
-			continue
-		}
-		if _, ok := headerID(f); !ok {
-			continue
-		}
-		best, bestTime = f, st.ModTime()
-	}
-	return best, nil
-}
-
 // ResolveKind says how a --session argument was resolved.
 type ResolveKind int
 
@@ -337,7 +281,7 @@ func ResolveSession(arg, sessionDir, sessionsRoot string) (Resolved, error) {
 func bestMatch(files []string, prefix string) (Info, bool) {
 	var matches []string
 	for _, f := range files {
-		if id, ok := headerID(f); ok && strings.HasPrefix(id, prefix) {
+		if h, err := readHeader(f); err == nil && strings.HasPrefix(h.ID, prefix) {
 			matches = append(matches, f)
 		}
 	}

@@ -35,7 +35,8 @@ type loaded struct {
 	entries    []*Entry
 	warnings   []Warning
 	size       int64
-	unfinished bool // the last line has no '\n'
+	unfinished bool      // the last line has no '\n'
+	torn       *tornTail // the last line has no '\n' and is not JSON: an interrupted write
 }
 
 const readChunk = 4 << 20
@@ -192,6 +193,9 @@ func load(r io.ReaderAt, size int64, path string, src *source) (*loaded, error) 
 			byID[e.ID] = true
 			l.entries = append(l.entries, e)
 		}
+		if res.torn != nil {
+			l.torn = &tornTail{off: res.torn.off, line: base + res.torn.line}
+		}
 		base += res.lines
 		l.unfinished = res.unfinished
 	}
@@ -244,6 +248,7 @@ type rangeResult struct {
 	warnings   []Warning
 	lines      int
 	unfinished bool
+	torn       *tornTail // line relative to the range, offset absolute
 	err        error
 }
 
@@ -279,8 +284,9 @@ func parseRange(r io.ReaderAt, start, end int64, path string, src *source) range
 				switch {
 				case errors.Is(err, errNotEntry):
 					warn("not a session entry (no type), skipped (kept in the file)")
-				case !terminated:
-					warn("incomplete last line (an interrupted write), skipped (kept in the file; the next append starts on a new line)")
+				case !terminated && !validJSON(line):
+					res.torn = &tornTail{off: start + off, line: no}
+					warn("incomplete last line (an interrupted write), skipped")
 				default:
 					warn("malformed JSON, skipped (kept in the file): %v", err)
 				}

@@ -86,7 +86,9 @@ func InMemory(cwd string) *Manager {
 // its lock (a *LockError if another process holds it). A path that does not exist, or a blank file,
 // becomes a new session written to exactly that path. A file without a readable header is never
 // touched: a new session is started beside it and a Warning says so. Lines that cannot be read are
-// skipped with a Warning and stay in the file; a torn last line is terminated before the next append.
+// skipped with a Warning and stay in the file. A torn last line (an interrupted write) is moved to a
+// sidecar file, <path>.torn-<time>, and cut off, so the file stays valid JSONL; a file without a
+// readable header is never modified.
 func Open(path string, opts OpenOptions) (*Manager, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -113,16 +115,19 @@ func Open(path string, opts OpenOptions) (*Manager, error) {
 	l, err := load(src.f, src.size, abs, src)
 	if errors.Is(err, errOldVersion) {
 		var backup string
+		var droppedTorn bool
 		oldVersion := l.header.Version
-		src, backup, err = migrateFile(src)
+		src, backup, droppedTorn, err = migrateFile(src)
 		if err != nil {
 			return nil, err
 		}
 		l, err = load(src.f, src.size, abs, src)
 		if err == nil {
-			l.warnings = append([]Warning{{Path: abs, Message: fmt.Sprintf(
-				"migrated from session format v%d to v%d; the original is kept as %s", oldVersion, CurrentVersion, backup)}},
-				l.warnings...)
+			msg := fmt.Sprintf("migrated from session format v%d to v%d; the original is kept as %s", oldVersion, CurrentVersion, backup)
+			if droppedTorn {
+				msg += "; its incomplete last line (an interrupted write) is kept only there"
+			}
+			l.warnings = append([]Warning{{Path: abs, Message: msg}}, l.warnings...)
 		}
 	}
 	if err != nil {
@@ -160,20 +165,32 @@ func Open(path string, opts OpenOptions) (*Manager, error) {
 	m.entries = l.entries
 	m.onDisk = len(l.entries)
 	m.warnings = l.warnings
+	if l.torn != nil {
+		m.repairTornTailLocked(l.torn)
+	}
 	m.buildIndexLocked()
 	return m, nil
 }
 
-// ContinueRecent opens the most recently modified session of dir, or creates a new one (-c).
-func ContinueRecent(cwd, dir string) (*Manager, error) {
-	path, err := FindMostRecent(dir)
-	if err != nil {
-		return nil, err
+// repairTornTailLocked moves an incomplete last line to a sidecar file (see moveTornTail) and says
+// so in the line's warning; when that fails the line stays and the next append starts on a new line.
+func (m *Manager) repairTornTailLocked(t *tornTail) {
+	size := m.src.size - t.off
+	msg := ""
+	if sidecar, err := moveTornTail(m.src, t.off, m.now()); err != nil {
+		msg = fmt.Sprintf("incomplete last line (an interrupted write), skipped; moving it aside failed (%v), "+
+			"so it stays in the file as a malformed line and the next append starts on a new line", err)
+	} else {
+		msg = fmt.Sprintf("incomplete last line (an interrupted write): its %d bytes were moved to %s "+
+			"and the session file ends at the last complete line", size, sidecar)
 	}
-	if path == "" {
-		return Create(cwd, dir), nil
+	for i := range m.warnings {
+		if m.warnings[i].Line == t.line {
+			m.warnings[i].Message = msg
+			return
+		}
 	}
-	return Open(path, OpenOptions{SessionDir: dir, Cwd: cwd})
+	m.warnings = append(m.warnings, Warning{Path: m.path, Line: t.line, Message: msg})
 }
 
 // resetLocked makes m an empty new session (pi's newSession), without touching any file.

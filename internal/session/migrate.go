@@ -217,20 +217,23 @@ func migrateLines(lines [][]byte) ([][]byte, error) {
 // migrateFile rewrites an old-version file as v3: the new content goes to a locked temporary file in
 // the same directory, the original stays as a backup (a hard link, or a copy), and a rename puts the
 // new file in place, so at every moment the path holds a complete file. It returns the source of the
-// new file (locked) and the backup's path; old is closed.
-func migrateFile(old *source) (*source, string, error) {
+// new file (locked) and the backup's path; old is closed. A torn last line (no newline, not JSON) is
+// left out of the new file, so it is valid JSONL; the backup keeps it (dropped says so).
+func migrateFile(old *source) (ns *source, backup string, dropped bool, err error) {
 	path := old.path
 	data := make([]byte, old.size)
 	if err := old.readAt(data, 0); err != nil {
-		return nil, "", err
+		return nil, "", false, err
 	}
 	lines := bytes.Split(data, []byte{'\n'})
-	if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
+	if last := lines[len(lines)-1]; len(last) == 0 {
 		lines = lines[:len(lines)-1]
+	} else if len(lines) > 1 && len(bytes.TrimSpace(last)) > 0 && !validJSON(last) {
+		lines, dropped = lines[:len(lines)-1], true
 	}
 	migrated, err := migrateLines(lines)
 	if err != nil {
-		return nil, "", fmt.Errorf("migrate %s: %w", path, err)
+		return nil, "", false, fmt.Errorf("migrate %s: %w", path, err)
 	}
 	var content bytes.Buffer
 	for _, l := range migrated {
@@ -240,14 +243,14 @@ func migrateFile(old *source) (*source, string, error) {
 	tmp := path + ".migrating"
 	// we hold the original's lock, so a leftover temporary file is from a migration that crashed
 	_ = os.Remove(tmp)
-	ns, err := openSource(tmp, true)
+	ns, err = openSource(tmp, true)
 	if err != nil {
-		return nil, "", fmt.Errorf("migrate %s: %w", path, err)
+		return nil, "", false, fmt.Errorf("migrate %s: %w", path, err)
 	}
-	fail := func(err error) (*source, string, error) {
+	fail := func(err error) (*source, string, bool, error) {
 		ns.close()
 		os.Remove(tmp)
-		return nil, "", fmt.Errorf("migrate %s: %w", path, err)
+		return nil, "", false, fmt.Errorf("migrate %s: %w", path, err)
 	}
 	if _, err := ns.appendLines(content.Bytes()); err != nil {
 		return fail(err)
@@ -256,7 +259,7 @@ func migrateFile(old *source) (*source, string, error) {
 		return fail(err)
 	}
 	ns.dirty = false
-	backup, err := backupFile(path)
+	backup, err = backupFile(path)
 	if err != nil {
 		return fail(err)
 	}
@@ -266,7 +269,7 @@ func migrateFile(old *source) (*source, string, error) {
 	syncDir(filepath.Dir(path))
 	ns.path = path
 	old.close()
-	return ns, backup, nil
+	return ns, backup, dropped, nil
 }
 
 // backupFile keeps the current content of path under path.bak (or .bak.N when that exists).

@@ -149,3 +149,25 @@ func TestMigrateV1KeepsExistingIDs(t *testing.T) {
 	eq(t, recs[2]["parentId"], any("aaaa0001"), "kept parent")
 	eq(t, recs[3]["parentId"], any("aaaa0002"), "new entry chained to the previous")
 }
+
+// A torn last line of an old file is left out of the migrated file (it stays in the backup, which
+// holds the original bytes), so the migrated file is valid JSONL.
+func TestMigrationLeavesTornTailInTheBackupOnly(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.jsonl")
+	orig := `{"type":"session","id":"old-1","timestamp":"2025-01-01T00:00:00Z","cwd":"/proj"}
+{"type":"message","timestamp":"2025-01-01T00:00:01Z","message":{"role":"user","content":"hi","timestamp":1}}
+{"type":"message","timestamp":"2025-01-01T00:00:02Z","message":{"role":"assis`
+	must(0, os.WriteFile(path, []byte(orig), 0o600))
+	s, err := Open(path, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	eq(t, string(must(os.ReadFile(path+".bak"))), orig, "backup")
+	validJSONL(t, must(os.ReadFile(path)), "migrated file")
+	eq(t, len(s.Entries()), 1, "entries")
+	ws := s.Warnings()
+	if len(ws) != 1 || !strings.Contains(ws[0].Message, "incomplete last line") || !strings.Contains(ws[0].Message, path+".bak") {
+		t.Fatalf("warnings = %v", ws)
+	}
+}

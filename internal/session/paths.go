@@ -31,7 +31,12 @@ func EncodeCwd(cwd string) string {
 
 // sessionFileName is <ISO time with : and . as ->_<id>.jsonl.
 func sessionFileName(timestamp, id string) string {
-	return strings.NewReplacer(":", "-", ".", "-").Replace(timestamp) + "_" + id + ".jsonl"
+	return sessionFileStamp(timestamp) + "_" + id + ".jsonl"
+}
+
+// sessionFileStamp is an ISO time as file names carry it: : and . as -.
+func sessionFileStamp(timestamp string) string {
+	return strings.NewReplacer(":", "-", ".", "-").Replace(timestamp)
 }
 
 // newSessionID is a UUIDv7 like pi 0.73.1's.
