@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
@@ -42,6 +43,8 @@ func checkObject(obj map[string]any, t reflect.Type, prefix string) (map[string]
 	return clean, problems
 }
 
+var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
 // checkValue checks one value against type t. ok is false when the value is unusable as a whole;
 // otherwise the returned value has its wrongly typed parts removed (entries of a map, keys of an
 // object). null is accepted everywhere, as the decoder leaves the field unset.
@@ -51,6 +54,10 @@ func checkValue(v any, t reflect.Type, path string) (clean any, problems []typeP
 	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(jsonUnmarshaler) {
+		// The field decodes (and validates) itself: json.RawMessage holds any value, others say why.
+		return v, nil, true
 	}
 	bad := func(got string) (any, []typeProblem, bool) {
 		return nil, []typeProblem{{path, describeType(t), got}}, false

@@ -113,6 +113,9 @@ func settingLeaves(t reflect.Type, prefix string) []settingLeaf {
 			out = append(out, settingLeaves(f.Type, prefix+name+".")...)
 			continue
 		}
+		if reflect.PointerTo(f.Type).Implements(jsonUnmarshaler) {
+			continue // validated by its own reader (the timeouts: TestTimeoutSettings)
+		}
 		out = append(out, settingLeaf{prefix + name, f.Type})
 	}
 	return out
@@ -166,5 +169,23 @@ func TestAuthFileWithWrongTypesWarns(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(path); string(data) != text {
 		t.Error("auth.json was rewritten")
+	}
+}
+
+// Fields that decode themselves (the timeouts take a number, a numeric string or "disabled") are not
+// second-guessed by the type check.
+func TestSelfDecodingFieldsAreNotTypeChecked(t *testing.T) {
+	dir := t.TempDir()
+	data := `{"httpIdleTimeoutMs": "disabled", "contentIdleTimeoutMs": 100}`
+	if err := os.WriteFile(filepath.Join(dir, "settings.json"), []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := LoadSettings(dir, t.TempDir())
+	if errs := m.Errors(); len(errs) > 0 {
+		t.Fatalf("errors: %v", errs)
+	}
+	s := m.Settings()
+	if string(s.HTTPIdleTimeoutMs) != `"disabled"` || string(s.ContentIdleTimeoutMs) != `100` {
+		t.Fatalf("timeouts %s %s", s.HTTPIdleTimeoutMs, s.ContentIdleTimeoutMs)
 	}
 }
