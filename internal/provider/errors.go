@@ -115,5 +115,10 @@ func IsRetryable(msg *AssistantMessage) bool {
 			return false
 		}
 	}
-	return retryablePattern.MatchString(msg.ErrorMessage)
+	// pi's pattern looks for status codes anywhere in the text; pi-go's texts name the URL, whose port
+	// ("127.0.0.1:42927") must not read as a 429.
+	return retryablePattern.MatchString(urlPattern.ReplaceAllString(msg.ErrorMessage, "<url>"))
 }
+
+// urlPattern finds the URLs pi-go's error texts name.
+var urlPattern = regexp.MustCompile(`[a-z][a-z0-9+.-]*://[^\s"']+`)

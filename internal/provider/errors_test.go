@@ -112,3 +112,18 @@ func TestIsRetryable(t *testing.T) {
 		}
 	}
 }
+
+// A URL in an error text (pi-go names it) never makes the error retryable: its port is not a status.
+func TestURLsInErrorsAreNotStatusCodes(t *testing.T) {
+	for _, port := range []string{"42927", "5000", "50312", "8503"} {
+		msg := &AssistantMessage{StopReason: StopReasonError,
+			ErrorMessage: "TLS error talking to https://127.0.0.1:" + port + "/v1/chat/completions: x509: certificate signed by unknown authority"}
+		if IsRetryable(msg) {
+			t.Errorf("port %s made %q retryable", port, msg.ErrorMessage)
+		}
+	}
+	msg := &AssistantMessage{StopReason: StopReasonError, ErrorMessage: "503 Service Unavailable (POST http://127.0.0.1:8080/v1/chat/completions)"}
+	if !IsRetryable(msg) {
+		t.Errorf("%q is retryable", msg.ErrorMessage)
+	}
+}

@@ -169,7 +169,7 @@ func TestTLSErrorIsNotRetryable(t *testing.T) {
 		t.Fatalf("got %q", msg.ErrorMessage)
 	}
 	if provider.IsRetryable(msg) {
-		t.Fatal("a certificate problem does not go away by retrying")
+		t.Fatalf("a certificate problem does not go away by retrying: %q", msg.ErrorMessage)
 	}
 }
 
