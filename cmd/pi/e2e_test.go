@@ -385,14 +385,14 @@ func TestPrintWaitsForOverflowRecovery(t *testing.T) {
 	}
 	p.server.Enqueue(
 		openaitest.TextReply("test-model", "first answer"),
-		openaitest.ErrorResponse(400, "This model's maximum context length is 1000 tokens. However, your messages resulted in 1500 tokens."),
+		openaitest.ErrorResponse(400, "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens."),
 		openaitest.TextReply("test-model", "## Goal\nsummary"),
 		openaitest.TextReply("test-model", "answer after compaction"),
 	)
 	if r := p.run("", append(p.baseArgs(), "-p", "one")...); r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	r := p.run("", append(p.baseArgs(), "-c", "-p", "two")...)
+	r := p.run("", append(p.baseArgs(), "-c", "-p", "two: the second request, longer than what is kept")...)
 	if r.code != 0 || r.stdout != "answer after compaction\n" {
 		t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
