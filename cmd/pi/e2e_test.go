@@ -385,14 +385,14 @@ func TestPrintWaitsForOverflowRecovery(t *testing.T) {
 	}
 	p.server.Enqueue(
 		openaitest.TextReply("test-model", "first answer"),
-		openaitest.ErrorResponse(400, "This model's maximum context length is 1000 tokens. However, your messages resulted in 1500 tokens."),
+		openaitest.ErrorResponse(400, "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens."),
 		openaitest.TextReply("test-model", "## Goal\nsummary"),
 		openaitest.TextReply("test-model", "answer after compaction"),
 	)
 	if r := p.run("", append(p.baseArgs(), "-p", "one")...); r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	r := p.run("", append(p.baseArgs(), "-c", "-p", "two")...)
+	r := p.run("", append(p.baseArgs(), "-c", "-p", "two: the second request, longer than what is kept")...)
 	if r.code != 0 || r.stdout != "answer after compaction\n" {
 		t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
@@ -448,5 +448,52 @@ func TestResetMidStreamIsRetriedWithoutLeaks(t *testing.T) {
 	}
 	if n := len(requestMessages(t, p.server, 2)); n != len(requestMessages(t, p.server, 1)) {
 		t.Errorf("the retry must send the first request's context")
+	}
+}
+
+// The prompt is in the session file before the model answers: a process killed (SIGKILL) during the
+// first streamed answer keeps it, and -c resumes with it (pi 0.73.1 wrote nothing before the first
+// answer ended).
+func TestPromptSurvivesAKillDuringTheFirstAnswer(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("signals")
+	}
+	p := newProject(t)
+	gate := make(chan struct{})
+	sent := make(chan int, 16)
+	resp := openaitest.TextReply("test-model", "partial ", "never")
+	resp.Gate, resp.Sent = gate, sent
+	p.server.Enqueue(resp)
+	cmd := exec.Command(piBinary, append(p.baseArgs(), "-p", "the prompt that must not be lost")...)
+	cmd.Dir = p.dir
+	cmd.Env = []string{"HOME=" + p.agentDir, "PATH=" + os.Getenv("PATH"), "PI_CODING_AGENT_DIR=" + p.agentDir}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	gate <- struct{}{} // the role chunk: the answer has started streaming
+	<-sent
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	close(gate) // release the server's handler
+	files, _ := filepath.Glob(filepath.Join(p.agentDir, "sessions", "*", "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("session files after the kill: %v", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"text":"the prompt that must not be lost"`) {
+		t.Fatalf("the prompt is not in the session file:\n%s", data)
+	}
+	p.server.Enqueue(openaitest.TextReply("test-model", "resumed"))
+	if r := p.run("", append(p.baseArgs(), "-c", "-p", "again")...); r.code != 0 || r.stdout != "resumed\n" {
+		t.Fatalf("resume: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+	msgs := requestMessages(t, p.server, 2)
+	if len(msgs) < 3 || contentText(msgs[1]["content"]) != "the prompt that must not be lost" {
+		t.Errorf("the resumed request does not carry the first prompt: %v", msgs)
 	}
 }

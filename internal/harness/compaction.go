@@ -66,12 +66,21 @@ func (s *Session) beginCompaction(ctx context.Context) (context.Context, func())
 }
 
 // runCompaction summarises the branch and, on success, appends the compaction entry and rebuilds the
-// transcript from it. It emits compaction_start and compaction_end.
+// transcript from it. It emits compaction_start and compaction_end, except for a threshold compaction
+// that finds nothing to do, which ends quietly, without a request and without events (pi 1.6).
 func (s *Session) runCompaction(ctx context.Context, reason, instructions string, willRetry bool) (CompactionResult, error) {
 	cctx, done := s.beginCompaction(ctx)
 	defer done()
+	params, prep, err := s.prepareCompaction(cctx, instructions)
+	if err != nil && reason == CompactionThreshold &&
+		(errors.Is(err, compaction.ErrNothingToCompact) || errors.Is(err, compaction.ErrAlreadyCompacted)) {
+		return CompactionResult{}, err
+	}
 	s.emit(Event{Type: EventCompactionStart, Reason: reason})
-	res, err := s.compactBranch(cctx, instructions)
+	var res CompactionResult
+	if err == nil {
+		res, err = s.finishCompaction(cctx, params, prep)
+	}
 	if err == nil && cctx.Err() != nil {
 		err = compaction.ErrCancelled
 	}
@@ -87,24 +96,33 @@ func (s *Session) runCompaction(ctx context.Context, reason, instructions string
 	return res, nil
 }
 
-func (s *Session) compactBranch(ctx context.Context, instructions string) (CompactionResult, error) {
+// prepareCompaction decides what a compaction of the branch summarises and keeps; no request yet.
+func (s *Session) prepareCompaction(ctx context.Context, instructions string) (compaction.Params, *compaction.Preparation, error) {
 	sum, err := s.summarizer(ctx)
 	if err != nil {
-		return CompactionResult{}, err
+		return compaction.Params{}, nil, err
 	}
-	store := s.Store()
-	res, err := compaction.Compact(ctx, compaction.Params{
+	p := compaction.Params{
 		Summarizer:         sum,
-		Branch:             store.Path(""),
+		Branch:             s.Store().Path(""),
 		Settings:           s.compactionSettings(),
+		Limits:             s.compactionLimits(sum.Model),
 		CustomInstructions: instructions,
-	})
+	}
+	prep, err := p.Prepare()
+	return p, prep, err
+}
+
+// finishCompaction asks for the summary, appends the compaction entry and rebuilds the transcript.
+func (s *Session) finishCompaction(ctx context.Context, p compaction.Params, prep *compaction.Preparation) (CompactionResult, error) {
+	res, err := p.Summarize(ctx, prep)
 	if err != nil {
 		return res, err
 	}
 	if ctx.Err() != nil {
 		return res, compaction.ErrCancelled
 	}
+	store := s.Store()
 	if _, err := store.AppendCompaction(res.Summary, res.FirstKeptEntryID, res.TokensBefore, res.Details, false); err != nil {
 		return res, fmt.Errorf("saving the compaction: %w", err)
 	}
@@ -191,6 +209,7 @@ func (s *Session) checkCompaction(ctx context.Context, msg *provider.AssistantMe
 	}
 	sameModel := msg.Provider == m.Provider && msg.Model == m.ID
 	if sameModel && provider.IsContextOverflow(msg, m.ContextWindow) {
+		s.learnContextWindow(m, msg)
 		s.mu.Lock()
 		tried := s.overflowTried
 		s.overflowTried = true
@@ -201,7 +220,15 @@ func (s *Session) checkCompaction(ctx context.Context, msg *provider.AssistantMe
 		}
 		s.dropTrailingAssistant()
 		willRetry := !prePrompt
-		if _, err := s.runCompaction(ctx, CompactionOverflow, "", willRetry); err != nil || !willRetry {
+		if _, err := s.runCompaction(ctx, CompactionOverflow, "", willRetry); err != nil {
+			// Nothing was written: the failed answer goes back to the end of the transcript, so that
+			// print mode fails with the server's error and the next prompt sees where the run stopped.
+			if s.canContinue() {
+				s.agent.AppendMessage(msg)
+			}
+			return false, nil
+		}
+		if !willRetry {
 			return false, nil
 		}
 		s.dropTrailingAssistant()
@@ -213,11 +240,12 @@ func (s *Session) checkCompaction(ctx context.Context, msg *provider.AssistantMe
 		}
 		return true, nil
 	}
-	if s.opts.UnknownContextWindow != nil && s.opts.UnknownContextWindow(m) {
-		return false, nil // threshold compaction needs to know the window
+	window := s.contextWindow(m)
+	if window == m.ContextWindow && s.opts.UnknownContextWindow != nil && s.opts.UnknownContextWindow(m) {
+		return false, nil // threshold compaction needs to know the window (a server may have named it)
 	}
 	tokens, ok := s.thresholdTokens(msg, latest)
-	if !ok || !compaction.ShouldCompact(tokens, m.ContextWindow, settings) {
+	if !ok || !compaction.ShouldCompact(tokens, window, settings) {
 		return false, nil
 	}
 	if _, err := s.runCompaction(ctx, CompactionThreshold, "", false); err != nil {
@@ -232,31 +260,32 @@ func (s *Session) checkCompaction(ctx context.Context, msg *provider.AssistantMe
 	return false, nil
 }
 
-// thresholdTokens is the context size to compare with the threshold: the message's usage, or for an
-// error message an estimate from the last answer with usage (skipped when that answer predates the
-// latest compaction).
+// thresholdTokens is the context size to compare with the threshold: the message's usage, or, for an
+// error message or an answer without usage (a server that sends none), an estimate (pi 1.6): from
+// the last answer with usage (skipped when that answer predates the latest compaction), else from
+// the messages, the system prompt and the tools.
 func (s *Session) thresholdTokens(msg *provider.AssistantMessage, latest *session.Entry) (int, bool) {
-	if msg.StopReason != provider.StopReasonError {
+	if msg.StopReason != provider.StopReasonError && msg.Usage.ContextTokens() > 0 {
 		return msg.Usage.ContextTokens(), true
 	}
 	msgs := s.agent.Messages()
-	est := compaction.EstimateContextTokens(msgs)
-	if est.LastUsageIndex < 0 {
-		return 0, false
-	}
-	if a, ok := msgs[est.LastUsageIndex].(*provider.AssistantMessage); ok && latest != nil && a.Timestamp <= latest.Time() {
-		return 0, false
+	est := compaction.EstimateRequestTokens(msgs, s.requestOverhead())
+	if est.LastUsageIndex >= 0 {
+		if a, ok := msgs[est.LastUsageIndex].(*provider.AssistantMessage); ok && latest != nil && a.Timestamp <= latest.Time() {
+			return 0, false
+		}
 	}
 	return est.Tokens, true
 }
 
 // ContextUsage is how full the context window is; ok is false when the model's window is unknown.
+// Without a usage to go by, the estimate counts the system prompt and the tools as well.
 func (s *Session) ContextUsage() (ContextUsage, bool) {
 	m := s.Model()
 	if m == nil {
 		return ContextUsage{}, false
 	}
-	return compaction.ContextUsageOf(s.Store().Path(""), s.agent.Messages(), m.ContextWindow)
+	return compaction.ContextUsageOf(s.Store().Path(""), s.agent.Messages(), s.contextWindow(m), s.requestOverhead())
 }
 
 // canContinue reports whether the transcript ends with a message the model can answer (a user or tool

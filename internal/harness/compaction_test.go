@@ -148,7 +148,7 @@ func TestSecondOverflowGivesUp(t *testing.T) {
 	f, _ := compactionFixture(t, []scriptedTurn{usageTurn("a", 300), overflow, overflow}, nil, 1000)
 	ctx := context.Background()
 	_ = f.s.Prompt(ctx, "one", nil, BehaviorNone)
-	_ = f.s.Prompt(ctx, "two", nil, BehaviorNone)
+	_ = f.s.Prompt(ctx, "the second request, longer than what is kept", nil, BehaviorNone)
 	ends := f.events.ofType(EventCompactionEnd)
 	if len(ends) != 2 || ends[1].ErrorMessage != compaction.OverflowRecoveryFailed {
 		t.Fatalf("compaction_end events: %+v", ends)
@@ -162,7 +162,7 @@ func TestThresholdCompactsAfterRun(t *testing.T) {
 	if n := len(f.events.ofType(EventCompactionStart)); n != 0 {
 		t.Fatalf("compacted below the threshold")
 	}
-	_ = f.s.Prompt(ctx, "two", nil, BehaviorNone)
+	_ = f.s.Prompt(ctx, "the second request, longer than what is kept", nil, BehaviorNone)
 	starts, ends := f.events.ofType(EventCompactionStart), f.events.ofType(EventCompactionEnd)
 	if len(starts) != 1 || starts[0].Reason != CompactionThreshold || len(ends) != 1 || ends[0].WillRetry || ends[0].Result == nil {
 		t.Fatalf("threshold compaction: %+v %+v", starts, ends)
@@ -180,6 +180,9 @@ func TestManualCompactErrorsAndAbort(t *testing.T) {
 		t.Fatalf("empty session: %v", err)
 	}
 	if err := f.s.Prompt(ctx, "one", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.Prompt(ctx, "the second request, longer than what is kept", nil, BehaviorNone); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
@@ -215,7 +218,7 @@ func TestMessagesQueuedDuringManualCompactionAreDelivered(t *testing.T) {
 	gate := make(chan struct{})
 	f, _ := compactionFixture(t, []scriptedTurn{usageTurn("a", 300), usageTurn("b", 300), textTurn("after compaction")}, gate, 1000)
 	ctx := context.Background()
-	for _, p := range []string{"one", "two"} {
+	for _, p := range []string{"one", "the second request, longer than what is kept"} {
 		if err := f.s.Prompt(ctx, p, nil, BehaviorNone); err != nil {
 			t.Fatal(err)
 		}
@@ -255,5 +258,43 @@ func TestSilentOverflowIsRecoveredOnce(t *testing.T) {
 	starts, ends := f.events.ofType(EventCompactionStart), f.events.ofType(EventCompactionEnd)
 	if len(starts) != 1 || len(ends) != 2 || ends[1].ErrorMessage != compaction.OverflowRecoveryFailed {
 		t.Fatalf("compactions: %d starts, ends %+v", len(starts), ends)
+	}
+}
+
+// A threshold compaction that finds nothing to summarise ends quietly: no request, no events (pi 1.6).
+func TestThresholdWithNothingToCompactIsQuiet(t *testing.T) {
+	f, summaries := compactionFixture(t, []scriptedTurn{usageTurn("a", 950)}, nil, 1000)
+	if err := f.s.Prompt(context.Background(), "one", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.events.ofType(EventCompactionStart)) + len(f.events.ofType(EventCompactionEnd)); n != 0 || len(*summaries) != 0 {
+		t.Errorf("%d compaction events, %d summary requests", n, len(*summaries))
+	}
+}
+
+// An overflow error that names a smaller window than the model's makes the session work with it: the
+// footer and later compactions use the server's window.
+func TestOverflowErrorTeachesTheWindow(t *testing.T) {
+	f, _ := compactionFixture(t, []scriptedTurn{
+		usageTurn("first answer", 300),
+		errorTurn("400 This model's maximum context length is 2000 tokens. However, your messages resulted in 2100 tokens."),
+		textTurn("recovered"),
+	}, nil, 100000)
+	ctx := context.Background()
+	if err := f.s.Prompt(ctx, "one", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := f.s.ContextUsage(); u.ContextWindow != 100000 {
+		t.Fatalf("window before the overflow: %d", u.ContextWindow)
+	}
+	if err := f.s.Prompt(ctx, "the second request, longer than what is kept", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	if u, _ := f.s.ContextUsage(); u.ContextWindow != 2000 {
+		t.Errorf("window after the overflow: %d, want the server's 2000", u.ContextWindow)
+	}
+	ends := f.events.ofType(EventCompactionEnd)
+	if len(ends) != 1 || ends[0].Result == nil {
+		t.Fatalf("compaction_end: %+v", ends)
 	}
 }

@@ -99,6 +99,8 @@ type Session struct {
 	scoped         []provider.ScopedModel
 	autoCompaction bool
 	autoRetry      bool
+	reported       reportedWindow // a smaller window the model's server named in an overflow error
+	overhead       overheadCache
 
 	emitMu    sync.Mutex
 	listeners []*listener

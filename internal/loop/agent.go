@@ -32,6 +32,7 @@ type Agent struct {
 
 	mu            sync.Mutex
 	state         State
+	streaming     streamingAnswer // State().StreamingMessage; state's own field stays nil
 	sessionID     string
 	toolExecution ExecutionMode
 	steering      messageQueue
@@ -240,7 +241,7 @@ func (a *Agent) startRunLocked(parent context.Context) *run {
 	ctx, cancel := context.WithCancel(parent)
 	a.active = &activeRun{cancel: cancel, done: make(chan struct{})}
 	a.state.IsStreaming = true
-	a.state.StreamingMessage = nil
+	a.streaming = streamingAnswer{}
 	a.state.ErrorMessage = ""
 	return &run{a: a, ctx: ctx}
 }
@@ -288,7 +289,7 @@ func (a *Agent) finishRun() {
 	active := a.active
 	a.active = nil
 	a.state.IsStreaming = false
-	a.state.StreamingMessage = nil
+	a.streaming = streamingAnswer{}
 	a.state.PendingToolCalls = map[string]bool{}
 	a.mu.Unlock()
 	if active != nil {

@@ -10,7 +10,8 @@ import (
 // letting a slow consumer hold the loop up: Push only appends to a queue. While the consumer is behind,
 // consecutive deltas (text, thinking or tool-call arguments) of the same content block are merged into
 // one event carrying the concatenated delta and the newest partial message; every other event is kept,
-// in order.
+// in order. The consumer reads a streaming answer with Event.MessageSnapshot (the provider keeps
+// changing the message itself).
 //
 //	b := loop.NewBridge()
 //	unsubscribe := agent.Subscribe(b.Push)
@@ -56,8 +57,8 @@ func (b *Bridge) Push(ev Event) {
 	}
 }
 
-// endMerge gives the last pending event its concatenated delta. The provider's events are immutable,
-// so the merged event gets its own copy. The caller holds b.mu.
+// endMerge gives the last pending event its concatenated delta. The provider's event is not changed:
+// the merged event gets its own copy. The caller holds b.mu.
 func (b *Bridge) endMerge() {
 	if !b.merging {
 		return

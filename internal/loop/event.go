@@ -28,14 +28,17 @@ const (
 //
 //	agent_end              Messages (every message this run added)
 //	turn_end               Message (the turn's assistant message), ToolResults
-//	message_start/end      Message
+//	message_start/end      Message (message_start of an answer: also the provider's start event)
 //	message_update         Message (partial assistant), AssistantEvent
 //	tool_execution_start   ToolCallID, ToolName, Args
 //	tool_execution_update  ToolCallID, ToolName, Args, Result (accumulated partial result)
 //	tool_execution_end     ToolCallID, ToolName, Result, IsError
 //
 // Events and everything they point to are immutable once emitted: subscribers may keep them and read
-// them from other goroutines.
+// them from other goroutines. One exception: the streaming answer of message_start and message_update
+// is the provider's own message, which grows after the event (a copy per event made an answer with
+// thousands of tool calls cost quadratic memory). Read it while handling the event; to keep it, or to
+// read it on another goroutine, take MessageSnapshot.
 type Event struct {
 	Type           EventType
 	Message        provider.Message
@@ -47,6 +50,18 @@ type Event struct {
 	Args           json.RawMessage
 	Result         *ToolResult
 	IsError        bool
+}
+
+// MessageSnapshot returns the event's message in a form the caller may keep and read from any
+// goroutine: for a streaming answer, a copy of it as it is now (as of this event while the event is
+// handled); any other message as it is.
+func (e *Event) MessageSnapshot() provider.Message {
+	if (e.Type == EventMessageStart || e.Type == EventMessageUpdate) && e.AssistantEvent != nil {
+		if m := e.AssistantEvent.Snapshot(); m != nil {
+			return m
+		}
+	}
+	return e.Message
 }
 
 // IsDelta reports whether the event is a message_update that only adds text (text, thinking or

@@ -211,7 +211,7 @@ func (s *streamState) handle(ev *provider.AssistantEvent) {
 			return
 		}
 		s.started = true
-		s.r.emit(&Event{Type: EventMessageStart, Message: ev.Partial})
+		s.r.emit(&Event{Type: EventMessageStart, Message: ev.Partial, AssistantEvent: ev})
 	case provider.EventDone, provider.EventError:
 		// The final message is what the stream function returns; message_end is emitted then.
 		s.finished = true

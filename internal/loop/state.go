@@ -25,14 +25,31 @@ type State struct {
 	ErrorMessage string
 }
 
+// streamingAnswer is the assistant message between its message_start and message_end, with the
+// provider event that can copy it (the provider keeps changing the message).
+type streamingAnswer struct {
+	msg *provider.AssistantMessage
+	ev  *provider.AssistantEvent
+}
+
+func (s streamingAnswer) snapshot() *provider.AssistantMessage {
+	if s.ev != nil {
+		return s.ev.Snapshot()
+	}
+	return s.msg
+}
+
 // reduce applies an event to the state before subscribers see it. The caller holds a.mu.
 func (a *Agent) reduce(ev *Event) {
 	switch ev.Type {
 	case EventMessageStart, EventMessageUpdate:
-		am, _ := ev.Message.(*provider.AssistantMessage)
-		a.state.StreamingMessage = am
+		// The streaming answer keeps changing: State copies it when asked.
+		a.streaming = streamingAnswer{}
+		if am, ok := ev.Message.(*provider.AssistantMessage); ok {
+			a.streaming = streamingAnswer{msg: am, ev: ev.AssistantEvent}
+		}
 	case EventMessageEnd:
-		a.state.StreamingMessage = nil
+		a.streaming = streamingAnswer{}
 		a.state.Messages = append(a.state.Messages, ev.Message)
 	case EventToolExecutionStart:
 		a.state.PendingToolCalls[ev.ToolCallID] = true
@@ -43,7 +60,7 @@ func (a *Agent) reduce(ev *Event) {
 			a.state.ErrorMessage = am.ErrorMessage
 		}
 	case EventAgentEnd:
-		a.state.StreamingMessage = nil
+		a.streaming = streamingAnswer{}
 	}
 }
 
@@ -52,6 +69,7 @@ func (a *Agent) State() State {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	s := a.state
+	s.StreamingMessage = a.streaming.snapshot()
 	s.Tools = slices.Clone(a.state.Tools)
 	s.Messages = slices.Clone(a.state.Messages)
 	s.PendingToolCalls = maps.Clone(a.state.PendingToolCalls)
@@ -197,7 +215,7 @@ func (a *Agent) Reset() {
 	defer a.mu.Unlock()
 	a.state.Messages = nil
 	a.state.IsStreaming = false
-	a.state.StreamingMessage = nil
+	a.streaming = streamingAnswer{}
 	a.state.PendingToolCalls = map[string]bool{}
 	a.state.ErrorMessage = ""
 	a.steering.clear()

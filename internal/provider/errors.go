@@ -1,6 +1,9 @@
 package provider
 
-import "regexp"
+import (
+	"regexp"
+	"strconv"
+)
 
 // overflowPatterns match the error texts servers return when the input exceeds the context window
 // (pi 0.73.1's list, one per known server wording).
@@ -122,3 +125,31 @@ func IsRetryable(msg *AssistantMessage) bool {
 
 // urlPattern finds the URLs pi-go's error texts name.
 var urlPattern = regexp.MustCompile(`[a-z][a-z0-9+.-]*://[^\s"']+`)
+
+// reportedWindowPatterns find the context window in the overflow texts that name it: OpenAI's and
+// vLLM's "maximum context length is N tokens", llama.cpp's "available context size (N tokens)" and its
+// n_ctx field, Anthropic's "N tokens > M maximum", and "M maximum context length".
+var reportedWindowPatterns = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)maximum context length is (\d+) tokens`),
+	regexp.MustCompile(`(?i)available context size \((\d+) tokens\)`),
+	regexp.MustCompile(`"n_ctx"\s*:\s*(\d+)`),
+	regexp.MustCompile(`(?i)prompt is too long: \d+ tokens > (\d+) maximum`),
+	regexp.MustCompile(`(?i)too large for model with (\d+) maximum context length`),
+}
+
+// ReportedContextWindow is the context window a context-overflow error names, when it names one: a
+// model registered (or guessed, for a --base-url server) with a larger window than its server has
+// learns the real one from the first overflow.
+func ReportedContextWindow(msg *AssistantMessage) (int, bool) {
+	if msg == nil || msg.StopReason != StopReasonError || !matchesOverflow(msg.ErrorMessage) {
+		return 0, false
+	}
+	for _, p := range reportedWindowPatterns {
+		if m := p.FindStringSubmatch(msg.ErrorMessage); m != nil {
+			if n, err := strconv.Atoi(m[1]); err == nil && n > 0 {
+				return n, true
+			}
+		}
+	}
+	return 0, false
+}

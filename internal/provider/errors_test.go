@@ -127,3 +127,26 @@ func TestURLsInErrorsAreNotStatusCodes(t *testing.T) {
 		t.Errorf("%q is retryable", msg.ErrorMessage)
 	}
 }
+
+func TestReportedContextWindow(t *testing.T) {
+	cases := []struct {
+		text string
+		want int
+	}{
+		{"400 This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the messages.", 8192},
+		{"400 request (9000 tokens) exceeds the available context size (4096 tokens), try increasing it", 4096},
+		{`400 {"code":400,"message":"the request exceeds the available context size","n_prompt_tokens":9000,"n_ctx":32768}`, 32768},
+		{"prompt is too long: 215000 tokens > 200000 maximum", 200000},
+		{"the request exceeds the available context size, try increasing it", 0},
+		{"429 rate limit: maximum context length is 8192 tokens", 0}, // not an overflow
+	}
+	for _, c := range cases {
+		got, ok := ReportedContextWindow(&AssistantMessage{StopReason: StopReasonError, ErrorMessage: c.text})
+		if got != c.want || ok != (c.want > 0) {
+			t.Errorf("%q: got %d %v, want %d", c.text, got, ok, c.want)
+		}
+	}
+	if _, ok := ReportedContextWindow(&AssistantMessage{StopReason: StopReasonStop, ErrorMessage: "maximum context length is 8192 tokens"}); ok {
+		t.Error("only failed answers report a window")
+	}
+}

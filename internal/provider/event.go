@@ -3,6 +3,7 @@ package provider
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 )
 
@@ -39,10 +40,31 @@ type AssistantEvent struct {
 	ToolCall *Content
 	// Reason is the stop reason of done and error events.
 	Reason StopReason
-	// Partial is the message so far (every event but done and error).
+	// Partial is the message so far (every event but done and error). From a StreamBuilder it is the
+	// stream's own message, as in pi, which keeps changing after the event: read it while handling the
+	// event, and take Snapshot to keep it.
 	Partial *AssistantMessage
 	// Message is the final message of done and error events (JSON key "message" or "error").
 	Message *AssistantMessage
+
+	source *StreamBuilder // the builder that owns Partial; nil for events made otherwise
+}
+
+// Snapshot returns a copy of the message so far that the caller may keep: the partial message as it
+// is now (while the event is handled, as of this event; later, as the stream has grown since), or the
+// final message of done and error events. It is safe from any goroutine.
+func (e *AssistantEvent) Snapshot() *AssistantMessage {
+	switch {
+	case e.Message != nil:
+		return e.Message
+	case e.source != nil:
+		return e.source.snapshot()
+	case e.Partial != nil:
+		c := *e.Partial
+		c.Content = slices.Clone(e.Partial.Content)
+		return &c
+	}
+	return nil
 }
 
 // IsDelta reports whether the event only adds text to a block (the events a slow consumer may merge).

@@ -3,18 +3,28 @@ package provider
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
-// StreamBuilder assembles an assistant message from stream deltas and emits pi's event sequence with
-// immutable snapshots. It follows pi 0.73.1's openai-completions semantics: at most one text block and
-// one thinking block (later deltas of a kind extend the same block), tool calls keyed by stream index
-// (or id), and every block closed at the end of the stream in content order.
+// StreamBuilder assembles an assistant message from stream deltas and emits pi's event sequence. It
+// follows pi 0.73.1's openai-completions semantics: at most one text block and one thinking block (later
+// deltas of a kind extend the same block), tool calls keyed by stream index (or id), and every block
+// closed at the end of the stream in content order.
 //
-// A StreamBuilder is used by one goroutine.
+// Events carry the builder's own message as their Partial, as pi's do, not a copy: a copy per event
+// costs the size of the message so far, which made one answer with thousands of tool calls quadratic
+// in memory and time. A consumer reads Partial while it handles the event; one that keeps the message
+// (a UI drawing on another goroutine) takes AssistantEvent.Snapshot, which the builder's lock makes
+// safe from any goroutine. The final message (done, error, and what Finish and Fail return) is a copy
+// of its own.
+//
+// A StreamBuilder is used by one goroutine; Snapshot may be called from any.
 type StreamBuilder struct {
-	emit    func(*AssistantEvent)
+	emit func(*AssistantEvent)
+	// mu guards msg: the builder holds it while it changes the message, snapshots while they copy it.
+	mu      sync.RWMutex
 	msg     AssistantMessage
 	started bool
 	done    bool
@@ -59,68 +69,20 @@ func (b *StreamBuilder) Started() bool { return b.started }
 func (b *StreamBuilder) HasContent() bool { return len(b.msg.Content) > 0 }
 
 // snapshot returns an immutable copy of the message so far. Block strings are shared: they come from
-// builders that only ever append, so earlier strings never change.
+// builders that only ever append, so earlier strings never change; a block's arguments and partial
+// arguments are replaced, never written into.
 func (b *StreamBuilder) snapshot() *AssistantMessage {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
 	s := b.msg
 	s.Content = make([]Content, len(b.msg.Content))
 	copy(s.Content, b.msg.Content)
 	return &s
 }
 
-// Streamed events and their snapshots are allocated together: one allocation per delta instead of three
-// (event, message, content slice), which is most of what the builder costs on a long stream. Keeping the
-// partial message keeps its event alive too; both are small.
-type (
-	eventSnapshot struct {
-		ev  AssistantEvent
-		msg AssistantMessage
-		// args holds the partial arguments of the tool call this event updates.
-		args string
-	}
-	eventSnapshot1 struct {
-		eventSnapshot
-		content [1]Content
-	}
-	eventSnapshot2 struct {
-		eventSnapshot
-		content [2]Content
-	}
-	eventSnapshot3 struct {
-		eventSnapshot
-		content [3]Content
-	}
-	eventSnapshot4 struct {
-		eventSnapshot
-		content [4]Content
-	}
-)
-
-// event returns a new event of type t for block idx whose Partial is a snapshot of the message so far.
-func (b *StreamBuilder) event(t AssistantEventType, idx int) (*AssistantEvent, *eventSnapshot) {
-	n := len(b.msg.Content)
-	var s *eventSnapshot
-	var content []Content
-	switch {
-	case n <= 1:
-		a := &eventSnapshot1{}
-		s, content = &a.eventSnapshot, a.content[:n:n]
-	case n == 2:
-		a := &eventSnapshot2{}
-		s, content = &a.eventSnapshot, a.content[:n:n]
-	case n == 3:
-		a := &eventSnapshot3{}
-		s, content = &a.eventSnapshot, a.content[:n:n]
-	case n == 4:
-		a := &eventSnapshot4{}
-		s, content = &a.eventSnapshot, a.content[:n:n]
-	default:
-		s, content = &eventSnapshot{}, make([]Content, n)
-	}
-	copy(content, b.msg.Content)
-	s.msg = b.msg
-	s.msg.Content = content
-	s.ev.Type, s.ev.ContentIndex, s.ev.Partial = t, idx, &s.msg
-	return &s.ev, s
+// event returns a new event of type t for block idx whose Partial is the builder's message.
+func (b *StreamBuilder) event(t AssistantEventType, idx int) *AssistantEvent {
+	return &AssistantEvent{Type: t, ContentIndex: idx, Partial: &b.msg, source: b}
 }
 
 func (b *StreamBuilder) send(e *AssistantEvent) {
@@ -135,14 +97,15 @@ func (b *StreamBuilder) Start() {
 		return
 	}
 	b.started = true
-	e, _ := b.event(EventStart, 0)
-	b.send(e)
+	b.send(b.event(EventStart, 0))
 }
 
 // SetResponseID records the server's completion id (the first one wins).
 func (b *StreamBuilder) SetResponseID(id string) {
 	if b.msg.ResponseID == "" {
+		b.mu.Lock()
 		b.msg.ResponseID = id
+		b.mu.Unlock()
 	}
 }
 
@@ -159,18 +122,26 @@ func (b *StreamBuilder) SetResponseModel(model string) {
 		extra[k] = v
 	}
 	extra["responseModel"] = data
+	b.mu.Lock()
 	b.msg.Extra = extra
+	b.mu.Unlock()
 }
 
 // SetUsage records the token usage.
-func (b *StreamBuilder) SetUsage(u Usage) { b.msg.Usage = u }
+func (b *StreamBuilder) SetUsage(u Usage) {
+	b.mu.Lock()
+	b.msg.Usage = u
+	b.mu.Unlock()
+}
 
 // SetStopReason records the mapped finish reason; errMsg is kept for error reasons.
 func (b *StreamBuilder) SetStopReason(r StopReason, errMsg string) {
+	b.mu.Lock()
 	b.msg.StopReason = r
 	if errMsg != "" {
 		b.msg.ErrorMessage = errMsg
 	}
+	b.mu.Unlock()
 }
 
 // StopReason is the stop reason recorded so far.
@@ -184,13 +155,16 @@ func (b *StreamBuilder) Text(delta string) {
 	b.Start()
 	if b.textIdx < 0 {
 		b.textIdx = len(b.msg.Content)
+		b.mu.Lock()
 		b.msg.Content = append(b.msg.Content, Content{Type: ContentText})
-		e, _ := b.event(EventTextStart, b.textIdx)
-		b.send(e)
+		b.mu.Unlock()
+		b.send(b.event(EventTextStart, b.textIdx))
 	}
 	b.text.WriteString(delta)
+	b.mu.Lock()
 	b.msg.Content[b.textIdx].Text = b.text.String()
-	e, _ := b.event(EventTextDelta, b.textIdx)
+	b.mu.Unlock()
+	e := b.event(EventTextDelta, b.textIdx)
 	e.Delta = delta
 	b.send(e)
 }
@@ -203,13 +177,16 @@ func (b *StreamBuilder) Thinking(delta, field string) {
 	b.Start()
 	if b.thinkIdx < 0 {
 		b.thinkIdx = len(b.msg.Content)
+		b.mu.Lock()
 		b.msg.Content = append(b.msg.Content, Content{Type: ContentThinking, ThinkingSignature: field})
-		e, _ := b.event(EventThinkingStart, b.thinkIdx)
-		b.send(e)
+		b.mu.Unlock()
+		b.send(b.event(EventThinkingStart, b.thinkIdx))
 	}
 	b.think.WriteString(delta)
+	b.mu.Lock()
 	b.msg.Content[b.thinkIdx].Thinking = b.think.String()
-	e, _ := b.event(EventThinkingDelta, b.thinkIdx)
+	b.mu.Unlock()
+	e := b.event(EventThinkingDelta, b.thinkIdx)
 	e.Delta = delta
 	b.send(e)
 }
@@ -233,7 +210,9 @@ func (b *StreamBuilder) ToolCall(index *int, id, name, argsFragment string) {
 			i := *index
 			block.StreamIndex = &i
 		}
+		b.mu.Lock()
 		b.msg.Content = append(b.msg.Content, block)
+		b.mu.Unlock()
 		b.tools = append(b.tools, st)
 		if index != nil {
 			if b.byIndex == nil {
@@ -247,14 +226,14 @@ func (b *StreamBuilder) ToolCall(index *int, id, name, argsFragment string) {
 			}
 			b.byID[id] = st
 		}
-		e, _ := b.event(EventToolCallStart, st.contentIdx)
-		b.send(e)
+		b.send(b.event(EventToolCallStart, st.contentIdx))
 	}
-	block := &b.msg.Content[st.contentIdx]
-	if index != nil && block.StreamIndex == nil {
+	if index != nil && b.msg.Content[st.contentIdx].StreamIndex == nil {
 		// Found by id: remember its index too, so later index-only fragments land here.
 		i := *index
-		block.StreamIndex = &i
+		b.mu.Lock()
+		b.msg.Content[st.contentIdx].StreamIndex = &i
+		b.mu.Unlock()
 		if b.byIndex == nil {
 			b.byIndex = map[int]*toolCallState{}
 		}
@@ -267,37 +246,48 @@ func (b *StreamBuilder) ToolCall(index *int, id, name, argsFragment string) {
 		}
 		b.byID[id] = st
 	}
+	var args json.RawMessage
+	if argsFragment != "" {
+		st.args.WriteString(argsFragment)
+		// Re-parse while small, then whenever the text grew by an eighth: the partial arguments are for
+		// display, and re-parsing a long argument on every fragment would be quadratic.
+		if n := st.args.Len(); n < 4096 || n-st.parsedLen >= st.parsedLen/8 {
+			args = RepairJSONObject(st.args.String())
+			st.parsedLen = n
+		}
+	}
+	var partial *string
+	if argsFragment != "" {
+		// A new string each time: snapshots taken earlier keep pointing to the text they saw.
+		text := st.args.String()
+		partial = &text
+	}
+	b.mu.Lock()
+	block := &b.msg.Content[st.contentIdx]
 	if block.ID == "" && id != "" {
 		block.ID = id
 	}
 	if block.Name == "" && name != "" {
 		block.Name = name
 	}
-	if argsFragment != "" {
-		st.args.WriteString(argsFragment)
-		// Re-parse while small, then whenever the text grew by an eighth: the partial arguments are for
-		// display, and re-parsing a long argument on every fragment would be quadratic.
-		if n := st.args.Len(); n < 4096 || n-st.parsedLen >= st.parsedLen/8 {
-			block.Arguments = RepairJSONObject(st.args.String())
-			st.parsedLen = n
-		}
+	if args != nil {
+		block.Arguments = args
 	}
-	e, snap := b.event(EventToolCallDelta, st.contentIdx)
+	if partial != nil {
+		block.PartialArgs = partial
+	}
+	b.mu.Unlock()
+	e := b.event(EventToolCallDelta, st.contentIdx)
 	e.Delta = argsFragment
-	if argsFragment != "" {
-		// The new arguments text lives in the event's own allocation; this snapshot and the later ones
-		// point to it, and nothing ever writes it again.
-		snap.args = st.args.String()
-		block.PartialArgs = &snap.args
-		snap.msg.Content[st.contentIdx].PartialArgs = &snap.args
-	}
 	b.send(e)
 }
 
 // SetThoughtSignature attaches provider metadata to the tool call with the given id.
 func (b *StreamBuilder) SetThoughtSignature(id, sig string) {
 	if st := b.byID[id]; st != nil {
+		b.mu.Lock()
 		b.msg.Content[st.contentIdx].ThoughtSignature = sig
+		b.mu.Unlock()
 	}
 }
 
@@ -307,24 +297,26 @@ func (b *StreamBuilder) closeBlocks() {
 		c := &b.msg.Content[i]
 		switch c.Type {
 		case ContentText:
-			e, _ := b.event(EventTextEnd, i)
+			e := b.event(EventTextEnd, i)
 			e.Content = c.Text
 			b.send(e)
 		case ContentThinking:
-			e, _ := b.event(EventThinkingEnd, i)
+			e := b.event(EventThinkingEnd, i)
 			e.Content = c.Thinking
 			b.send(e)
 		case ContentToolCall:
-			b.finaliseToolCall(c)
+			b.mu.Lock()
+			finaliseToolCall(c)
+			b.mu.Unlock()
 			tc := *c
-			e, _ := b.event(EventToolCallEnd, i)
+			e := b.event(EventToolCallEnd, i)
 			e.ToolCall = &tc
 			b.send(e)
 		}
 	}
 }
 
-func (b *StreamBuilder) finaliseToolCall(c *Content) {
+func finaliseToolCall(c *Content) {
 	if c.PartialArgs != nil {
 		c.Arguments = RepairJSONObject(*c.PartialArgs)
 	}
@@ -369,15 +361,19 @@ func (b *StreamBuilder) fail(reason StopReason, errMsg string, close bool) *Assi
 	if close {
 		b.closeBlocks()
 	} else {
+		b.mu.Lock()
 		for i := range b.msg.Content {
 			if b.msg.Content[i].Type == ContentToolCall {
-				b.finaliseToolCall(&b.msg.Content[i])
+				finaliseToolCall(&b.msg.Content[i])
 			}
 		}
+		b.mu.Unlock()
 	}
 	b.done = true
+	b.mu.Lock()
 	b.msg.StopReason = reason
 	b.msg.ErrorMessage = errMsg
+	b.mu.Unlock()
 	final := b.final()
 	b.send(&AssistantEvent{Type: EventError, Reason: reason, Message: final})
 	return final

@@ -4,8 +4,8 @@ import (
 	"testing"
 )
 
-// BenchmarkStreamBuilder measures what the builder adds to one streamed delta: the block update, the
-// immutable snapshot and the event (the parsing of the wire format is the provider's, benchmarked in
+// BenchmarkStreamBuilder measures what the builder adds to one streamed delta: the block update and
+// the event (the parsing of the wire format is the provider's, benchmarked in
 // provider/openai). Each op is one delta; allocs/op and B/op are per delta.
 func BenchmarkStreamBuilder(b *testing.B) {
 	m := &Model{ID: "m", Provider: "p", API: APIOpenAICompletions}

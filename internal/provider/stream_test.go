@@ -6,8 +6,7 @@ import (
 	"testing"
 )
 
-// streamEverything drives a builder through every kind of block, with more blocks than the
-// snapshot's inline sizes hold, so both allocation paths are used.
+// streamEverything drives a builder through every kind of block, several tool calls among them.
 func streamEverything(sb *StreamBuilder) *AssistantMessage {
 	sb.Start()
 	sb.SetResponseID("resp-1")
@@ -29,32 +28,46 @@ func streamEverything(sb *StreamBuilder) *AssistantMessage {
 	return sb.Finish()
 }
 
-// TestStreamSnapshotsNeverChange: every event's partial message reads the same at the end of the
-// stream as when it was emitted, for every block kind and any number of blocks.
+// TestStreamSnapshotsNeverChange: a snapshot taken while an event is handled reads the same at the end
+// of the stream, for every block kind and any number of blocks, and is the event's partial message as
+// it was then. The partial itself is the builder's own message (no copy per event).
 func TestStreamSnapshotsNeverChange(t *testing.T) {
 	type seen struct {
 		ev   *AssistantEvent
+		snap *AssistantMessage
 		json string
 	}
 	var events []seen
+	var live *AssistantMessage
 	m := &Model{ID: "m", Provider: "p", API: APIOpenAICompletions}
 	final := streamEverything(NewStreamBuilder(m, func(e *AssistantEvent) {
+		if e.Partial != nil {
+			if live == nil {
+				live = e.Partial
+			} else if e.Partial != live {
+				t.Fatalf("%s: a partial message of its own", e.Type)
+			}
+		}
 		data, err := e.MarshalJSON()
 		if err != nil {
 			t.Fatal(err)
 		}
-		events = append(events, seen{e, string(data)})
+		events = append(events, seen{e, e.Snapshot(), string(data)})
 	}))
 	if len(events) < 40 {
 		t.Fatalf("only %d events", len(events))
 	}
 	for i, s := range events {
-		data, err := s.ev.MarshalJSON()
+		ev := *s.ev
+		if ev.Partial != nil {
+			ev.Partial = s.snap
+		}
+		data, err := ev.MarshalJSON()
 		if err != nil {
 			t.Fatal(err)
 		}
 		if string(data) != s.json {
-			t.Fatalf("event %d (%s) changed after it was emitted:\nthen %s\nnow  %s", i, s.ev.Type, s.json, data)
+			t.Fatalf("event %d (%s): its snapshot changed after it was taken:\nthen %s\nnow  %s", i, s.ev.Type, s.json, data)
 		}
 	}
 	// The partials show the stream's progress: the text grows, partial arguments accumulate.
@@ -73,10 +86,13 @@ func TestStreamSnapshotsNeverChange(t *testing.T) {
 	if len(final.Content) != 8 || final.Content[7].PartialArgs != nil || string(final.Content[7].Arguments) != `{"path":"f5.txt","content":"x"}` {
 		t.Errorf("final blocks %+v", final.Content)
 	}
+	if final == live {
+		t.Error("the final message must be a copy of its own")
+	}
 }
 
-// TestStreamSnapshotsAcrossGoroutines: consumers on other goroutines read partials while the builder
-// goes on (run with -race).
+// TestStreamSnapshotsAcrossGoroutines: consumers on other goroutines take snapshots while the builder
+// goes on (run with -race); a snapshot holds at least what the event it came from announced.
 func TestStreamSnapshotsAcrossGoroutines(t *testing.T) {
 	ch := make(chan *AssistantEvent, 16)
 	var wg sync.WaitGroup
@@ -85,17 +101,22 @@ func TestStreamSnapshotsAcrossGoroutines(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		for e := range ch {
-			if e.Partial != nil {
-				data, err := e.Partial.MarshalJSON()
-				if err != nil {
-					t.Error(err)
-					return
-				}
-				bytes += len(data)
-				for _, c := range e.Partial.Content {
-					if c.PartialArgs != nil {
-						bytes += len(*c.PartialArgs)
-					}
+			snap := e.Snapshot()
+			if snap == nil {
+				continue
+			}
+			if e.Partial != nil && len(snap.Content) <= e.ContentIndex && e.Type != EventStart {
+				t.Errorf("%s of block %d: a snapshot of %d blocks", e.Type, e.ContentIndex, len(snap.Content))
+			}
+			data, err := snap.MarshalJSON()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			bytes += len(data)
+			for _, c := range snap.Content {
+				if c.PartialArgs != nil {
+					bytes += len(*c.PartialArgs)
 				}
 			}
 		}

@@ -45,6 +45,10 @@ func TestCompactAndContextUsage(t *testing.T) {
 	if res["summary"] != "## Goal\nAnswer questions." || res["tokensBefore"].(float64) <= 0 || res["firstKeptEntryId"] == "" {
 		t.Errorf("compaction result: %v", res)
 	}
+	// "Compacted from N tokens" is the size the footer showed.
+	if res["tokensBefore"] != usage["tokens"] {
+		t.Errorf("tokensBefore %v, the footer's context estimate %v", res["tokensBefore"], usage["tokens"])
+	}
 	if !strings.Contains(r.raw, `"data":{"summary":`) || !strings.Contains(r.raw, `"details":{"readFiles":[],"modifiedFiles":[]}`) {
 		t.Errorf("result shape: %s", r.raw)
 	}
@@ -77,7 +81,7 @@ func TestSlowCompactDoesNotBlockStateOrAbort(t *testing.T) {
 	c := startClient(t, f.sess, ServeOptions{})
 	f.srv.Enqueue(openaitest.TextReply("mock-model", "one"), openaitest.TextReply("mock-model", "two"))
 	runPrompt(t, c, "first")
-	runPrompt(t, c, "second")
+	runPrompt(t, c, "the second question, longer than the eight tokens kept")
 
 	summary, gate := slowText("never", " finished")
 	f.srv.Enqueue(summary)
@@ -100,5 +104,24 @@ func TestSlowCompactDoesNotBlockStateOrAbort(t *testing.T) {
 	}
 	if st := c.ok(map[string]any{"type": "get_state"}).(map[string]any); st["isCompacting"] != false || st["messageCount"] != 4.0 {
 		t.Errorf("state after abort: %v", st)
+	}
+}
+
+// A manual compaction of a session whose whole conversation is within what compaction keeps says so
+// and sends no request (pi 0.73.1 asked the model to summarise an empty conversation).
+func TestCompactOfAShortSessionSendsNoRequest(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	c := startClient(t, f.sess, ServeOptions{})
+	f.srv.Enqueue(openaitest.TextReply("mock-model", "Hi."))
+	runPrompt(t, c, "hello")
+	r := c.call(map[string]any{"type": "compact"})
+	if r.obj["success"] != false || !strings.HasPrefix(r.str("error"), "Nothing to compact (session too small): ") {
+		t.Errorf("compact of a short session: %s", r.raw)
+	}
+	if n := len(f.srv.Requests()); n != 1 {
+		t.Errorf("%d requests, want only the prompt's", n)
+	}
+	if n := len(compactionEntries(t, f.sess.Store().SessionFile())); n != 0 {
+		t.Errorf("%d compaction entries", n)
 	}
 }

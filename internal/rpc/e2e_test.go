@@ -83,6 +83,7 @@ func startPi(t *testing.T, extraArgs ...string) *piProcess {
 			t.Fatal(err)
 		}
 	}
+	writeCompactableSettings(t, p.agentDir)
 	args := append([]string{"--mode", "rpc", "--base-url", p.srv.URL, "--model", "mock-model"}, extraArgs...)
 	p.cmd = exec.Command(piBinary(t), args...)
 	p.cmd.Dir = p.dir

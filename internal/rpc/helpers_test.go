@@ -290,9 +290,19 @@ type fixtureOptions struct {
 	tools    []string
 }
 
+// writeCompactableSettings makes compaction keep only the newest 8 tokens verbatim, so that a
+// compaction of the tests' short conversations has something to summarise.
+func writeCompactableSettings(t *testing.T, agentDir string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(agentDir, "settings.json"), []byte(`{"compaction":{"keepRecentTokens":8}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	t.Helper()
 	f := &fixture{srv: openaitest.Start(t), cwd: t.TempDir(), agentDir: t.TempDir()}
+	writeCompactableSettings(t, f.agentDir)
 	f.sessDir = filepath.Join(f.agentDir, "sessions")
 	models := []provider.Model{mockModel, thinkerModel}
 	for i := range models {

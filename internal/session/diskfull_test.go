@@ -83,8 +83,8 @@ func TestDiskFullOnFirstWrite(t *testing.T) {
 	defer s.Close()
 	s.writeFn = fullDisk(0)
 	ok := mustAppend(t)
-	ok(s.AppendMessage(userMsg("q1")))
-	if _, err := s.AppendMessage(assistantMsg("a1")); !errors.Is(err, syscall.ENOSPC) {
+	ok(s.AppendModelChange("p", "m"))
+	if _, err := s.AppendMessage(userMsg("q1")); !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("first write = %v", err)
 	}
 	eq(t, len(must(os.ReadFile(s.SessionFile()))), 0, "nothing half-written")

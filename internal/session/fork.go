@@ -26,7 +26,7 @@ func materialize(e *Entry) (*Entry, error) {
 // leafID ("" means the current leaf), with the labels of that path re-created as label entries at
 // its end, and parentSession pointing to the old file (pi's createBranchedSession; used by fork and
 // clone). The old file is flushed, released and otherwise untouched. The new file is written at once
-// when the path holds an assistant message, else when the first assistant message arrives. It returns
+// when the path holds a user or assistant message, else when the first one arrives. It returns
 // the new file's path ("" for an in-memory session).
 func (m *Manager) CreateBranchedSession(leafID string) (string, error) {
 	m.mu.Lock()
@@ -77,7 +77,7 @@ func (m *Manager) CreateBranchedSession(leafID string) (string, error) {
 	m.resetLocked(NewSessionOptions{ParentSession: parentSession})
 	m.entries = entries
 	m.buildIndexLocked()
-	if m.persist && m.hasAssistant {
+	if m.persist && m.hasConversation {
 		if ferr := m.flushLocked(); ferr != nil {
 			err = errors.Join(err, ferr)
 		}

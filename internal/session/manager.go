@@ -15,9 +15,11 @@ import (
 // Manager is one session: its header, its entries as a tree with a leaf pointer, and the file they
 // are appended to. Appending makes the new entry a child of the leaf and moves the leaf to it.
 //
-// Persistence follows pi: a new session stays in memory until its first assistant message, then the
-// header and every buffered entry are written at once, and from then on each entry is appended as it
-// comes. Moving the leaf (Branch, ResetLeaf) is not persisted by itself. A Manager is safe for
+// Persistence follows pi 1.6: a new session stays in memory until its first user or assistant message
+// (so that starting pi and leaving without a word leaves no file), then the header and every buffered
+// entry are written at once, and from then on each entry is appended as it comes. The prompt is thus
+// in the file before the model is asked (pi 0.73.1 waited for the first answer, and a process killed
+// during it lost the prompt). Moving the leaf (Branch, ResetLeaf) is not persisted by itself. A Manager is safe for
 // concurrent use; it holds the file's exclusive lock until Close.
 type Manager struct {
 	mu sync.Mutex
@@ -33,11 +35,11 @@ type Manager struct {
 	labels  labelIndex
 	leaf    *Entry
 
-	src          *source // nil until the file is opened or created
-	headerOnDisk bool
-	onDisk       int // entries[:onDisk] are in the file
-	hasAssistant bool
-	closed       bool
+	src             *source // nil until the file is opened or created
+	headerOnDisk    bool
+	onDisk          int  // entries[:onDisk] are in the file
+	hasConversation bool // a user or assistant message is among the entries: the file exists
+	closed          bool
 
 	warnings []Warning
 	now      clock
@@ -68,7 +70,7 @@ func newManager(cwd, dir string, persist bool) *Manager {
 }
 
 // Create starts a new session for cwd whose file will be created in dir (usually DefaultSessionDir)
-// when the first assistant message arrives. Nothing is written before that.
+// when the first user or assistant message arrives. Nothing is written before that.
 func Create(cwd, dir string) *Manager {
 	m := newManager(cwd, dir, true)
 	m.resetLocked(NewSessionOptions{})
@@ -207,7 +209,7 @@ func (m *Manager) resetLocked(opts NewSessionOptions) {
 	m.leaf = nil
 	m.headerOnDisk = false
 	m.onDisk = 0
-	m.hasAssistant = false
+	m.hasConversation = false
 	m.src = nil
 	m.path = ""
 	if m.persist {
@@ -220,15 +222,15 @@ func (m *Manager) buildIndexLocked() {
 	m.byID = make(map[string]*Entry, len(m.entries))
 	m.labels = labelIndex{}
 	m.leaf = nil
-	m.hasAssistant = false
+	m.hasConversation = false
 	for _, e := range m.entries {
 		m.byID[e.ID] = e
 		m.leaf = e
 		switch {
 		case e.Type == TypeLabel:
 			m.labels.set(e.TargetID, e.Label, e.Timestamp)
-		case e.Type == TypeMessage && e.Role == provider.RoleAssistant:
-			m.hasAssistant = true
+		case isConversation(e):
+			m.hasConversation = true
 		}
 	}
 }
@@ -246,7 +248,7 @@ func (m *Manager) NewSession(opts NewSessionOptions) (string, error) {
 // releaseLocked writes what is still pending (after a failed write) and closes the file.
 func (m *Manager) releaseLocked() error {
 	var err error
-	if m.persist && m.hasAssistant && m.src != nil {
+	if m.persist && m.hasConversation && m.src != nil {
 		err = m.flushLocked()
 	}
 	if m.src != nil {
@@ -275,7 +277,7 @@ func (m *Manager) Close() error {
 func (m *Manager) Sync() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !m.persist || !m.hasAssistant {
+	if !m.persist || !m.hasConversation {
 		return nil
 	}
 	if err := m.flushLocked(); err != nil {
@@ -309,13 +311,19 @@ func (m *Manager) appendLocked(e *Entry) (string, error) {
 	m.entries = append(m.entries, e)
 	m.byID[e.ID] = e
 	m.leaf = e
-	if e.Type == TypeMessage && e.Role == provider.RoleAssistant {
-		m.hasAssistant = true
+	if isConversation(e) {
+		m.hasConversation = true
 	}
-	if !m.persist || !m.hasAssistant {
+	if !m.persist || !m.hasConversation {
 		return e.ID, nil
 	}
 	return e.ID, m.flushLocked()
+}
+
+// isConversation reports whether e is a user or assistant message: the entries that make a session
+// worth a file.
+func isConversation(e *Entry) bool {
+	return e.Type == TypeMessage && (e.Role == provider.RoleUser || e.Role == provider.RoleAssistant)
 }
 
 // flushLocked writes the header (if the file is new) and every entry not yet in the file, with one

@@ -318,24 +318,23 @@ func recordsOf(t *testing.T, path string) []map[string]any {
 	return out
 }
 
-func TestForkFromFirstUserMessageDefersFileAndNoDuplicates(t *testing.T) {
+func TestForkBeforeTheConversationDefersFileAndNoDuplicates(t *testing.T) {
 	ok := mustAppend(t)
 	dir := t.TempDir()
 	s := Create(dir, dir)
 	defer s.Close()
-	id1 := ok(s.AppendMessage(userMsg("first question")))
+	mc := ok(s.AppendModelChange("p", "m"))
+	ok(s.AppendMessage(userMsg("first question")))
 	ok(s.AppendMessage(assistantMsg("first answer")))
-	ok(s.AppendMessage(userMsg("second question")))
-	ok(s.AppendMessage(assistantMsg("second answer")))
-	newFile, err := s.CreateBranchedSession(id1)
+	newFile, err := s.CreateBranchedSession(mc)
 	if err != nil || newFile == "" {
 		t.Fatalf("CreateBranchedSession = %q, %v", newFile, err)
 	}
 	if _, err := os.Stat(newFile); !os.IsNotExist(err) {
-		t.Fatalf("file written before an assistant message: %v", err)
+		t.Fatalf("file written before a user or assistant message: %v", err)
 	}
 	ok(s.AppendCustomEntry("preset-state", map[string]string{"name": "plan"}))
-	ok(s.AppendMessage(assistantMsg("new answer")))
+	ok(s.AppendMessage(userMsg("new question")))
 	recs := recordsOf(t, newFile)
 	headers := 0
 	seen := map[string]bool{}

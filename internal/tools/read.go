@@ -120,7 +120,10 @@ func (t *readTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 	}
 
 	scan := &readScan{start: start, limit: limit, maxLines: DefaultMaxLines, maxBytes: DefaultMaxBytes}
-	if err := scan.run(ctx, io.MultiReader(bytes.NewReader(head), f), t.chunkSize); err != nil {
+	// The buffer fits the file (a file that grew since is read in more chunks): a batch of thousands of
+	// reads of small files would otherwise hold a full chunk each.
+	chunk := min(t.chunkSize, max(int(min(info.Size(), int64(t.chunkSize)))+1, readMinChunk))
+	if err := scan.run(ctx, io.MultiReader(bytes.NewReader(head), f), chunk); err != nil {
 		if err == errRWAborted {
 			return loop.ToolResult{}, err
 		}

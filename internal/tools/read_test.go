@@ -481,3 +481,28 @@ func TestReadImages(t *testing.T) {
 		t.Fatalf("image over every limit: %+v", res.Content)
 	}
 }
+
+// A read of a small file holds a buffer of about the file's size, not a 256 KiB chunk: a batch of
+// thousands of reads in one answer held them all at once.
+func TestReadOfASmallFileAllocatesLittle(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "small.txt")
+	if err := os.WriteFile(p, []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tool := NewRead(dir, ReadOptions{})
+	raw, _ := json.Marshal(readArgs(p, 0, 0))
+	call := loop.ToolCall{ID: "call-1", Name: "read", Args: raw}
+	const runs = 50
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		if _, err := tool.Execute(context.Background(), call, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if perRead := (after.TotalAlloc - before.TotalAlloc) / runs; perRead > 64<<10 {
+		t.Errorf("a read of a 6-byte file allocates %d bytes", perRead)
+	}
+}

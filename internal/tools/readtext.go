@@ -11,6 +11,9 @@ import (
 // readChunkSize is how much of a file the text reader holds at a time.
 const readChunkSize = 256 * 1024
 
+// readMinChunk is the smallest buffer the text reader uses, for small files.
+const readMinChunk = 4096
+
 // readScan is one streaming pass over a text file: it skips to the first selected line, keeps the
 // head of the selection that fits the output limits, and only counts the rest, so memory stays at a
 // chunk plus the kept output whatever the file size. The results are those pi gets by splitting the

@@ -195,7 +195,7 @@ func TestForkPrintsTheForkedConversation(t *testing.T) {
 
 func TestCompactCommand(t *testing.T) {
 	sc := newScript(textTurn("Answer one."), textTurn("Answer two."), textTurn("## Goal\nSummarised history."))
-	sess := newTestSession(t, sc, nil)
+	sess := newCompactableSession(t, sc, 4) // keeps "two" and "Answer two."
 	u := startUI(t, sess, Options{})
 	u.submit("/compact")
 	u.waitAll("nothing to compact", contains("Nothing to compact (no messages yet)"))
@@ -210,10 +210,24 @@ func TestCompactCommand(t *testing.T) {
 	}
 }
 
+// /compact in a conversation that compaction would keep whole says so and asks the model nothing
+// (pi 0.73.1 sent it an empty conversation to summarise).
+func TestCompactOfAShortConversationSaysSo(t *testing.T) {
+	sc := newScript(textTurn("Answer one."))
+	u := startUI(t, newTestSession(t, sc, nil), Options{})
+	u.submit("one")
+	u.waitScreen("answer one", contains("Answer one."))
+	u.submit("/compact")
+	u.waitAll("the refusal", contains("Compaction failed: Nothing to compact (session too small)"))
+	if n := sc.requestCount(); n != 1 {
+		t.Errorf("%d requests, want only the prompt's", n)
+	}
+}
+
 // The compaction block is printed collapsed; Ctrl+O prints it again with the summary.
 func TestCtrlOShowsTheCompactionSummary(t *testing.T) {
 	sc := newScript(textTurn("Answer one."), textTurn("Answer two."), textTurn("## Goal\nSummarised history."))
-	u := startUI(t, newTestSession(t, sc, nil), Options{})
+	u := startUI(t, newCompactableSession(t, sc, 4), Options{})
 	u.submit("one")
 	u.waitScreen("answer one", contains("Answer one."))
 	u.submit("two")

@@ -114,9 +114,10 @@ func (m *model) handleAgentEvent(e *loop.Event) {
 			m.addLines(m.r.TurnSeparator("turn "+itoa(m.run.turns), m.width))
 		}
 	case loop.EventMessageStart:
-		m.messageStart(e.Message)
+		// A streaming answer keeps changing on the loop's goroutine: the TUI draws a copy of it.
+		m.messageStart(e.MessageSnapshot())
 	case loop.EventMessageUpdate:
-		if a, ok := e.Message.(*provider.AssistantMessage); ok {
+		if a, ok := e.MessageSnapshot().(*provider.AssistantMessage); ok {
 			m.assistantUpdate(a, false)
 			if e.AssistantEvent != nil {
 				switch e.AssistantEvent.Type {

@@ -169,7 +169,7 @@ func TestManualCompactionStatus(t *testing.T) {
 		b.Text("Summary.")
 		return b.Finish()
 	})
-	u := startUI(t, newTestSession(t, sc, nil), Options{})
+	u := startUI(t, newCompactableSession(t, sc, 2), Options{}) // keeps "b" and "Two."
 	u.submit("a")
 	u.waitScreen("one", contains("One."))
 	u.submit("b")

@@ -132,6 +132,15 @@ func newTestSession(t testing.TB, sc *script, store *session.Manager, tools ...l
 	return newTestSessionWith(t, sc, store, nil, tools...)
 }
 
+// newCompactableSession is newTestSession keeping only the newest keep tokens verbatim, so that a
+// compaction of a conversation of a few short messages has something to summarise.
+func newCompactableSession(t testing.TB, sc *script, keep int) *harness.Session {
+	t.Helper()
+	return newTestSessionWith(t, sc, nil, func(o *harness.Options) {
+		o.Settings = config.InMemorySettings(config.Settings{Compaction: config.CompactionSettings{KeepRecentTokens: keep}})
+	})
+}
+
 // newTestSessionWith is newTestSession with the options adjusted by mutate.
 func newTestSessionWith(t testing.TB, sc *script, store *session.Manager, mutate func(*harness.Options), tools ...loop.Tool) *harness.Session {
 	t.Helper()

@@ -12,8 +12,8 @@ import (
 
 // inbox carries what happens on other goroutines (the session's events, a `!` command's output)
 // into Update without ever making the producer wait for the UI: pushing only appends under a lock.
-// While the UI is behind, consecutive message_update events are merged (each carries the whole
-// partial message, so the newest one says everything) and so are consecutive output chunks of the
+// While the UI is behind, consecutive message_update events are merged (each gives the whole partial
+// message, which Update copies with MessageSnapshot, so the newest one says everything) and so are consecutive output chunks of the
 // same `!` command; every other event is kept, in order. This is loop.Bridge's rule applied to the
 // session's events, which add retry, compaction and queue events to the agent's.
 type inbox struct {

@@ -20,7 +20,7 @@ func TestAbortBeforeRequest(t *testing.T) {
 	if _, err := Compact(ctx, Params{Summarizer: summarizer(st), Branch: b.entries(), Settings: settings(1000)}); !errors.Is(err, ErrCancelled) {
 		t.Errorf("Compact: %v", err)
 	}
-	prep, _ := Prepare(b.entries(), settings(1000), 0)
+	prep, _ := Prepare(b.entries(), settings(1000), Limits{})
 	if _, err := summarizer(st).Summarize(ctx, prep, ""); !errors.Is(err, ErrCancelled) {
 		t.Errorf("Summarize: %v", err)
 	}
@@ -98,7 +98,7 @@ func TestAbortedAnswerWithoutCancel(t *testing.T) {
 func TestAbortBetweenParallelSummaries(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	b := splitBranch(t)
-	prep, err := Prepare(b.entries(), settings(1000), 0)
+	prep, err := Prepare(b.entries(), settings(1000), Limits{})
 	if err != nil || !prep.IsSplitTurn {
 		t.Fatalf("%+v %v", prep, err)
 	}

@@ -26,7 +26,7 @@ func BenchmarkPrepare5000Turns(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := Prepare(branch, DefaultSettings(), 128000); err != nil {
+		if _, err := Prepare(branch, DefaultSettings(), Limits{ContextWindow: 128000}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -48,7 +48,7 @@ func BenchmarkPrepare5000TurnsCold(b *testing.B) {
 		}
 		branch := m.Path("")
 		b.StartTimer()
-		if _, err := Prepare(branch, DefaultSettings(), 128000); err != nil {
+		if _, err := Prepare(branch, DefaultSettings(), Limits{ContextWindow: 128000}); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()

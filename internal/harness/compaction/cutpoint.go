@@ -75,12 +75,14 @@ func FindTurnStartIndex(entries []*session.Entry, index, start int) int {
 
 // FindCutPoint finds where to cut entries[start:end] so that about keepRecentTokens of the newest
 // messages are kept (pi's findCutPoint). Walking back from the newest entry it adds up the estimated
-// size of message entries; at the first entry where the sum reaches keepRecentTokens it cuts at the
-// first cut point at or after that entry. If the budget is never reached everything is kept (the cut
-// is the first cut point); with no cut point at all the cut is start. The cut then moves back over
-// directly preceding entries that are neither messages nor compactions (model and thinking changes,
-// labels, ...), so they stay with what follows them. A cut that is not a user message splits the turn
-// it falls into, when that turn started within the range.
+// size of the entries that reach the model (messages, custom messages, branch summaries); at the
+// first entry where the sum reaches keepRecentTokens it cuts at the first cut point at or after that
+// entry, or, when there is none (trailing tool results larger than the budget by themselves), at the
+// newest cut point: the assistant message that called them (pi 1.6; 0.73.1 kept everything then). If
+// the budget is never reached everything is kept (the cut is the first cut point); with no cut point
+// at all the cut is start. The cut then moves back over directly preceding entries that do not reach
+// the model (model and thinking changes, labels, ...), so they stay with what follows them. A cut that is not a user message splits the turn it falls into, when that turn started within
+// the range.
 func FindCutPoint(entries []*session.Entry, start, end, keepRecentTokens int) CutPoint {
 	var cutPoints []int
 	for i := start; i < end; i++ {
@@ -94,14 +96,14 @@ func FindCutPoint(entries []*session.Entry, start, end, keepRecentTokens int) Cu
 	cut := cutPoints[0]
 	accumulated := 0
 	for i := end - 1; i >= start; i-- {
-		if entries[i].Type != session.TypeMessage {
+		tokens := EstimateTokens(messageForCompaction(entries[i]))
+		if tokens == 0 {
 			continue
 		}
-		accumulated += EstimateTokens(entryMessage(entries[i]))
+		accumulated += tokens
 		if accumulated >= keepRecentTokens {
-			if c := sort.SearchInts(cutPoints, i); c < len(cutPoints) {
-				cut = cutPoints[c]
-			}
+			c := sort.SearchInts(cutPoints, i)
+			cut = cutPoints[min(c, len(cutPoints)-1)]
 			break
 		}
 	}
@@ -109,11 +111,13 @@ func FindCutPoint(entries []*session.Entry, start, end, keepRecentTokens int) Cu
 	return splitAt(entries, cut, start)
 }
 
-// withLeadingEntries moves a cut back over the non-message entries directly before it.
+// withLeadingEntries moves a cut back over the entries directly before it that do not reach the model
+// (model and thinking changes, labels, ...). As in pi 1.6 it stops at custom messages and branch
+// summaries, which do (0.73.1 moved over them too).
 func withLeadingEntries(entries []*session.Entry, cut, start int) int {
 	for cut > start {
 		prev := entries[cut-1]
-		if prev.Type == session.TypeCompaction || prev.Type == session.TypeMessage {
+		if prev.Type == session.TypeCompaction || prev.Type == session.TypeMessage || messageForCompaction(prev) != nil {
 			break
 		}
 		cut--
@@ -121,12 +125,12 @@ func withLeadingEntries(entries []*session.Entry, cut, start int) int {
 	return cut
 }
 
-// splitAt describes a cut at index: a cut whose entry is not a user message splits the turn it falls
-// in when that turn's start is in range. (As in pi, a cut moved back onto a model or thinking change
-// before a user message counts as splitting the previous turn.)
+// splitAt describes a cut at index: a cut whose entry does not start a turn (isTurnStart) splits the
+// turn it falls in when that turn's start is in range. (As in pi, a cut moved back onto a model or
+// thinking change before a user message counts as splitting the previous turn. pi 0.73.1 took only a
+// user message for a turn start here, and split a turn at a custom message with nothing before it.)
 func splitAt(entries []*session.Entry, cut, start int) CutPoint {
-	e := entries[cut]
-	if e.Type == session.TypeMessage && e.Role == provider.RoleUser {
+	if isTurnStart(entries[cut]) {
 		return CutPoint{FirstKeptEntryIndex: cut, TurnStartIndex: -1}
 	}
 	ts := FindTurnStartIndex(entries, cut, start)

@@ -98,13 +98,37 @@ func TestFindCutPointNeverCutsAtToolResult(t *testing.T) {
 }
 
 func TestFindCutPointNoCutPointAfterBudget(t *testing.T) {
-	// As in pi: when no cut point follows the entry where the budget is reached, everything is kept.
+	// As in pi 1.6: when no cut point follows the entry where the budget is reached (a tool result
+	// larger than the budget), the cut keeps the assistant message that called the tool, not everything
+	// (0.73.1 kept everything, and an overflow compaction re-sent the whole context).
 	b := newBranch(t)
-	b.user("read it")
-	b.toolCall("read", `{"path":"big.txt"}`, words(2000))
+	b.user("old " + words(3000))
+	b.assistant("old answer", usage(0, 10, 0, 0))
+	b.user("read it")                                                // 2
+	call, _ := b.toolCall("read", `{"path":"big.txt"}`, words(2000)) // 3, 4
 	es := b.entries()
-	if cut := FindCutPoint(es, 0, len(es), 1000); cut.FirstKeptEntryIndex != 0 {
-		t.Errorf("got %+v", cut)
+	cut := FindCutPoint(es, 0, len(es), 1000)
+	if es[cut.FirstKeptEntryIndex].ID != call || !cut.IsSplitTurn || cut.TurnStartIndex != 2 {
+		t.Errorf("got %+v (%s)", cut, roleAt(es, cut.FirstKeptEntryIndex))
+	}
+}
+
+func TestFindCutPointCountsCustomMessages(t *testing.T) {
+	// pi 1.6 counts every entry that reaches the model, custom messages included, toward the budget.
+	b := newBranch(t)
+	b.user("one " + words(100))
+	b.assistant("a1", usage(0, 10, 0, 0))
+	b.user("two")
+	note, err := b.m.AppendCustomMessageEntry(&provider.CustomMessage{CustomType: "note", Display: true,
+		Content: []provider.Content{provider.TextContent(words(2000))}, Timestamp: provider.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.assistant("a2", usage(0, 10, 0, 0))
+	es := b.entries()
+	cut := FindCutPoint(es, 0, len(es), 1000)
+	if es[cut.FirstKeptEntryIndex].ID != note || cut.IsSplitTurn {
+		t.Errorf("got %+v (%s), want the cut at the custom message, which starts a turn", cut, roleAt(es, cut.FirstKeptEntryIndex))
 	}
 }
 
@@ -151,11 +175,12 @@ func TestFindCutPointSummaryEntries(t *testing.T) {
 	}
 	b.assistant("big "+words(2000), usage(0, 10, 0, 0))
 	es := b.entries()
-	// The budget is reached at the last message; as in pi the cut then moves back over the entry
-	// before it, which is not a message entry: the branch summary, a turn start of its own.
+	// The budget is reached at the last message. As in pi 1.6 the cut stays there (the branch summary
+	// before it reaches the model; 0.73.1 moved the cut back over it), and the branch summary starts
+	// the turn it splits.
 	cut := FindCutPoint(es, 0, len(es), 100)
-	if es[cut.FirstKeptEntryIndex].ID != bs || !cut.IsSplitTurn || cut.TurnStartIndex != cut.FirstKeptEntryIndex {
-		t.Errorf("got %+v, want the branch summary", cut)
+	if cut.FirstKeptEntryIndex != 3 || !cut.IsSplitTurn || es[cut.TurnStartIndex].ID != bs {
+		t.Errorf("got %+v, want the last answer, in the turn the branch summary started", cut)
 	}
 
 	// A custom message entry is a cut point and a turn start too.
@@ -169,9 +194,9 @@ func TestFindCutPointSummaryEntries(t *testing.T) {
 	b.assistant("two "+words(600), usage(0, 10, 0, 0))
 	es = b.entries()
 	cut = FindCutPoint(es, 0, len(es), 1000)
-	// The budget is reached at the first answer; the cut moves back over the custom message entry.
-	if es[cut.FirstKeptEntryIndex].ID != cm || !cut.IsSplitTurn || cut.TurnStartIndex != cut.FirstKeptEntryIndex {
-		t.Errorf("got %+v, want the custom message", cut)
+	// The budget is reached at the first answer, in the turn the custom message started.
+	if cut.FirstKeptEntryIndex != 2 || !cut.IsSplitTurn || es[cut.TurnStartIndex].ID != cm {
+		t.Errorf("got %+v, want the first answer, in the custom message's turn", cut)
 	}
 	// Without room to move back, the custom message still starts the turn of a cut after it.
 	cut = FindCutPoint(es, 2, len(es), 1000)

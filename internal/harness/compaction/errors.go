@@ -24,9 +24,10 @@ const OverflowRecoveryFailed = "Context overflow recovery failed after one compa
 //   - ErrCancelled: aborted, no message;
 //   - manual: "Compaction failed: <err>" (this includes "Already compacted" and "Nothing to compact
 //     (session too small)", which the caller also returns to the user);
-//   - threshold and overflow: ErrAlreadyCompacted and ErrNothingToCompact end quietly (no message,
-//     no result); other errors give "Auto-compaction failed: <err>", or for overflow "Context overflow
-//     recovery failed: <err>".
+//   - threshold: ErrAlreadyCompacted and ErrNothingToCompact end quietly (no message, no result);
+//     other errors give "Auto-compaction failed: <err>";
+//   - overflow: "Context overflow recovery failed: <err>", ErrNothingToCompact included (pi ends
+//     quietly, and the user never learns why the overflow was not recovered).
 //
 // The harness's own failures before compacting (no model, no API key) go through it too for manual
 // compaction; automatic compaction ends quietly on those, as pi does.
@@ -38,10 +39,10 @@ func EndState(reason string, err error) (aborted bool, errorMessage string) {
 		return true, ""
 	case reason == ReasonManual:
 		return false, "Compaction failed: " + err.Error()
-	case errors.Is(err, ErrAlreadyCompacted), errors.Is(err, ErrNothingToCompact):
-		return false, ""
 	case reason == ReasonOverflow:
 		return false, "Context overflow recovery failed: " + err.Error()
+	case errors.Is(err, ErrAlreadyCompacted), errors.Is(err, ErrNothingToCompact):
+		return false, ""
 	default:
 		return false, "Auto-compaction failed: " + err.Error()
 	}

@@ -33,24 +33,11 @@ type golden struct {
 		} `json:"estimate"`
 		Serialized string `json:"serialized"`
 	} `json:"context"`
-	FindCutPoint []struct {
-		Keep                int  `json:"keep"`
-		FirstKeptEntryIndex int  `json:"firstKeptEntryIndex"`
-		TurnStartIndex      int  `json:"turnStartIndex"`
-		IsSplitTurn         bool `json:"isSplitTurn"`
-	} `json:"findCutPoint"`
-	Compactions []struct {
-		Leaf string `json:"leaf"`
-		Keep int    `json:"keep"`
-		Prep *struct {
-			FirstKeptEntryID string   `json:"firstKeptEntryId"`
-			IsSplitTurn      bool     `json:"isSplitTurn"`
-			TokensBefore     int      `json:"tokensBefore"`
-			PreviousSummary  string   `json:"previousSummary"`
-			Summarize        []string `json:"summarize"`
-			Prefix           []string `json:"prefix"`
-			Files            Details  `json:"files"`
-		} `json:"prep"`
+	FindCutPoint []goldenCutPoint `json:"findCutPoint"`
+	Compactions  []struct {
+		Leaf     string          `json:"leaf"`
+		Keep     int             `json:"keep"`
+		Prep     *goldenPrep     `json:"prep"`
 		Result   Result          `json:"result"`
 		Requests []goldenRequest `json:"requests"`
 	} `json:"compactions"`
@@ -63,6 +50,33 @@ type golden struct {
 		Result           BranchSummary   `json:"result"`
 		Requests         []goldenRequest `json:"requests"`
 	} `json:"branchSummaries"`
+}
+
+type goldenCutPoint struct {
+	Keep                int  `json:"keep"`
+	FirstKeptEntryIndex int  `json:"firstKeptEntryIndex"`
+	TurnStartIndex      int  `json:"turnStartIndex"`
+	IsSplitTurn         bool `json:"isSplitTurn"`
+}
+
+// goldenPrep is a preparation as the generators record it.
+type goldenPrep struct {
+	FirstKeptEntryID string   `json:"firstKeptEntryId"`
+	IsSplitTurn      bool     `json:"isSplitTurn"`
+	TokensBefore     int      `json:"tokensBefore"`
+	PreviousSummary  string   `json:"previousSummary"`
+	Summarize        []string `json:"summarize"`
+	Prefix           []string `json:"prefix"`
+	Files            Details  `json:"files"`
+}
+
+// matches reports whether prep is the recorded preparation.
+func (g *goldenPrep) matches(prep *Preparation) bool {
+	readFiles, modifiedFiles := prep.FileOps.Lists()
+	return prep.FirstKeptEntryID == g.FirstKeptEntryID && prep.IsSplitTurn == g.IsSplitTurn &&
+		prep.TokensBefore == g.TokensBefore && prep.PreviousSummary == g.PreviousSummary &&
+		reflect.DeepEqual(roles(prep.MessagesToSummarize), g.Summarize) && reflect.DeepEqual(roles(prep.TurnPrefixMessages), g.Prefix) &&
+		reflect.DeepEqual(readFiles, g.Files.ReadFiles) && reflect.DeepEqual(modifiedFiles, g.Files.ModifiedFiles)
 }
 
 type goldenRequest struct {
@@ -153,9 +167,11 @@ func checkRequests(t *testing.T, what string, got []*provider.Request, want []go
 
 func TestGoldenTokensAndSerialization(t *testing.T) {
 	m, g := loadGolden(t)
+	// The per-message estimates are pi 1.6's (user images count; 0.73.1 left them out).
+	g16 := loadGolden16(t)
 	n := 0
 	for _, e := range m.Entries() {
-		want, ok := g.Estimates[e.ID]
+		want, ok := g16.Estimates[e.ID]
 		if !ok {
 			continue
 		}
@@ -200,13 +216,7 @@ func TestGoldenTokensAndSerialization(t *testing.T) {
 			}
 		}
 	}
-	path := m.Path("")
-	for _, c := range g.FindCutPoint {
-		got := FindCutPoint(path, 0, len(path), c.Keep)
-		if got.FirstKeptEntryIndex != c.FirstKeptEntryIndex || got.TurnStartIndex != c.TurnStartIndex || got.IsSplitTurn != c.IsSplitTurn {
-			t.Errorf("keep %d: %+v, pi %+v", c.Keep, got, c)
-		}
-	}
+	// Cut points: TestGolden16Preparations compares them with pi 1.6's.
 }
 
 func TestGoldenCompactions(t *testing.T) {
@@ -224,15 +234,26 @@ func TestGoldenCompactions(t *testing.T) {
 			t.Error("no case exercised keeping the latest request")
 		}
 	}()
-	for _, c := range g.Compactions {
+	g16 := loadGolden16(t)
+	for k, c := range g.Compactions {
 		what := "leaf " + c.Leaf + " keep " + strconv.Itoa(c.Keep)
+		if !reflect.DeepEqual(c.Prep, g16.Compactions[k].Prep) {
+			continue // pi 1.6 prepares it differently: TestGolden16Preparations checks those
+		}
 		i, ok := index[c.Leaf]
 		if !ok {
 			t.Fatalf("%s: leaf not on the branch", what)
 		}
 		branch := path[:i+1]
 		settings := Settings{Enabled: true, ReserveTokens: 4000, KeepRecentTokens: c.Keep}
-		prep, err := prepare(branch, settings, 0, false)
+		prep, err := prepare(branch, settings, Limits{}, false)
+		if c.Prep != nil && len(c.Prep.Summarize) == 0 && len(c.Prep.Prefix) == 0 {
+			// pi 0.73.1 summarised an empty conversation here; 1.6 (and pi-go) refuse.
+			if !errors.Is(err, ErrNothingToCompact) {
+				t.Errorf("%s: nothing to summarise, got %+v %v", what, prep, err)
+			}
+			continue
+		}
 		if c.Prep == nil {
 			if !errors.Is(err, ErrAlreadyCompacted) && !errors.Is(err, ErrNothingToCompact) {
 				t.Errorf("%s: pi prepared nothing, got %+v %v", what, prep, err)
@@ -242,11 +263,8 @@ func TestGoldenCompactions(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
-		readFiles, modifiedFiles := prep.FileOps.Lists()
-		if prep.FirstKeptEntryID != c.Prep.FirstKeptEntryID || prep.IsSplitTurn != c.Prep.IsSplitTurn ||
-			prep.TokensBefore != c.Prep.TokensBefore || prep.PreviousSummary != c.Prep.PreviousSummary ||
-			!reflect.DeepEqual(roles(prep.MessagesToSummarize), c.Prep.Summarize) || !reflect.DeepEqual(roles(prep.TurnPrefixMessages), c.Prep.Prefix) ||
-			!reflect.DeepEqual(readFiles, c.Prep.Files.ReadFiles) || !reflect.DeepEqual(modifiedFiles, c.Prep.Files.ModifiedFiles) {
+		if !c.Prep.matches(prep) {
+			readFiles, modifiedFiles := prep.FileOps.Lists()
 			t.Errorf("%s: preparation differs from pi's\n got kept %s split %v tokens %d summarise %v prefix %v files %v %v\n pi %+v",
 				what, prep.FirstKeptEntryID, prep.IsSplitTurn, prep.TokensBefore, roles(prep.MessagesToSummarize), roles(prep.TurnPrefixMessages), readFiles, modifiedFiles, *c.Prep)
 			continue
@@ -268,7 +286,7 @@ func TestGoldenCompactions(t *testing.T) {
 		checkRequests(t, what, st.all(), c.Requests)
 
 		// pi-go's Prepare differs only where pi would summarise the latest request away.
-		ours, err := Prepare(branch, settings, 0)
+		ours, err := Prepare(branch, settings, Limits{})
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
@@ -310,9 +328,21 @@ func boundaryOf(branch []*session.Entry) int {
 
 func TestGoldenBranchSummaries(t *testing.T) {
 	m, g := loadGolden(t)
-	for _, b := range g.BranchSummaries {
+	g16 := loadGolden16(t)
+	for k, b := range g.BranchSummaries {
 		what := b.From + " → " + b.Target + " window " + strconv.Itoa(b.ContextWindow)
 		entries, common := CollectBranchEntries(m, b.From, b.Target)
+		window := b.ContextWindow
+		if window == 0 {
+			window = 128000
+		}
+		b16 := g16.BranchSummaries[k]
+		if prep := PrepareBranchEntries(entries, window-1000); len(prep.Messages) != b16.Messages || prep.TotalTokens != b16.TotalTokens {
+			t.Errorf("%s: %d messages (%d tokens) fit, pi 1.6: %d (%d)", what, len(prep.Messages), prep.TotalTokens, b16.Messages, b16.TotalTokens)
+		}
+		if !b16.SameAs073 {
+			continue // user images made pi 1.6 pick fewer messages than 0.73.1, whose requests follow
+		}
 		wantCommon := ""
 		if b.CommonAncestorID != nil {
 			wantCommon = *b.CommonAncestorID

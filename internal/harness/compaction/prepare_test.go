@@ -3,6 +3,7 @@ package compaction
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/provider"
@@ -22,31 +23,28 @@ func roles(msgs []provider.Message) []string {
 }
 
 func TestPrepareNothingToDo(t *testing.T) {
-	if _, err := Prepare(nil, DefaultSettings(), 0); !errors.Is(err, ErrNothingToCompact) || err.Error() != "Nothing to compact (session too small)" {
+	if _, err := Prepare(nil, DefaultSettings(), Limits{}); !errors.Is(err, ErrNothingToCompact) || err.Error() != "Nothing to compact (session too small)" {
 		t.Errorf("empty branch: %v", err)
 	}
 	b := newBranch(t)
 	u := b.user("hi")
 	b.assistant("hello", usage(10, 5, 0, 0))
 	b.compaction("sum", u, nil)
-	if _, err := Prepare(b.entries(), DefaultSettings(), 0); !errors.Is(err, ErrAlreadyCompacted) || err.Error() != "Already compacted" {
+	if _, err := Prepare(b.entries(), DefaultSettings(), Limits{}); !errors.Is(err, ErrAlreadyCompacted) || err.Error() != "Already compacted" {
 		t.Errorf("ends with a compaction: %v", err)
 	}
 }
 
 func TestPrepareSmallSessionSummarisesNothing(t *testing.T) {
-	// As in pi: a session within keepRecentTokens is kept whole and the summary covers nothing.
+	// As in pi 1.6: a session within keepRecentTokens is kept whole, so there is nothing to compact
+	// (0.73.1 sent the summariser an empty conversation).
 	b := newBranch(t)
 	b.m.AppendModelChange("test", "test-model")
 	b.user("hi")
 	b.assistant("hello", usage(10, 5, 0, 0))
-	es := b.entries()
-	prep, err := Prepare(es, DefaultSettings(), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if prep.FirstKeptEntryID != es[0].ID || len(prep.MessagesToSummarize) != 0 || prep.IsSplitTurn || prep.TokensBefore != 15 {
-		t.Errorf("got %+v", prep)
+	_, err := Prepare(b.entries(), DefaultSettings(), Limits{})
+	if !errors.Is(err, ErrNothingToCompact) || !strings.HasPrefix(err.Error(), "Nothing to compact (session too small): ") {
+		t.Errorf("got %v", err)
 	}
 }
 
@@ -59,7 +57,7 @@ func TestPrepareCutsBetweenTurns(t *testing.T) {
 	u3 := b.user("three " + words(600))
 	b.assistant("a3 "+words(600), usage(5000, 600, 0, 0))
 	b.user("tail") // after the last usage: estimated
-	prep, err := Prepare(b.entries(), settings(1000), 0)
+	prep, err := Prepare(b.entries(), settings(1000), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +86,7 @@ func TestPrepareSplitTurn(t *testing.T) {
 	b.user("thanks")
 	b.assistant("welcome", usage(10, 10, 0, 0))
 	es := b.entries()
-	prep, err := Prepare(es, settings(1000), 0)
+	prep, err := Prepare(es, settings(1000), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +125,7 @@ func TestPrepareKeepsLatestRequest(t *testing.T) {
 	if !pi.IsSplitTurn || es[pi.TurnStartIndex].ID != request {
 		t.Fatalf("the scenario must split the last turn: %+v", pi)
 	}
-	prep, err := Prepare(es, settings(1000), 0)
+	prep, err := Prepare(es, settings(1000), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +157,7 @@ func TestPrepareKeepsLatestRequestWithItsSettings(t *testing.T) {
 	for range 4 {
 		b.toolCall("bash", `{"command":"make"}`, words(500))
 	}
-	prep, err := Prepare(b.entries(), settings(1000), 0)
+	prep, err := Prepare(b.entries(), settings(1000), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,40 +169,89 @@ func TestPrepareKeepsLatestRequestWithItsSettings(t *testing.T) {
 func TestPrepareLatestRequestThatCannotFit(t *testing.T) {
 	b, request := longTurn(t)
 	es := b.entries()
-	// The request's turn (about 2400 tokens) exceeds half of a 16384+4000 window's usable 4000 tokens
-	// (and keepRecentTokens): pi's split turn stands, and the request goes into the turn-prefix summary.
-	prep, err := Prepare(es, settings(1000), 16384+4000)
+	s := Settings{Enabled: true, ReserveTokens: 1000, KeepRecentTokens: 1000}
+	// The request's turn (about 2460 tokens) exceeds half of a 5000 window's usable 4000 tokens: pi's
+	// split turn stands, and the request goes into the turn-prefix summary.
+	prep, err := Prepare(es, s, Limits{ContextWindow: 5000})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !prep.IsSplitTurn || prep.KeptLatestRequest || prep.TurnPrefixMessages[0].(*provider.UserMessage).Content[0].Text != "refactor the parser" {
 		t.Errorf("got %+v", prep)
 	}
-	_ = request
 	// A usable window of 5000 keeps up to 2500.
-	prep, err = Prepare(es, settings(1000), 16384+5000)
+	prep, err = Prepare(es, s, Limits{ContextWindow: 6000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !prep.KeptLatestRequest {
-		t.Errorf("got %+v", prep)
-	}
-	// So does a keepRecentTokens of 2500 with the smaller window (pi would keep as much anyway).
-	prep, err = Prepare(es, settings(2500), 16384+4000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if prep.IsSplitTurn && !prep.KeptLatestRequest {
+	if !prep.KeptLatestRequest || prep.FirstKeptEntryID != request || prep.KeptTokens < 2400 {
 		t.Errorf("got %+v", prep)
 	}
 	// With room in the window the request is kept.
-	prep, err = Prepare(es, settings(1000), 128000)
+	prep, err = Prepare(es, settings(1000), Limits{ContextWindow: 128000})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !prep.KeptLatestRequest || prep.FirstKeptEntryID != request {
 		t.Errorf("got %+v", prep)
 	}
+}
+
+func TestPrepareScalesSettingsToTheWindow(t *testing.T) {
+	b, _ := longTurn(t)
+	prep, err := Prepare(b.entries(), DefaultSettings(), Limits{ContextWindow: 8192})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prep.Settings.ReserveTokens != 2048 || prep.Settings.KeepRecentTokens != 2048 {
+		t.Errorf("settings for an 8k window: %+v", prep.Settings)
+	}
+	// 20000 tokens kept verbatim would have summarised nothing of this 2700-token branch.
+	if len(prep.MessagesToSummarize) == 0 || prep.KeptTokens > (8192-2048)/2 {
+		t.Errorf("got %+v", prep)
+	}
+	if s := DefaultSettings().ForWindow(200000); s != DefaultSettings() {
+		t.Errorf("a 200k window changes nothing: %+v", s)
+	}
+	if s := DefaultSettings().ForWindow(0); s != DefaultSettings() {
+		t.Errorf("an unknown window changes nothing: %+v", s)
+	}
+	if !ShouldCompact(6200, 8192, DefaultSettings()) || ShouldCompact(6100, 8192, DefaultSettings()) {
+		t.Error("the threshold of an 8k window is 8192 − 2048")
+	}
+}
+
+func TestPrepareMovesTheCutUntilTheRestFits(t *testing.T) {
+	b, _ := longTurn(t)
+	es := b.entries()
+	s := Settings{Enabled: true, ReserveTokens: 1000, KeepRecentTokens: 1000}
+	// Window 6000: the request's turn (2460) would be kept, but with 3000 tokens of system prompt and
+	// tools it leaves less than 1000 for the answer. The cut moves forward, into the turn.
+	prep, err := Prepare(es, s, Limits{ContextWindow: 6000, Overhead: 3000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prep.KeptLatestRequest || !prep.IsSplitTurn || prep.KeptTokens+3000 > 6000-1000 || len(prep.TurnPrefixMessages) == 0 {
+		t.Errorf("got %+v", prep)
+	}
+	// With 5000 tokens of overhead not even the final answer fits: there is no cut to make.
+	_, err = Prepare(es, s, Limits{ContextWindow: 6000, Overhead: 5000})
+	var fit *FitError
+	if !errors.As(err, &fit) || fit.Kept != EstimateTokens(mustMessage(t, es[len(es)-1])) || fit.ContextWindow != 6000 || fit.ReserveTokens != 1000 {
+		t.Fatalf("got %v (%+v)", err, fit)
+	}
+	if !strings.Contains(err.Error(), "do not fit the model's context window of 6000 tokens") {
+		t.Errorf("message: %v", err)
+	}
+}
+
+func mustMessage(t *testing.T, e *session.Entry) provider.Message {
+	t.Helper()
+	m, err := e.Message()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 func TestPrepareMultipleCompactions(t *testing.T) {
@@ -221,7 +268,7 @@ func TestPrepareMultipleCompactions(t *testing.T) {
 	b.assistant("a4", usage(9000, 10, 0, 0))
 	es := b.entries()
 
-	prep, err := Prepare(es, settings(1500), 0)
+	prep, err := Prepare(es, settings(1500), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,14 +297,16 @@ func TestPrepareIgnoresHookDetailsAndMissingKeptEntry(t *testing.T) {
 	if _, err := b.m.AppendCompaction("Hook summary", "gone", 100, Details{ReadFiles: []string{"hook.go"}, ModifiedFiles: []string{}}, true); err != nil {
 		t.Fatal(err)
 	}
-	u := b.user("u2 " + words(3000))
+	b.user("u2 " + words(3000))
 	b.assistant("a2", usage(10, 10, 0, 0))
-	prep, err := Prepare(b.entries(), settings(1000), 0)
+	u := b.user("u3 " + words(3000))
+	prep, err := Prepare(b.entries(), settings(1000), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The first kept entry is not on the branch: the part after the compaction is considered.
-	if prep.FirstKeptEntryID != u || len(prep.MessagesToSummarize) != 0 || prep.PreviousSummary != "Hook summary" {
+	if prep.FirstKeptEntryID != u || !reflect.DeepEqual(roles(prep.MessagesToSummarize), []string{"user", "assistant"}) ||
+		prep.PreviousSummary != "Hook summary" {
 		t.Errorf("got %+v", prep)
 	}
 	if r, m := prep.FileOps.Lists(); len(r) != 0 || len(m) != 0 {
@@ -275,7 +324,7 @@ func TestPrepareCountsCustomAndSummaryEntries(t *testing.T) {
 	b.assistant("after the summary", usage(10, 10, 0, 0))
 	u := b.user("u2 " + words(3000))
 	b.assistant("a2", usage(10, 10, 0, 0))
-	prep, err := Prepare(b.entries(), settings(1000), 0)
+	prep, err := Prepare(b.entries(), settings(1000), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,22 +371,29 @@ func TestFileOpsLists(t *testing.T) {
 }
 
 func TestPrepareKeepsEntriesBeforeTheCut(t *testing.T) {
-	// The cut moves back over custom message, branch summary and label entries just before it (pi).
+	// The cut moves back over the entries just before it that do not reach the model (a thinking level
+	// change), not over custom messages and branch summaries, which do (pi 1.6; 0.73.1 moved over
+	// those too).
 	b := newBranch(t)
 	b.user("u1 " + words(100))
 	b.assistant("a1", usage(10, 10, 0, 0))
-	cm, _ := b.m.AppendCustomMessageEntry(&provider.CustomMessage{CustomType: "note", Content: []provider.Content{provider.TextContent("remember")}, ContentIsString: true})
+	b.m.AppendCustomMessageEntry(&provider.CustomMessage{CustomType: "note", Content: []provider.Content{provider.TextContent("remember")}, ContentIsString: true})
 	b.m.BranchWithSummary(b.m.LeafID(), "explored", nil, false)
+	tl, _ := b.m.AppendThinkingLevelChange("high")
 	b.user("u2 " + words(3000))
 	es := b.entries()
-	prep, err := Prepare(es, settings(1000), 0)
+	prep, err := Prepare(es, settings(1000), Limits{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if prep.FirstKeptEntryID != cm || es[prep.FirstKeptEntryIndex].Type != session.TypeCustomMessage {
-		t.Errorf("kept from %s", prep.FirstKeptEntryID)
+	if prep.FirstKeptEntryID != tl {
+		t.Errorf("kept from %s (%s)", prep.FirstKeptEntryID, es[prep.FirstKeptEntryIndex].Type)
 	}
-	if got := roles(prep.MessagesToSummarize); !reflect.DeepEqual(got, []string{"user", "assistant"}) {
+	// As in pi, a cut at a thinking change splits the turn before it, which the branch summary started.
+	if got := roles(prep.MessagesToSummarize); !reflect.DeepEqual(got, []string{"user", "assistant", "custom"}) {
 		t.Errorf("summarised %v", got)
+	}
+	if got := roles(prep.TurnPrefixMessages); !prep.IsSplitTurn || !reflect.DeepEqual(got, []string{"branchSummary"}) {
+		t.Errorf("turn prefix %v", got)
 	}
 }

@@ -3,6 +3,7 @@ package compaction
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 
@@ -217,11 +218,13 @@ func (s Summarizer) Summarize(ctx context.Context, prep *Preparation, customInst
 }
 
 // Params is a whole compaction: who summarises, the branch (root → leaf entries, from
-// session.Manager.Path("")), the settings and the user's instructions (/compact <instructions>).
+// session.Manager.Path("")), the settings, the limits of the requests it makes room in and the user's
+// instructions (/compact <instructions>). A Limits.ContextWindow of 0 means the summarising model's.
 type Params struct {
 	Summarizer         Summarizer
 	Branch             []*session.Entry
 	Settings           Settings
+	Limits             Limits
 	CustomInstructions string
 }
 
@@ -230,20 +233,53 @@ type Params struct {
 // (session.Manager.AppendCompaction(r.Summary, r.FirstKeptEntryID, r.TokensBefore, r.Details, false))
 // and rebuilds the transcript from the session.
 //
-// Errors: ErrAlreadyCompacted and ErrNothingToCompact when there is nothing to do; ErrCancelled when
-// ctx was cancelled (nothing must be written); "Summarization failed: …" and "Turn prefix
-// summarization failed: …" when the model answered with an error. EndState turns an error into what
-// compaction_end reports.
+// Errors: ErrAlreadyCompacted and ErrNothingToCompact when there is nothing to do and *FitError when
+// compacting cannot make the context fit (both before any request); ErrCancelled when ctx was
+// cancelled (nothing must be written); "Summarization failed: …" and "Turn prefix summarization
+// failed: …" when the model answered with an error; an error saying so when the summary came back
+// too long for the window. EndState turns an error into what compaction_end reports.
 func Compact(ctx context.Context, p Params) (Result, error) {
 	if ctx.Err() != nil {
 		return Result{}, ErrCancelled
 	}
-	if err := p.Summarizer.validate(); err != nil {
-		return Result{}, err
-	}
-	prep, err := Prepare(p.Branch, p.Settings, p.Summarizer.Model.ContextWindow)
+	prep, err := p.Prepare()
 	if err != nil {
 		return Result{}, err
 	}
-	return p.Summarizer.Summarize(ctx, prep, p.CustomInstructions)
+	return p.Summarize(ctx, prep)
+}
+
+// limits are p.Limits with the summarising model's window when none is given.
+func (p Params) limits() Limits {
+	l := p.Limits
+	if l.ContextWindow <= 0 && p.Summarizer.Model != nil {
+		l.ContextWindow = p.Summarizer.Model.ContextWindow
+	}
+	return l
+}
+
+// Prepare is Compact's first half: it decides what to summarise and keep, without any request.
+func (p Params) Prepare() (*Preparation, error) {
+	if err := p.Summarizer.validate(); err != nil {
+		return nil, err
+	}
+	return Prepare(p.Branch, p.Settings, p.limits())
+}
+
+// Summarize is Compact's second half: it asks for the summary of prep and checks that the result fits.
+func (p Params) Summarize(ctx context.Context, prep *Preparation) (Result, error) {
+	res, err := p.Summarizer.Summarize(ctx, prep, p.CustomInstructions)
+	if err != nil {
+		return res, err
+	}
+	l := p.limits()
+	if l.ContextWindow > 0 {
+		summary := EstimateTokens(&provider.CompactionSummaryMessage{Summary: res.Summary})
+		if after := l.Overhead + summary + prep.KeptTokens; after > l.ContextWindow {
+			return Result{}, fmt.Errorf("the summary (about %d tokens), the kept messages (about %d tokens) and the "+
+				"system prompt and tools (about %d tokens) do not fit the model's context window of %d tokens",
+				summary, prep.KeptTokens, l.Overhead, l.ContextWindow)
+		}
+	}
+	return res, nil
 }

@@ -174,7 +174,7 @@ func answerByKind(_ context.Context, req *provider.Request) (string, string) {
 
 func TestSummarizeSplitTurn(t *testing.T) {
 	b := splitBranch(t)
-	prep, err := Prepare(b.entries(), settings(1000), 0)
+	prep, err := Prepare(b.entries(), settings(1000), Limits{})
 	if err != nil || !prep.IsSplitTurn {
 		t.Fatalf("%+v %v", prep, err)
 	}
@@ -215,7 +215,7 @@ func TestSummarizeSplitTurnWithoutHistory(t *testing.T) {
 	b.assistant("step 2 "+words(1000), usage(10, 10, 0, 0))
 	b.user("thanks")
 	b.assistant("welcome", usage(10, 10, 0, 0))
-	prep, err := Prepare(b.entries(), settings(1000), 0)
+	prep, err := Prepare(b.entries(), settings(1000), Limits{})
 	if err != nil || !prep.IsSplitTurn || len(prep.MessagesToSummarize) != 0 {
 		t.Fatalf("%+v %v", prep, err)
 	}
@@ -234,7 +234,7 @@ func TestSummarizeSplitTurnWithoutHistory(t *testing.T) {
 
 func TestSummarizeSplitTurnFailure(t *testing.T) {
 	b := splitBranch(t)
-	prep, _ := Prepare(b.entries(), settings(1000), 0)
+	prep, _ := Prepare(b.entries(), settings(1000), Limits{})
 	// The prefix fails; the history request is cancelled and the prefix's error is reported.
 	historyStarted := make(chan struct{})
 	st := &scriptedStream{answer: func(ctx context.Context, req *provider.Request) (string, string) {
@@ -341,7 +341,9 @@ func TestEndState(t *testing.T) {
 		{ReasonManual, ErrNothingToCompact, false, "Compaction failed: Nothing to compact (session too small)"},
 		{ReasonManual, boom, false, "Compaction failed: Summarization failed: boom"},
 		{ReasonThreshold, ErrNothingToCompact, false, ""},
-		{ReasonOverflow, ErrAlreadyCompacted, false, ""},
+		{ReasonOverflow, ErrNothingToCompact, false, "Context overflow recovery failed: Nothing to compact (session too small)"},
+		{ReasonThreshold, &FitError{Kept: 1, Overhead: 2, ContextWindow: 3, ReserveTokens: 4}, false,
+			"Auto-compaction failed: " + (&FitError{Kept: 1, Overhead: 2, ContextWindow: 3, ReserveTokens: 4}).Error()},
 		{ReasonThreshold, boom, false, "Auto-compaction failed: Summarization failed: boom"},
 		{ReasonOverflow, boom, false, "Context overflow recovery failed: Summarization failed: boom"},
 	}

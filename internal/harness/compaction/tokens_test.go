@@ -86,7 +86,7 @@ func TestEstimateTokensPerRole(t *testing.T) {
 	}{
 		{"user 4 chars", provider.NewUserMessage("abcd"), 1},
 		{"user 5 chars rounds up", provider.NewUserMessage("abcde"), 2},
-		{"user images do not count", provider.NewUserMessage("abcd", img), 1},
+		{"user images count (pi 1.6)", provider.NewUserMessage("abcd", img), 1201},
 		{"user counts UTF-16 units", provider.NewUserMessage("é😀"), 1}, // 3 units
 		{"user string content", &provider.UserMessage{Content: []provider.Content{provider.TextContent("12345678")}, ContentIsString: true}, 2},
 		{"assistant text+thinking+call", assistantMsg(provider.Usage{},
@@ -130,26 +130,77 @@ func TestEstimateContextTokens(t *testing.T) {
 	}
 }
 
+// A usage says how big the context was only when the server reported one (pi 1.6): an all-zero usage
+// (a server that sends none) made pi 0.73.1 count the context from the following messages alone.
+func TestEstimateContextTokensSkipsZeroUsage(t *testing.T) {
+	u1 := provider.NewUserMessage(words(3000))
+	silent := assistantMsg(provider.Usage{}, provider.TextContent(words(1000)))
+	u2 := provider.NewUserMessage(words(10))
+	est := EstimateContextTokens([]provider.Message{u1, silent, u2})
+	if est.LastUsageIndex != -1 || est.Tokens != 3000+1000+10 {
+		t.Errorf("got %+v, want the estimate of every message", est)
+	}
+}
+
+// A compaction summary placed before the answers it kept makes their usage stale: it describes the
+// longer context before the compaction (pi 1.6's prefix rule).
+func TestEstimateContextTokensIgnoresUsageOlderThanItsPrefix(t *testing.T) {
+	kept := assistantMsg(usage(90000, 10, 0, 0), provider.TextContent(words(20)))
+	kept.Timestamp = 1000
+	summary := &provider.CompactionSummaryMessage{Summary: words(300), Timestamp: 2000}
+	u := &provider.UserMessage{Content: []provider.Content{provider.TextContent(words(10))}, Timestamp: 3000}
+	est := EstimateContextTokens([]provider.Message{summary, kept, u})
+	if est.LastUsageIndex != -1 || est.Tokens != 300+20+10 {
+		t.Errorf("got %+v, want the estimate of the messages", est)
+	}
+	fresh := assistantMsg(usage(400, 10, 0, 0), provider.TextContent("ok"))
+	fresh.Timestamp = 4000
+	if est := EstimateContextTokens([]provider.Message{summary, kept, u, fresh}); est.LastUsageIndex != 3 || est.Tokens != 410 {
+		t.Errorf("an answer after the compaction counts: %+v", est)
+	}
+}
+
+// Without a usage the system prompt and the tools are estimated too; a usage counts them already.
+func TestEstimateRequestTokens(t *testing.T) {
+	tools := []provider.ToolDefinition{{Name: "read", Description: "Read a file.", Parameters: json.RawMessage(`{"type":"object"}`)}}
+	overhead := OverheadTokens("You are a helpful assistant.", tools)
+	toolsJSON, _ := json.Marshal(tools)
+	if want := (len("You are a helpful assistant.") + len(toolsJSON) + 3) / 4; overhead != want {
+		t.Errorf("overhead %d, want %d", overhead, want)
+	}
+	msgs := []provider.Message{provider.NewUserMessage(words(100))}
+	if est := EstimateRequestTokens(msgs, overhead); est.Tokens != 100+overhead || est.OverheadTokens != overhead {
+		t.Errorf("without usage: %+v", est)
+	}
+	msgs = append(msgs, assistantMsg(usage(900, 10, 0, 0), provider.TextContent("x")))
+	if est := EstimateRequestTokens(msgs, overhead); est.Tokens != 910 || est.OverheadTokens != 0 {
+		t.Errorf("with usage: %+v", est)
+	}
+}
+
 func TestContextUsage(t *testing.T) {
 	b := newBranch(t)
 	b.user("one")
 	b.assistant("a", usage(1000, 24, 0, 0))
 	msgs := []provider.Message{provider.NewUserMessage("one"), assistantMsg(usage(1000, 24, 0, 0)), provider.NewUserMessage(words(100))}
 
-	u, ok := ContextUsageOf(b.entries(), msgs, 10000)
+	u, ok := ContextUsageOf(b.entries(), msgs, 10000, 0)
 	if !ok || !u.Known || u.Tokens != 1124 || u.ContextWindow != 10000 || u.Percent != 11.24 {
 		t.Errorf("no compaction: got %+v %v", u, ok)
 	}
 	if data, _ := json.Marshal(u); string(data) != `{"tokens":1124,"contextWindow":10000,"percent":11.24}` {
 		t.Errorf("JSON %s", data)
 	}
-	if _, ok := ContextUsageOf(b.entries(), msgs, 0); ok {
+	if _, ok := ContextUsageOf(b.entries(), msgs, 0, 0); ok {
 		t.Error("unknown window: want no usage")
+	}
+	if u, _ := ContextUsageOf(b.entries(), msgs[2:], 10000, 700); u.Tokens != 100+700 {
+		t.Errorf("without usage the overhead counts: %+v", u)
 	}
 
 	kept := b.user("two")
 	b.compaction("sum", kept, nil)
-	u, ok = ContextUsageOf(b.entries(), msgs, 10000)
+	u, ok = ContextUsageOf(b.entries(), msgs, 10000, 0)
 	if !ok || u.Known {
 		t.Errorf("right after a compaction the size is unknown: %+v", u)
 	}
@@ -159,15 +210,15 @@ func TestContextUsage(t *testing.T) {
 	failed := assistantMsg(usage(50, 0, 0, 0))
 	failed.StopReason = provider.StopReasonError
 	b.add(failed)
-	if u, _ = ContextUsageOf(b.entries(), msgs, 10000); u.Known {
+	if u, _ = ContextUsageOf(b.entries(), msgs, 10000, 0); u.Known {
 		t.Error("a failed answer after the compaction reports nothing")
 	}
 	b.assistant("zero", usage(0, 0, 0, 0))
-	if u, _ = ContextUsageOf(b.entries(), msgs, 10000); u.Known {
+	if u, _ = ContextUsageOf(b.entries(), msgs, 10000, 0); u.Known {
 		t.Error("a zero usage after the compaction reports nothing")
 	}
 	b.assistant("b", usage(2000, 10, 0, 0))
-	if u, _ = ContextUsageOf(b.entries(), msgs, 10000); !u.Known || u.Tokens != 1124 {
+	if u, _ = ContextUsageOf(b.entries(), msgs, 10000, 0); !u.Known || u.Tokens != 1124 {
 		t.Errorf("an answer after the compaction makes it known again: %+v", u)
 	}
 }

@@ -38,9 +38,10 @@ func (u ContextUsage) MarshalJSON() ([]byte, error) {
 }
 
 // ContextUsageOf computes the context usage of a branch (root → leaf entries) whose agent transcript
-// is messages, for a model with contextWindow. ok is false when the window is unknown (≤ 0), where pi
-// reports no usage at all (as it does without a model).
-func ContextUsageOf(branch []*session.Entry, messages []provider.Message, contextWindow int) (u ContextUsage, ok bool) {
+// is messages, for a model with contextWindow and requests that carry overhead tokens besides the
+// messages (EstimateRequestTokens). ok is false when the window is unknown (≤ 0), where pi reports no
+// usage at all (as it does without a model).
+func ContextUsageOf(branch []*session.Entry, messages []provider.Message, contextWindow, overhead int) (u ContextUsage, ok bool) {
 	if contextWindow <= 0 {
 		return ContextUsage{}, false
 	}
@@ -48,7 +49,7 @@ func ContextUsageOf(branch []*session.Entry, messages []provider.Message, contex
 	if c := lastCompactionIndex(branch); c >= 0 && !hasUsageAfter(branch, c) {
 		return u, true
 	}
-	est := EstimateContextTokens(messages)
+	est := EstimateRequestTokens(messages, overhead)
 	u.Known = true
 	u.Tokens = est.Tokens
 	u.Percent = float64(est.Tokens) / float64(contextWindow) * 100

@@ -39,9 +39,19 @@ func run(t testing.TB, p *Provider, ctx context.Context, req *provider.Request) 
 		req.Options.APIKey = testKey
 	}
 	var events []*provider.AssistantEvent
-	msg := p.Stream(ctx, req, func(e *provider.AssistantEvent) { events = append(events, e) })
+	msg := p.Stream(ctx, req, func(e *provider.AssistantEvent) { events = append(events, asEmitted(e)) })
 	checkContract(t, msg, events)
 	return msg, events
+}
+
+// asEmitted is e with its partial message as it was when e was emitted (the stream goes on changing
+// the message an event points to).
+func asEmitted(e *provider.AssistantEvent) *provider.AssistantEvent {
+	c := *e
+	if e.Partial != nil {
+		c.Partial = e.Snapshot()
+	}
+	return &c
 }
 
 // checkContract verifies what every stream must satisfy: at most one start, first; blocks opened,

@@ -107,11 +107,12 @@ type Server struct {
 	closing chan struct{}
 	once    sync.Once
 
-	mu       sync.Mutex
-	queue    []Response
-	fallback *Response
-	requests []*Request
-	changed  chan struct{} // closed and replaced whenever a request is recorded
+	mu        sync.Mutex
+	queue     []Response
+	responder func(*Request) Response
+	fallback  *Response
+	requests  []*Request
+	changed   chan struct{} // closed and replaced whenever a request is recorded
 }
 
 // NewServer starts a server on 127.0.0.1; Close stops it.
@@ -157,6 +158,15 @@ func (s *Server) SetFallback(r Response) {
 	s.fallback = &r
 }
 
+// SetResponder sets a function that computes the answer to each request that finds the queue empty,
+// from the request itself (a server with a context window, say: see Window). It takes precedence over
+// the fallback.
+func (s *Server) SetResponder(f func(*Request) Response) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.responder = f
+}
+
 // Pending returns how many queued responses have not been served.
 func (s *Server) Pending() int {
 	s.mu.Lock()
@@ -190,25 +200,31 @@ func (s *Server) WaitRequest(ctx context.Context, n int) (*Request, error) {
 	}
 }
 
-func (s *Server) record(r *http.Request, body []byte) int {
+func (s *Server) record(r *http.Request, body []byte) (int, *Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.requests = append(s.requests, &Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
+	req := &Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
+	s.requests = append(s.requests, req)
 	close(s.changed)
 	s.changed = make(chan struct{})
-	return len(s.requests)
+	return len(s.requests), req
 }
 
-func (s *Server) next(n int) Response {
+func (s *Server) next(n int, req *Request) Response {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if len(s.queue) > 0 {
 		r := s.queue[0]
 		s.queue = s.queue[1:]
+		s.mu.Unlock()
 		return r
 	}
-	if s.fallback != nil {
-		return *s.fallback
+	responder, fallback := s.responder, s.fallback
+	s.mu.Unlock()
+	if responder != nil {
+		return responder(req) // outside the lock: it may call the server's methods
+	}
+	if fallback != nil {
+		return *fallback
 	}
 	return ErrorResponse(http.StatusInternalServerError,
 		fmt.Sprintf("openaitest: no response scripted for request %d", n))
@@ -219,13 +235,13 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return
 	}
-	n := s.record(r, body)
+	n, req := s.record(r, body)
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
 		writeResponse(w, ErrorResponse(http.StatusNotFound,
 			fmt.Sprintf("Invalid URL (%s %s)", r.Method, r.URL.Path)))
 		return
 	}
-	s.serve(w, r, s.next(n))
+	s.serve(w, r, s.next(n, req))
 }
 
 func writeResponse(w http.ResponseWriter, resp Response) {

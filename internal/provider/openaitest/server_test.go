@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -196,5 +197,44 @@ func TestTrickleWritesOneByteAtATime(t *testing.T) {
 	// split it depends on scheduling).
 	if elapsed := time.Since(start); elapsed < time.Duration(len(want))*tick {
 		t.Fatalf("body of %d bytes arrived in %v: not trickled", len(want), elapsed)
+	}
+}
+
+func TestWindowAnswersOverflowLikeTheRealServers(t *testing.T) {
+	s := Start(t)
+	var seen []int
+	for _, style := range []Overflow{OverflowOpenAI, OverflowLlamaCpp} {
+		w := Window{Tokens: 100, Server: style, Answer: func(r *Request, prompt int) Response {
+			seen = append(seen, prompt)
+			return Reply("m", prompt, "ok")
+		}}
+		s.SetResponder(w.Respond)
+		small := `{"messages":[{"role":"user","content":"hi"}]}`
+		resp, err := s.Client().Post(s.URL+"/chat/completions", "application/json", strings.NewReader(small))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(body), `"prompt_tokens":`+strconv.Itoa(PromptTokens([]byte(small)))) {
+			t.Errorf("a request that fits: %d %s", resp.StatusCode, body)
+		}
+		big := `{"messages":[{"role":"user","content":"` + strings.Repeat("x", 400) + `"}]}`
+		resp, err = s.Client().Post(s.URL+"/chat/completions", "application/json", strings.NewReader(big))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		want := map[Overflow]string{
+			OverflowOpenAI:   `"message":"This model's maximum context length is 100 tokens. However, your messages resulted in 111 tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"`,
+			OverflowLlamaCpp: `"message":"request (111 tokens) exceeds the available context size (100 tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":111,"n_ctx":100`,
+		}[style]
+		if resp.StatusCode != 400 || !strings.Contains(string(body), want) {
+			t.Errorf("a request that does not fit: %d %s", resp.StatusCode, body)
+		}
+	}
+	if len(seen) != 2 {
+		t.Errorf("answered %v", seen)
 	}
 }

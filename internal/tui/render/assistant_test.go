@@ -15,7 +15,7 @@ func streamedSnapshots(t *testing.T, thinking, text string, seed int64) ([]*prov
 	var snaps []*provider.AssistantMessage
 	b := provider.NewStreamBuilder(&provider.Model{ID: "m", Provider: "p"}, func(e *provider.AssistantEvent) {
 		if e.Partial != nil {
-			snaps = append(snaps, e.Partial)
+			snaps = append(snaps, e.Snapshot())
 		}
 	})
 	b.Start()
