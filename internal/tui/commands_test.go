@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/session"
 )
 
 func (u *ui) submit(text string) {
@@ -35,7 +37,11 @@ func TestBangRunsAShellCommandWithLiveOutput(t *testing.T) {
 }
 
 func TestNameAndSessionCommands(t *testing.T) {
-	sess := newTestSession(t, newScript(), nil)
+	// A session directory deep enough that the file's path is wider than the 120-column screen,
+	// whatever the temp directory's name.
+	dir := t.TempDir()
+	sessionsDir := filepath.Join(dir, strings.Repeat("a-rather-long-directory-name/", 4), "sessions")
+	sess := newTestSession(t, newScript(), session.Create(dir, sessionsDir))
 	u := startUI(t, sess, Options{})
 	u.submit("/name")
 	u.waitAll("the usage", contains("Warning: Usage: /name <name>"))
