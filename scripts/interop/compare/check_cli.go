@@ -146,6 +146,14 @@ func checkCLI(c *checker) error {
 		{name: "models.json apiKey ${NAME} inside text", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{{Text: "Key."}},
 			env: []string{"MOCK_KEY_VAR=key-from-env"}, setup: apiKey("sk-${MOCK_KEY_VAR}-x"), newer: true},
 		{name: "--help", args: []string{"--help"}, combined: true, newer: true},
+		// The compaction cases again with a keepRecentTokens budget pi 1.6 can compact within (with its
+		// default of 20000 a 20K-window session has nothing old enough to summarise).
+		{name: "json threshold compaction after a run, keepRecentTokens 1", args: []string{"--model", "mock/mock-small", "--mode", "json", "first", "second"},
+			answers:  []scenario.Spec{{Text: "Big answer.", Usage: &[3]int{5000, 57, 0}}, {Text: "## Goal\nSummary of the big answer."}, {Text: "Second answer."}},
+			settings: `{` + compactSmall + `}`, json: true, newer: true},
+		{name: "json overflow compaction and retry, keepRecentTokens 1", args: []string{"--model", "mock/mock-small", "--mode", "json", "first", "second"},
+			answers: []scenario.Spec{{Text: "First answer."}, {Status: 400, Error: "This model's maximum context length is 20000 tokens. However, your messages resulted in 25000 tokens."},
+				{Text: "## Goal\nSummary."}, {Text: "Second answer after compaction."}}, settings: `{` + compactSmall + `}`, json: true, newer: true},
 	}
 	for i, cs := range cases {
 		if cs.newer && !c.ver.newerChecks {
@@ -175,6 +183,7 @@ func checkCLI(c *checker) error {
 			os.WriteFile(filepath.Join(w.root, "stdout"), []byte(res[k].stdout), 0o644)
 			os.WriteFile(filepath.Join(w.root, "stderr"), []byte(res[k].stderr), 0o644)
 			os.WriteFile(filepath.Join(w.root, "args"), []byte(strings.Join(cs.args, "\n")), 0o644)
+			os.WriteFile(filepath.Join(w.root, "exit"), []byte(fmt.Sprintf("%d\n", res[k].code)), 0o644)
 		}
 		na, nb := c.norm(wa.root), c.norm(wb.root)
 		var d []string

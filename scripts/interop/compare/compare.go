@@ -200,7 +200,7 @@ func (c *checker) compareRequests(what string, a, b []*Obj, wa, wb *workspace) {
 					if stripped, had := c.stripPiDocs(s); had {
 						m.Set("content", stripped)
 						if !noted {
-							c.rep.note("%s: pi's system prompt has its 'Pi documentation' paragraph (paths into pi's npm package); pi-go has none (removed before comparing)", what)
+							c.rep.note("%s: pi's system prompt points at its own installed docs (paths into pi's npm package); pi-go has none (removed before comparing)", what)
 							noted = true
 						}
 					}
@@ -249,7 +249,7 @@ func rawLinesDiff(a, b, rootA, rootB string) []string {
 var (
 	rawIDRe       = regexp.MustCompile(`"(id|parentId|firstKeptEntryId|targetId|fromId)":"[0-9a-f-]+"`)
 	rawTimeRe     = regexp.MustCompile(`"timestamp":("[^"]*"|\d+)`)
-	rawDurationRe = regexp.MustCompile(`"durationMs":\d+`)
+	rawDurationRe = regexp.MustCompile(`"(durationMs|wall_time_seconds)":[\d.]+`)
 	// rawDocsRe is a pi 1.6 system message's docs section (removed structurally before, see stripDocs).
 	rawDocsRe = regexp.MustCompile(`,"docs":"<docs>(?:[^"\\]|\\.)*"`)
 )
@@ -258,7 +258,7 @@ var (
 // durations, and the docs section of pi 1.6's system messages.
 func maskRaw(s, root string) string {
 	s = rawDocsRe.ReplaceAllString(s, "")
-	s = rawDurationRe.ReplaceAllString(s, `"durationMs":<d>`)
+	s = rawDurationRe.ReplaceAllString(s, `"$1":<d>`)
 	s = strings.ReplaceAll(s, root, "<W>")
 	s = strings.ReplaceAll(s, strings.ReplaceAll(strings.TrimPrefix(root, "/"), "/", "-"), "<W>")
 	s = rawIDRe.ReplaceAllString(s, `"$1":"<id>"`)

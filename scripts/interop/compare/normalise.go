@@ -83,8 +83,9 @@ func (n *normaliser) value(v any) any {
 		for _, k := range t.Keys {
 			x := t.M[k]
 			switch {
-			case k == "durationMs":
-				// pi 1.6 times assistant messages and tool runs (monotonic clock): never equal twice.
+			case k == "durationMs" || k == "wall_time_seconds":
+				// pi 1.6 times assistant messages and tool runs (and its bash tool reports the wall
+				// time in structuredContent): never equal twice.
 				if x != nil {
 					t.M[k] = "<duration>"
 				}
