@@ -52,12 +52,12 @@ func TestDiffAlignsMessagesByRole(t *testing.T) {
 }
 
 func TestNameEntriesKeepsTreeDifferencesLocal(t *testing.T) {
-	pi, _ := parseLines([]byte(`{"type":"session","id":"019ad0a1-2b3c-7d4e-8f60-123456789abc"}
+	pi, _ := parseLines([]byte(`{"type":"session","id":"019ad0a1-2b3c-7d4e-8f60-123456789abc","parentSession":"/s/019ad0a1-2b3c-7d4e-8f60-000000000002.jsonl"}
 {"type":"message","id":"aaaaaaa1","parentId":null,"message":{"role":"system"}}
 {"type":"message","id":"aaaaaaa2","parentId":"aaaaaaa1","message":{"role":"user"}}
 {"type":"message","id":"aaaaaaa3","parentId":"aaaaaaa2","message":{"role":"assistant"}}
 `))
-	pigo, _ := parseLines([]byte(`{"type":"session","id":"019ad0a1-2b3c-7d4e-8f60-cba987654321"}
+	pigo, _ := parseLines([]byte(`{"type":"session","id":"019ad0a1-2b3c-7d4e-8f60-cba987654321","parentSession":"/s/019ad0a1-2b3c-7d4e-8f60-000000000001.jsonl"}
 {"type":"message","id":"bbbbbbb2","parentId":null,"message":{"role":"user"}}
 {"type":"message","id":"bbbbbbb3","parentId":"bbbbbbb2","message":{"role":"assistant"}}
 `))

@@ -15,6 +15,7 @@ type normaliser struct {
 	// encodedRoot is root as it appears in a session directory name (slashes as dashes).
 	encodedRoot string
 	ids         map[string]string
+	numbered    int
 	// piPackage is the pi package directory (named in pi's system prompt), written <pi-package>.
 	piPackage string
 	// onDocs, when set, is called each time a system message's docs section is removed (pi's
@@ -71,7 +72,9 @@ func (n *normaliser) id(v string) string {
 	if r, ok := n.ids[v]; ok {
 		return r
 	}
-	r := fmt.Sprintf("<id%d>", len(n.ids)+1)
+	// Numbered apart from the entries nameEntries named, so one extra entry does not renumber them.
+	n.numbered++
+	r := fmt.Sprintf("<id%d>", n.numbered)
 	n.ids[v] = r
 	return r
 }
