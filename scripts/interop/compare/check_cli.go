@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -27,6 +28,10 @@ type cliCase struct {
 	// combined compares stdout and stderr together: with stdin not a terminal pi 0.73.1 sends
 	// what it prints to stdout to stderr (see the README).
 	combined bool
+	// env is added to the environment.
+	env []string
+	// newer: only for pi versions with newerChecks.
+	newer bool
 }
 
 // closedPortURL returns a loopback URL nothing listens on.
@@ -38,6 +43,19 @@ func closedPortURL() (string, error) {
 	addr := ln.Addr().String()
 	ln.Close()
 	return "http://" + addr + "/v1", nil
+}
+
+// apiKey returns a setup setting the mock provider's apiKey in models.json.
+func apiKey(value string) func(w *workspace) error {
+	return func(w *workspace) error {
+		p := filepath.Join(w.agent, "models.json")
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		v, _ := json.Marshal(value)
+		return os.WriteFile(p, []byte(strings.Replace(string(data), `"apiKey":"mock-key"`, `"apiKey":`+string(v), 1)), 0o644)
+	}
 }
 
 // noRetry turns the agent's automatic retry off.
@@ -114,14 +132,40 @@ func checkCLI(c *checker) error {
 		{name: "--list-models reasoner", args: []string{"--list-models", "reasoner"}, combined: true},
 		{name: "--list-models nomatch", args: []string{"--list-models", "zzz"}, combined: true},
 		{name: "--list-models no models", args: []string{"--list-models"}, setup: noModels, combined: true},
+
+		// pi 1.6: CLI errors, a length-truncated answer, models.json values naming environment variables.
+		{name: "-p --provider without --model", args: []string{"--provider", "mock", "-p", "hi"}, answers: []scenario.Spec{{Text: "Provider only."}}, newer: true},
+		{name: "-p --mode bogus", args: []string{"--model", "mock/mock-model", "--mode", "bogus", "-p", "hi"}, answers: []scenario.Spec{{Text: "Bogus mode."}}, newer: true},
+		{name: "--mode without a value", args: []string{"--model", "mock/mock-model", "-p", "hi", "--mode"}, answers: []scenario.Spec{{Text: "No mode."}}, newer: true},
+		{name: "-p answer cut at the output limit", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{{Text: "Cut short", Finish: "length"}}, newer: true},
+		{name: "json answer cut at the output limit", args: []string{"--model", "mock/mock-model", "--mode", "json", "--no-session", "hi"}, answers: []scenario.Spec{{Text: "Cut short", Finish: "length"}}, json: true, newer: true},
+		{name: "models.json apiKey a bare environment variable name", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{{Text: "Key."}},
+			env: []string{"MOCK_KEY_VAR=key-from-env"}, setup: apiKey("MOCK_KEY_VAR"), newer: true},
+		{name: "models.json apiKey $NAME", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{{Text: "Key."}},
+			env: []string{"MOCK_KEY_VAR=key-from-env"}, setup: apiKey("$MOCK_KEY_VAR"), newer: true},
+		{name: "models.json apiKey ${NAME} inside text", args: []string{"--model", "mock/mock-model", "-p", "hi"}, answers: []scenario.Spec{{Text: "Key."}},
+			env: []string{"MOCK_KEY_VAR=key-from-env"}, setup: apiKey("sk-${MOCK_KEY_VAR}-x"), newer: true},
+		{name: "--help", args: []string{"--help"}, combined: true, newer: true},
+		// The compaction cases again with a keepRecentTokens budget pi 1.6 can compact within (with its
+		// default of 20000 a 20K-window session has nothing old enough to summarise).
+		{name: "json threshold compaction after a run, keepRecentTokens 1", args: []string{"--model", "mock/mock-small", "--mode", "json", "first", "second"},
+			answers:  []scenario.Spec{{Text: "Big answer.", Usage: &[3]int{5000, 57, 0}}, {Text: "## Goal\nSummary of the big answer."}, {Text: "Second answer."}},
+			settings: `{` + compactSmall + `}`, json: true, newer: true},
+		{name: "json overflow compaction and retry, keepRecentTokens 1", args: []string{"--model", "mock/mock-small", "--mode", "json", "first", "second"},
+			answers: []scenario.Spec{{Text: "First answer."}, {Status: 400, Error: "This model's maximum context length is 20000 tokens. However, your messages resulted in 25000 tokens."},
+				{Text: "## Goal\nSummary."}, {Text: "Second answer after compaction."}}, settings: `{` + compactSmall + `}`, json: true, newer: true},
 	}
 	for i, cs := range cases {
+		if cs.newer && !c.ver.newerChecks {
+			continue
+		}
 		wa, wb, err := c.pair(fmt.Sprintf("cli-%d", i+1))
 		if err != nil {
 			return err
 		}
 		var res [2]result
 		for k, w := range []*workspace{wa, wb} {
+			w.extraEnv = cs.env
 			if cs.settings != "" {
 				if err := os.WriteFile(filepath.Join(w.agent, "settings.json"), []byte(cs.settings), 0o644); err != nil {
 					return err
@@ -139,8 +183,9 @@ func checkCLI(c *checker) error {
 			os.WriteFile(filepath.Join(w.root, "stdout"), []byte(res[k].stdout), 0o644)
 			os.WriteFile(filepath.Join(w.root, "stderr"), []byte(res[k].stderr), 0o644)
 			os.WriteFile(filepath.Join(w.root, "args"), []byte(strings.Join(cs.args, "\n")), 0o644)
+			os.WriteFile(filepath.Join(w.root, "exit"), []byte(fmt.Sprintf("%d\n", res[k].code)), 0o644)
 		}
-		na, nb := newNormaliser(wa.root), newNormaliser(wb.root)
+		na, nb := c.norm(wa.root), c.norm(wb.root)
 		var d []string
 		if res[0].code != res[1].code {
 			d = append(d, fmt.Sprintf("exit code: pi %d, pi-go %d", res[0].code, res[1].code))

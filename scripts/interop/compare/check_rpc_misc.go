@@ -91,7 +91,7 @@ func (c *checker) rpcMiscScenario(w *workspace) (*rpcRun, error) {
 		}
 	}
 	w.release()
-	if _, err := p.event("agent_end"); err != nil {
+	if err := p.idle(); err != nil {
 		return fail(err)
 	}
 	// In pi's own key order: pi keeps a client's image objects as sent, pi-go writes them in that order.
@@ -104,7 +104,7 @@ func (c *checker) rpcMiscScenario(w *workspace) (*rpcRun, error) {
 			return fail(err)
 		}
 	}
-	if _, err := p.event("agent_end"); err != nil {
+	if err := p.idle(); err != nil {
 		return fail(err)
 	}
 	for _, cmd := range []map[string]any{
@@ -145,18 +145,12 @@ func checkRPCMisc(c *checker) error {
 	if err != nil {
 		return err
 	}
-	out := func(r *rpcRun) []*Obj {
-		var o []*Obj
-		for _, rec := range r.log {
-			if !rec.In {
-				o = append(o, rec.Msg)
-			}
-		}
-		return o
-	}
-	c.compareEvents("rpc misc: output", out(ra), out(rb), newNormaliser(wa.root), newNormaliser(wb.root))
+	c.compareEvents("rpc misc: output", outputOf(ra), outputOf(rb), c.norm(wa.root), c.norm(wb.root))
 	c.compareRequests("rpc misc: requests", wa.requests(), wb.requests(), wa, wb)
 	c.compareSettings("rpc misc: settings.json", wa, wb)
+	if c.ver.newerChecks {
+		return c.checkRPCNew()
+	}
 	return nil
 }
 

@@ -161,7 +161,7 @@ func checkSessions(c *checker) error {
 
 func (c *checker) compareOpened(what string, oa, ob *opened) {
 	if oa.rpc != nil || ob.rpc != nil {
-		c.compareEvents(what+": rpc responses", oa.rpc, ob.rpc, newNormaliser(oa.w.root), newNormaliser(ob.w.root))
+		c.compareEvents(what+": rpc responses", oa.rpc, ob.rpc, c.norm(oa.w.root), c.norm(ob.w.root))
 	} else {
 		var d []string
 		if oa.res.code != ob.res.code {
@@ -179,6 +179,7 @@ func (c *checker) compareOpened(what string, oa, ob *opened) {
 	// What each appended, and whether the original lines stayed as they were.
 	var tails [2][]*Obj
 	var raw [2]string
+	norms := [2]*normaliser{c.norm(oa.w.root), c.norm(ob.w.root)}
 	for i, o := range []*opened{oa, ob} {
 		now, err := os.ReadFile(o.copy)
 		if err != nil {
@@ -190,10 +191,12 @@ func (c *checker) compareOpened(what string, oa, ob *opened) {
 				o.w.prog.name, len(o.original), len(now), firstDiff(now, o.original))})
 			continue
 		}
+		all, _ := parseLines(now)
+		norms[i].nameEntries(all)
 		tails[i], _ = parseLines(now[len(o.original):])
 		raw[i] = string(now[len(o.original):])
 	}
-	d := compareSequences(normaliseAll(tails[0], newNormaliser(oa.w.root)), normaliseAll(tails[1], newNormaliser(ob.w.root)))
+	d := compareSequences(normaliseAll(tails[0], norms[0]), normaliseAll(tails[1], norms[1]))
 	if len(d) == 0 {
 		d = rawLinesDiff(raw[0], raw[1], oa.w.root, ob.w.root)
 	}

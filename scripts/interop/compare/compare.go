@@ -35,10 +35,10 @@ func signature(o *Obj) string {
 	return s
 }
 
-// stripPartial drops the partial-message snapshots of message_update events. pi serialises its
-// shared, still-mutating partial message when the event is written, so pi's snapshots depend on
-// chunk timing (text already complete at text_start, arguments ahead of the delta); pi-go's are
-// exact snapshots. Everything else of the event is compared.
+// stripPartial drops the partial-message snapshots of message_update events (pi 0.73.1). pi
+// serialises its shared, still-mutating partial message when the event is written, so pi's
+// snapshots depend on chunk timing (text already complete at text_start, arguments ahead of the
+// delta); pi-go's are exact snapshots. Everything else of the event is compared.
 func stripPartial(o *Obj) *Obj {
 	if o.Str("type") != "message_update" {
 		return o
@@ -48,6 +48,19 @@ func stripPartial(o *Obj) *Obj {
 	if e, ok := c.Get("assistantMessageEvent").(*Obj); ok {
 		e.Delete("partial")
 	}
+	return c
+}
+
+// maskUpdateUsage replaces the value of a delta-only message_update's usage (pi 1.6) by a
+// placeholder: pi writes the live usage object of the streaming message when the event is
+// dispatched, so its numbers depend on how far the stream had been read by then. Whether the field
+// is there is still compared, and so is every other field (pi-go's partial snapshots included).
+func maskUpdateUsage(o *Obj) *Obj {
+	if o.Str("type") != "message_update" || o.Get("usage") == nil {
+		return o
+	}
+	c := clone(o).(*Obj)
+	c.Set("usage", "<usage>")
 	return c
 }
 
@@ -123,17 +136,28 @@ func lcs(a, b []string) [][2]int {
 	return out
 }
 
-// comparable prepares an event stream for comparison: partial snapshots stripped, tool_execution_update
-// left out (how a tool's output is cut into updates depends on pipe timing), and each run of
-// tool_execution_end events of one parallel batch put in tool-call order (they arrive in the order
-// the tools finish).
-func comparable(events []*Obj, n *normaliser) []*Obj {
+// comparable prepares an event stream for comparison: partial snapshots stripped (pi 0.73.1) or
+// the usage of delta-only updates masked (pi 1.6), tool_execution_update left out and consecutive
+// bash_execution_update deltas of one command joined into one event (how a process's output is cut
+// into updates depends on pipe timing), and each run of tool_execution_end events of one parallel
+// batch put in tool-call order (they arrive in the order the tools finish).
+func (c *checker) comparable(events []*Obj, n *normaliser) []*Obj {
 	var out []*Obj
 	for _, o := range normaliseAll(events, n) {
-		if o.Str("type") == "tool_execution_update" {
+		switch o.Str("type") {
+		case "tool_execution_update":
 			continue
+		case "bash_execution_update":
+			if k := len(out) - 1; k >= 0 && out[k].Str("type") == o.Str("type") && render(out[k].Get("id")) == render(o.Get("id")) {
+				out[k].Set("delta", out[k].Str("delta")+o.Str("delta"))
+				continue
+			}
 		}
-		out = append(out, stripPartial(o))
+		if c.ver.deltaUpdates {
+			out = append(out, maskUpdateUsage(o))
+		} else {
+			out = append(out, stripPartial(o))
+		}
 	}
 	for i := 0; i < len(out); {
 		j := i
@@ -151,7 +175,10 @@ func comparable(events []*Obj, n *normaliser) []*Obj {
 
 // compareEvents compares two event streams (JSON mode or RPC output).
 func (c *checker) compareEvents(what string, a, b []*Obj, na, nb *normaliser) {
-	c.rep.diffs(what, compareSequences(comparable(a, na), comparable(b, nb)))
+	if c.ver.deltaUpdates {
+		c.rep.noteOnce("message_update.usage values are not compared (pi writes the streaming message's live usage when it dispatches the event); their presence is")
+	}
+	c.rep.diffs(what, compareSequences(c.comparable(a, na), c.comparable(b, nb)))
 }
 
 // compareRequests compares request bodies pairwise. pi's documentation paragraph is removed from its
@@ -165,15 +192,15 @@ func (c *checker) compareRequests(what string, a, b []*Obj, wa, wb *workspace) {
 	}
 	noted := false
 	for i := 0; i < len(a) && i < len(b); i++ {
-		ra := newNormaliser(wa.root).value(clone(a[i])).(*Obj)
-		rb := newNormaliser(wb.root).value(clone(b[i])).(*Obj)
+		ra := c.norm(wa.root).value(clone(a[i])).(*Obj)
+		rb := c.norm(wb.root).value(clone(b[i])).(*Obj)
 		if msgs, ok := ra.Get("messages").([]any); ok && len(msgs) > 0 {
 			if m, ok := msgs[0].(*Obj); ok {
 				if s, ok := m.Get("content").(string); ok {
-					if stripped, had := stripPiDocs(s); had {
+					if stripped, had := c.stripPiDocs(s); had {
 						m.Set("content", stripped)
 						if !noted {
-							c.rep.note("%s: pi's system prompt has its 'Pi documentation' paragraph (paths into pi's npm package); pi-go has none (removed before comparing)", what)
+							c.rep.note("%s: pi's system prompt points at its own installed docs (paths into pi's npm package); pi-go has none (removed before comparing)", what)
 							noted = true
 						}
 					}
@@ -192,7 +219,10 @@ func (c *checker) compareSessionFiles(what, pa, pb string, wa, wb *workspace) {
 		c.rep.errorf("%s: reading session files: %v %v", what, errA, errB)
 		return
 	}
-	d := compareSequences(normaliseAll(la, newNormaliser(wa.root)), normaliseAll(lb, newNormaliser(wb.root)))
+	na, nb := c.norm(wa.root), c.norm(wb.root)
+	na.nameEntries(la)
+	nb.nameEntries(lb)
+	d := compareSequences(normaliseAll(la, na), normaliseAll(lb, nb))
 	if len(d) == 0 {
 		ra, _ := os.ReadFile(pa)
 		rb, _ := os.ReadFile(pb)
@@ -217,12 +247,18 @@ func rawLinesDiff(a, b, rootA, rootB string) []string {
 }
 
 var (
-	rawIDRe   = regexp.MustCompile(`"(id|parentId|firstKeptEntryId|targetId|fromId)":"[0-9a-f-]+"`)
-	rawTimeRe = regexp.MustCompile(`"timestamp":("[^"]*"|\d+)`)
+	rawIDRe       = regexp.MustCompile(`"(id|parentId|firstKeptEntryId|targetId|fromId)":"[0-9a-f-]+"`)
+	rawTimeRe     = regexp.MustCompile(`"timestamp":("[^"]*"|\d+)`)
+	rawDurationRe = regexp.MustCompile(`"(durationMs|wall_time_seconds)":[\d.]+`)
+	// rawDocsRe is a pi 1.6 system message's docs section (removed structurally before, see stripDocs).
+	rawDocsRe = regexp.MustCompile(`,"docs":"<docs>(?:[^"\\]|\\.)*"`)
 )
 
-// maskRaw hides what legitimately differs in a session file's text: the workspace path, ids, times.
+// maskRaw hides what legitimately differs in a session file's text: the workspace path, ids, times,
+// durations, and the docs section of pi 1.6's system messages.
 func maskRaw(s, root string) string {
+	s = rawDocsRe.ReplaceAllString(s, "")
+	s = rawDurationRe.ReplaceAllString(s, `"$1":<d>`)
 	s = strings.ReplaceAll(s, root, "<W>")
 	s = strings.ReplaceAll(s, strings.ReplaceAll(strings.TrimPrefix(root, "/"), "/", "-"), "<W>")
 	s = rawIDRe.ReplaceAllString(s, `"$1":"<id>"`)

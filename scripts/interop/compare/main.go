@@ -1,8 +1,9 @@
-// Command compare runs pi 0.73.1 and pi-go side by side against identical scripted OpenAI-compatible
-// servers and reports every difference in what they print, send and store: the JSON event stream,
-// request bodies, session files (both directions), the RPC protocol, print-mode errors and
-// --list-models. It is a manual check (it needs Node and an installed pi; see ../README.md); nothing
-// in `make test` runs it.
+// Command compare runs pi (0.73.1 or 1.6.0, -pi-version) and pi-go side by side against identical
+// scripted OpenAI-compatible servers and reports every difference in what they print, send and store:
+// the JSON event stream, request bodies, session files (both directions), the RPC protocol,
+// print-mode errors and --list-models. It is a manual check (it needs Node and an installed pi; see
+// ../README.md); nothing in `make test` runs it. With -record-fixtures it records pi's own output as
+// golden fixtures instead (see record.go).
 package main
 
 import (
@@ -36,17 +37,35 @@ type checker struct {
 	pi   program
 	pigo program
 	rep  *report
+	// ver is the pi version under test; piPackage its package directory (named in its prompt).
+	ver       *piVersion
+	piPackage string
 
 	rpcPi, rpcGo *rpcRun // the RPC scenario's runs, once made
 }
 
 func main() {
-	piCmd := flag.String("pi", defaultPi(), "command that starts pi 0.73.1 (split on spaces)")
+	verName := flag.String("pi-version", "0.73.1", "the pi under test: "+piVersionNames())
+	pi16 := flag.Bool("pi16", false, "short for -pi-version 1.6.0")
+	piCmd := flag.String("pi", "", "command that starts pi, split on spaces (default: Node and cli.js from the version's install location, see the README)")
 	pigo := flag.String("pigo", "", "pi-go binary (default: built from ./cmd/pi into the output dir)")
 	out := flag.String("out", "", "output directory for workspaces and transcripts (default: a new temp dir)")
 	only := flag.String("only", "", "comma-separated checks to run: "+checkNames())
 	verbose := flag.Bool("v", false, "print matching items too")
+	lines := flag.Int("lines", 40, "difference lines printed per comparison (0: all; out/diffs.txt always has all)")
+	summary := flag.Bool("summary", false, "end with the kinds of differences per check and how often each occurred")
+	record := flag.String("record-fixtures", "", "record pi's own output as golden fixtures into this directory (pi-go is not run)")
 	flag.Parse()
+	if *pi16 {
+		*verName = "1.6.0"
+	}
+	ver := findPiVersion(*verName)
+	if ver == nil {
+		fail(fmt.Errorf("unknown -pi-version %q (known: %s)", *verName, piVersionNames()))
+	}
+	if *piCmd == "" {
+		*piCmd = ver.defaultCommand()
+	}
 
 	dir := *out
 	if dir == "" {
@@ -57,6 +76,22 @@ func main() {
 		dir = d
 	}
 	dir, _ = filepath.Abs(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		fail(err)
+	}
+	piProg := program{name: "pi", argv: strings.Fields(*piCmd)}
+	if res, err := exec.Command(piProg.argv[0], append(piProg.argv[1:], "--version")...).CombinedOutput(); err != nil {
+		fail(fmt.Errorf("pi does not start (%s): %w: %s\ninstall it with:\n  %s", *piCmd, err, strings.TrimSpace(string(res)),
+			strings.Join(ver.install, "\n  ")))
+	} else if v := strings.TrimSpace(string(res)); v != ver.name {
+		fmt.Fprintf(os.Stderr, "warning: pi reports version %s, the checks are set for %s (-pi-version)\n", v, ver.name)
+	}
+	if *record != "" {
+		if err := recordFixtures(*record, dir, piProg, ver); err != nil {
+			fail(err)
+		}
+		return
+	}
 	if *pigo == "" {
 		*pigo = filepath.Join(dir, "pi-go")
 		build := exec.Command("go", "build", "-o", *pigo, "./cmd/pi")
@@ -65,16 +100,24 @@ func main() {
 			fail(fmt.Errorf("building pi-go (run from the module root): %w", err))
 		}
 	}
-	c := &checker{
-		out:  dir,
-		pi:   program{name: "pi", argv: strings.Fields(*piCmd)},
-		pigo: program{name: "pi-go", argv: []string{*pigo}},
-		rep:  &report{verbose: *verbose},
+	rep, err := newReport(filepath.Join(dir, "diffs.txt"), *verbose, *lines)
+	if err != nil {
+		fail(err)
 	}
-	if res, err := exec.Command(c.pi.argv[0], append(c.pi.argv[1:], "--version")...).CombinedOutput(); err != nil {
-		fail(fmt.Errorf("pi does not start (%s): %w", *piCmd, err))
-	} else if v := strings.TrimSpace(string(res)); v != "0.73.1" {
-		fmt.Fprintf(os.Stderr, "warning: pi reports version %s, the reference is 0.73.1\n", v)
+	c := &checker{
+		out:       dir,
+		pi:        piProg,
+		pigo:      program{name: "pi-go", argv: []string{*pigo}},
+		rep:       rep,
+		ver:       ver,
+		piPackage: packageDir(piProg.argv),
+	}
+	fmt.Printf("pi %s: %s\npi-go: %s\n", ver.name, *piCmd, *pigo)
+	for _, p := range []*program{&c.pi, &c.pigo} {
+		if p.settles, err = c.probeSettles(*p); err != nil {
+			fail(fmt.Errorf("probing %s: %w", p.name, err))
+		}
+		fmt.Printf("%s ends a run with agent_settled: %v\n", p.name, p.settles)
 	}
 	want := map[string]bool{}
 	for _, n := range strings.Split(*only, ",") {
@@ -91,19 +134,17 @@ func main() {
 			c.rep.errorf("check %s could not finish: %v", ch.name, err)
 		}
 	}
-	fmt.Printf("\nworkspaces and transcripts: %s\n", dir)
+	if *summary {
+		c.rep.printSummary()
+	}
+	c.rep.printf("\nworkspaces and transcripts: %s (every difference line: diffs.txt)\n", dir)
 	if c.rep.differences > 0 || c.rep.errors > 0 {
-		fmt.Printf("%d difference(s), %d error(s)\n", c.rep.differences, c.rep.errors)
+		c.rep.printf("%d difference(s), %d error(s)\n", c.rep.differences, c.rep.errors)
+		c.rep.close()
 		os.Exit(1)
 	}
-	fmt.Println("no differences")
-}
-
-func defaultPi() string {
-	if v := os.Getenv("PI_JS"); v != "" {
-		return "node " + v
-	}
-	return "node /tmp/pi073/node_modules/@mariozechner/pi-coding-agent/dist/cli.js"
+	c.rep.printf("no differences\n")
+	c.rep.close()
 }
 
 func checkNames() string {
@@ -118,47 +159,4 @@ func checkNames() string {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "compare:", err)
 	os.Exit(2)
-}
-
-// report prints findings as they come.
-type report struct {
-	verbose     bool
-	differences int
-	errors      int
-}
-
-func (r *report) section(name string) { fmt.Printf("\n=== %s\n", name) }
-
-// same records a comparison that matched.
-func (r *report) same(what string) {
-	if r.verbose {
-		fmt.Printf("  same: %s\n", what)
-	}
-}
-
-// diffs records the differences of one comparison (none: it matched).
-func (r *report) diffs(what string, d []string) {
-	if len(d) == 0 {
-		r.same(what)
-		return
-	}
-	r.differences++
-	fmt.Printf("  DIFF %s:\n", what)
-	for i, line := range d {
-		if i == 40 {
-			fmt.Printf("    … %d more\n", len(d)-i)
-			break
-		}
-		fmt.Printf("    %s\n", line)
-	}
-}
-
-// note records a known, accepted difference.
-func (r *report) note(format string, args ...any) {
-	fmt.Printf("  note: %s\n", fmt.Sprintf(format, args...))
-}
-
-func (r *report) errorf(format string, args ...any) {
-	r.errors++
-	fmt.Printf("  ERROR: %s\n", fmt.Sprintf(format, args...))
 }

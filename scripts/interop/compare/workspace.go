@@ -24,6 +24,33 @@ import (
 type program struct {
 	name string
 	argv []string
+	// settles: the program ends a run with agent_settled after agent_end (pi >= 0.80), so an RPC
+	// client waits for that event before its next command (probed at start, see probeSettles).
+	settles bool
+}
+
+// probeSettles runs prog once in --mode json and reports whether its run ended with agent_settled.
+func (c *checker) probeSettles(prog program) (bool, error) {
+	w, err := newWorkspace(filepath.Join(c.out, "probe", prog.name), prog, "")
+	if err != nil {
+		return false, err
+	}
+	defer w.close()
+	w.script(scenario.Spec{Text: "Hello."})
+	res, err := w.run("--mode", "json", "--no-session", "--model", "mock/mock-model", "hi")
+	if err != nil {
+		return false, err
+	}
+	events, err := parseLines([]byte(res.stdout))
+	if err != nil || res.code != 0 {
+		return false, fmt.Errorf("--mode json exit %d, %v: %s", res.code, err, res.stderr)
+	}
+	for _, e := range events {
+		if e.Str("type") == "agent_settled" {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // workspace is one program's world for one check: a project directory, its own agent dir and HOME,
@@ -35,6 +62,8 @@ type workspace struct {
 	agent string
 	home  string
 	srv   *openaitest.Server
+	// extraEnv is added to the programs' environment.
+	extraEnv []string
 
 	mu    sync.Mutex
 	n     int
@@ -143,7 +172,7 @@ func (w *workspace) requests() []*Obj {
 }
 
 func (w *workspace) env() []string {
-	return []string{
+	return append([]string{
 		"HOME=" + w.home,
 		"PATH=" + os.Getenv("PATH"),
 		"PI_CODING_AGENT_DIR=" + w.agent,
@@ -151,7 +180,7 @@ func (w *workspace) env() []string {
 		"PI_SKIP_VERSION_CHECK=1",
 		"PI_TELEMETRY=0",
 		"TERM=dumb",
-	}
+	}, w.extraEnv...)
 }
 
 type result struct {
@@ -271,6 +300,12 @@ func (p *rpcProc) send(cmd map[string]any) string {
 	return id
 }
 
+// sendRaw writes one line as is (e.g. one that is no JSON), recorded in the transcript.
+func (p *rpcProc) sendRaw(line string) {
+	p.log = append(p.log, record{In: true, Raw: line})
+	p.stdin.Write([]byte(line + "\n"))
+}
+
 // until reads output lines (recording each) until one satisfies match.
 func (p *rpcProc) until(what string, match func(*Obj) bool) (*Obj, error) {
 	timeout := time.NewTimer(30 * time.Second)
@@ -291,10 +326,29 @@ func (p *rpcProc) until(what string, match func(*Obj) bool) (*Obj, error) {
 	}
 }
 
-// call sends a command and waits for its response.
+// call sends a command and waits for its response: the one with its id, or one without an id for
+// the same command (pi 0.73.1 answers an unknown command so, and so does pi-go today).
 func (p *rpcProc) call(cmd map[string]any) (*Obj, error) {
 	id := p.send(cmd)
-	return p.until("response to "+id, func(o *Obj) bool { return o.Str("type") == "response" && o.Str("id") == id })
+	typ, _ := cmd["type"].(string)
+	return p.until("response to "+id, func(o *Obj) bool {
+		return o.Str("type") == "response" && (o.Str("id") == id || o.Get("id") == nil && o.Str("command") == typ)
+	})
+}
+
+// idle waits until the run started last is over: agent_settled for a program that sends it (pi 1.6:
+// retries, compaction and queued messages are done), else agent_end.
+func (p *rpcProc) idle() error {
+	_, err := p.event(p.idleType())
+	return err
+}
+
+// idleType is the event idle waits for.
+func (p *rpcProc) idleType() string {
+	if p.w.prog.settles {
+		return "agent_settled"
+	}
+	return "agent_end"
 }
 
 // event waits for the next event of the given type.
