@@ -159,13 +159,15 @@ func encodeJS(b *bytes.Buffer, v any, order keyOrder, ptr, indent string, depth 
 	default:
 		// Neither decodeOrdered nor coercion produces other types; encode one the ordinary way (without
 		// HTML escapes, as JavaScript) rather than lose it.
-		enc := json.NewEncoder(b)
+		// (A buffer of its own: handing b to the encoder would move every caller's b to the heap.)
+		var data bytes.Buffer
+		enc := json.NewEncoder(&data)
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(x); err != nil { // Encode writes nothing on error
+		if err := enc.Encode(x); err != nil {
 			b.WriteString("null")
 			return
 		}
-		b.Truncate(b.Len() - 1) // Encode's newline
+		b.Write(bytes.TrimSuffix(data.Bytes(), []byte("\n")))
 	}
 }
 

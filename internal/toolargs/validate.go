@@ -115,16 +115,16 @@ func (c *Cache) Validate(tool string, params, args json.RawMessage) (json.RawMes
 }
 
 func (c *Cache) compile(params json.RawMessage) (*Schema, error) {
-	key := string(bytes.TrimSpace(params))
+	key := bytes.TrimSpace(params)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if r, ok := c.schemas[key]; ok {
+	if r, ok := c.schemas[string(key)]; ok { // a lookup that does not copy key
 		return r.schema, r.err
 	}
 	if c.schemas == nil {
 		c.schemas = map[string]compiled{}
 	}
 	s, err := Compile(params)
-	c.schemas[key] = compiled{schema: s, err: err}
+	c.schemas[string(key)] = compiled{schema: s, err: err}
 	return s, err
 }
