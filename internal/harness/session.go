@@ -325,7 +325,7 @@ func (s *Session) rebuildSystemPrompt() {
 }
 
 // Subscribe registers fn for every event; the returned function unregisters it. fn runs on the
-// goroutine that produced the event and must return quickly (use loop.Bridge-style buffering).
+// goroutine that produced the event and must return quickly (buffer as the TUI's inbox does).
 func (s *Session) Subscribe(fn func(Event)) (unsubscribe func()) {
 	s.emitMu.Lock()
 	s.nextID++

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/toolargs"
 )
 
 // The precondition errors of Prompt and Continue, with pi's texts.
@@ -27,8 +28,9 @@ var (
 // Prompt or Continue; the Agent's own state is updated before subscribers see an event. A subscriber
 // may call any method of the Agent (Steer, State, Abort...) but must not block for long.
 type Agent struct {
-	cfg       Config
-	validator *argValidator
+	cfg Config
+	// args validates tool arguments, compiling each tool's schema once.
+	args toolargs.Cache
 
 	mu            sync.Mutex
 	state         State
@@ -60,7 +62,7 @@ var placeholderModel = provider.Model{ID: "unknown", Name: "unknown", API: "unkn
 // NewAgent builds an idle Agent. initial's SystemPrompt, Model, ThinkingLevel, Tools and Messages are
 // copied; its runtime fields (IsStreaming, StreamingMessage, PendingToolCalls, ErrorMessage) are ignored.
 func NewAgent(cfg Config, initial State) *Agent {
-	a := &Agent{cfg: cfg, validator: newArgValidator()}
+	a := &Agent{cfg: cfg}
 	a.state = State{
 		SystemPrompt:     initial.SystemPrompt,
 		Model:            initial.Model,

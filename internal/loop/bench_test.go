@@ -73,62 +73,34 @@ func (h *heapPeak) sample() {
 }
 
 // BenchmarkRun100kDeltas runs a whole prompt whose answer streams 100,000 text deltas, in memory:
-// provider StreamBuilder, loop, Agent state and one subscriber (directly, or through a Bridge drained by
-// a consumer goroutine). It reports ns per delta and the peak live heap.
+// provider StreamBuilder, loop, Agent state and one subscriber. It reports ns per delta and the peak
+// live heap.
 func BenchmarkRun100kDeltas(b *testing.B) {
-	for _, viaBridge := range []bool{false, true} {
-		name := "subscriber"
-		if viaBridge {
-			name = "bridge"
+	b.Run("subscriber", func(b *testing.B) {
+		b.ReportAllocs()
+		var peak uint64
+		cpuBefore, cpuOK := processCPU()
+		for range b.N {
+			runtime.GC()
+			a := NewAgent(Config{Stream: streamDeltas(runDeltas)}, State{Model: testModel})
+			h := &heapPeak{}
+			a.Subscribe(func(ev Event) { h.sample() })
+			if err := a.Prompt(context.Background(), user("hi")); err != nil {
+				b.Fatal(err)
+			}
+			final := a.Messages()[1].(*provider.AssistantMessage)
+			if len(final.Content[0].Text) != 4*runDeltas {
+				b.Fatalf("final text %d bytes", len(final.Content[0].Text))
+			}
+			peak = max(peak, h.peak)
 		}
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			var peak uint64
-			cpuBefore, cpuOK := processCPU()
-			for range b.N {
-				runtime.GC()
-				a := NewAgent(Config{Stream: streamDeltas(runDeltas)}, State{Model: testModel})
-				h := &heapPeak{}
-				var consumed chan int
-				if viaBridge {
-					br := NewBridge()
-					a.Subscribe(func(ev Event) { h.sample(); br.Push(ev) })
-					consumed = make(chan int)
-					go func() {
-						n := 0
-						for {
-							evs, _ := br.Next(context.Background())
-							n += len(evs)
-							if evs[len(evs)-1].Type == EventAgentEnd {
-								consumed <- n
-								return
-							}
-						}
-					}()
-				} else {
-					a.Subscribe(func(ev Event) { h.sample() })
-				}
-				if err := a.Prompt(context.Background(), user("hi")); err != nil {
-					b.Fatal(err)
-				}
-				if consumed != nil {
-					<-consumed
-				}
-				final := a.Messages()[1].(*provider.AssistantMessage)
-				if len(final.Content[0].Text) != 4*runDeltas {
-					b.Fatalf("final text %d bytes", len(final.Content[0].Text))
-				}
-				peak = max(peak, h.peak)
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/runDeltas, "ns/delta")
-			if cpuAfter, _ := processCPU(); cpuOK {
-				// Process CPU (GC and the consumer goroutine included), steadier than wall time on a
-				// shared machine.
-				b.ReportMetric(float64((cpuAfter-cpuBefore).Nanoseconds())/float64(b.N)/runDeltas, "cpu-ns/delta")
-			}
-			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
-		})
-	}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/runDeltas, "ns/delta")
+		if cpuAfter, _ := processCPU(); cpuOK {
+			// Process CPU (GC included), steadier than wall time on a shared machine.
+			b.ReportMetric(float64((cpuAfter-cpuBefore).Nanoseconds())/float64(b.N)/runDeltas, "cpu-ns/delta")
+		}
+		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+	})
 }
 
 // BenchmarkJSONEventLines encodes every event of a 20,000-delta answer as pi's JSON mode writes it
@@ -178,7 +150,7 @@ func BenchmarkJSONEventLines(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if events[j].IsDelta() {
+					if events[j].Type == EventMessageUpdate && events[j].AssistantEvent.IsDelta() {
 						i++
 					}
 				}

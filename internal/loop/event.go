@@ -64,12 +64,6 @@ func (e *Event) MessageSnapshot() provider.Message {
 	return e.Message
 }
 
-// IsDelta reports whether the event is a message_update that only adds text (text, thinking or
-// tool-call argument deltas): the only events a slow consumer may merge.
-func (e *Event) IsDelta() bool {
-	return e.Type == EventMessageUpdate && e.AssistantEvent != nil && e.AssistantEvent.IsDelta()
-}
-
 // MarshalJSON writes the event in pi's shape, field for field.
 func (e *Event) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer

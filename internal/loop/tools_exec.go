@@ -125,7 +125,7 @@ func (r *run) prepare(c provider.Content, b *batch) *toolCallState {
 			return s
 		}
 	}
-	validated, err := r.a.validator.validate(c.Name, tool.Definition().Parameters, args)
+	validated, err := r.a.args.Validate(c.Name, tool.Definition().Parameters, args)
 	if err != nil {
 		s.fail(err.Error())
 		return s

@@ -14,8 +14,8 @@ import (
 // into Update without ever making the producer wait for the UI: pushing only appends under a lock.
 // While the UI is behind, consecutive message_update events are merged (each gives the whole partial
 // message, which Update copies with MessageSnapshot, so the newest one says everything) and so are consecutive output chunks of the
-// same `!` command; every other event is kept, in order. This is loop.Bridge's rule applied to the
-// session's events, which add retry, compaction and queue events to the agent's.
+// same `!` command; every other event (the session's retry, compaction and queue events included) is
+// kept, in order.
 type inbox struct {
 	mu      sync.Mutex
 	pending []inboxItem

@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/harness"
@@ -54,5 +57,65 @@ func TestInboxMergesStreamUpdatesOnly(t *testing.T) {
 	}
 	if b.drain() != nil {
 		t.Fatal("drain did not empty the inbox")
+	}
+}
+
+func TestInboxWaitDeliversOrStops(t *testing.T) {
+	b := newInbox()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if msg := b.wait(ctx)(); msg != nil {
+		t.Fatalf("wait on a cancelled context with nothing queued: %v", msg)
+	}
+	b.pushEvent(agentEv(loop.EventAgentStart, ""))
+	if items, ok := b.wait(context.Background())().(inboxMsg); !ok || len(items) != 1 || items[0].ev.Type != "agent_start" {
+		t.Fatalf("wait delivered %v", items)
+	}
+}
+
+// TestInboxConcurrentConsumer pushes from one goroutine while Update's command drains on another, as
+// in the TUI: every event but a superseded stream update arrives, in order, and each run of updates
+// ends with the newest one. Run with -race.
+func TestInboxConcurrentConsumer(t *testing.T) {
+	const rounds, updates = 200, 20
+	b := newInbox()
+	go func() {
+		for i := range rounds {
+			for j := range updates {
+				b.pushEvent(agentEv(loop.EventMessageUpdate, fmt.Sprintf("%d.%d", i, j)))
+			}
+			b.pushEvent(agentEv(loop.EventToolExecutionStart, ""))
+			b.pushMsg(bashChunkMsg{id: i, text: "a"})
+			b.pushMsg(bashChunkMsg{id: i, text: "b"})
+		}
+		b.pushEvent(agentEv(loop.EventAgentEnd, ""))
+	}()
+	var got []inboxItem
+	for len(got) == 0 || got[len(got)-1].ev.Type != "agent_end" {
+		items, ok := b.wait(context.Background())().(inboxMsg)
+		if !ok || len(items) == 0 {
+			t.Fatalf("wait delivered %v", items)
+		}
+		got = append(got, items...)
+	}
+	round, bash := 0, map[int]string{}
+	for i, it := range got {
+		switch {
+		case it.msg != nil:
+			c := it.msg.(bashChunkMsg)
+			bash[c.id] += c.text
+		case it.ev.Type == "tool_execution_start":
+			prev := got[i-1]
+			if prev.msg != nil || prev.ev.Type != "message_update" {
+				t.Fatalf("round %d: tool_execution_start after %v", round, prev)
+			}
+			if text := provider.TextOf(prev.ev.Agent.Message.(*provider.AssistantMessage).Content, ""); text != fmt.Sprintf("%d.%d", round, updates-1) {
+				t.Fatalf("round %d ended its updates with %q", round, text)
+			}
+			round++
+		}
+	}
+	if round != rounds || len(bash) != rounds || strings.Count(fmt.Sprint(bash), "ab") != rounds {
+		t.Fatalf("%d rounds, bash output %v", round, bash)
 	}
 }

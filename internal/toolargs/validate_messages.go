@@ -1,4 +1,4 @@
-package loop
+package toolargs
 
 import (
 	"strconv"

@@ -1,4 +1,4 @@
-package loop
+package toolargs
 
 import (
 	"bytes"
@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/pi-go/pi-go/internal/jsonx"
-	"github.com/pi-go/pi-go/internal/provider"
 )
 
 // JSON values as JavaScript sees them: tool arguments are decoded into generic values (numbers as
@@ -158,13 +157,17 @@ func encodeJS(b *bytes.Buffer, v any, order keyOrder, ptr, indent string, depth 
 		newline(depth)
 		b.WriteByte('}')
 	default:
-		// Not produced by decodeOrdered; encode it the ordinary way rather than lose it.
-		data, err := provider.MarshalJS(x)
-		if err != nil {
+		// Neither decodeOrdered nor coercion produces other types; encode one the ordinary way (without
+		// HTML escapes, as JavaScript) rather than lose it.
+		// (A buffer of its own: handing b to the encoder would move every caller's b to the heap.)
+		var data bytes.Buffer
+		enc := json.NewEncoder(&data)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(x); err != nil {
 			b.WriteString("null")
 			return
 		}
-		b.Write(data)
+		b.Write(bytes.TrimSuffix(data.Bytes(), []byte("\n")))
 	}
 }
 

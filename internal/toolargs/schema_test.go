@@ -1,4 +1,4 @@
-package loop
+package toolargs
 
 import (
 	"bytes"
@@ -9,9 +9,9 @@ import (
 
 // checkValidation runs one call through the validator and compares the arguments Execute would get, or
 // the "  - path: message" lines of pi's error text.
-func checkValidation(t *testing.T, v *argValidator, schema, args, want string, wantErr []string) {
+func checkValidation(t *testing.T, v *Cache, schema, args, want string, wantErr []string) {
 	t.Helper()
-	got, err := v.validate("tool", json.RawMessage(schema), json.RawMessage(args))
+	got, err := v.Validate("tool", json.RawMessage(schema), json.RawMessage(args))
 	if wantErr == nil {
 		if err != nil {
 			t.Fatalf("unexpected error:\n%v", err)
@@ -120,14 +120,14 @@ func TestSchemaKeywords(t *testing.T) {
 				"a: must be string",
 			}},
 	}
-	v := newArgValidator()
+	v := &Cache{}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { checkValidation(t, v, tc.schema, tc.args, tc.want, tc.wantErr) })
 	}
 }
 
 func TestInvalidSchemas(t *testing.T) {
-	v := newArgValidator()
+	v := &Cache{}
 	for schema, want := range map[string]string{
 		`{"type":[]}`:                                `at "/type": must be a type name or a non-empty array of type names`,
 		`{"type":["string","string"]}`:               `at "/type": type "string" is listed twice`,
@@ -147,7 +147,7 @@ func TestInvalidSchemas(t *testing.T) {
 		`{"$schema":"http://json-schema.org/draft-07/schema#","enum":[1,1]}`: `at "/enum": must be a non-empty array of distinct values`,
 		`[]`: `a schema must be an object or a boolean, not array`,
 	} {
-		_, err := v.validate("t", json.RawMessage(schema), json.RawMessage(`{}`))
+		_, err := v.Validate("t", json.RawMessage(schema), json.RawMessage(`{}`))
 		wantText := `Invalid parameter schema for tool "t": ` + want
 		if err == nil || err.Error() != wantText {
 			t.Errorf("schema %s: error %v\nwant %s", schema, err, wantText)
@@ -161,7 +161,7 @@ func TestInvalidSchemas(t *testing.T) {
 		`{"$id":"https://example.com/t.json","$defs":{"a":{}},"$ref":"https://example.com/t.json#/$defs/a"}`,
 		`{"x-unknown-keyword":{"type":5},"description":7}`,
 	} {
-		if _, err := v.validate("t", json.RawMessage(schema), json.RawMessage(`{}`)); err != nil &&
+		if _, err := v.Validate("t", json.RawMessage(schema), json.RawMessage(`{}`)); err != nil &&
 			strings.HasPrefix(err.Error(), "Invalid parameter schema") {
 			t.Errorf("schema %s: %v", schema, err)
 		}

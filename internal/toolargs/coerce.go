@@ -1,4 +1,4 @@
-package loop
+package toolargs
 
 import (
 	"encoding/json"
@@ -15,7 +15,7 @@ import (
 // coercer walks a value and its schema; unions (anyOf/oneOf) are resolved by validating candidates
 // against the branch, which is why it needs the compiled schema.
 type coercer struct {
-	cs *compiledSchema
+	schema *Schema
 }
 
 // coerce returns the coerced value and whether anything changed. ptr is the schema's JSON pointer.
@@ -75,7 +75,7 @@ func (c *coercer) coerceUnion(v any, subs []any, ptr string) (any, bool) {
 	for i, sub := range subs {
 		subPtr := ptr + "/" + strconv.Itoa(i)
 		cand, changed := c.coerce(deepCopy(v), sub, subPtr)
-		if c.cs.check(subPtr, cand) {
+		if c.schema.check(subPtr, cand) {
 			return cand, changed
 		}
 	}

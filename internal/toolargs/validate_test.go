@@ -1,4 +1,4 @@
-package loop
+package toolargs
 
 import (
 	"bytes"
@@ -76,10 +76,10 @@ func TestValidateArguments(t *testing.T) {
 			},
 		},
 	}
-	v := newArgValidator()
+	v := &Cache{}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := v.validate("tool", json.RawMessage(tc.schema), json.RawMessage(tc.args))
+			got, err := v.Validate("tool", json.RawMessage(tc.schema), json.RawMessage(tc.args))
 			if tc.wantErr != nil {
 				if err == nil {
 					t.Fatalf("no error; got %s", got)
@@ -108,12 +108,12 @@ func TestValidateArguments(t *testing.T) {
 }
 
 func TestInvalidSchema(t *testing.T) {
-	v := newArgValidator()
-	if _, err := v.validate("t", json.RawMessage(`{"type":"object"`), json.RawMessage(`{}`)); err == nil ||
+	v := &Cache{}
+	if _, err := v.Validate("t", json.RawMessage(`{"type":"object"`), json.RawMessage(`{}`)); err == nil ||
 		!strings.HasPrefix(err.Error(), `Invalid parameter schema for tool "t"`) {
 		t.Fatalf("err %v", err)
 	}
-	if _, err := v.validate("t", json.RawMessage(`{"type":"nonsense"}`), json.RawMessage(`{}`)); err == nil {
+	if _, err := v.Validate("t", json.RawMessage(`{"type":"nonsense"}`), json.RawMessage(`{}`)); err == nil {
 		t.Fatal("a schema with an unknown type compiled")
 	}
 }
@@ -160,6 +160,26 @@ func TestJSNumbers(t *testing.T) {
 	for _, s := range []string{"abc", "1_000", "0x", "-0x10", "1.2.3", "inf", "NaN", "0x1p3"} {
 		if got, ok := jsStringToNumber(s); ok {
 			t.Errorf("Number(%q) = %v, want NaN", s, got)
+		}
+	}
+}
+
+func TestCoercionCorners(t *testing.T) {
+	v := &Cache{}
+	tests := []struct{ schema, args, want string }{
+		{`{"type":"object","additionalProperties":{"type":"number"}}`, `{"a":"1","b":2}`, `{"a":1,"b":2}`},
+		{`{"type":"object","properties":{"t":{"type":"array","items":[{"type":"string"},{"type":"boolean"}]}}}`, `{"t":[1,"false",3]}`, `{"t":["1",false,3]}`},
+		{`{"type":"object","properties":{"n":{"type":"number"}}}`, `{"n":null}`, `{"n":0}`},
+		{`{"type":"object","properties":{"n":{"type":["integer","boolean"]}}}`, `{"n":"1"}`, `{"n":1}`},
+		{`{"type":"object","properties":{"b":{"type":"boolean"}}}`, `{"b":null}`, `{"b":false}`},
+		{`{"type":"object","properties":{"a/b~":{"type":"string"}}}`, `{"a/b~":1}`, `{"a/b~":"1"}`},
+		{`{"allOf":[{"type":"object","properties":{"n":{"type":"integer"}}}]}`, `{"n":"4"}`, `{"n":4}`},
+		{`{"type":"object","properties":{"o":{"oneOf":[{"type":"integer"},{"type":"array"}]}}}`, `{"o":"9"}`, `{"o":9}`},
+	}
+	for _, tc := range tests {
+		got, err := v.Validate("t", json.RawMessage(tc.schema), json.RawMessage(tc.args))
+		if err != nil || string(got) != tc.want {
+			t.Errorf("%s with %s: %s %v, want %s", tc.schema, tc.args, got, err, tc.want)
 		}
 	}
 }
