@@ -307,7 +307,7 @@ func (m *model) cmdCopy(string) tea.Cmd {
 		m.addError("No agent messages to copy yet.")
 		return nil
 	}
-	m.scr.write(osc52(text))
+	m.scr.WriteSequence(osc52(text))
 	m.addStatus("Copied last agent message to clipboard")
 	return nil
 }

@@ -37,8 +37,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		cmds = append(cmds, m.handleKey(msg))
 	case tea.ResumeMsg:
-		_ = m.term.enter()
-		m.scr.resume()
+		_ = m.term.Enter()
+		m.scr.Resume()
 	default:
 		if k, ok := extendedKey(msg); ok {
 			cmds = append(cmds, m.handleKey(k))
@@ -125,7 +125,7 @@ func (m *model) resize(w, h int) {
 		return
 	}
 	m.width, m.height = w, h
-	m.scr.resize(w, h)
+	m.scr.Resize(w, h)
 	m.footerDirty = true
 	if m.sel != nil {
 		m.sel.resize(w, h)

@@ -21,13 +21,13 @@ const (
 // is read first: a resize whose signal has not arrived yet has already re-wrapped the screen, and a
 // frame computed for the old width would start on the wrong row.
 func (m *model) drawFrame() {
-	if w, h := m.term.size(); w > 0 && (w != m.width || h != m.height) {
+	if w, h := m.term.Size(); w > 0 && (w != m.width || h != m.height) {
 		m.resize(w, h)
 	}
 	now := time.Now()
 	m.lastFrame = now
 	print := m.flushChat(m.width)
-	m.scr.draw(print, m.liveLines(now))
+	m.scr.Draw(print, m.liveLines(now))
 }
 
 // liveLines composes the live region: the chat's unfinished blocks, queued messages and `!`
@@ -218,7 +218,7 @@ func (m *model) releaseScreen() {
 		print = append(print, m.itemLines(it, m.width, now)...)
 	}
 	m.chat, m.pendingBash = nil, nil
-	m.scr.release(print)
+	m.scr.Release(print)
 }
 
 // setTitle sets the terminal title as pi does: "π - <session name> - <cwd>".
@@ -228,7 +228,7 @@ func (m *model) setTitle() tea.Cmd {
 		title += name + " - "
 	}
 	title += filepath.Base(m.sess.Cwd())
-	m.scr.write("\x1b]0;" + sanitizeTitle(title) + "\x07")
+	m.scr.WriteSequence("\x1b]0;" + sanitizeTitle(title) + "\x07")
 	return nil
 }
 
