@@ -182,7 +182,7 @@ func (m *model) cmdClone(string) tea.Cmd {
 	}
 	sess := m.sess
 	return m.sessionOp(sess.Clone, func(m *model) {
-		m.ed.setText("")
+		m.ed.SetText("")
 		m.addStatus("Cloned to new session")
 	})
 }

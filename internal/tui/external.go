@@ -26,7 +26,7 @@ func (m *model) externalEditor() tea.Cmd {
 		return nil
 	}
 	tmp := filepath.Join(os.TempDir(), fmt.Sprintf("pi-editor-%d.pi.md", time.Now().UnixMilli()))
-	if err := os.WriteFile(tmp, []byte(m.ed.expandedText()), 0o600); err != nil {
+	if err := os.WriteFile(tmp, []byte(m.ed.ExpandedText()), 0o600); err != nil {
 		m.addError(err.Error())
 		return nil
 	}
@@ -50,7 +50,7 @@ func (m *model) externalEditor() tea.Cmd {
 func (m *model) externalEditorDone(msg externalEditorMsg) {
 	m.scr.Resume()
 	if msg.ok {
-		m.ed.setText(msg.text)
+		m.ed.SetText(msg.text)
 		return
 	}
 	// A non-zero exit keeps the text as it was, as in pi; only a failure to start is reported.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/tui/editor"
 	"github.com/pi-go/pi-go/internal/tui/render"
 	"github.com/pi-go/pi-go/internal/tui/screen"
 	"github.com/pi-go/pi-go/internal/tui/theme"
@@ -40,7 +41,7 @@ type model struct {
 	chat  []*chatItem
 	tools map[string]*chatItem // tool blocks by call id, until their result arrives
 
-	ed   *editor
+	ed   *editor.Editor
 	comp *completion
 	sel  selector // the selector shown instead of the editor, or nil
 
@@ -124,7 +125,7 @@ func newModel(ctx context.Context, sess *harness.Session, opts Options, width, h
 		width:        width,
 		height:       height,
 		tools:        map[string]*chatItem{},
-		ed:           newEditor(),
+		ed:           editor.New(),
 		hideThinking: settings.HideThinkingBlock,
 		footerDirty:  true,
 		initial:      append([]string(nil), opts.InitialMessages...),

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/tui/editor"
 	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
@@ -93,8 +94,8 @@ func (m *model) startNavigation(id string, o harness.NavigateOptions) tea.Cmd {
 			default:
 				m.addSeparator()
 				cmd := m.printHistory()
-				if res.EditorText != "" && strings.TrimSpace(m.ed.text()) == "" {
-					m.ed.setText(res.EditorText)
+				if res.EditorText != "" && strings.TrimSpace(m.ed.Text()) == "" {
+					m.ed.SetText(res.EditorText)
 				}
 				m.addStatus("Navigated to selected point")
 				return tea.Batch(cmd, m.flushCompactionQueue(false))
@@ -107,38 +108,35 @@ func (m *model) startNavigation(id string, o harness.NavigateOptions) tea.Cmd {
 // textInput is a one-field dialog in place of the editor (custom summary instructions).
 type textInput struct {
 	title    string
-	ed       *editor
+	ed       *editor.Editor
 	onSubmit func(m *model, text string) tea.Cmd
 	onCancel func(m *model)
 }
 
 func newTextInput(title string, onSubmit func(*model, string) tea.Cmd, onCancel func(*model)) *textInput {
-	return &textInput{title: title, ed: newEditor(), onSubmit: onSubmit, onCancel: onCancel}
+	return &textInput{title: title, ed: editor.New(), onSubmit: onSubmit, onCancel: onCancel}
 }
 
 func (t *textInput) resize(int, int) {}
 
 func (t *textInput) key(m *model, k tea.KeyMsg) tea.Cmd {
 	if k.Paste {
-		t.ed.paste(string(k.Runes))
+		t.ed.Paste(string(k.Runes))
 		return nil
 	}
-	switch keyName(k) {
+	switch editor.KeyName(k) {
 	case "esc", "ctrl+c":
 		m.sel = nil
 		t.onCancel(m)
 		return nil
 	case "enter":
 		m.sel = nil
-		return t.onSubmit(m, strings.TrimSpace(t.ed.expandedText()))
-	case "ctrl+j", shiftEnter, "alt+enter":
-		t.ed.newline()
+		return t.onSubmit(m, strings.TrimSpace(t.ed.ExpandedText()))
+	case "ctrl+j", editor.ShiftEnter, "alt+enter":
+		t.ed.Newline()
 		return nil
 	}
-	saved := m.ed
-	m.ed = t.ed
-	m.editorKey(k)
-	m.ed = saved
+	t.ed.Update(k)
 	return nil
 }
 
@@ -146,7 +144,7 @@ func (t *textInput) view(m *model, width, rows int) []string {
 	th := m.r.Theme()
 	rule := th.Fg(theme.Border, strings.Repeat("─", max(width, 1)))
 	out := []string{rule, truncate(" "+th.Style(theme.Accent, true, false, t.title), width)}
-	for _, l := range t.ed.view(max(width-1, 2), max(rows-4, 1), true) {
+	for _, l := range t.ed.View(max(width-1, 2), max(rows-4, 1), true) {
 		out = append(out, " "+l)
 	}
 	out = append(out, truncate(" "+th.Fg(theme.Muted, "enter submit · ctrl+j new line · esc back"), width))

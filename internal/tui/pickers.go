@@ -144,7 +144,7 @@ func (m *model) openForkSelector() {
 				// As pi re-renders the chat: the new session's conversation, under a rule.
 				m.addSeparator()
 				cmd := m.printHistory()
-				m.ed.setText(text)
+				m.ed.SetText(text)
 				m.addStatus("Forked to new session")
 				return cmd
 			}}

@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/pi-go/pi-go/internal/tui/editor"
 	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
@@ -87,7 +88,7 @@ func (p *listPicker) selectValue(match func(any) bool) {
 func (p *listPicker) resize(int, int) {}
 
 func (p *listPicker) key(m *model, k tea.KeyMsg) tea.Cmd {
-	name := keyName(k)
+	name := editor.KeyName(k)
 	if p.onKey != nil {
 		if cmd, ok := p.onKey(m, p, name); ok {
 			return cmd

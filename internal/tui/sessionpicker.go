@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pi-go/pi-go/internal/session"
+	"github.com/pi-go/pi-go/internal/tui/editor"
 	"github.com/pi-go/pi-go/internal/tui/render"
 	"github.com/pi-go/pi-go/internal/tui/theme"
 )
@@ -69,8 +70,8 @@ type sessionPicker struct {
 	status        string // one-line message replacing the hints until the next key
 	statusErr     bool
 
-	renaming   string  // path being renamed ("" when not renaming)
-	renameEdit *editor // the new name
+	renaming   string         // path being renamed ("" when not renaming)
+	renameEdit *editor.Editor // the new name
 }
 
 func (m *model) openSessionPicker(initial bool) tea.Cmd {
@@ -180,7 +181,7 @@ func (sp *sessionPicker) resize(int, int) {}
 func (sp *sessionPicker) setStatus(msg string, isErr bool) { sp.status, sp.statusErr = msg, isErr }
 
 func (sp *sessionPicker) key(m *model, k tea.KeyMsg) tea.Cmd {
-	name := keyName(k)
+	name := editor.KeyName(k)
 	if sp.renaming != "" {
 		return sp.renameKey(m, k, name)
 	}
@@ -231,8 +232,8 @@ func (sp *sessionPicker) key(m *model, k tea.KeyMsg) tea.Cmd {
 		if sp.cursor < len(sp.rows) && !sp.loading[sp.scope()] {
 			in := sp.rows[sp.cursor].info
 			sp.renaming = in.Path
-			sp.renameEdit = newEditor()
-			sp.renameEdit.setText(in.Name)
+			sp.renameEdit = editor.New()
+			sp.renameEdit.SetText(in.Name)
 		}
 	case "ctrl+d":
 		sp.startDelete()
@@ -337,7 +338,7 @@ func (sp *sessionPicker) renameKey(m *model, k tea.KeyMsg, name string) tea.Cmd 
 		sp.renaming, sp.renameEdit = "", nil
 		return nil
 	case "enter":
-		next := strings.TrimSpace(oneLine(sp.renameEdit.text()))
+		next := strings.TrimSpace(oneLine(sp.renameEdit.Text()))
 		if next == "" {
 			return nil
 		}
@@ -346,13 +347,10 @@ func (sp *sessionPicker) renameKey(m *model, k tea.KeyMsg, name string) tea.Cmd 
 		return sp.rename(m, path, next)
 	}
 	if k.Paste {
-		sp.renameEdit.insertText(oneLine(string(k.Runes)))
+		sp.renameEdit.InsertText(oneLine(string(k.Runes)))
 		return nil
 	}
-	saved := m.ed
-	m.ed = sp.renameEdit
-	m.editorKey(k)
-	m.ed = saved
+	sp.renameEdit.Update(k)
 	return nil
 }
 
@@ -406,7 +404,7 @@ func (sp *sessionPicker) view(m *model, width, rows int) []string {
 	rule := th.Fg(theme.Accent, strings.Repeat("─", max(width, 1)))
 	if sp.renaming != "" {
 		out := []string{rule, truncate(" "+th.Bold("Rename Session"), width)}
-		for _, l := range sp.renameEdit.view(max(width-1, 2), 3, true) {
+		for _, l := range sp.renameEdit.View(max(width-1, 2), 3, true) {
 			out = append(out, " "+l)
 		}
 		out = append(out, truncate(" "+th.Fg(theme.Muted, "enter to save · esc to cancel"), width))

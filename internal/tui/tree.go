@@ -11,6 +11,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/session"
+	"github.com/pi-go/pi-go/internal/tui/editor"
 	"github.com/pi-go/pi-go/internal/tui/render"
 	"github.com/pi-go/pi-go/internal/tui/theme"
 )
@@ -46,7 +47,7 @@ type treeSelector struct {
 
 	// labelling is the entry whose label is being edited ("" when not), labelEdit its text.
 	labelling string
-	labelEdit *editor
+	labelEdit *editor.Editor
 }
 
 // openTreeSelector shows the tree with initial (an entry id) selected, or the current leaf.
@@ -99,7 +100,7 @@ func (t *treeSelector) toggleMode(mode treeFilter) {
 }
 
 func (t *treeSelector) key(m *model, k tea.KeyMsg) tea.Cmd {
-	name := keyName(k)
+	name := editor.KeyName(k)
 	if t.labelling != "" {
 		return t.labelKey(m, k, name)
 	}
@@ -154,8 +155,8 @@ func (t *treeSelector) key(m *model, k tea.KeyMsg) tea.Cmd {
 	case "L":
 		if id := t.cursorID(); id != "" {
 			t.labelling = id
-			t.labelEdit = newEditor()
-			t.labelEdit.setText(t.rows[t.index[id]].label)
+			t.labelEdit = editor.New()
+			t.labelEdit.SetText(t.rows[t.index[id]].label)
 		}
 	case "T":
 		t.labelTimes = !t.labelTimes
@@ -202,7 +203,7 @@ func (t *treeSelector) labelKey(m *model, k tea.KeyMsg, name string) tea.Cmd {
 		t.labelling, t.labelEdit = "", nil
 		return nil
 	case "enter":
-		id, label := t.labelling, strings.TrimSpace(oneLine(t.labelEdit.text()))
+		id, label := t.labelling, strings.TrimSpace(oneLine(t.labelEdit.Text()))
 		t.labelling, t.labelEdit = "", nil
 		if _, err := m.sess.Store().AppendLabelChange(id, label); err != nil {
 			m.addError("Could not save the label: " + err.Error())
@@ -218,13 +219,10 @@ func (t *treeSelector) labelKey(m *model, k tea.KeyMsg, name string) tea.Cmd {
 		return nil
 	}
 	if k.Paste {
-		t.labelEdit.insertText(oneLine(string(k.Runes)))
+		t.labelEdit.InsertText(oneLine(string(k.Runes)))
 		return nil
 	}
-	saved := m.ed
-	m.ed = t.labelEdit
-	m.editorKey(k)
-	m.ed = saved
+	t.labelEdit.Update(k)
 	return nil
 }
 
@@ -234,7 +232,7 @@ func (t *treeSelector) view(m *model, width, rows int) []string {
 	out := []string{rule, truncate(" "+th.Style(theme.Accent, true, false, "Session Tree"), width)}
 	if t.labelling != "" {
 		out = append(out, truncate("  "+th.Fg(theme.Muted, "Label (empty to remove):"), width))
-		for _, l := range t.labelEdit.view(max(width-2, 2), 3, true) {
+		for _, l := range t.labelEdit.View(max(width-2, 2), 3, true) {
 			out = append(out, "  "+l)
 		}
 		out = append(out, truncate("  "+m.r.KeyHint("enter", "save")+"  "+m.r.KeyHint("esc", "cancel"), width))

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/pi-go/pi-go/internal/tui/editor"
 )
 
 // Update applies one message. Every message may change what is shown, so a frame is scheduled
@@ -40,7 +42,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		_ = m.term.Enter()
 		m.scr.Resume()
 	default:
-		if k, ok := extendedKey(msg); ok {
+		if k, ok := editor.ExtendedKey(msg); ok {
 			cmds = append(cmds, m.handleKey(k))
 		} else {
 			cmds = append(cmds, m.handleMsg(msg))

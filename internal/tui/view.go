@@ -2,6 +2,7 @@ package tui
 
 import (
 	"path/filepath"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -141,9 +142,9 @@ func (m *model) runningTools() (string, int) {
 func (m *model) editorLines(w int) []string {
 	m.footerLines() // refreshes borderLevel
 	level := m.borderLevel
-	bash := len(m.ed.lines) > 0 && len(m.ed.lines[0]) > 0 && m.ed.lines[0][0] == '!'
+	bash := strings.HasPrefix(m.ed.Text(), "!")
 	border := m.r.EditorBorder(level, bash, w)
-	rows := m.ed.view(m.editorWidth(), editorMaxRows, true)
+	rows := m.ed.View(m.editorWidth(), editorMaxRows, true)
 	out := make([]string, 0, len(rows)+2)
 	out = append(out, border)
 	for _, r := range rows {
