@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pi-go/pi-go/internal/tui/editor"
+	"github.com/pi-go/pi-go/internal/tui/picker"
 	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
@@ -78,7 +79,7 @@ func (c *completion) show(prefix string, items []compItem) {
 
 // commandItems are the built-in commands matching query, for the list.
 func commandItems(all []slashCommand, query string) []compItem {
-	cmds := fuzzyFilter(all, query, func(s slashCommand) string { return s.name })
+	cmds := picker.FuzzyFilter(all, query, func(s slashCommand) string { return s.name })
 	items := make([]compItem, 0, len(cmds))
 	for _, s := range cmds {
 		desc := s.desc

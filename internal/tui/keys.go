@@ -16,7 +16,7 @@ const doubleKeyWindow = 500 * time.Millisecond
 // application's bindings; the rest edits the text.
 func (m *model) handleKey(k tea.KeyMsg) tea.Cmd {
 	if m.sel != nil {
-		return m.sel.key(m, k)
+		return m.selectorKey(k)
 	}
 	if k.Paste {
 		m.ed.Update(k)

@@ -12,6 +12,7 @@ import (
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/tui/editor"
+	"github.com/pi-go/pi-go/internal/tui/picker"
 	"github.com/pi-go/pi-go/internal/tui/render"
 	"github.com/pi-go/pi-go/internal/tui/screen"
 	"github.com/pi-go/pi-go/internal/tui/theme"
@@ -43,7 +44,7 @@ type model struct {
 
 	ed   *editor.Editor
 	comp *completion
-	sel  selector // the selector shown instead of the editor, or nil
+	sel  picker.Picker // the picker shown instead of the editor, or nil
 
 	run runState
 	// pendingBash are `!` commands started while the agent works: shown under the chat and moved

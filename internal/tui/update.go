@@ -92,6 +92,10 @@ func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 		m.addWarning(string(msg))
 	case filesMsg:
 		return m.comp.setFiles(msg, m.ed)
+	case pickerReplyMsg:
+		if m.sel != nil && m.sel == msg.to {
+			return m.updateSelector(msg.msg)
+		}
 	}
 	return nil
 }
@@ -129,7 +133,4 @@ func (m *model) resize(w, h int) {
 	m.width, m.height = w, h
 	m.scr.Resize(w, h)
 	m.footerDirty = true
-	if m.sel != nil {
-		m.sel.resize(w, h)
-	}
 }

@@ -41,7 +41,7 @@ func (m *model) liveLines(now time.Time) []string {
 	bottom = append(bottom, m.pendingLines(w, now)...)
 	bottom = append(bottom, m.statusLines(w, now)...)
 	if m.sel != nil {
-		bottom = append(bottom, m.sel.view(m, w, m.selectorRows())...)
+		bottom = append(bottom, m.sel.View(w, m.selectorRows())...)
 	} else {
 		bottom = append(bottom, m.editorLines(w)...)
 		bottom = append(bottom, m.comp.view(m, w)...)
