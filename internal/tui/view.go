@@ -2,7 +2,6 @@ package tui
 
 import (
 	"path/filepath"
-	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -142,7 +141,7 @@ func (m *model) runningTools() (string, int) {
 func (m *model) editorLines(w int) []string {
 	m.footerLines() // refreshes borderLevel
 	level := m.borderLevel
-	bash := strings.HasPrefix(m.ed.Text(), "!")
+	bash := m.ed.StartsWith('!')
 	border := m.r.EditorBorder(level, bash, w)
 	rows := m.ed.View(m.editorWidth(), editorMaxRows, true)
 	out := make([]string, 0, len(rows)+2)

@@ -84,6 +84,12 @@ func (e *Editor) ExpandedText() string {
 
 func (e *Editor) Empty() bool { return len(e.lines) == 1 && len(e.lines[0]) == 0 }
 
+// StartsWith reports whether the text begins with r, without copying the text (the live region
+// asks on every frame whether the editor is in bash mode).
+func (e *Editor) StartsWith(r rune) bool {
+	return len(e.lines) > 0 && len(e.lines[0]) > 0 && e.lines[0][0] == r
+}
+
 // SetText replaces the content (undoably) and puts the cursor at its end.
 func (e *Editor) SetText(s string) {
 	if s != e.Text() {

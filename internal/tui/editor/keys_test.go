@@ -116,3 +116,19 @@ func TestExtendedKeyRecognisesShiftEnter(t *testing.T) {
 		t.Errorf("KeyName(Alt+Up) = %q", got)
 	}
 }
+
+func TestStartsWith(t *testing.T) {
+	e := New()
+	if e.StartsWith('!') {
+		t.Fatal("an empty editor starts with !")
+	}
+	press(e, runes("!ls"), key(tea.KeyCtrlJ))
+	e.Newline()
+	if !e.StartsWith('!') || New().StartsWith(0) {
+		t.Fatalf("StartsWith('!') false for %q", e.Text())
+	}
+	e.SetText("\n!")
+	if e.StartsWith('!') {
+		t.Fatal("a ! on the second line counts")
+	}
+}
