@@ -82,6 +82,7 @@ func (e *Editor) ExpandedText() string {
 	})
 }
 
+// Empty reports whether there is no text.
 func (e *Editor) Empty() bool { return len(e.lines) == 1 && len(e.lines[0]) == 0 }
 
 // StartsWith reports whether the text begins with r, without copying the text (the live region
@@ -316,6 +317,8 @@ func (e *Editor) pasteKnown(marker string) bool {
 	return ok
 }
 
+// Backspace deletes the character (or paste marker) before the cursor; at a line start it joins
+// the line to the one above.
 func (e *Editor) Backspace() {
 	e.lastAction = ""
 	if e.col == 0 && e.row == 0 {
@@ -338,6 +341,8 @@ func (e *Editor) Backspace() {
 	e.changed()
 }
 
+// DeleteForward deletes the character (or paste marker) after the cursor; at a line end it joins
+// the next line.
 func (e *Editor) DeleteForward() {
 	e.lastAction = ""
 	line := e.lines[e.row]

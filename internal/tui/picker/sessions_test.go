@@ -65,7 +65,8 @@ func TestSessionsScopeLoadsOnceAndDropsStaleAnswers(t *testing.T) {
 		t.Fatalf("Tab asks for %#v", req)
 	}
 	mustContain(t, view(sp, 120, 20), "Resume Session (All)", "Loading...")
-	sendNone(t, sp, SessionsLoaded{Request: LoadSessions{All: true, Seq: 1}, Infos: testSessions()[:1]}) // stale
+	stale := LoadSessions{All: true, Seq: 1}
+	sendNone(t, sp, SessionsLoaded{Request: stale, Infos: testSessions()[:1]})
 	mustContain(t, view(sp, 120, 20), "Loading sessions...")
 	elsewhere := session.Info{Path: "/t/far.jsonl", FirstMessage: "far away", Cwd: "/t", Modified: time.Now()}
 	sendNone(t, sp, SessionsLoaded{Request: req, Infos: []session.Info{elsewhere}})
