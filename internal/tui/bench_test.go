@@ -11,6 +11,7 @@ import (
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/session"
+	"github.com/pi-go/pi-go/internal/tui/screen"
 )
 
 // sessionWith returns a session whose transcript holds n messages (prompts and markdown answers).
@@ -42,7 +43,7 @@ func BenchmarkFrame(b *testing.B) {
 	for _, n := range []int{10, 1000, 10000} {
 		b.Run(fmt.Sprintf("messages=%d", n), func(b *testing.B) {
 			sess := sessionWith(b, n)
-			m := newModel(context.Background(), sess, Options{Out: io.Discard}, 120, 40, openTerminal(nil, io.Discard))
+			m := newModel(context.Background(), sess, Options{Out: io.Discard}, 120, 40, screen.OpenTerminal(nil, io.Discard))
 			defer m.shutdown()
 			m.printHeader()
 			m.printHistoryNow()
@@ -66,7 +67,7 @@ func BenchmarkFrame(b *testing.B) {
 
 // BenchmarkIdleFrame is a frame with nothing new (a spinner tick while nothing else changes).
 func BenchmarkIdleFrame(b *testing.B) {
-	m := newModel(context.Background(), sessionWith(b, 10), Options{Out: io.Discard}, 120, 40, openTerminal(nil, io.Discard))
+	m := newModel(context.Background(), sessionWith(b, 10), Options{Out: io.Discard}, 120, 40, screen.OpenTerminal(nil, io.Discard))
 	defer m.shutdown()
 	m.printHistoryNow()
 	m.drawFrame()
@@ -82,7 +83,7 @@ func BenchmarkResumeHistory(b *testing.B) {
 	sess := sessionWith(b, 10000)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		m := newModel(context.Background(), sess, Options{Out: io.Discard}, 120, 40, openTerminal(nil, io.Discard))
+		m := newModel(context.Background(), sess, Options{Out: io.Discard}, 120, 40, screen.OpenTerminal(nil, io.Discard))
 		m.printHistoryNow()
 		m.drawFrame()
 		m.unsubscribe()

@@ -182,7 +182,7 @@ func (m *model) cmdClone(string) tea.Cmd {
 	}
 	sess := m.sess
 	return m.sessionOp(sess.Clone, func(m *model) {
-		m.ed.setText("")
+		m.ed.SetText("")
 		m.addStatus("Cloned to new session")
 	})
 }
@@ -307,7 +307,7 @@ func (m *model) cmdCopy(string) tea.Cmd {
 		m.addError("No agent messages to copy yet.")
 		return nil
 	}
-	m.scr.write(osc52(text))
+	m.scr.WriteSequence(osc52(text))
 	m.addStatus("Copied last agent message to clipboard")
 	return nil
 }

@@ -51,7 +51,7 @@ func TestNameAndSessionCommands(t *testing.T) {
 	u.waitAll("the session info", contains("Session Info", "Name: My Session", "File:", "Tokens"))
 	// The file's path is wrapped, not cut: all of it can be copied.
 	var joined strings.Builder
-	for _, l := range u.vt.allLines() {
+	for _, l := range u.vt.AllLines() {
 		joined.WriteString(strings.TrimPrefix(strings.TrimRight(l, " "), " "))
 	}
 	if path := sess.Store().SessionFile(); len(path) < 120 || !strings.Contains(joined.String(), path) {
@@ -240,7 +240,7 @@ func TestCtrlOShowsTheCompactionSummary(t *testing.T) {
 	u.waitScreen("answer two", contains("Answer two."))
 	u.submit("/compact")
 	u.waitAll("the compaction block", contains("Compacted from", "to expand)"))
-	if all := strings.Join(u.vt.allLines(), "\n"); strings.Contains(all, "Summarised history.") {
+	if all := strings.Join(u.vt.AllLines(), "\n"); strings.Contains(all, "Summarised history.") {
 		t.Fatalf("the summary is shown before Ctrl+O:\n%s", all)
 	}
 	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlO})

@@ -10,6 +10,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/pi-go/pi-go/internal/tui/editor"
+	"github.com/pi-go/pi-go/internal/tui/picker"
 	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
@@ -51,9 +53,9 @@ func (c *completion) close() { c.items, c.prefix, c.sel, c.scroll = nil, "", 0, 
 // completed on Tab only).
 func (c *completion) refresh(m *model) tea.Cmd {
 	e := m.ed
-	before := e.textBeforeCursor()
+	before := e.TextBeforeCursor()
 	switch {
-	case e.row == 0 && strings.HasPrefix(before, "/") && !strings.Contains(before, " "):
+	case e.OnFirstLine() && strings.HasPrefix(before, "/") && !strings.Contains(before, " "):
 		c.show(before, commandItems(m.availableCommands(), before[1:]))
 	case atPrefix(before) != "":
 		c.showFiles(atPrefix(before))
@@ -77,7 +79,7 @@ func (c *completion) show(prefix string, items []compItem) {
 
 // commandItems are the built-in commands matching query, for the list.
 func commandItems(all []slashCommand, query string) []compItem {
-	cmds := fuzzyFilter(all, query, func(s slashCommand) string { return s.name })
+	cmds := picker.FuzzyFilter(all, query, func(s slashCommand) string { return s.name })
 	items := make([]compItem, 0, len(cmds))
 	for _, s := range cmds {
 		desc := s.desc
@@ -106,7 +108,7 @@ func (c *completion) key(m *model, name string) (tea.Cmd, bool) {
 	case "enter":
 		// A command typed in full is run, not completed again.
 		it := c.items[c.sel]
-		if strings.TrimSpace(it.value) == strings.TrimSpace(m.ed.textBeforeCursor()) {
+		if strings.TrimSpace(it.value) == strings.TrimSpace(m.ed.TextBeforeCursor()) {
 			c.close()
 			return nil, false
 		}
@@ -121,7 +123,7 @@ func (c *completion) key(m *model, name string) (tea.Cmd, bool) {
 // contents.
 func (c *completion) accept(m *model) {
 	it := c.items[c.sel]
-	m.ed.replaceBeforeCursor(len([]rune(c.prefix)), it.value)
+	m.ed.ReplaceBeforeCursor(len([]rune(c.prefix)), it.value)
 	c.close()
 	if it.dir {
 		c.refresh(m)
@@ -134,7 +136,7 @@ func (c *completion) accept(m *model) {
 // tab is Tab without a list: complete the path before the cursor (one match is inserted, several are
 // listed); a leading "/name" completes commands.
 func (c *completion) tab(m *model) tea.Cmd {
-	before := m.ed.textBeforeCursor()
+	before := m.ed.TextBeforeCursor()
 	if strings.HasPrefix(strings.TrimSpace(before), "/") && !strings.Contains(strings.TrimSpace(before), " ") {
 		c.refresh(m)
 		if len(c.items) == 1 {
@@ -192,9 +194,9 @@ func (c *completion) needFiles(m *model) tea.Cmd {
 }
 
 // setFiles takes the file list and refreshes the suggestions if an @ token is still being typed.
-func (c *completion) setFiles(msg filesMsg, e *editor) tea.Cmd {
+func (c *completion) setFiles(msg filesMsg, e *editor.Editor) tea.Cmd {
 	c.files, c.filesAt, c.filesLoading = msg.files, msg.at, false
-	if p := atPrefix(e.textBeforeCursor()); p != "" {
+	if p := atPrefix(e.TextBeforeCursor()); p != "" {
 		c.showFiles(p)
 	}
 	return nil

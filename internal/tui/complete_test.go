@@ -7,27 +7,6 @@ import (
 	"testing"
 )
 
-func TestFuzzyScoreOrdersLikePi(t *testing.T) {
-	items := []string{"model", "compact", "copy", "clone", "hotkeys"}
-	if got := fuzzyFilter(items, "cop", func(s string) string { return s }); !slices.Equal(got, []string{"copy", "compact"}) {
-		t.Fatalf("cop -> %q", got)
-	}
-	if _, ok := fuzzyScore("xyz", "model"); ok {
-		t.Fatal("xyz matched model")
-	}
-	if _, ok := fuzzyScore("gpt4", "gpt-4o"); !ok {
-		t.Fatal("gpt4 must match gpt-4o")
-	}
-	if _, ok := fuzzyScore("4gpt", "gpt-4o"); !ok {
-		t.Fatal("digits-then-letters query must match swapped")
-	}
-	exact, _ := fuzzyScore("copy", "copy")
-	partial, _ := fuzzyScore("copy", "copycat")
-	if exact >= partial {
-		t.Fatalf("exact %v must beat partial %v", exact, partial)
-	}
-}
-
 func TestAtPrefix(t *testing.T) {
 	for in, want := range map[string]string{
 		"look at @src/ma": "@src/ma",

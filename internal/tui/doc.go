@@ -5,12 +5,13 @@
 // line, the editor (or a selector) and the footer. So a frame costs the same at message 10 and at
 // message 10,000, and the terminal keeps its native scrolling, selection and copy.
 //
-// The package draws the terminal itself (screen.go) instead of using Bubble Tea's renderer, which
-// redraws on a 60 fps ticker even when idle and cannot keep the scrollback clean when a resize makes
-// the terminal re-wrap the live region. Bubble Tea still reads the keyboard, runs the event loop and
-// the commands.
+// This package is the program: the model, the dispatch of keys and messages, the harness's events,
+// the chat, the slash commands and completion. Its parts live below it: screen draws the terminal
+// (instead of Bubble Tea's renderer; its doc says why, with measurements), editor is the prompt
+// editor, picker the selectors (they return their choices as messages that the model handles),
+// render turns state into styled lines and theme holds the palettes. Bubble Tea still reads the
+// keyboard, runs the event loop and the commands.
 //
-// It knows the harness, the session store (pickers, tree), the loop's event types and the render
-// package, which turns state into styled lines. It knows nothing of providers' wire formats, the
-// command line or how the session was chosen.
+// It knows the harness, the session store, the loop's event types and those packages. It knows
+// nothing of providers' wire formats, the command line or how the session was chosen.
 package tui

@@ -18,6 +18,7 @@ import (
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider/openai"
 	"github.com/pi-go/pi-go/internal/provider/openaitest"
+	"github.com/pi-go/pi-go/internal/tui/screen"
 )
 
 // Process-level benchmarks: the test binary runs as pi (runE2EHelper) in a tmux pane or on a pipe,
@@ -203,7 +204,7 @@ func BenchmarkEscapeAbort(b *testing.B) {
 	sess := newTestSessionWith(b, newScript(), nil, func(o *harness.Options) {
 		o.Stream, o.Model = p.Stream, &model
 	})
-	m := newModel(context.Background(), sess, Options{Out: io.Discard}, 120, 40, openTerminal(nil, io.Discard))
+	m := newModel(context.Background(), sess, Options{Out: io.Discard}, 120, 40, screen.OpenTerminal(nil, io.Discard))
 	defer m.shutdown()
 	c := openaitest.NewChunks(model.ID)
 	var total time.Duration

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/pi-go/pi-go/internal/tui/screen"
 )
 
 // externalEditor is Ctrl+G: the prompt is edited in $VISUAL (or $EDITOR); on a clean exit its text
@@ -24,14 +26,14 @@ func (m *model) externalEditor() tea.Cmd {
 		return nil
 	}
 	tmp := filepath.Join(os.TempDir(), fmt.Sprintf("pi-editor-%d.pi.md", time.Now().UnixMilli()))
-	if err := os.WriteFile(tmp, []byte(m.ed.expandedText()), 0o600); err != nil {
+	if err := os.WriteFile(tmp, []byte(m.ed.ExpandedText()), 0o600); err != nil {
 		m.addError(err.Error())
 		return nil
 	}
 	// "code --wait" style values carry arguments.
 	parts := strings.Fields(editorCmd)
 	c := exec.Command(parts[0], append(parts[1:], tmp)...)
-	m.scr.pause()
+	m.scr.Pause()
 	return tea.Exec(&foreground{cmd: c, term: m.term}, func(err error) tea.Msg {
 		defer os.Remove(tmp)
 		if err != nil {
@@ -46,9 +48,9 @@ func (m *model) externalEditor() tea.Cmd {
 }
 
 func (m *model) externalEditorDone(msg externalEditorMsg) {
-	m.scr.resume()
+	m.scr.Resume()
 	if msg.ok {
-		m.ed.setText(msg.text)
+		m.ed.SetText(msg.text)
 		return
 	}
 	// A non-zero exit keeps the text as it was, as in pi; only a failure to start is reported.
@@ -61,8 +63,8 @@ func (m *model) externalEditorDone(msg externalEditorMsg) {
 
 // suspend is Ctrl+Z: the terminal goes back to the shell until the process is resumed (fg).
 func (m *model) suspend() tea.Cmd {
-	m.scr.pause()
-	m.term.leave()
+	m.scr.Pause()
+	m.term.Leave()
 	return tea.Suspend
 }
 
@@ -70,12 +72,12 @@ func (m *model) suspend() tea.Cmd {
 // normal mode for the program and taken again afterwards.
 type foreground struct {
 	cmd  *exec.Cmd
-	term *terminal
+	term *screen.Terminal
 }
 
 func (f *foreground) Run() error {
-	f.term.leave()
-	defer func() { _ = f.term.enter() }()
+	f.term.Leave()
+	defer func() { _ = f.term.Enter() }()
 	return f.cmd.Run()
 }
 

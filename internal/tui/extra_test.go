@@ -254,7 +254,7 @@ func TestAbortDuringARetrySaysHowFarItGot(t *testing.T) {
 	u.waitScreen("the retried stream", contains("Partial"))
 	u.key(tea.KeyEscape)
 	u.waitAll("the abort", contains("Aborted after 1 retry attempt"))
-	if all := strings.Join(u.vt.allLines(), "\n"); strings.Contains(all, "Operation aborted") {
+	if all := strings.Join(u.vt.AllLines(), "\n"); strings.Contains(all, "Operation aborted") {
 		t.Fatalf("the generic abort text is shown:\n%s", all)
 	}
 }

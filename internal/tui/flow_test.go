@@ -187,7 +187,7 @@ func TestTallUnfinishedBlockShowsHiddenLinesMarker(t *testing.T) {
 			t.Errorf("%q appears %d times", want, strings.Count(all+"\n", want))
 		}
 	}
-	if strings.Contains(strings.Join(u.vt.screenLines(), "\n"), "more lines above") {
+	if strings.Contains(strings.Join(u.vt.ScreenLines(), "\n"), "more lines above") {
 		t.Errorf("the marker stays after the block is complete")
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/session"
+	"github.com/pi-go/pi-go/internal/tui/screen"
+	"github.com/pi-go/pi-go/internal/tui/screen/screentest"
 )
 
 // turn plays one scripted assistant response; it may block on channels (ctx ends on abort).
@@ -176,15 +178,15 @@ type ui struct {
 	t  *testing.T
 	m  *model
 	tm *teatest.TestModel
-	vt *vterm
+	vt *screentest.VTerm
 }
 
 func startUI(t *testing.T, sess *harness.Session, opts Options) *ui {
 	t.Helper()
-	vt := newVTerm(120, 40)
+	vt := screentest.New(120, 40)
 	opts.Out = vt
 	opts.Width, opts.Height = 120, 40
-	m := newModel(context.Background(), sess, opts, 120, 40, openTerminal(nil, vt))
+	m := newModel(context.Background(), sess, opts, 120, 40, screen.OpenTerminal(nil, vt))
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
 	u := &ui{t: t, m: m, tm: tm, vt: vt}
 	t.Cleanup(func() {
@@ -203,13 +205,13 @@ func (u *ui) altEnter()         { u.tm.Send(tea.KeyMsg{Type: tea.KeyEnter, Alt: 
 // terminal (no sleeping); it fails after a deadline.
 func (u *ui) waitScreen(what string, cond func(screen string) bool) string {
 	u.t.Helper()
-	return u.vt.waitFor(u.t, what, func() string { return strings.Join(u.vt.screenLines(), "\n") }, cond)
+	return u.vt.WaitFor(u.t, what, func() string { return strings.Join(u.vt.ScreenLines(), "\n") }, cond)
 }
 
 // waitAll waits on the scrollback and the screen together.
 func (u *ui) waitAll(what string, cond func(all string) bool) string {
 	u.t.Helper()
-	return u.vt.waitFor(u.t, what, func() string { return strings.Join(u.vt.allLines(), "\n") }, cond)
+	return u.vt.WaitFor(u.t, what, func() string { return strings.Join(u.vt.AllLines(), "\n") }, cond)
 }
 
 func contains(parts ...string) func(string) bool {

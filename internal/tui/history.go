@@ -49,7 +49,7 @@ func (m *model) printHistory() tea.Cmd {
 	}
 	for _, msg := range msgs {
 		if text := userPromptText(msg); text != "" {
-			m.ed.addToHistory(text)
+			m.ed.AddToHistory(text)
 		}
 	}
 	compactions := 0

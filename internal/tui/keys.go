@@ -1,59 +1,28 @@
 package tui
 
 import (
-	"reflect"
 	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/pi-go/pi-go/internal/tui/editor"
 )
 
 // doubleKeyWindow is how close two presses must be to count as a double press (pi's 500 ms).
 const doubleKeyWindow = 500 * time.Millisecond
 
-// shiftEnter is the key name given to Shift+Enter (and Ctrl+Enter), which Bubble Tea v1 does not
-// decode: terminals with the kitty keyboard protocol or xterm's modifyOtherKeys send CSI sequences
-// for them.
-const shiftEnter = "shift+enter"
-
-// extendedKey recognises the CSI sequences of Shift+Enter and Ctrl+Enter among the sequences Bubble
-// Tea reports as unknown (an unexported []byte type, read by reflection). Bubble Tea's message
-// shares its input buffer, whose first bytes the next read may already have overwritten (a key typed
-// right after), so the sequence is recognised by its length and its end.
-func extendedKey(msg tea.Msg) (tea.KeyMsg, bool) {
-	v := reflect.ValueOf(msg)
-	if !v.IsValid() || v.Kind() != reflect.Slice || v.Type().Elem().Kind() != reflect.Uint8 ||
-		!strings.Contains(v.Type().Name(), "CSI") {
-		return tea.KeyMsg{}, false
-	}
-	seq := string(v.Bytes())
-	for _, want := range []string{"\x1b[13;2u", "\x1b[27;2;13~", "\x1b[13;5u", "\x1b[27;5;13~", "\x1b[13;2~"} {
-		if len(seq) == len(want) && strings.HasSuffix(seq, want[2:]) {
-			return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(shiftEnter)}, true
-		}
-	}
-	return tea.KeyMsg{}, false
-}
-
-// keyName is the key's name as the bindings use it ("enter", "alt+up", "ctrl+c", "a").
-func keyName(k tea.KeyMsg) string {
-	if k.Type == tea.KeyRunes && string(k.Runes) == shiftEnter {
-		return shiftEnter
-	}
-	return k.String()
-}
-
 // handleKey routes a key: a selector takes everything; the completion list takes its keys; then the
 // application's bindings; the rest edits the text.
 func (m *model) handleKey(k tea.KeyMsg) tea.Cmd {
 	if m.sel != nil {
-		return m.sel.key(m, k)
+		return m.selectorKey(k)
 	}
 	if k.Paste {
-		m.ed.paste(string(k.Runes))
+		m.ed.Update(k)
 		return m.comp.refresh(m)
 	}
-	name := keyName(k)
+	name := editor.KeyName(k)
 	if cmd, ok := m.comp.key(m, name); ok {
 		return cmd
 	}
@@ -67,11 +36,11 @@ func (m *model) handleKey(k tea.KeyMsg) tea.Cmd {
 		m.ctrlC()
 		return nil
 	case "ctrl+d":
-		if m.ed.empty() {
+		if m.ed.Empty() {
 			m.quit()
 			return nil
 		}
-		m.ed.deleteForward()
+		m.ed.DeleteForward()
 	case "ctrl+z":
 		return m.suspend()
 	case "shift+tab":
@@ -100,19 +69,19 @@ func (m *model) handleKey(k tea.KeyMsg) tea.Cmd {
 		if m.busy() {
 			return m.submit(true)
 		}
-		m.ed.newline()
-	case "ctrl+j", shiftEnter:
-		m.ed.newline()
+		m.ed.Newline()
+	case "ctrl+j", editor.ShiftEnter:
+		m.ed.Newline()
 	case "tab":
 		return m.comp.tab(m)
 	case "up":
-		m.historyUp()
+		m.ed.HistoryUp(m.editorWidth())
 		return nil
 	case "down":
-		m.historyDown()
+		m.ed.HistoryDown(m.editorWidth())
 		return nil
 	default:
-		m.editorKey(k)
+		m.ed.Update(k)
 	}
 	return m.comp.refresh(m)
 }
@@ -141,10 +110,10 @@ func (m *model) escape() tea.Cmd {
 	case m.sess.IsBashRunning():
 		m.sess.AbortBash()
 		return nil
-	case strings.HasPrefix(strings.TrimSpace(m.ed.text()), "!"):
-		m.ed.setText("")
+	case strings.HasPrefix(strings.TrimSpace(m.ed.Text()), "!"):
+		m.ed.SetText("")
 		return nil
-	case strings.TrimSpace(m.ed.text()) == "":
+	case strings.TrimSpace(m.ed.Text()) == "":
 		action := m.settings().DoubleEscapeAction
 		if action == "" {
 			action = "tree"
@@ -186,10 +155,10 @@ func (m *model) restoreQueued() int {
 		return 0
 	}
 	parts := append([]string(nil), strings.Join(all, "\n\n"))
-	if cur := m.ed.text(); strings.TrimSpace(cur) != "" {
+	if cur := m.ed.Text(); strings.TrimSpace(cur) != "" {
 		parts = append(parts, cur)
 	}
-	m.ed.setText(strings.Join(parts, "\n\n"))
+	m.ed.SetText(strings.Join(parts, "\n\n"))
 	return len(all)
 }
 
@@ -222,107 +191,8 @@ func (m *model) ctrlC() {
 		return
 	}
 	m.lastCtrlC = now
-	m.ed.setText("")
+	m.ed.SetText("")
 	m.comp.close()
 }
 
 func (m *model) quit() { m.quitting = true }
-
-// historyUp is pi's Up: browse the history from an empty editor or from the first visual row while
-// browsing; otherwise move up (to the line start on the first row).
-func (m *model) historyUp() {
-	w := m.editorWidth()
-	switch {
-	case m.ed.empty():
-		m.ed.browseHistory(-1)
-	case m.ed.histIdx > -1 && m.ed.onFirstVisualRow(w):
-		m.ed.browseHistory(-1)
-	case m.ed.onFirstVisualRow(w):
-		m.ed.lineStart()
-	default:
-		m.ed.moveVertical(-1, w)
-	}
-}
-
-func (m *model) historyDown() {
-	w := m.editorWidth()
-	switch {
-	case m.ed.histIdx > -1 && m.ed.onLastVisualRow(w):
-		m.ed.browseHistory(1)
-	case m.ed.onLastVisualRow(w):
-		m.ed.lineEnd()
-	default:
-		m.ed.moveVertical(1, w)
-	}
-}
-
-// editorKey applies an editing key (emacs bindings as pi's editor).
-func (m *model) editorKey(k tea.KeyMsg) {
-	e := m.ed
-	if k.Type != tea.KeyRunes && k.Type != tea.KeySpace {
-		e.typingRun = false
-	}
-	switch k.Type {
-	case tea.KeyRunes:
-		if k.Alt {
-			m.altKey(k.Runes)
-			return
-		}
-		e.typeRunes(k.Runes)
-	case tea.KeySpace:
-		e.typeRunes([]rune{' '})
-	case tea.KeyBackspace, tea.KeyCtrlH:
-		if k.Alt {
-			e.killWordBackward()
-		} else {
-			e.backspace()
-		}
-	case tea.KeyDelete:
-		e.deleteForward()
-	case tea.KeyLeft, tea.KeyCtrlB:
-		if k.Alt {
-			e.wordLeft()
-		} else {
-			e.left()
-		}
-	case tea.KeyRight, tea.KeyCtrlF:
-		if k.Alt {
-			e.wordRight()
-		} else {
-			e.right()
-		}
-	case tea.KeyCtrlLeft:
-		e.wordLeft()
-	case tea.KeyCtrlRight:
-		e.wordRight()
-	case tea.KeyHome, tea.KeyCtrlA:
-		e.lineStart()
-	case tea.KeyEnd, tea.KeyCtrlE:
-		e.lineEnd()
-	case tea.KeyCtrlW:
-		e.killWordBackward()
-	case tea.KeyCtrlU:
-		e.killToLineStart()
-	case tea.KeyCtrlK:
-		e.killToLineEnd()
-	case tea.KeyCtrlY:
-		e.yank()
-	case tea.KeyCtrlUnderscore:
-		e.undoLast()
-	}
-}
-
-func (m *model) altKey(rs []rune) {
-	e := m.ed
-	e.typingRun = false
-	switch string(rs) {
-	case "b":
-		e.wordLeft()
-	case "f":
-		e.wordRight()
-	case "d":
-		e.killWordForward()
-	case "y":
-		e.yankPop()
-	}
-}

@@ -11,7 +11,10 @@ import (
 
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/tui/editor"
+	"github.com/pi-go/pi-go/internal/tui/picker"
 	"github.com/pi-go/pi-go/internal/tui/render"
+	"github.com/pi-go/pi-go/internal/tui/screen"
 	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
@@ -28,8 +31,8 @@ type model struct {
 	opts   Options
 	r      *render.Renderer
 	in     *inbox
-	scr    *screen
-	term   *terminal
+	scr    *screen.Writer
+	term   *screen.Terminal
 	ops    opGroup
 	unsub  func()
 
@@ -39,9 +42,9 @@ type model struct {
 	chat  []*chatItem
 	tools map[string]*chatItem // tool blocks by call id, until their result arrives
 
-	ed   *editor
+	ed   *editor.Editor
 	comp *completion
-	sel  selector // the selector shown instead of the editor, or nil
+	sel  picker.Picker // the picker shown instead of the editor, or nil
 
 	run runState
 	// pendingBash are `!` commands started while the agent works: shown under the chat and moved
@@ -104,7 +107,7 @@ type runState struct {
 	prompting bool
 }
 
-func newModel(ctx context.Context, sess *harness.Session, opts Options, width, height int, term *terminal) *model {
+func newModel(ctx context.Context, sess *harness.Session, opts Options, width, height int, term *screen.Terminal) *model {
 	ctx, cancel := context.WithCancel(ctx)
 	settings := config.Settings{}
 	if opts.Settings != nil {
@@ -118,12 +121,12 @@ func newModel(ctx context.Context, sess *harness.Session, opts Options, width, h
 		opts:         opts,
 		r:            render.New(render.Options{Theme: pickTheme(settings.Theme), Home: home}),
 		in:           newInbox(),
-		scr:          newScreen(opts.Out, width, height, terminalReflows()),
+		scr:          screen.New(opts.Out, width, height, screen.TerminalReflows()),
 		term:         term,
 		width:        width,
 		height:       height,
 		tools:        map[string]*chatItem{},
-		ed:           newEditor(),
+		ed:           editor.New(),
 		hideThinking: settings.HideThinkingBlock,
 		footerDirty:  true,
 		initial:      append([]string(nil), opts.InitialMessages...),
@@ -154,15 +157,6 @@ func pickTheme(name string) *theme.Theme {
 	return theme.Dark(profile)
 }
 
-// terminalReflows reports whether the terminal re-wraps lines when it narrows. xterm and GNU screen
-// do not; tmux and nearly every other modern terminal do.
-func terminalReflows() bool {
-	if os.Getenv("TMUX") != "" {
-		return true
-	}
-	return os.Getenv("XTERM_VERSION") == "" && os.Getenv("STY") == ""
-}
-
 // Init prints the header and the resumed conversation, then starts listening to the session and
 // sends the initial messages.
 func (m *model) Init() tea.Cmd {
@@ -176,7 +170,8 @@ func (m *model) Init() tea.Cmd {
 	return tea.Batch(append(cmds, m.requestFrame())...)
 }
 
-// View is empty: the screen is drawn by the model itself (screen.go) when a frame is due.
+// View is empty: the screen is drawn by the model itself (view.go, through the screen package) when a
+// frame is due.
 func (m *model) View() string { return "" }
 
 // opGroup counts the session calls running in commands, so shutdown can wait for them.

@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pi-go/pi-go/internal/harness"
-	"github.com/pi-go/pi-go/internal/tui/theme"
+	"github.com/pi-go/pi-go/internal/tui/picker"
 )
 
 // Choices of pi's "Summarize branch?" prompt.
@@ -44,30 +44,48 @@ func (m *model) navigateTree(id string) tea.Cmd {
 	return nil
 }
 
+// Messages of the "Summarize branch?" prompt and its instructions dialog, for the entry id.
+type (
+	// summaryChoiceMsg: one of the prompt's choices.
+	summaryChoiceMsg struct{ id, choice string }
+	// summaryInstructionsMsg: the custom instructions were entered.
+	summaryInstructionsMsg struct {
+		id      string
+		options harness.NavigateOptions
+	}
+	// backToTreeMsg: Escape in the prompt goes back to the tree.
+	backToTreeMsg struct{ id string }
+	// backToSummaryMsg: Escape in the instructions dialog goes back to the prompt.
+	backToSummaryMsg struct{ id string }
+)
+
 // askSummary shows pi's "Summarize branch?" choice; Escape goes back to the tree.
 func (m *model) askSummary(id string) {
-	var items []pickItem
+	var items []picker.Item
 	for _, c := range []string{noSummary, summarize, summarizeCustom} {
-		items = append(items, pickItem{label: c, value: c})
+		items = append(items, picker.Item{Label: c, Value: c})
 	}
-	p := newListPicker(summaryTitle, items, func(m *model, it pickItem) tea.Cmd {
-		switch it.value.(string) {
-		case noSummary:
-			return m.startNavigation(id, harness.NavigateOptions{})
-		case summarize:
-			return m.startNavigation(id, harness.NavigateOptions{Summarize: true})
-		}
-		m.sel = newTextInput(instructionTitle, func(m *model, text string) tea.Cmd {
-			return m.startNavigation(id, harness.NavigateOptions{Summarize: true, CustomInstructions: text})
-		}, func(m *model) { m.askSummary(id) })
-		return nil
+	p := picker.NewList(m.r, summaryTitle, items, func(it picker.Item) tea.Msg {
+		return summaryChoiceMsg{id: id, choice: it.Value.(string)}
 	})
-	p.onCancel = func(m *model) tea.Cmd {
-		m.openTreeSelector(id)
-		return nil
-	}
-	p.hint = "↑↓ navigate · enter select · esc back to the tree"
+	p.SetCancel(backToTreeMsg{id: id})
+	p.SetHint("↑↓ navigate · enter select · esc back to the tree")
 	m.sel = p
+}
+
+// summaryChosen moves with or without a summary, or asks for the summary's instructions.
+func (m *model) summaryChosen(msg summaryChoiceMsg) tea.Cmd {
+	id := msg.id
+	switch msg.choice {
+	case noSummary:
+		return m.startNavigation(id, harness.NavigateOptions{})
+	case summarize:
+		return m.startNavigation(id, harness.NavigateOptions{Summarize: true})
+	}
+	m.sel = picker.NewTextInput(m.r, instructionTitle, func(text string) tea.Msg {
+		return summaryInstructionsMsg{id: id, options: harness.NavigateOptions{Summarize: true, CustomInstructions: text}}
+	}, backToSummaryMsg{id: id})
+	return nil
 }
 
 // startNavigation moves to id off the UI goroutine; a summary can be cancelled with Escape.
@@ -93,8 +111,8 @@ func (m *model) startNavigation(id string, o harness.NavigateOptions) tea.Cmd {
 			default:
 				m.addSeparator()
 				cmd := m.printHistory()
-				if res.EditorText != "" && strings.TrimSpace(m.ed.text()) == "" {
-					m.ed.setText(res.EditorText)
+				if res.EditorText != "" && strings.TrimSpace(m.ed.Text()) == "" {
+					m.ed.SetText(res.EditorText)
 				}
 				m.addStatus("Navigated to selected point")
 				return tea.Batch(cmd, m.flushCompactionQueue(false))
@@ -102,53 +120,4 @@ func (m *model) startNavigation(id string, o harness.NavigateOptions) tea.Cmd {
 			return nil
 		}}
 	})
-}
-
-// textInput is a one-field dialog in place of the editor (custom summary instructions).
-type textInput struct {
-	title    string
-	ed       *editor
-	onSubmit func(m *model, text string) tea.Cmd
-	onCancel func(m *model)
-}
-
-func newTextInput(title string, onSubmit func(*model, string) tea.Cmd, onCancel func(*model)) *textInput {
-	return &textInput{title: title, ed: newEditor(), onSubmit: onSubmit, onCancel: onCancel}
-}
-
-func (t *textInput) resize(int, int) {}
-
-func (t *textInput) key(m *model, k tea.KeyMsg) tea.Cmd {
-	if k.Paste {
-		t.ed.paste(string(k.Runes))
-		return nil
-	}
-	switch keyName(k) {
-	case "esc", "ctrl+c":
-		m.sel = nil
-		t.onCancel(m)
-		return nil
-	case "enter":
-		m.sel = nil
-		return t.onSubmit(m, strings.TrimSpace(t.ed.expandedText()))
-	case "ctrl+j", shiftEnter, "alt+enter":
-		t.ed.newline()
-		return nil
-	}
-	saved := m.ed
-	m.ed = t.ed
-	m.editorKey(k)
-	m.ed = saved
-	return nil
-}
-
-func (t *textInput) view(m *model, width, rows int) []string {
-	th := m.r.Theme()
-	rule := th.Fg(theme.Border, strings.Repeat("─", max(width, 1)))
-	out := []string{rule, truncate(" "+th.Style(theme.Accent, true, false, t.title), width)}
-	for _, l := range t.ed.view(max(width-1, 2), max(rows-4, 1), true) {
-		out = append(out, " "+l)
-	}
-	out = append(out, truncate(" "+th.Fg(theme.Muted, "enter submit · ctrl+j new line · esc back"), width))
-	return append(out, rule)
 }

@@ -1,36 +1,86 @@
 package tui
 
 import (
-	"strings"
-	"time"
-
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/pi-go/pi-go/internal/harness"
-	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tui/picker"
 )
 
-// ---- models ----
+// pickerReplyMsg carries the answer to a picker's request, made off the UI goroutine, back to the
+// picker that asked; it is dropped when that picker has closed in the meantime.
+type pickerReplyMsg struct {
+	to  picker.Picker
+	msg tea.Msg
+}
+
+// selectorKey passes a key to the open picker, after telling it the room it has now.
+func (m *model) selectorKey(k tea.KeyMsg) tea.Cmd {
+	m.sel, _ = m.sel.Update(picker.Size{Width: m.width, Rows: m.selectorRows()})
+	return m.updateSelector(k)
+}
+
+// updateSelector passes msg to the open picker and applies what it returns. A picker's command only
+// carries its message (a choice, Cancelled, a request), so it is run here, at once: the choice is
+// applied before the next key, which reaches whatever the choice opened and not the editor.
+func (m *model) updateSelector(msg tea.Msg) tea.Cmd {
+	sel, cmd := m.sel.Update(msg)
+	m.sel = sel
+	return m.runPicker(cmd)
+}
+
+// runPicker applies the message of a picker's command.
+func (m *model) runPicker(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return m.pickerMsg(cmd())
+}
+
+// pickerMsg handles a message of the open picker: a choice or a cancellation closes it; a request
+// is carried out and answered.
+func (m *model) pickerMsg(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case picker.Cancelled:
+		m.sel = nil
+	case picker.ModelChosen:
+		m.sel = nil
+		m.setModel(msg.Model)
+	case picker.ThinkingChosen:
+		m.sel = nil
+		m.setThinking(msg.Level)
+	case picker.ForkChosen:
+		m.sel = nil
+		return m.fork(msg.EntryID)
+	case picker.EntryChosen:
+		m.sel = nil
+		return m.navigateTree(msg.ID)
+	case picker.SetLabel:
+		if _, err := m.sess.Store().AppendLabelChange(msg.ID, msg.Label); err != nil {
+			m.addError("Could not save the label: " + err.Error())
+			return nil
+		}
+		return m.updateSelector(picker.LabelSaved(msg))
+	case summaryChoiceMsg:
+		m.sel = nil
+		return m.summaryChosen(msg)
+	case summaryInstructionsMsg:
+		m.sel = nil
+		return m.startNavigation(msg.id, msg.options)
+	case backToTreeMsg:
+		m.sel = nil
+		m.openTreeSelector(msg.id)
+	case backToSummaryMsg:
+		m.sel = nil
+		m.askSummary(msg.id)
+	default:
+		return m.sessionPickerMsg(msg)
+	}
+	return nil
+}
 
 // openModelSelector is Ctrl+L and /model: the available (or scoped) models, searchable.
 func (m *model) openModelSelector(search string) {
-	cur := m.sess.Model()
-	var items []pickItem
-	for _, mdl := range m.modelCandidates() {
-		items = append(items, pickItem{label: mdl.ID, detail: "[" + mdl.Provider + "]",
-			search: mdl.Provider + "/" + mdl.ID + " " + mdl.Name, value: mdl, mark: provider.SameModel(mdl, cur)})
-	}
-	p := newListPicker("Select model", items, func(m *model, it pickItem) tea.Cmd {
-		m.setModel(it.value.(*provider.Model))
-		return nil
-	})
-	p.empty = "No models available. Set an API key or add a provider to ~/.pi/agent/models.json."
-	p.hint = "↑↓ navigate · enter select · esc cancel"
-	if search != "" {
-		p.query = []rune(search)
-		p.filter()
-	}
-	m.sel = p
+	m.sel = picker.Models(m.r, m.modelCandidates(), m.sess.Model(), search)
 }
 
 // openThinkingSelector is /thinking without an argument.
@@ -39,81 +89,18 @@ func (m *model) openThinkingSelector() {
 		m.addStatus("Current model does not support thinking")
 		return
 	}
-	cur := m.sess.ThinkingLevel()
-	var items []pickItem
-	for _, l := range m.sess.AvailableThinkingLevels() {
-		items = append(items, pickItem{label: string(l), value: l, mark: l == cur})
+	m.sel = picker.ThinkingLevels(m.r, m.sess.AvailableThinkingLevels(), m.sess.ThinkingLevel())
+}
+
+// openTreeSelector shows the tree with initial (an entry id) selected, or the current leaf.
+func (m *model) openTreeSelector(initial string) {
+	store := m.sess.Store()
+	roots := store.Tree()
+	if len(roots) == 0 {
+		m.addStatus("No entries in session")
+		return
 	}
-	p := newListPicker("Thinking level", items, func(m *model, it pickItem) tea.Cmd {
-		m.setThinking(it.value.(provider.ThinkingLevel))
-		return nil
-	})
-	p.hint = "↑↓ navigate · enter select · esc cancel"
-	m.sel = p
-}
-
-// ---- sessions ----
-
-func (m *model) sessionsDir() string {
-	if m.opts.SessionsDir != "" {
-		return m.opts.SessionsDir
-	}
-	return m.sess.Store().SessionDir()
-}
-
-// resumeSession switches to another session file and prints its conversation.
-func (m *model) resumeSession(path string, initial bool) tea.Cmd {
-	sess := m.sess
-	return m.op(func() tea.Msg {
-		err := sess.SwitchSession(path)
-		return opDoneMsg{err: err, then: func(m *model, err error) tea.Cmd {
-			m.sessionChanged()
-			if err != nil {
-				m.addError("Failed to resume session: " + err.Error())
-				if initial {
-					m.quit()
-				}
-				return nil
-			}
-			if !initial {
-				m.addSeparator()
-			}
-			cmd := m.printHistory()
-			m.addStatus("Resumed session")
-			m.setTitle()
-			if initial {
-				return tea.Batch(cmd, m.sendNextInitial())
-			}
-			return cmd
-		}}
-	})
-}
-
-// addSeparator marks in the scrollback where another session's (or branch's) conversation starts.
-func (m *model) addSeparator() {
-	m.addLines(m.r.TurnSeparator("", m.width))
-}
-
-// formatAge is pi's session age: now, 5m, 3h, 2d, 1w, 4mo, 2y.
-func formatAge(d time.Duration) string {
-	mins := int(d / time.Minute)
-	hours := int(d / time.Hour)
-	days := int(d / (24 * time.Hour))
-	switch {
-	case mins < 1:
-		return "now"
-	case mins < 60:
-		return itoa(mins) + "m"
-	case hours < 24:
-		return itoa(hours) + "h"
-	case days < 7:
-		return itoa(days) + "d"
-	case days < 30:
-		return itoa(days/7) + "w"
-	case days < 365:
-		return itoa(days/30) + "mo"
-	}
-	return itoa(days/365) + "y"
+	m.sel = picker.NewTree(m.r, roots, store.LeafID(), store.Path(""), initial)
 }
 
 // ---- fork ----
@@ -126,42 +113,35 @@ func (m *model) openForkSelector() {
 		m.addStatus("No messages to fork from")
 		return
 	}
-	var items []pickItem
-	for _, fm := range msgs {
-		items = append(items, pickItem{label: oneLine(fm.Text), search: fm.Text, value: fm})
+	points := make([]picker.ForkPoint, len(msgs))
+	for i, fm := range msgs {
+		points[i] = picker.ForkPoint{EntryID: fm.EntryID, Text: fm.Text}
 	}
-	p := newListPicker("Fork from message", items, func(m *model, it pickItem) tea.Cmd {
-		entry := it.value.(harness.ForkMessage)
-		sess := m.sess
-		return m.op(func() tea.Msg {
-			text, err := sess.Fork(entry.EntryID)
-			return opDoneMsg{err: err, then: func(m *model, err error) tea.Cmd {
-				m.sessionChanged()
-				if err != nil {
-					m.addError(err.Error())
-					return nil
-				}
-				// As pi re-renders the chat: the new session's conversation, under a rule.
-				m.addSeparator()
-				cmd := m.printHistory()
-				m.ed.setText(text)
-				m.addStatus("Forked to new session")
-				return cmd
-			}}
-		})
-	})
-	p.cursor = len(items) - 1
-	p.hint = "↑↓ navigate · enter fork · esc cancel"
-	m.sel = p
+	m.sel = picker.Fork(m.r, points)
 }
 
-// oneLine squeezes whitespace and line breaks into single spaces.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// fork starts a new session from just before the user message entryID.
+func (m *model) fork(entryID string) tea.Cmd {
+	sess := m.sess
+	return m.op(func() tea.Msg {
+		text, err := sess.Fork(entryID)
+		return opDoneMsg{err: err, then: func(m *model, err error) tea.Cmd {
+			m.sessionChanged()
+			if err != nil {
+				m.addError(err.Error())
+				return nil
+			}
+			// As pi re-renders the chat: the new session's conversation, under a rule.
+			m.addSeparator()
+			cmd := m.printHistory()
+			m.ed.SetText(text)
+			m.addStatus("Forked to new session")
+			return cmd
+		}}
+	})
+}
 
-// shortenHome shows a path under the home directory with "~".
-func shortenHome(p string) string {
-	if home := homeDir(); home != "" && strings.HasPrefix(p, home) {
-		return "~" + strings.TrimPrefix(p, home)
-	}
-	return p
+// addSeparator marks in the scrollback where another session's (or branch's) conversation starts.
+func (m *model) addSeparator() {
+	m.addLines(m.r.TurnSeparator("", m.width))
 }

@@ -42,7 +42,7 @@ func TestRetryIsOneUpdatingStatusLine(t *testing.T) {
 	u.submit("hello")
 	<-waiting
 	screen := u.waitScreen("the first retry", contains("Retrying (1/3) in", "esc to cancel", "503 Service Unavailable: upstream busy"))
-	if all := strings.Join(u.vt.allLines(), "\n"); strings.Contains(all, "Error:") {
+	if all := strings.Join(u.vt.AllLines(), "\n"); strings.Contains(all, "Error:") {
 		t.Fatalf("a failed attempt printed an error line:\n%s", all)
 	}
 	release <- struct{}{}
@@ -54,7 +54,7 @@ func TestRetryIsOneUpdatingStatusLine(t *testing.T) {
 	release <- struct{}{}
 	all := u.waitAll("the answer", contains("Recovered."))
 	u.waitScreen("no retry status", func(s string) bool { return !strings.Contains(s, "Retrying") })
-	all = strings.Join(u.vt.allLines(), "\n")
+	all = strings.Join(u.vt.AllLines(), "\n")
 	if strings.Contains(all, "Service Unavailable") || strings.Contains(all, "Error:") {
 		t.Fatalf("the retried errors left lines behind:\n%s", all)
 	}
@@ -71,7 +71,7 @@ func TestFailedRetryChainEndsInOneErrorLine(t *testing.T) {
 	u.submit("hello")
 	all := u.waitAll("the final error", contains("Retry failed after 3 attempts: 503 busy"))
 	u.waitScreen("the run to end", func(s string) bool { return !strings.Contains(s, "Working") && !strings.Contains(s, "Retrying") })
-	all = strings.Join(u.vt.allLines(), "\n")
+	all = strings.Join(u.vt.AllLines(), "\n")
 	if n := linesWith(all, "503 busy"); n != 1 || sc.requestCount() != 4 {
 		t.Fatalf("%d lines name the error after %d requests:\n%s", n, sc.requestCount(), all)
 	}
@@ -84,7 +84,7 @@ func TestErrorWithoutRetryIsShown(t *testing.T) {
 	u.submit("hello")
 	u.waitAll("the error", contains("Error: 401 Incorrect API key provided"))
 	u.waitScreen("the run to end", func(s string) bool { return !strings.Contains(s, "Working") })
-	if all := strings.Join(u.vt.allLines(), "\n"); linesWith(all, "Incorrect API key") != 1 || strings.Contains(all, "Retry failed") {
+	if all := strings.Join(u.vt.AllLines(), "\n"); linesWith(all, "Incorrect API key") != 1 || strings.Contains(all, "Retry failed") {
 		t.Fatalf("screen:\n%s", all)
 	}
 }

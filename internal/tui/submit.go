@@ -21,20 +21,20 @@ type queuedText struct {
 // `!` command, or a message: a new prompt when idle, a steering message or follow-up during a run.
 func (m *model) submit(followUp bool) tea.Cmd {
 	e := m.ed
-	if !followUp && e.col > 0 && e.lines[e.row][e.col-1] == '\\' {
+	if !followUp && strings.HasSuffix(e.TextBeforeCursor(), "\\") {
 		// pi's fallback for terminals that cannot send Shift+Enter: backslash-Enter is a newline.
-		e.backspace()
-		e.newline()
+		e.Backspace()
+		e.Newline()
 		return nil
 	}
-	text := strings.TrimSpace(e.expandedText())
+	text := strings.TrimSpace(e.ExpandedText())
 	if text == "" {
 		return nil
 	}
 	m.comp.close()
 	if !followUp {
 		if cmd, ok := m.runCommand(text); ok {
-			e.clear()
+			e.Clear()
 			return cmd
 		}
 	}
@@ -46,13 +46,13 @@ func (m *model) submit(followUp bool) tea.Cmd {
 				m.addWarning(harness.ErrBashRunning.Error())
 				return nil
 			}
-			e.addToHistory(text)
-			e.clear()
+			e.AddToHistory(text)
+			e.Clear()
 			return m.runBash(command, excluded)
 		}
 	}
-	e.addToHistory(text)
-	e.clear()
+	e.AddToHistory(text)
+	e.Clear()
 	if m.sess.IsCompacting() {
 		m.compactionQueue = append(m.compactionQueue, queuedText{text: text, followUp: followUp})
 		m.addStatus("Queued message for after compaction")

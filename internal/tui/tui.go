@@ -13,6 +13,7 @@ import (
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tui/screen"
 )
 
 // Options configure the interactive session.
@@ -58,20 +59,20 @@ func Run(ctx context.Context, sess *harness.Session, opts Options) error {
 	if opts.Out == nil {
 		opts.Out = os.Stdout
 	}
-	term := openTerminal(opts.In, opts.Out)
-	width, height := term.size()
+	term := screen.OpenTerminal(opts.In, opts.Out)
+	width, height := term.Size()
 	if width <= 0 {
 		width, height = defaultSize(opts)
 	}
-	if err := term.enter(); err != nil {
+	if err := term.Enter(); err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
-	defer term.leave()
+	defer term.Leave()
 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	in := opts.In
-	if f, ok := opts.In.(*os.File); ok && term.inFd >= 0 {
+	if f, ok := opts.In.(*os.File); ok && term.InputIsTerminal() {
 		in = &hangupReader{File: f, onHangup: func() { cancel(ErrTerminalClosed) }}
 	}
 	m := newModel(ctx, sess, opts, width, height, term)
@@ -85,7 +86,7 @@ func Run(ctx context.Context, sess *harness.Session, opts Options) error {
 		// cancelled ctx, blocks forever and with it the program's shutdown.
 		tea.WithoutSignalHandler(),
 	)
-	stopResize := term.watchResize(func(w, h int) { prog.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
+	stopResize := term.WatchResize(func(w, h int) { prog.Send(tea.WindowSizeMsg{Width: w, Height: h}) })
 	_, err := prog.Run()
 	stopResize()
 	m.shutdown()

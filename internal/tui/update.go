@@ -4,6 +4,8 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/pi-go/pi-go/internal/tui/editor"
 )
 
 // Update applies one message. Every message may change what is shown, so a frame is scheduled
@@ -37,10 +39,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		cmds = append(cmds, m.handleKey(msg))
 	case tea.ResumeMsg:
-		_ = m.term.enter()
-		m.scr.resume()
+		_ = m.term.Enter()
+		m.scr.Resume()
 	default:
-		if k, ok := extendedKey(msg); ok {
+		if k, ok := editor.ExtendedKey(msg); ok {
 			cmds = append(cmds, m.handleKey(k))
 		} else {
 			cmds = append(cmds, m.handleMsg(msg))
@@ -90,6 +92,10 @@ func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 		m.addWarning(string(msg))
 	case filesMsg:
 		return m.comp.setFiles(msg, m.ed)
+	case pickerReplyMsg:
+		if m.sel != nil && m.sel == msg.to {
+			return m.updateSelector(msg.msg)
+		}
 	}
 	return nil
 }
@@ -125,9 +131,6 @@ func (m *model) resize(w, h int) {
 		return
 	}
 	m.width, m.height = w, h
-	m.scr.resize(w, h)
+	m.scr.Resize(w, h)
 	m.footerDirty = true
-	if m.sel != nil {
-		m.sel.resize(w, h)
-	}
 }

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"encoding/base64"
-	"os"
 	"strconv"
 
 	"github.com/charmbracelet/x/ansi"
@@ -42,11 +41,4 @@ func userPromptText(msg provider.Message) string {
 		return provider.TextOf(u.Content, "")
 	}
 	return ""
-}
-
-func renderWidth(s string) int { return render.Width(s) }
-
-func homeDir() string {
-	h, _ := os.UserHomeDir()
-	return h
 }

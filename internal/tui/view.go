@@ -21,13 +21,13 @@ const (
 // is read first: a resize whose signal has not arrived yet has already re-wrapped the screen, and a
 // frame computed for the old width would start on the wrong row.
 func (m *model) drawFrame() {
-	if w, h := m.term.size(); w > 0 && (w != m.width || h != m.height) {
+	if w, h := m.term.Size(); w > 0 && (w != m.width || h != m.height) {
 		m.resize(w, h)
 	}
 	now := time.Now()
 	m.lastFrame = now
 	print := m.flushChat(m.width)
-	m.scr.draw(print, m.liveLines(now))
+	m.scr.Draw(print, m.liveLines(now))
 }
 
 // liveLines composes the live region: the chat's unfinished blocks, queued messages and `!`
@@ -40,7 +40,7 @@ func (m *model) liveLines(now time.Time) []string {
 	bottom = append(bottom, m.pendingLines(w, now)...)
 	bottom = append(bottom, m.statusLines(w, now)...)
 	if m.sel != nil {
-		bottom = append(bottom, m.sel.view(m, w, m.selectorRows())...)
+		bottom = append(bottom, m.sel.View(w, m.selectorRows())...)
 	} else {
 		bottom = append(bottom, m.editorLines(w)...)
 		bottom = append(bottom, m.comp.view(m, w)...)
@@ -141,9 +141,9 @@ func (m *model) runningTools() (string, int) {
 func (m *model) editorLines(w int) []string {
 	m.footerLines() // refreshes borderLevel
 	level := m.borderLevel
-	bash := len(m.ed.lines) > 0 && len(m.ed.lines[0]) > 0 && m.ed.lines[0][0] == '!'
+	bash := m.ed.StartsWith('!')
 	border := m.r.EditorBorder(level, bash, w)
-	rows := m.ed.view(m.editorWidth(), editorMaxRows, true)
+	rows := m.ed.View(m.editorWidth(), editorMaxRows, true)
 	out := make([]string, 0, len(rows)+2)
 	out = append(out, border)
 	for _, r := range rows {
@@ -218,7 +218,7 @@ func (m *model) releaseScreen() {
 		print = append(print, m.itemLines(it, m.width, now)...)
 	}
 	m.chat, m.pendingBash = nil, nil
-	m.scr.release(print)
+	m.scr.Release(print)
 }
 
 // setTitle sets the terminal title as pi does: "π - <session name> - <cwd>".
@@ -228,7 +228,7 @@ func (m *model) setTitle() tea.Cmd {
 		title += name + " - "
 	}
 	title += filepath.Base(m.sess.Cwd())
-	m.scr.write("\x1b]0;" + sanitizeTitle(title) + "\x07")
+	m.scr.WriteSequence("\x1b]0;" + sanitizeTitle(title) + "\x07")
 	return nil
 }
 

@@ -1,4 +1,4 @@
-package tui
+package screen
 
 import (
 	"bytes"
@@ -6,8 +6,6 @@ import (
 	"strconv"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/pi-go/pi-go/internal/tui/render"
 )
 
 // Terminal control sequences the screen writes.
@@ -23,16 +21,16 @@ const (
 	resetStyles = "\x1b[0m"
 )
 
-// screen draws the UI inline, on the main screen, below whatever the terminal showed before.
-// print lines go above the live region and are never touched again (they scroll into the
+// Writer draws the UI inline, on the main screen, below whatever the terminal showed before.
+// Printed lines go above the live region and are never touched again (they scroll into the
 // terminal's scrollback); the live region is redrawn in place, only from its first changed line.
 //
 // The hardware cursor is parked at the start of the live region's last line. When the terminal
 // narrows, terminals that re-wrap their content (tmux, VTE, kitty, iTerm2, Windows Terminal...) turn
-// each live line wider than the new width into several rows; resize counts them, so the next frame
+// each live line wider than the new width into several rows; Resize counts them, so the next frame
 // starts exactly at the old region's first row and erases all of it: no fragment of an old frame
 // stays behind in the scrollback.
-type screen struct {
+type Writer struct {
 	out    io.Writer
 	width  int
 	height int
@@ -52,14 +50,16 @@ type screen struct {
 	err error // the first write error; nothing is written after it
 }
 
-func newScreen(out io.Writer, width, height int, reflow bool) *screen {
-	return &screen{out: out, width: width, height: height, reflow: reflow}
+// New returns a writer drawing into out, a terminal of width x height cells; reflow says the terminal
+// re-wraps lines when it narrows (see TerminalReflows).
+func New(out io.Writer, width, height int, reflow bool) *Writer {
+	return &Writer{out: out, width: width, height: height, reflow: reflow}
 }
 
-// resize records the terminal's new size. A terminal that re-wraps has turned every line of the
+// Resize records the terminal's new size. A terminal that re-wraps has turned every line of the
 // drawn frame wider than the new width into several rows above the cursor (counted from the frame
 // as drawn, so that several resizes before the next frame add up right).
-func (s *screen) resize(width, height int) {
+func (s *Writer) Resize(width, height int) {
 	if width <= 0 || height <= 0 || width == s.width && height == s.height {
 		return
 	}
@@ -74,8 +74,8 @@ func (s *screen) resize(width, height int) {
 	s.full = true
 }
 
-// draw prints lines above the live region and redraws the live region as live.
-func (s *screen) draw(print, live []string) {
+// Draw prints lines above the live region and redraws the live region as live.
+func (s *Writer) Draw(print, live []string) {
 	if s.err != nil || s.paused {
 		return
 	}
@@ -147,17 +147,17 @@ func (s *screen) draw(print, live []string) {
 }
 
 // fit truncates a line that would not fit (the renderers should never produce one) and measures it.
-func (s *screen) fit(l string) (string, int) {
-	w := render.Width(l)
+func (s *Writer) fit(l string) (string, int) {
+	w := ansi.StringWidth(l)
 	if s.width > 0 && w > s.width {
 		l = ansi.Truncate(l, s.width, "")
-		w = render.Width(l)
+		w = ansi.StringWidth(l)
 	}
 	return l, w
 }
 
 // moveTo puts the cursor at the start of row (relative to the live region's first row).
-func (s *screen) moveTo(row int) {
+func (s *Writer) moveTo(row int) {
 	b := &s.buf
 	switch d := row - s.up; {
 	case d < 0:
@@ -170,7 +170,7 @@ func (s *screen) moveTo(row int) {
 }
 
 // finish parks the cursor at the start of the last line and writes the frame in one write.
-func (s *screen) finish(live []string, widths []int) {
+func (s *Writer) finish(live []string, widths []int) {
 	s.buf.WriteString(resetStyles + "\r" + syncEnd)
 	s.lines, s.widths = live, widths
 	s.up = len(live) - 1
@@ -178,7 +178,7 @@ func (s *screen) finish(live []string, widths []int) {
 	s.flush()
 }
 
-func (s *screen) flush() {
+func (s *Writer) flush() {
 	if s.buf.Len() == 0 || s.err != nil {
 		return
 	}
@@ -186,9 +186,9 @@ func (s *screen) flush() {
 	s.buf.Reset()
 }
 
-// release erases the live region and prints lines in its place, leaving the cursor at the start of
+// Release erases the live region and prints lines in its place, leaving the cursor at the start of
 // the row after them: the terminal is the shell's again (quit, suspend, an external editor).
-func (s *screen) release(print []string) {
+func (s *Writer) Release(print []string) {
 	if s.err != nil {
 		return
 	}
@@ -208,21 +208,21 @@ func (s *screen) release(print []string) {
 	s.flush()
 }
 
-// pause erases the live region and draws nothing until resume: the terminal belongs to another
+// Pause erases the live region and draws nothing until Resume: the terminal belongs to another
 // program (the shell after Ctrl+Z, an external editor).
-func (s *screen) pause() {
-	s.release(nil)
+func (s *Writer) Pause() {
+	s.Release(nil)
 	s.paused = true
 }
 
-// resume draws again, from the cursor's current row.
-func (s *screen) resume() {
+// Resume draws again, from the cursor's current row.
+func (s *Writer) Resume() {
 	s.paused = false
 	s.full = true
 }
 
-// write sends raw control sequences (cursor visibility, bracketed paste, clipboard, title).
-func (s *screen) write(seq string) {
+// WriteSequence sends raw control sequences (cursor visibility, bracketed paste, clipboard, title).
+func (s *Writer) WriteSequence(seq string) {
 	if s.err != nil {
 		return
 	}

@@ -1,4 +1,4 @@
-package tui
+package picker
 
 import (
 	"sort"
@@ -6,11 +6,11 @@ import (
 	"unicode"
 )
 
-// fuzzyScore matches query against text as pi's fuzzy filter does: every query character must appear
+// FuzzyScore matches query against text as pi's fuzzy filter does: every query character must appear
 // in order; consecutive matches, matches at word starts and early matches score better (lower is
 // better). ok is false when it does not match. A query of letters then digits (or digits then
 // letters) also matches with the two parts swapped, slightly worse.
-func fuzzyScore(query, text string) (score float64, ok bool) {
+func FuzzyScore(query, text string) (score float64, ok bool) {
 	q := []rune(strings.ToLower(query))
 	t := []rune(strings.ToLower(text))
 	if s, ok := fuzzyRunes(q, t); ok {
@@ -85,9 +85,9 @@ func swapAlphaNum(q []rune) []rune {
 	return append(append([]rune(nil), q[split:]...), q[:split]...)
 }
 
-// fuzzyFilter keeps the items whose text matches every space-separated token of query, best first
+// FuzzyFilter keeps the items whose text matches every space-separated token of query, best first
 // (stable for equal scores). An empty query keeps everything in order.
-func fuzzyFilter[T any](items []T, query string, text func(T) string) []T {
+func FuzzyFilter[T any](items []T, query string, text func(T) string) []T {
 	tokens := strings.Fields(query)
 	if len(tokens) == 0 {
 		return items
@@ -100,7 +100,7 @@ func fuzzyFilter[T any](items []T, query string, text func(T) string) []T {
 	for _, it := range items {
 		total, all := 0.0, true
 		for _, tok := range tokens {
-			s, ok := fuzzyScore(tok, text(it))
+			s, ok := FuzzyScore(tok, text(it))
 			if !ok {
 				all = false
 				break

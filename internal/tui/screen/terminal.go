@@ -1,4 +1,4 @@
-package tui
+package screen
 
 import (
 	"io"
@@ -10,10 +10,10 @@ import (
 	"golang.org/x/term"
 )
 
-// terminal puts the real terminal into the mode the UI needs (raw input, hidden cursor, bracketed
+// Terminal puts the real terminal into the mode the UI needs (raw input, hidden cursor, bracketed
 // paste) and gives it back. With an input or output that is not a terminal (tests) it only writes
 // the mode sequences.
-type terminal struct {
+type Terminal struct {
 	out   io.Writer
 	inFd  int // -1 when the input is not a terminal
 	outFd int // -1 when the output is not a terminal
@@ -21,8 +21,9 @@ type terminal struct {
 	mu    sync.Mutex
 }
 
-func openTerminal(in io.Reader, out io.Writer) *terminal {
-	t := &terminal{out: out, inFd: -1, outFd: -1}
+// OpenTerminal wraps the program's input and output; nothing changes until Enter.
+func OpenTerminal(in io.Reader, out io.Writer) *Terminal {
+	t := &Terminal{out: out, inFd: -1, outFd: -1}
 	if f, ok := in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		t.inFd = int(f.Fd())
 	}
@@ -32,8 +33,8 @@ func openTerminal(in io.Reader, out io.Writer) *terminal {
 	return t
 }
 
-// size is the terminal's size, (0, 0) when unknown.
-func (t *terminal) size() (int, int) {
+// Size is the terminal's size, (0, 0) when unknown.
+func (t *Terminal) Size() (int, int) {
 	if t.outFd < 0 {
 		return 0, 0
 	}
@@ -44,8 +45,8 @@ func (t *terminal) size() (int, int) {
 	return w, h
 }
 
-// enter switches to raw input and turns on the modes the UI uses.
-func (t *terminal) enter() error {
+// Enter switches to raw input and turns on the modes the UI uses.
+func (t *Terminal) Enter() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.inFd >= 0 && t.saved == nil {
@@ -59,8 +60,8 @@ func (t *terminal) enter() error {
 	return nil
 }
 
-// leave restores the terminal as it was before enter.
-func (t *terminal) leave() {
+// Leave restores the terminal as it was before Enter.
+func (t *Terminal) Leave() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	_, _ = io.WriteString(t.out, pasteOff+showCursor)
@@ -70,8 +71,8 @@ func (t *terminal) leave() {
 	}
 }
 
-// watchResize calls fn with the new size after every SIGWINCH until stop is called.
-func (t *terminal) watchResize(fn func(w, h int)) (stop func()) {
+// WatchResize calls fn with the new size after every SIGWINCH until stop is called.
+func (t *Terminal) WatchResize(fn func(w, h int)) (stop func()) {
 	if t.outFd < 0 {
 		return func() {}
 	}
@@ -84,7 +85,7 @@ func (t *terminal) watchResize(fn func(w, h int)) (stop func()) {
 		for {
 			select {
 			case <-ch:
-				if w, h := t.size(); w > 0 {
+				if w, h := t.Size(); w > 0 {
 					fn(w, h)
 				}
 			case <-done:
@@ -97,4 +98,16 @@ func (t *terminal) watchResize(fn func(w, h int)) (stop func()) {
 		close(done)
 		<-exited
 	}
+}
+
+// InputIsTerminal reports whether the input is a terminal (and not a pipe or a test's reader).
+func (t *Terminal) InputIsTerminal() bool { return t.inFd >= 0 }
+
+// TerminalReflows reports whether the terminal re-wraps lines when it narrows. xterm and GNU screen
+// do not; tmux and nearly every other modern terminal do.
+func TerminalReflows() bool {
+	if os.Getenv("TMUX") != "" {
+		return true
+	}
+	return os.Getenv("XTERM_VERSION") == "" && os.Getenv("STY") == ""
 }

@@ -1,42 +1,44 @@
-package tui
+package editor
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/mattn/go-runewidth"
 )
 
-func typed(s string) *editor {
-	e := newEditor()
+func typed(s string) *Editor {
+	e := New()
 	e.typeRunes([]rune(s))
 	return e
 }
 
 func TestEditorHistoryFollowsPi(t *testing.T) {
-	e := newEditor()
+	e := New()
 	for _, h := range []string{"first", "second", "second", "  third  "} {
-		e.addToHistory(h)
+		e.AddToHistory(h)
 	}
 	if got := strings.Join(e.history, ","); got != "third,second,first" {
 		t.Fatalf("history = %q (newest first, consecutive duplicates skipped, trimmed)", got)
 	}
 	e.browseHistory(-1)
-	if e.text() != "third" {
-		t.Fatalf("Up from empty: %q", e.text())
+	if e.Text() != "third" {
+		t.Fatalf("Up from empty: %q", e.Text())
 	}
 	e.browseHistory(-1)
 	e.browseHistory(-1)
 	e.browseHistory(-1) // past the oldest: stays
-	if e.text() != "first" {
-		t.Fatalf("oldest: %q", e.text())
+	if e.Text() != "first" {
+		t.Fatalf("oldest: %q", e.Text())
 	}
 	e.browseHistory(1)
 	e.browseHistory(1)
 	e.browseHistory(1) // past the newest: empty again
-	if e.text() != "" || e.histIdx != -1 {
-		t.Fatalf("after the newest: %q idx %d", e.text(), e.histIdx)
+	if e.Text() != "" || e.histIdx != -1 {
+		t.Fatalf("after the newest: %q idx %d", e.Text(), e.histIdx)
 	}
 	for i := 0; i < 150; i++ {
-		e.addToHistory(strings.Repeat("x", i+1))
+		e.AddToHistory(strings.Repeat("x", i+1))
 	}
 	if len(e.history) != historyMax {
 		t.Fatalf("history keeps %d entries, want %d", len(e.history), historyMax)
@@ -72,33 +74,33 @@ func TestEditorVisualRowsAndVerticalMoves(t *testing.T) {
 func TestEditorLargePasteBecomesAMarker(t *testing.T) {
 	e := typed("see ")
 	big := strings.Repeat("line\n", 20) + "end"
-	e.paste(big)
-	if got := e.text(); got != "see [paste #1 +21 lines]" {
+	e.Paste(big)
+	if got := e.Text(); got != "see [paste #1 +21 lines]" {
 		t.Fatalf("text = %q", got)
 	}
-	if e.expandedText() != "see "+big {
+	if e.ExpandedText() != "see "+big {
 		t.Fatal("the marker does not expand to the paste")
 	}
 	// Backspace removes the whole marker.
-	e.backspace()
-	if e.text() != "see " {
-		t.Fatalf("after backspace: %q", e.text())
+	e.Backspace()
+	if e.Text() != "see " {
+		t.Fatalf("after backspace: %q", e.Text())
 	}
-	e.paste(strings.Repeat("y", 1200))
-	if got := e.text(); got != "see [paste #2 1200 chars]" {
+	e.Paste(strings.Repeat("y", 1200))
+	if got := e.Text(); got != "see [paste #2 1200 chars]" {
 		t.Fatalf("text = %q", got)
 	}
-	e.paste("small\r\npaste\twith tab")
-	if !strings.HasSuffix(e.text(), "small\npaste    with tab") {
-		t.Fatalf("small paste not inserted as is: %q", e.text())
+	e.Paste("small\r\npaste\twith tab")
+	if !strings.HasSuffix(e.Text(), "small\npaste    with tab") {
+		t.Fatalf("small paste not inserted as is: %q", e.Text())
 	}
 }
 
 func TestEditorPastedPathGetsASpace(t *testing.T) {
 	e := typed("look at")
-	e.paste("/tmp/file.go")
-	if e.text() != "look at /tmp/file.go" {
-		t.Fatalf("text = %q", e.text())
+	e.Paste("/tmp/file.go")
+	if e.Text() != "look at /tmp/file.go" {
+		t.Fatalf("text = %q", e.Text())
 	}
 }
 
@@ -106,26 +108,26 @@ func TestEditorKillRingAndUndo(t *testing.T) {
 	e := typed("alpha beta gamma")
 	e.killWordBackward()
 	e.killWordBackward()
-	if e.text() != "alpha " {
-		t.Fatalf("after two kills: %q", e.text())
+	if e.Text() != "alpha " {
+		t.Fatalf("after two kills: %q", e.Text())
 	}
 	e.lineStart()
 	e.yank()
-	if e.text() != "beta gammaalpha " {
-		t.Fatalf("yank of consecutive kills: %q", e.text())
+	if e.Text() != "beta gammaalpha " {
+		t.Fatalf("yank of consecutive kills: %q", e.Text())
 	}
 	e.undoLast()
-	if e.text() != "alpha " {
-		t.Fatalf("undo yank: %q", e.text())
+	if e.Text() != "alpha " {
+		t.Fatalf("undo yank: %q", e.Text())
 	}
 	e.undoLast()
 	e.undoLast()
-	if e.text() != "alpha beta gamma" {
-		t.Fatalf("undo kills: %q", e.text())
+	if e.Text() != "alpha beta gamma" {
+		t.Fatalf("undo kills: %q", e.Text())
 	}
 	e.undoLast() // typing is one step
-	if e.text() != "" {
-		t.Fatalf("undo typing: %q", e.text())
+	if e.Text() != "" {
+		t.Fatalf("undo typing: %q", e.Text())
 	}
 }
 
@@ -136,62 +138,62 @@ func TestEditorYankPop(t *testing.T) {
 	e.killToLineStart()
 	e.yank()
 	e.yankPop()
-	if e.text() != "one" {
-		t.Fatalf("yank-pop: %q", e.text())
+	if e.Text() != "one" {
+		t.Fatalf("yank-pop: %q", e.Text())
 	}
 }
 
 func TestEditorNewlinesAndJoins(t *testing.T) {
 	e := typed("ab")
 	e.left()
-	e.newline()
-	if e.text() != "a\nb" || e.row != 1 || e.col != 0 {
-		t.Fatalf("split: %q at %d:%d", e.text(), e.row, e.col)
+	e.Newline()
+	if e.Text() != "a\nb" || e.row != 1 || e.col != 0 {
+		t.Fatalf("split: %q at %d:%d", e.Text(), e.row, e.col)
 	}
-	e.backspace()
-	if e.text() != "ab" || e.col != 1 {
-		t.Fatalf("join: %q col %d", e.text(), e.col)
+	e.Backspace()
+	if e.Text() != "ab" || e.col != 1 {
+		t.Fatalf("join: %q col %d", e.Text(), e.col)
 	}
 	e.lineEnd()
-	e.newline()
+	e.Newline()
 	e.typeRunes([]rune("c"))
 	e.lineStart()
 	e.left()
-	e.deleteForward()
-	if e.text() != "abc" {
-		t.Fatalf("delete forward joins: %q", e.text())
+	e.DeleteForward()
+	if e.Text() != "abc" {
+		t.Fatalf("delete forward joins: %q", e.Text())
 	}
 }
 
 func TestEditorWordMoves(t *testing.T) {
 	e := typed("foo.bar  baz")
 	e.wordLeft()
-	if e.textBeforeCursor() != "foo.bar  " {
-		t.Fatalf("word left: %q", e.textBeforeCursor())
+	if e.TextBeforeCursor() != "foo.bar  " {
+		t.Fatalf("word left: %q", e.TextBeforeCursor())
 	}
 	e.wordLeft()
-	if e.textBeforeCursor() != "foo." {
-		t.Fatalf("word left over a word: %q", e.textBeforeCursor())
+	if e.TextBeforeCursor() != "foo." {
+		t.Fatalf("word left over a word: %q", e.TextBeforeCursor())
 	}
 	e.wordLeft()
-	if e.textBeforeCursor() != "foo" {
-		t.Fatalf("punctuation is its own word: %q", e.textBeforeCursor())
+	if e.TextBeforeCursor() != "foo" {
+		t.Fatalf("punctuation is its own word: %q", e.TextBeforeCursor())
 	}
 	e.wordRight()
-	if e.textBeforeCursor() != "foo." {
-		t.Fatalf("word right: %q", e.textBeforeCursor())
+	if e.TextBeforeCursor() != "foo." {
+		t.Fatalf("word right: %q", e.TextBeforeCursor())
 	}
 }
 
 func TestEditorViewScrollsToTheCursor(t *testing.T) {
-	e := newEditor()
-	e.setText(strings.Repeat("line\n", 30) + "last")
-	rows := e.view(40, 5, false)
+	e := New()
+	e.SetText(strings.Repeat("line\n", 30) + "last")
+	rows := e.View(40, 5, false)
 	if len(rows) != 5 || rows[4] != "last" {
 		t.Fatalf("view = %q", rows)
 	}
-	e.setText("short")
-	if rows := e.view(40, 5, false); len(rows) != 1 || rows[0] != "short" {
+	e.SetText("short")
+	if rows := e.View(40, 5, false); len(rows) != 1 || rows[0] != "short" {
 		t.Fatalf("after shrinking: %q", rows)
 	}
 }
@@ -199,7 +201,7 @@ func TestEditorViewScrollsToTheCursor(t *testing.T) {
 func TestEditorWideCharactersWrap(t *testing.T) {
 	e := typed(strings.Repeat("日本", 10))
 	for _, r := range e.rows(9) {
-		if w := renderWidth(string(e.lines[r.line][r.start:r.end])); w > 8 {
+		if w := runewidth.StringWidth(string(e.lines[r.line][r.start:r.end])); w > 8 {
 			t.Fatalf("row %q is %d cells wide", string(e.lines[r.line][r.start:r.end]), w)
 		}
 	}

@@ -1,4 +1,4 @@
-package tui
+package picker
 
 import (
 	"strings"
@@ -57,7 +57,7 @@ type gutter struct {
 }
 
 // flatten lists the tree depth first, the branch holding the active leaf first at every fork.
-func (t *treeSelector) flatten(roots []*session.TreeNode) {
+func (t *Tree) flatten(roots []*session.TreeNode) {
 	contains := map[*session.TreeNode]bool{}
 	var mark func(n *session.TreeNode) bool
 	mark = func(n *session.TreeNode) bool {
@@ -117,7 +117,7 @@ func (t *treeSelector) flatten(roots []*session.TreeNode) {
 }
 
 // passes applies pi's rules and the filter mode to one row.
-func (t *treeSelector) passes(r treeRow) bool {
+func (t *Tree) passes(r treeRow) bool {
 	e := r.entry
 	if e.Type == session.TypeMessage && e.Role == provider.RoleAssistant && e.ID != t.leaf {
 		// Tool-call-only steps are hidden unless they ended in an error or an abort.
@@ -150,7 +150,7 @@ func (t *treeSelector) passes(r treeRow) bool {
 // filter recomputes the visible rows: filter mode, search tokens, folded branches; then the tree
 // lines for what is visible. The cursor stays on the same entry, or moves to its nearest visible
 // ancestor.
-func (t *treeSelector) filter() {
+func (t *Tree) filter() {
 	if len(t.shown) > 0 && t.cursor < len(t.shown) {
 		t.selected = t.rows[t.shown[t.cursor]].entry.ID
 	}
@@ -197,7 +197,7 @@ func (t *treeSelector) filter() {
 }
 
 // visibleParentOf is the nearest ancestor of id that is shown ("" when none).
-func (t *treeSelector) visibleParentOf(id string, visible map[string]bool) string {
+func (t *Tree) visibleParentOf(id string, visible map[string]bool) string {
 	seen := map[string]bool{}
 	for {
 		i, ok := t.index[id]
@@ -219,7 +219,7 @@ func (t *treeSelector) visibleParentOf(id string, visible map[string]bool) strin
 // layout gives the visible rows their indent, connectors and gutters as pi draws them: a chain of
 // single children stays at one indent, the children of a fork are indented with connectors, and
 // hidden entries are skipped (a child attaches to its nearest visible ancestor).
-func (t *treeSelector) layout() {
+func (t *Tree) layout() {
 	visible := make(map[string]bool, len(t.shown))
 	for _, i := range t.shown {
 		visible[t.rows[i].entry.ID] = true
@@ -274,7 +274,7 @@ func (t *treeSelector) layout() {
 
 // nearestVisible is the position of id among the shown rows, else of its nearest shown ancestor,
 // else the cursor clamped.
-func (t *treeSelector) nearestVisible(id string) int {
+func (t *Tree) nearestVisible(id string) int {
 	pos := make(map[string]int, len(t.shown))
 	for p, i := range t.shown {
 		pos[t.rows[i].entry.ID] = p
@@ -296,7 +296,7 @@ func (t *treeSelector) nearestVisible(id string) int {
 
 // foldable reports whether an entry can be folded: it has visible children and starts a segment (it
 // is a root, or its parent forks).
-func (t *treeSelector) foldable(id string) bool {
+func (t *Tree) foldable(id string) bool {
 	if len(t.vChildren[id]) == 0 {
 		return false
 	}
@@ -309,7 +309,7 @@ func (t *treeSelector) foldable(id string) bool {
 
 // segmentStart is where Ctrl/Alt+←/→ jumps when there is nothing to fold or unfold: up, the start
 // of the current branch segment (or of the one above); down, the first child of the next fork.
-func (t *treeSelector) segmentStart(up bool) int {
+func (t *Tree) segmentStart(up bool) int {
 	if len(t.shown) == 0 {
 		return 0
 	}

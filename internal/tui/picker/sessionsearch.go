@@ -1,4 +1,4 @@
-package tui
+package picker
 
 import (
 	"errors"
@@ -140,7 +140,7 @@ func matchSession(in session.Info, re *regexp.Regexp, tokens []searchToken) (flo
 			total += float64(i) * 0.1
 			continue
 		}
-		s, ok := fuzzyScore(t.value, text)
+		s, ok := FuzzyScore(t.value, text)
 		if !ok {
 			return 0, false
 		}

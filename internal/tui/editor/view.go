@@ -1,4 +1,4 @@
-package tui
+package editor
 
 import (
 	"strings"
@@ -20,7 +20,7 @@ type visualRow struct {
 }
 
 // rows returns the visual rows of the text at width (cached until the next edit).
-func (e *editor) rows(width int) []visualRow {
+func (e *Editor) rows(width int) []visualRow {
 	if e.layout.version == e.version && e.layout.width == width && e.layout.rows != nil {
 		return e.layout.rows
 	}
@@ -73,7 +73,7 @@ func wrapLine(li int, line []rune, w int) []visualRow {
 }
 
 // cursorRow is the index of the visual row holding the cursor.
-func (e *editor) cursorRow(width int) int {
+func (e *Editor) cursorRow(width int) int {
 	rows := e.rows(width)
 	for i, r := range rows {
 		if r.line == e.row && e.col >= r.start && (e.col < r.end || r.last && e.col == r.end) {
@@ -83,13 +83,13 @@ func (e *editor) cursorRow(width int) int {
 	return len(rows) - 1
 }
 
-func (e *editor) onFirstVisualRow(width int) bool { return e.cursorRow(width) == 0 }
-func (e *editor) onLastVisualRow(width int) bool {
+func (e *Editor) onFirstVisualRow(width int) bool { return e.cursorRow(width) == 0 }
+func (e *Editor) onLastVisualRow(width int) bool {
 	return e.cursorRow(width) == len(e.rows(width))-1
 }
 
 // moveVertical moves the cursor one visual row up (-1) or down (+1), keeping its column.
-func (e *editor) moveVertical(dir, width int) {
+func (e *Editor) moveVertical(dir, width int) {
 	rows := e.rows(width)
 	cur := e.cursorRow(width)
 	target := cur + dir
@@ -121,9 +121,9 @@ func (e *editor) moveVertical(dir, width int) {
 	e.lastAction = ""
 }
 
-// view renders the text at width, at most maxRows rows (scrolled to keep the cursor visible), the
+// View renders the text at width, at most maxRows rows (scrolled to keep the cursor visible), the
 // cursor shown in reverse video when showCursor.
-func (e *editor) view(width, maxRows int, showCursor bool) []string {
+func (e *Editor) View(width, maxRows int, showCursor bool) []string {
 	rows := e.rows(width)
 	cur := e.cursorRow(width)
 	maxRows = max(maxRows, 1)

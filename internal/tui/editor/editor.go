@@ -1,4 +1,4 @@
-package tui
+package editor
 
 import (
 	"regexp"
@@ -7,15 +7,10 @@ import (
 	"unicode"
 )
 
-// editor is the prompt editor: multi-line text with a cursor, pi's prompt history, large pastes
-// kept as markers, an emacs kill ring and undo. It is a plain value the model owns; keys reach it
-// through handleKey (editor_keys.go) and it is drawn by view (editor_view.go).
-//
-// pi-go does not use bubbles' textarea here: the live region needs the editor's exact number of
-// visual rows (the textarea does not expose it, and its viewport keeps a stale scroll offset when
-// the text shrinks), pi's history rules need to know whether the cursor is on the first or last
-// visual row, and paste markers must behave as one character.
-type editor struct {
+// Editor is the prompt editor: multi-line text with a cursor, pi's prompt history, large pastes
+// kept as markers, an emacs kill ring and undo. Its owner passes it editing keys (Update), calls the
+// methods for the keys it binds itself (Newline, HistoryUp...), and draws it with View.
+type Editor struct {
 	lines [][]rune
 	row   int // cursor line
 	col   int // cursor position in the line, in runes
@@ -59,12 +54,12 @@ const (
 
 var pasteMarker = regexp.MustCompile(`\[paste #(\d+)( (\+\d+ lines|\d+ chars))?\]`)
 
-func newEditor() *editor {
-	return &editor{lines: [][]rune{{}}, histIdx: -1, goalCol: -1, pastes: map[int]string{}}
+func New() *Editor {
+	return &Editor{lines: [][]rune{{}}, histIdx: -1, goalCol: -1, pastes: map[int]string{}}
 }
 
-// text is the editor's content as typed (paste markers not expanded).
-func (e *editor) text() string {
+// Text is the editor's content as typed (paste markers not expanded).
+func (e *Editor) Text() string {
 	parts := make([]string, len(e.lines))
 	for i, l := range e.lines {
 		parts[i] = string(l)
@@ -72,9 +67,9 @@ func (e *editor) text() string {
 	return strings.Join(parts, "\n")
 }
 
-// expandedText is the content with every paste marker replaced by what was pasted.
-func (e *editor) expandedText() string {
-	t := e.text()
+// ExpandedText is the content with every paste marker replaced by what was pasted.
+func (e *Editor) ExpandedText() string {
+	t := e.Text()
 	if len(e.pastes) == 0 {
 		return t
 	}
@@ -87,18 +82,25 @@ func (e *editor) expandedText() string {
 	})
 }
 
-func (e *editor) empty() bool { return len(e.lines) == 1 && len(e.lines[0]) == 0 }
+// Empty reports whether there is no text.
+func (e *Editor) Empty() bool { return len(e.lines) == 1 && len(e.lines[0]) == 0 }
 
-// setText replaces the content (undoably) and puts the cursor at its end.
-func (e *editor) setText(s string) {
-	if s != e.text() {
+// StartsWith reports whether the text begins with r, without copying the text (the live region
+// asks on every frame whether the editor is in bash mode).
+func (e *Editor) StartsWith(r rune) bool {
+	return len(e.lines) > 0 && len(e.lines[0]) > 0 && e.lines[0][0] == r
+}
+
+// SetText replaces the content (undoably) and puts the cursor at its end.
+func (e *Editor) SetText(s string) {
+	if s != e.Text() {
 		e.snapshot()
 	}
 	e.setTextInternal(normalizeText(s))
 	e.histIdx = -1
 }
 
-func (e *editor) setTextInternal(s string) {
+func (e *Editor) setTextInternal(s string) {
 	e.lines = nil
 	for _, l := range strings.Split(s, "\n") {
 		e.lines = append(e.lines, []rune(l))
@@ -109,8 +111,8 @@ func (e *editor) setTextInternal(s string) {
 	e.changed()
 }
 
-// clear empties the editor after a submit: pastes, undo and history browsing are reset.
-func (e *editor) clear() {
+// Clear empties the editor after a submit: pastes, undo and history browsing are reset.
+func (e *Editor) Clear() {
 	e.lines = [][]rune{{}}
 	e.row, e.col = 0, 0
 	e.pastes = map[int]string{}
@@ -122,7 +124,7 @@ func (e *editor) clear() {
 	e.changed()
 }
 
-func (e *editor) changed() {
+func (e *Editor) changed() {
 	e.version++
 	e.goalCol = -1
 }
@@ -133,8 +135,8 @@ func normalizeText(s string) string {
 	return strings.ReplaceAll(s, "\t", "    ")
 }
 
-// addToHistory records a submitted prompt (pi's rules).
-func (e *editor) addToHistory(s string) {
+// AddToHistory records a submitted prompt (pi's rules).
+func (e *Editor) AddToHistory(s string) {
 	s = strings.TrimSpace(s)
 	if s == "" || len(e.history) > 0 && e.history[0] == s {
 		return
@@ -147,7 +149,7 @@ func (e *editor) addToHistory(s string) {
 
 // browseHistory moves through the history: dir -1 is older (Up), +1 newer (Down). Past the newest
 // entry the editor is empty again.
-func (e *editor) browseHistory(dir int) {
+func (e *Editor) browseHistory(dir int) {
 	e.lastAction = ""
 	if len(e.history) == 0 {
 		return
@@ -169,7 +171,7 @@ func (e *editor) browseHistory(dir int) {
 
 // ---- editing ----
 
-func (e *editor) snapshot() {
+func (e *Editor) snapshot() {
 	lines := make([][]rune, len(e.lines))
 	for i, l := range e.lines {
 		lines[i] = append([]rune(nil), l...)
@@ -180,7 +182,7 @@ func (e *editor) snapshot() {
 	}
 }
 
-func (e *editor) undoLast() {
+func (e *Editor) undoLast() {
 	e.lastAction, e.typingRun = "", false
 	if len(e.undo) == 0 {
 		return
@@ -193,7 +195,7 @@ func (e *editor) undoLast() {
 }
 
 // edit prepares a change: history browsing ends and an undo step is recorded (typing coalesces).
-func (e *editor) edit(typing bool) {
+func (e *Editor) edit(typing bool) {
 	if !typing || !e.typingRun {
 		e.snapshot()
 	}
@@ -202,28 +204,28 @@ func (e *editor) edit(typing bool) {
 }
 
 // typeRunes inserts typed characters.
-func (e *editor) typeRunes(rs []rune) {
+func (e *Editor) typeRunes(rs []rune) {
 	e.edit(true)
 	e.lastAction = ""
 	e.insert(string(rs))
 }
 
-// insertText inserts text at the cursor as one undo step (completions, pulled-back messages).
-func (e *editor) insertText(s string) {
+// InsertText inserts text at the cursor as one undo step (completions, pulled-back messages).
+func (e *Editor) InsertText(s string) {
 	e.edit(false)
 	e.lastAction = ""
 	e.insert(normalizeText(s))
 }
 
-// newline splits the line at the cursor.
-func (e *editor) newline() {
+// Newline splits the line at the cursor.
+func (e *Editor) Newline() {
 	e.edit(false)
 	e.lastAction = ""
 	e.insert("\n")
 }
 
 // insert puts s (already normalised) at the cursor.
-func (e *editor) insert(s string) {
+func (e *Editor) insert(s string) {
 	parts := strings.Split(s, "\n")
 	line := e.lines[e.row]
 	before := append([]rune(nil), line[:e.col]...)
@@ -250,9 +252,9 @@ func (e *editor) insert(s string) {
 	e.changed()
 }
 
-// paste inserts pasted text as pi does: line endings normalised, control characters dropped, a
+// Paste inserts pasted text as pi does: line endings normalised, control characters dropped, a
 // space before a path pasted right after a word, and a marker instead of a large paste.
-func (e *editor) paste(s string) {
+func (e *Editor) Paste(s string) {
 	s = normalizeText(s)
 	s = strings.Map(func(r rune) rune {
 		if r == '\n' || r >= 0x20 && r != 0x7f {
@@ -283,7 +285,7 @@ func (e *editor) paste(s string) {
 
 // markerBefore returns the length of a paste marker ending at the cursor (0 when none), so that
 // deleting and moving treat a marker as one character.
-func (e *editor) markerBefore() int {
+func (e *Editor) markerBefore() int {
 	line := e.lines[e.row]
 	if e.col == 0 || line[e.col-1] != ']' {
 		return 0
@@ -297,7 +299,7 @@ func (e *editor) markerBefore() int {
 	return 0
 }
 
-func (e *editor) markerAfter() int {
+func (e *Editor) markerAfter() int {
 	line := e.lines[e.row]
 	if e.col >= len(line) || line[e.col] != '[' {
 		return 0
@@ -309,13 +311,15 @@ func (e *editor) markerAfter() int {
 	return 0
 }
 
-func (e *editor) pasteKnown(marker string) bool {
+func (e *Editor) pasteKnown(marker string) bool {
 	id, _ := strconv.Atoi(pasteMarker.FindStringSubmatch(marker)[1])
 	_, ok := e.pastes[id]
 	return ok
 }
 
-func (e *editor) backspace() {
+// Backspace deletes the character (or paste marker) before the cursor; at a line start it joins
+// the line to the one above.
+func (e *Editor) Backspace() {
 	e.lastAction = ""
 	if e.col == 0 && e.row == 0 {
 		return
@@ -337,7 +341,9 @@ func (e *editor) backspace() {
 	e.changed()
 }
 
-func (e *editor) deleteForward() {
+// DeleteForward deletes the character (or paste marker) after the cursor; at a line end it joins
+// the next line.
+func (e *Editor) DeleteForward() {
 	e.lastAction = ""
 	line := e.lines[e.row]
 	if e.col == len(line) && e.row == len(e.lines)-1 {
@@ -357,7 +363,7 @@ func (e *editor) deleteForward() {
 
 // ---- cursor movement within a line ----
 
-func (e *editor) left() {
+func (e *Editor) left() {
 	e.lastAction = ""
 	switch {
 	case e.col > 0:
@@ -369,7 +375,7 @@ func (e *editor) left() {
 	e.goalCol = -1
 }
 
-func (e *editor) right() {
+func (e *Editor) right() {
 	e.lastAction = ""
 	switch {
 	case e.col < len(e.lines[e.row]):
@@ -381,14 +387,14 @@ func (e *editor) right() {
 	e.goalCol = -1
 }
 
-func (e *editor) lineStart() { e.col, e.goalCol, e.lastAction = 0, -1, "" }
-func (e *editor) lineEnd()   { e.col, e.goalCol, e.lastAction = len(e.lines[e.row]), -1, "" }
+func (e *Editor) lineStart() { e.col, e.goalCol, e.lastAction = 0, -1, "" }
+func (e *Editor) lineEnd()   { e.col, e.goalCol, e.lastAction = len(e.lines[e.row]), -1, "" }
 
 func isWordRune(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // wordLeft is the position of the start of the word before the cursor (punctuation runs count as
 // words, as in pi).
-func (e *editor) wordLeftPos() int {
+func (e *Editor) wordLeftPos() int {
 	line := e.lines[e.row]
 	i := e.col
 	for i > 0 && unicode.IsSpace(line[i-1]) {
@@ -406,7 +412,7 @@ func (e *editor) wordLeftPos() int {
 	return i
 }
 
-func (e *editor) wordRightPos() int {
+func (e *Editor) wordRightPos() int {
 	line := e.lines[e.row]
 	i := e.col
 	for i < len(line) && unicode.IsSpace(line[i]) {
@@ -424,7 +430,7 @@ func (e *editor) wordRightPos() int {
 	return i
 }
 
-func (e *editor) wordLeft() {
+func (e *Editor) wordLeft() {
 	e.lastAction, e.goalCol = "", -1
 	if e.col == 0 {
 		if e.row > 0 {
@@ -436,7 +442,7 @@ func (e *editor) wordLeft() {
 	e.col = e.wordLeftPos()
 }
 
-func (e *editor) wordRight() {
+func (e *Editor) wordRight() {
 	e.lastAction, e.goalCol = "", -1
 	if e.col == len(e.lines[e.row]) {
 		if e.row < len(e.lines)-1 {
@@ -452,7 +458,7 @@ func (e *editor) wordRight() {
 
 // killRange deletes [from, to) of the cursor line and records it in the kill ring; consecutive
 // kills accumulate into one entry (prepend when killing backwards).
-func (e *editor) killRange(from, to int, backward bool) {
+func (e *Editor) killRange(from, to int, backward bool) {
 	if from == to {
 		// At a line edge: join lines, killing the newline.
 		switch {
@@ -482,7 +488,7 @@ func (e *editor) killRange(from, to int, backward bool) {
 	e.changed()
 }
 
-func (e *editor) recordKill(s string, backward bool) {
+func (e *Editor) recordKill(s string, backward bool) {
 	if e.lastAction == "kill" && len(e.kill) > 0 {
 		if backward {
 			e.kill[len(e.kill)-1] = s + e.kill[len(e.kill)-1]
@@ -498,12 +504,12 @@ func (e *editor) recordKill(s string, backward bool) {
 	e.lastAction = "kill"
 }
 
-func (e *editor) killWordBackward() { e.killRange(e.wordLeftPos(), e.col, true) }
-func (e *editor) killWordForward()  { e.killRange(e.col, e.wordRightPos(), false) }
-func (e *editor) killToLineStart()  { e.killRange(0, e.col, true) }
-func (e *editor) killToLineEnd()    { e.killRange(e.col, len(e.lines[e.row]), false) }
+func (e *Editor) killWordBackward() { e.killRange(e.wordLeftPos(), e.col, true) }
+func (e *Editor) killWordForward()  { e.killRange(e.col, e.wordRightPos(), false) }
+func (e *Editor) killToLineStart()  { e.killRange(0, e.col, true) }
+func (e *Editor) killToLineEnd()    { e.killRange(e.col, len(e.lines[e.row]), false) }
 
-func (e *editor) yank() {
+func (e *Editor) yank() {
 	if len(e.kill) == 0 {
 		return
 	}
@@ -515,12 +521,12 @@ func (e *editor) yank() {
 }
 
 // yankPop replaces the text just yanked by the previous kill-ring entry.
-func (e *editor) yankPop() {
+func (e *Editor) yankPop() {
 	if e.lastAction != "yank" || len(e.kill) < 2 {
 		return
 	}
 	// Remove what the last yank inserted (it may span lines): rebuild from the text.
-	all := []rune(e.text())
+	all := []rune(e.Text())
 	pos := e.offset()
 	start := pos - e.yankLen
 	if start < 0 {
@@ -537,7 +543,7 @@ func (e *editor) yankPop() {
 }
 
 // offset is the cursor's position in text(), in runes.
-func (e *editor) offset() int {
+func (e *Editor) offset() int {
 	n := 0
 	for i := 0; i < e.row; i++ {
 		n += len(e.lines[i]) + 1
@@ -545,7 +551,7 @@ func (e *editor) offset() int {
 	return n + e.col
 }
 
-func (e *editor) setOffset(n int) {
+func (e *Editor) setOffset(n int) {
 	for i, l := range e.lines {
 		if n <= len(l) {
 			e.row, e.col = i, n
@@ -557,11 +563,11 @@ func (e *editor) setOffset(n int) {
 	e.col = len(e.lines[e.row])
 }
 
-// textBeforeCursor is the cursor line up to the cursor (what completion looks at).
-func (e *editor) textBeforeCursor() string { return string(e.lines[e.row][:e.col]) }
+// TextBeforeCursor is the cursor line up to the cursor (what completion looks at).
+func (e *Editor) TextBeforeCursor() string { return string(e.lines[e.row][:e.col]) }
 
-// replaceBeforeCursor replaces the n runes before the cursor by s (a completion).
-func (e *editor) replaceBeforeCursor(n int, s string) {
+// ReplaceBeforeCursor replaces the n runes before the cursor by s (a completion).
+func (e *Editor) ReplaceBeforeCursor(n int, s string) {
 	e.edit(false)
 	e.lastAction = ""
 	line := e.lines[e.row]

@@ -1,4 +1,6 @@
-package tui
+// Package screentest is a small terminal emulator for tests of what the screen writer (and the UI
+// drawing through it) puts on a terminal, as httptest is a server for tests of HTTP clients.
+package screentest
 
 import (
 	"strconv"
@@ -10,11 +12,12 @@ import (
 	"github.com/mattn/go-runewidth"
 )
 
-// vterm is a small terminal emulator for tests: a grid of rows whose top part has scrolled into the
+// VTerm is a small terminal emulator for tests: a grid of rows whose top part has scrolled into the
 // scrollback, soft wrapping at the right margin, and re-wrapping on resize as tmux and most modern
-// terminals do. It understands the sequences screen writes (cursor up/down, CR, LF, erase in line and
-// display, SGR and private modes, which it ignores) and fails loudly on anything else.
-type vterm struct {
+// terminals do. It understands the sequences the screen package writes (cursor up/down, CR, LF,
+// erase in line and display, SGR and private modes, which it ignores) and records anything else
+// (Unknown).
+type VTerm struct {
 	mu          sync.Mutex
 	width       int
 	height      int
@@ -32,13 +35,15 @@ type vrow struct {
 	wrapped bool   // this row continues on the next one (soft wrap)
 }
 
-func newVTerm(width, height int) *vterm {
-	t := &vterm{width: width, height: height, changed: make(chan struct{}, 1)}
+// New returns an empty terminal of width x height cells.
+func New(width, height int) *VTerm {
+	t := &VTerm{width: width, height: height, changed: make(chan struct{}, 1)}
 	t.rows = make([]vrow, height)
 	return t
 }
 
-func (t *vterm) Write(p []byte) (int, error) {
+// Write is what the program writes to the terminal.
+func (t *VTerm) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	defer func() {
@@ -87,7 +92,7 @@ func decodeRune(s string) (rune, int) {
 	return 0, 1
 }
 
-func (t *vterm) lineFeed() {
+func (t *VTerm) lineFeed() {
 	if t.cy-t.top == t.height-1 {
 		t.rows = append(t.rows, vrow{})
 		t.top++
@@ -95,7 +100,7 @@ func (t *vterm) lineFeed() {
 	t.cy++
 }
 
-func (t *vterm) put(r rune) {
+func (t *VTerm) put(r rune) {
 	w := runewidth.RuneWidth(r)
 	if w == 0 {
 		return
@@ -121,7 +126,7 @@ func (t *vterm) put(r rune) {
 }
 
 // escape handles one escape sequence; ok is false when s holds only part of one.
-func (t *vterm) escape(s string) (int, bool) {
+func (t *VTerm) escape(s string) (int, bool) {
 	if len(s) < 2 {
 		return 0, false
 	}
@@ -153,7 +158,7 @@ func (t *vterm) escape(s string) (int, bool) {
 	return 2, true
 }
 
-func (t *vterm) csi(params string, final byte) {
+func (t *VTerm) csi(params string, final byte) {
 	n := 1
 	if v, err := strconv.Atoi(params); err == nil && v > 0 {
 		n = v
@@ -191,9 +196,9 @@ func (t *vterm) csi(params string, final byte) {
 	}
 }
 
-// resize changes the size; with reflow the content is re-wrapped to the new width, the cursor
+// Resize changes the size; with reflow the content is re-wrapped to the new width, the cursor
 // staying on the same character.
-func (t *vterm) resize(width, height int) {
+func (t *VTerm) Resize(width, height int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	// Gather logical lines and the cursor's place in them.
@@ -273,8 +278,8 @@ func (r vrow) text() string {
 	return strings.TrimRight(b.String(), " ")
 }
 
-// screenLines is what the screen shows, trailing blanks trimmed.
-func (t *vterm) screenLines() []string {
+// ScreenLines is what the screen shows, trailing blanks trimmed.
+func (t *VTerm) ScreenLines() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var out []string
@@ -284,9 +289,9 @@ func (t *vterm) screenLines() []string {
 	return out
 }
 
-// allLines is the scrollback and the screen, with soft-wrapped rows joined, trailing empty lines
+// AllLines is the scrollback and the screen, with soft-wrapped rows joined, trailing empty lines
 // removed (what `tmux capture-pane -J -S -` gives).
-func (t *vterm) allLines() []string {
+func (t *VTerm) AllLines() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var out []string
@@ -304,9 +309,9 @@ func (t *vterm) allLines() []string {
 	return out
 }
 
-// waitFor waits until cond holds for what get returns, checking again after every write; it fails
+// WaitFor waits until cond holds for what get returns, checking again after every write; it fails
 // the test after a deadline, showing the last content.
-func (t *vterm) waitFor(tb testing.TB, what string, get func() string, cond func(string) bool) string {
+func (t *VTerm) WaitFor(tb testing.TB, what string, get func() string, cond func(string) bool) string {
 	tb.Helper()
 	deadline := time.NewTimer(10 * time.Second)
 	defer deadline.Stop()
@@ -321,4 +326,18 @@ func (t *vterm) waitFor(tb testing.TB, what string, get func() string, cond func
 			tb.Fatalf("timed out waiting for %s; terminal shows:\n%s", what, s)
 		}
 	}
+}
+
+// Unknown lists the escape sequences the terminal did not understand.
+func (t *VTerm) Unknown() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.unknown...)
+}
+
+// Cursor is the cursor's position: its row on the screen (0 is the top row) and its column.
+func (t *VTerm) Cursor() (row, col int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.cy - t.top, t.cx
 }
