@@ -10,6 +10,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
 //go:embed bash.md
@@ -34,8 +35,8 @@ type BashOptions struct {
 
 // BashDetails is the details object of bash results and updates.
 type BashDetails struct {
-	Truncation     *Truncation `json:"truncation,omitempty"`
-	FullOutputPath string      `json:"fullOutputPath,omitempty"`
+	Truncation     *output.Truncation `json:"truncation,omitempty"`
+	FullOutputPath string             `json:"fullOutputPath,omitempty"`
 }
 
 type bashTool struct {
@@ -199,12 +200,12 @@ func bashFormat(out *bashOutput, empty string) (string, *BashDetails) {
 	switch {
 	case tr.LastLinePartial:
 		text += fmt.Sprintf("\n\n[Showing last %s of line %d (line is %s). Full output: %s]",
-			FormatSize(tr.OutputBytes), end, FormatSize(out.lastLineBytes), full)
+			output.FormatSize(tr.OutputBytes), end, output.FormatSize(out.lastLineBytes), full)
 	case tr.TruncatedBy != nil && *tr.TruncatedBy == "lines":
 		text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d. Full output: %s]", start, end, tr.TotalLines, full)
 	default:
 		text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d (%s limit). Full output: %s]",
-			start, end, tr.TotalLines, FormatSize(DefaultMaxBytes), full)
+			start, end, tr.TotalLines, output.FormatSize(output.DefaultMaxBytes), full)
 	}
 	return text, &BashDetails{Truncation: &tr, FullOutputPath: path}
 }

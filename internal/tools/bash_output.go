@@ -3,6 +3,8 @@ package tools
 import (
 	"bytes"
 	"unicode/utf8"
+
+	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
 // bashOutput accumulates streamed command output in bounded memory, as pi's OutputAccumulator: it
@@ -14,7 +16,7 @@ type bashOutput struct {
 	// rolling is how much decoded tail is kept at least; the tail is cut back to it once it doubles.
 	rolling int
 
-	dec             srchDecoder
+	dec             output.Decoder
 	tail            []byte
 	tailAtLineStart bool
 	totalRaw        int
@@ -31,9 +33,9 @@ type bashOutput struct {
 
 func newBashOutput(dir *OutputDir, filePrefix string) *bashOutput {
 	return &bashOutput{
-		maxLines:        DefaultMaxLines,
-		maxBytes:        DefaultMaxBytes,
-		rolling:         2 * DefaultMaxBytes,
+		maxLines:        output.DefaultMaxLines,
+		maxBytes:        output.DefaultMaxBytes,
+		rolling:         2 * output.DefaultMaxBytes,
 		spool:           newBashSpool(dir, filePrefix),
 		tailAtLineStart: true,
 		totalLines:      1,
@@ -43,7 +45,7 @@ func newBashOutput(dir *OutputDir, filePrefix string) *bashOutput {
 // append adds one raw chunk; the chunk is not retained.
 func (o *bashOutput) append(raw []byte) {
 	o.totalRaw += len(raw)
-	o.appendText(o.dec.decode(raw, false))
+	o.appendText(o.dec.Decode(raw, false))
 	if o.spilling || o.spillNeeded() {
 		o.ensureFile()
 		o.spool.write(raw)
@@ -58,7 +60,7 @@ func (o *bashOutput) finish() {
 		return
 	}
 	o.finished = true
-	o.appendText(o.dec.decode(nil, true))
+	o.appendText(o.dec.Decode(nil, true))
 	if o.spillNeeded() {
 		o.ensureFile()
 	}
@@ -94,14 +96,14 @@ func (o *bashOutput) spillNeeded() bool {
 
 // snapshot is the tail-truncated text so far with truncation totals over everything; with persist
 // and a truncated output it makes sure the spill file exists.
-func (o *bashOutput) snapshot(persist bool) (Truncation, string) {
+func (o *bashOutput) snapshot(persist bool) (output.Truncation, string) {
 	text := o.tail
 	if !o.tailAtLineStart {
 		if i := bytes.IndexByte(text, '\n'); i >= 0 {
 			text = text[i+1:]
 		}
 	}
-	t := TruncateTail(string(text), o.maxLines, o.maxBytes)
+	t := output.TruncateTail(string(text), o.maxLines, o.maxBytes)
 	truncated := o.truncated()
 	switch {
 	case !truncated:

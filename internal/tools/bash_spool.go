@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"unicode/utf8"
+
+	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
 // bashSpoolLimit bounds a full-output file. The file exists so the model can read what the truncated
@@ -109,10 +111,10 @@ func (s *bashSpool) compact() {
 func bashSpoolHeader(limit, dropped, droppedLines int64, midLine bool) string {
 	if midLine {
 		return fmt.Sprintf("[pi-go: this file keeps only the end of the output (limit %s): the first %s were dropped;"+
-			" what follows is the end of line %d]\n", FormatSize(int(limit)), FormatSize(int(dropped)), droppedLines+1)
+			" what follows is the end of line %d]\n", output.FormatSize(int(limit)), output.FormatSize(int(dropped)), droppedLines+1)
 	}
 	return fmt.Sprintf("[pi-go: this file keeps only the end of the output (limit %s): the first %s (%d lines) were dropped;"+
-		" what follows starts at line %d]\n", FormatSize(int(limit)), FormatSize(int(dropped)), droppedLines, droppedLines+1)
+		" what follows starts at line %d]\n", output.FormatSize(int(limit)), output.FormatSize(int(dropped)), droppedLines, droppedLines+1)
 }
 
 // bashSpoolScan reads the part of the output to keep (n bytes) and finds where it should start:
@@ -159,7 +161,7 @@ func (s *bashSpool) droppedNote() string {
 		return ""
 	}
 	return fmt.Sprintf(" (the first %s were dropped to keep the file under %s; its first line says where it starts)",
-		FormatSize(int(s.dropped)), FormatSize(int(s.limit)))
+		output.FormatSize(int(s.dropped)), output.FormatSize(int(s.limit)))
 }
 
 // stop closes the file after an error; the path stays, with what was written.

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
 // spoolWrite writes the chunks to a spool with a small limit and returns its file's content.
@@ -46,12 +48,12 @@ func TestBashSpoolKeepsTheEndOfLongOutput(t *testing.T) {
 	if body != strings.Repeat("xxxxxxxxx\n", 300-dropped) || dropped == 0 {
 		t.Fatalf("body %q after dropping %d lines", body, dropped)
 	}
-	want := "[pi-go: this file keeps only the end of the output (limit 1000B): the first " + FormatSize(dropped*10) +
+	want := "[pi-go: this file keeps only the end of the output (limit 1000B): the first " + output.FormatSize(dropped*10) +
 		" (" + strconv.Itoa(dropped) + " lines) were dropped; what follows starts at line " + strconv.Itoa(dropped+1) + "]"
 	if header != want {
 		t.Fatalf("header %q\n  want %q", header, want)
 	}
-	if note := s.droppedNote(); note != " (the first "+FormatSize(dropped*10)+" were dropped to keep the file under 1000B; its first line says where it starts)" {
+	if note := s.droppedNote(); note != " (the first "+output.FormatSize(dropped*10)+" were dropped to keep the file under 1000B; its first line says where it starts)" {
 		t.Fatalf("note %q", note)
 	}
 }

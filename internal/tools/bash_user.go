@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
 // UserBashResult is the outcome of a command the user ran themselves (`!cmd` in the editor, the RPC
@@ -36,7 +38,7 @@ func ExecuteUserBash(ctx context.Context, command, cwd string, opts BashOptions,
 	}
 	var (
 		sink   = bashUserSink{spool: newBashSpool(opts.OutputDir, "pi-bash")}
-		dec    srchDecoder
+		dec    output.Decoder
 		strip  bashANSIStripper
 		result UserBashResult
 	)
@@ -52,17 +54,17 @@ func ExecuteUserBash(ctx context.Context, command, cwd string, opts BashOptions,
 	}
 	res, err := bashExec(ctx, command, cwd, opts, 0, func(chunk []byte) time.Duration {
 		sink.totalRaw += len(chunk)
-		handle(bashSanitize(strip.strip(string(dec.decode(chunk, false)), false)))
+		handle(bashSanitize(strip.strip(string(dec.Decode(chunk, false)), false)))
 		return 0
 	}, func() {})
 	cancelled := errors.Is(err, errBashAborted) || res.aborted
 	if err != nil && !cancelled {
 		return result, err
 	}
-	handle(bashSanitize(strip.strip(string(dec.decode(nil, true)), true)))
+	handle(bashSanitize(strip.strip(string(dec.Decode(nil, true)), true)))
 
 	full := strings.Join(sink.chunks, "")
-	tr := TruncateTail(full, DefaultMaxLines, DefaultMaxBytes)
+	tr := output.TruncateTail(full, output.DefaultMaxLines, output.DefaultMaxBytes)
 	if tr.Truncated {
 		sink.ensureFile()
 	}
@@ -90,13 +92,13 @@ type bashUserSink struct {
 }
 
 func (s *bashUserSink) add(text string) {
-	if s.totalRaw > DefaultMaxBytes {
+	if s.totalRaw > output.DefaultMaxBytes {
 		s.ensureFile()
 	}
 	s.spool.write([]byte(text))
 	s.chunks = append(s.chunks, text)
 	s.size += len(text)
-	for s.size > 2*DefaultMaxBytes && len(s.chunks) > 1 {
+	for s.size > 2*output.DefaultMaxBytes && len(s.chunks) > 1 {
 		s.size -= len(s.chunks[0])
 		s.chunks[0] = ""
 		s.chunks = s.chunks[1:]

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
 //go:embed find.md
@@ -28,8 +29,8 @@ const findDefaultLimit = 1000
 
 // FindDetails is the find tool's details object; nil when nothing was cut.
 type FindDetails struct {
-	ResultLimitReached *float64    `json:"resultLimitReached,omitempty"`
-	Truncation         *Truncation `json:"truncation,omitempty"`
+	ResultLimitReached *float64           `json:"resultLimitReached,omitempty"`
+	Truncation         *output.Truncation `json:"truncation,omitempty"`
 }
 
 // findBackend chooses between fd and the pure-Go walk.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
 //go:embed grep.md
@@ -28,11 +29,14 @@ const grepSchema = `{"type":"object","required":["pattern"],"properties":{` +
 
 const grepDefaultLimit = 100
 
+// grepMaxLineLength is the longest grep output line before it is cut.
+const grepMaxLineLength = 500
+
 // GrepDetails is the grep tool's details object; nil when nothing was cut.
 type GrepDetails struct {
-	MatchLimitReached *float64    `json:"matchLimitReached,omitempty"`
-	Truncation        *Truncation `json:"truncation,omitempty"`
-	LinesTruncated    bool        `json:"linesTruncated,omitempty"`
+	MatchLimitReached *float64           `json:"matchLimitReached,omitempty"`
+	Truncation        *output.Truncation `json:"truncation,omitempty"`
+	LinesTruncated    bool               `json:"linesTruncated,omitempty"`
 }
 
 // grepBackend chooses between ripgrep and the pure-Go search.
@@ -147,7 +151,7 @@ func grepFormat(matches []grepMatch, req *grepRequest, contextLines int, reached
 			text := strings.ReplaceAll(*m.text, "\r\n", "\n")
 			text = strings.ReplaceAll(text, "\r", "")
 			text = strings.TrimSuffix(text, "\n")
-			cut, was := TruncateLine(text, GrepMaxLineLength)
+			cut, was := output.TruncateLine(text, grepMaxLineLength)
 			linesTruncated = linesTruncated || was
 			out = append(out, fmt.Sprintf("%s:%d: %s", rel, m.line, cut))
 			continue
@@ -167,7 +171,7 @@ func grepFormat(matches []grepMatch, req *grepRequest, contextLines int, reached
 			if cur-1 < len(lines) {
 				text = strings.ReplaceAll(lines[cur-1], "\r", "")
 			}
-			cut, was := TruncateLine(text, GrepMaxLineLength)
+			cut, was := output.TruncateLine(text, grepMaxLineLength)
 			linesTruncated = linesTruncated || was
 			if cur == m.line {
 				out = append(out, fmt.Sprintf("%s:%d: %s", rel, cur, cut))
@@ -185,7 +189,7 @@ func grepFormat(matches []grepMatch, req *grepRequest, contextLines int, reached
 		details.MatchLimitReached = &limit
 	}
 	if linesTruncated {
-		lineNotice = fmt.Sprintf("Some lines truncated to %d chars. Use read tool to see full lines", GrepMaxLineLength)
+		lineNotice = fmt.Sprintf("Some lines truncated to %d chars. Use read tool to see full lines", grepMaxLineLength)
 		details.LinesTruncated = true
 	}
 	text, cut, noticed := srchText(out, limitNotice, lineNotice)
@@ -226,7 +230,7 @@ func (c *grepLineCache) lines(path string) ([]string, bool) {
 		c.cached, c.ok = nil, false
 		return nil, false
 	}
-	text := srchLossyString(data)
+	text := output.LossyString(data)
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
 	c.cached, c.ok = strings.Split(text, "\n"), true

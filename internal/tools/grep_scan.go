@@ -440,7 +440,7 @@ func grepDecodeUTF16(b []byte) []byte {
 	}
 	out := []byte(string(utf16.Decode(units)))
 	if len(b)%2 == 1 {
-		out = append(out, srchReplacement...)
+		out = append(out, "\uFFFD"...)
 	}
 	return out
 }

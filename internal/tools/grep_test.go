@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
 // srchWriteFiles creates files (a trailing "/" makes a directory) under dir.
@@ -141,7 +142,7 @@ func TestGrepOutputs(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tc.name == "byte limit" {
-				if !strings.HasSuffix(text, "\n\n[50.0KB limit reached]") || len(text) > DefaultMaxBytes+100 {
+				if !strings.HasSuffix(text, "\n\n[50.0KB limit reached]") || len(text) > output.DefaultMaxBytes+100 {
 					t.Fatalf("text ends %q", text[max(0, len(text)-80):])
 				}
 				if d := details.(*GrepDetails); d.Truncation == nil || !d.Truncation.Truncated {

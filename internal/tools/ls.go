@@ -17,6 +17,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
 //go:embed ls.md
@@ -30,8 +31,8 @@ const lsDefaultLimit = 500
 
 // LsDetails is the ls tool's details object; nil when nothing was cut.
 type LsDetails struct {
-	EntryLimitReached *float64    `json:"entryLimitReached,omitempty"`
-	Truncation        *Truncation `json:"truncation,omitempty"`
+	EntryLimitReached *float64           `json:"entryLimitReached,omitempty"`
+	Truncation        *output.Truncation `json:"truncation,omitempty"`
 }
 
 type lsTool struct{ cwd string }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
 //go:embed read.md
@@ -46,7 +47,7 @@ type ReadArgs struct {
 
 // ReadDetails is the read tool's details object: present only when the output was truncated.
 type ReadDetails struct {
-	Truncation *Truncation `json:"truncation,omitempty"`
+	Truncation *output.Truncation `json:"truncation,omitempty"`
 }
 
 type readTool struct {
@@ -119,7 +120,7 @@ func (t *readTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 		return loop.ToolResult{}, fmt.Errorf("Cannot read %s: it looks like a binary file (it has NUL bytes). Inspect it with bash instead (e.g. file, xxd or strings).", abs)
 	}
 
-	scan := &readScan{start: start, limit: limit, maxLines: DefaultMaxLines, maxBytes: DefaultMaxBytes}
+	scan := &readScan{start: start, limit: limit, maxLines: output.DefaultMaxLines, maxBytes: output.DefaultMaxBytes}
 	// The buffer fits the file (a file that grew since is read in more chunks): a batch of thousands of
 	// reads of small files would otherwise hold a full chunk each.
 	chunk := min(t.chunkSize, max(int(min(info.Size(), int64(t.chunkSize)))+1, readMinChunk))
@@ -137,7 +138,7 @@ func readTextResult(s *readScan, args ReadArgs) (loop.ToolResult, error) {
 	if s.beyondEnd {
 		return loop.ToolResult{}, fmt.Errorf("Offset %s is beyond end of file (%d lines total)", readJSNumber(*args.Offset), s.fileLines)
 	}
-	tr := &Truncation{
+	tr := &output.Truncation{
 		Content:     string(s.kept),
 		Truncated:   s.truncatedBy != "",
 		TotalLines:  s.selLines,
@@ -148,7 +149,8 @@ func readTextResult(s *readScan, args ReadArgs) (loop.ToolResult, error) {
 		MaxBytes:    s.maxBytes,
 	}
 	if tr.Truncated {
-		tr.TruncatedBy = truncatedBy(s.truncatedBy)
+		by := s.truncatedBy
+		tr.TruncatedBy = &by
 		tr.FirstLineExceedsLimit = s.firstLineBytes > s.maxBytes
 	}
 	first := s.start + 1
@@ -157,7 +159,7 @@ func readTextResult(s *readScan, args ReadArgs) (loop.ToolResult, error) {
 	switch {
 	case tr.FirstLineExceedsLimit:
 		text = fmt.Sprintf("[Line %d is %s, exceeds %s limit. Use bash: sed -n '%dp' %s | head -c %d]",
-			first, FormatSize(s.firstLineBytes), FormatSize(s.maxBytes), first, args.Path, s.maxBytes)
+			first, output.FormatSize(s.firstLineBytes), output.FormatSize(s.maxBytes), first, args.Path, s.maxBytes)
 		details = &ReadDetails{Truncation: tr}
 	case tr.Truncated:
 		last := first + tr.OutputLines - 1
@@ -165,7 +167,7 @@ func readTextResult(s *readScan, args ReadArgs) (loop.ToolResult, error) {
 			text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d. Use offset=%d to continue.]", first, last, s.fileLines, last+1)
 		} else {
 			text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d (%s limit). Use offset=%d to continue.]",
-				first, last, s.fileLines, FormatSize(s.maxBytes), last+1)
+				first, last, s.fileLines, output.FormatSize(s.maxBytes), last+1)
 		}
 		details = &ReadDetails{Truncation: tr}
 	case s.limit >= 0 && s.start+s.selLines < s.fileLines:

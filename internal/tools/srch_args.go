@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
 // srchDecodeArgs unmarshals a tool call's arguments into v with a clear error.
@@ -50,18 +52,18 @@ func srchCountReached(count int, limit float64) bool {
 	return float64(count) >= limit
 }
 
-// srchText is the text of a search tool's result: its lines joined and cut at DefaultMaxBytes, then
+// srchText is the text of a search tool's result: its lines joined and cut at output.DefaultMaxBytes, then
 // pi's notices in brackets: limitNotice, the byte limit's, lineNotice (each when there is one). cut is
 // the byte limit's truncation (nil when it cut nothing); noticed reports whether a notice was written,
 // when the result carries its details.
-func srchText(lines []string, limitNotice, lineNotice string) (text string, cut *Truncation, noticed bool) {
-	tr := TruncateHead(strings.Join(lines, "\n"), math.MaxInt, DefaultMaxBytes)
+func srchText(lines []string, limitNotice, lineNotice string) (text string, cut *output.Truncation, noticed bool) {
+	tr := output.TruncateHead(strings.Join(lines, "\n"), math.MaxInt, output.DefaultMaxBytes)
 	var notices []string
 	if limitNotice != "" {
 		notices = append(notices, limitNotice)
 	}
 	if tr.Truncated {
-		notices = append(notices, FormatSize(DefaultMaxBytes)+" limit reached")
+		notices = append(notices, output.FormatSize(output.DefaultMaxBytes)+" limit reached")
 		cut = &tr
 	}
 	if lineNotice != "" {

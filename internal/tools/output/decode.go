@@ -1,22 +1,22 @@
-package tools
+package output
 
 import "unicode/utf8"
 
-// srchReplacement is U+FFFD, what a decoder writes for bytes that are not UTF-8.
-const srchReplacement = "\uFFFD"
+// replacement is U+FFFD, what a decoder writes for bytes that are not UTF-8.
+const replacement = "\uFFFD"
 
-// srchDecoder decodes a byte stream as UTF-8 the way a WHATWG TextDecoder does (Node's): each maximal
+// Decoder decodes a byte stream as UTF-8 the way a WHATWG TextDecoder does (Node's): each maximal
 // invalid subsequence becomes one U+FFFD, and a sequence cut at the end of a chunk is kept for the
 // next one. Valid input passes through without copying.
-type srchDecoder struct {
+type Decoder struct {
 	carry []byte
 	join  []byte
 	out   []byte
 }
 
-// decode returns the text of p (after any carried bytes); final flushes an unfinished sequence as
+// Decode returns the text of p (after any carried bytes); final flushes an unfinished sequence as
 // U+FFFD. The result is valid only until the next call.
-func (d *srchDecoder) decode(p []byte, final bool) []byte {
+func (d *Decoder) Decode(p []byte, final bool) []byte {
 	if len(d.carry) > 0 {
 		d.join = append(append(d.join[:0], d.carry...), p...)
 		p = d.join
@@ -25,16 +25,16 @@ func (d *srchDecoder) decode(p []byte, final bool) []byte {
 		return p
 	}
 	d.out = d.out[:0]
-	n, complete := srchDecodeInto(&d.out, p, final)
+	n, complete := decodeInto(&d.out, p, final)
 	if !complete {
 		d.carry = append(d.carry, p[n:]...)
 	}
 	return d.out
 }
 
-// srchDecodeInto appends the decoded text of p to *out. Without final, an incomplete sequence at the
+// decodeInto appends the decoded text of p to *out. Without final, an incomplete sequence at the
 // end stops decoding: it returns how many bytes were consumed and complete=false.
-func srchDecodeInto(out *[]byte, p []byte, final bool) (consumed int, complete bool) {
+func decodeInto(out *[]byte, p []byte, final bool) (consumed int, complete bool) {
 	i := 0
 	for i < len(p) {
 		b := p[i]
@@ -46,9 +46,9 @@ func srchDecodeInto(out *[]byte, p []byte, final bool) (consumed int, complete b
 			*out = append(*out, p[start:i]...)
 			continue
 		}
-		need, lo, hi := srchLead(b)
+		need, lo, hi := leadByte(b)
 		if need == 0 {
-			*out = append(*out, srchReplacement...)
+			*out = append(*out, replacement...)
 			i++
 			continue
 		}
@@ -79,15 +79,15 @@ func srchDecodeInto(out *[]byte, p []byte, final bool) (consumed int, complete b
 		} else {
 			// The maximal invalid subpart is the lead plus the continuation bytes that fit; the
 			// offending byte starts the next round.
-			*out = append(*out, srchReplacement...)
+			*out = append(*out, replacement...)
 		}
 		i = j
 	}
 	return i, true
 }
 
-// srchLead returns how many continuation bytes lead byte b needs and the allowed range of the first.
-func srchLead(b byte) (need int, lo, hi byte) {
+// leadByte returns how many continuation bytes lead byte b needs and the allowed range of the first.
+func leadByte(b byte) (need int, lo, hi byte) {
 	switch {
 	case b >= 0xC2 && b <= 0xDF:
 		return 1, 0x80, 0xBF
@@ -107,12 +107,12 @@ func srchLead(b byte) (need int, lo, hi byte) {
 	return 0, 0, 0
 }
 
-// srchLossyString decodes a whole byte slice as Node's utf-8 decoding would.
-func srchLossyString(p []byte) string {
+// LossyString decodes a whole byte slice as Node's utf-8 decoding would.
+func LossyString(p []byte) string {
 	if utf8.Valid(p) {
 		return string(p)
 	}
 	var out []byte
-	srchDecodeInto(&out, p, true)
+	decodeInto(&out, p, true)
 	return string(out)
 }

@@ -1,4 +1,4 @@
-package tools
+package output
 
 import (
 	"fmt"
@@ -10,8 +10,6 @@ import (
 const (
 	DefaultMaxLines = 2000
 	DefaultMaxBytes = 50 * 1024
-	// GrepMaxLineLength is the longest grep output line before it is cut.
-	GrepMaxLineLength = 500
 )
 
 // Truncation describes how an output was cut; it is stored as details.truncation with pi's fields.

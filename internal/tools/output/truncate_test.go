@@ -1,4 +1,4 @@
-package tools
+package output
 
 import (
 	"encoding/json"
@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// truncGolden is testdata/pijs/truncate.json, produced by pi 0.73.1's own truncate.js (gen.mjs).
+// truncGolden is testdata/truncate.json, produced by pi 0.73.1's own truncate.js (gen.mjs).
 type truncGolden struct {
 	Truncate []struct {
 		Content  string     `json:"content"`
@@ -33,7 +33,7 @@ type truncGolden struct {
 
 func truncLoadGolden(t *testing.T) truncGolden {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "pijs", "truncate.json"))
+	data, err := os.ReadFile(filepath.Join("testdata", "truncate.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
