@@ -57,15 +57,4 @@ func TestSearchGoroutinesEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-
-	ctx, cancel = context.WithCancel(context.Background())
-	_, err = NewBash(dir, BashOptions{}).Execute(ctx, loop.ToolCall{Args: json.RawMessage(`{"command":"echo go; sleep 300"}`)},
-		func(r loop.ToolResult) {
-			if len(r.Content) > 0 {
-				cancel()
-			}
-		})
-	if err == nil {
-		t.Fatal("aborted command succeeded")
-	}
 }

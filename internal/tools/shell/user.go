@@ -1,4 +1,4 @@
-package tools
+package shell
 
 import (
 	"context"
@@ -10,10 +10,10 @@ import (
 	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
-// UserBashResult is the outcome of a command the user ran themselves (`!cmd` in the editor, the RPC
+// UserResult is the outcome of a command the user ran themselves (`!cmd` in the editor, the RPC
 // `bash` command): pi's BashResult, with its JSON field names, stored in the session as a
 // bashExecution message.
-type UserBashResult struct {
+type UserResult struct {
 	// Output is the sanitised output, tail-truncated when Truncated.
 	Output string `json:"output"`
 	// ExitCode is nil when the command was cancelled or killed by a signal.
@@ -21,26 +21,26 @@ type UserBashResult struct {
 	Cancelled bool `json:"cancelled"`
 	Truncated bool `json:"truncated"`
 	// FullOutputPath is the file with the whole (sanitised) output, once it passed 50 KB (its end
-	// only, past bashSpoolLimit).
+	// only, past spoolLimit).
 	FullOutputPath string `json:"fullOutputPath,omitempty"`
 }
 
-// ExecuteUserBash runs a command typed by the user as pi's interactive executor does: the same shell,
+// RunUser runs a command typed by the user as pi's interactive executor does: the same shell,
 // environment and process handling as the bash tool (no timeout), output sanitised (ANSI escapes
 // stripped, control characters and CR removed), streamed to onChunk (may be nil) chunk by chunk on the
 // caller's goroutine, kept in a rolling buffer and spilled to pi-bash-<hex>.log in the output
 // directory past 50 KB. Cancelling ctx kills the process group and returns the output so far with
 // Cancelled set. Errors are for commands that could not run (bad shell path, missing cwd, spawn
 // failure).
-func ExecuteUserBash(ctx context.Context, command, cwd string, opts BashOptions, onChunk func(string)) (UserBashResult, error) {
+func RunUser(ctx context.Context, command, cwd string, opts Options, onChunk func(string)) (UserResult, error) {
 	if opts.CommandPrefix != "" {
 		command = opts.CommandPrefix + "\n" + command
 	}
 	var (
-		sink   = bashUserSink{spool: newBashSpool(opts.OutputDir, "pi-bash")}
+		sink   = userSink{spool: newSpool(opts.OutputDir, "pi-bash")}
 		dec    output.Decoder
-		strip  bashANSIStripper
-		result UserBashResult
+		strip  ansiStripper
+		result UserResult
 	)
 	defer sink.close()
 	handle := func(text string) {
@@ -52,16 +52,16 @@ func ExecuteUserBash(ctx context.Context, command, cwd string, opts BashOptions,
 			onChunk(text)
 		}
 	}
-	res, err := bashExec(ctx, command, cwd, opts, 0, func(chunk []byte) time.Duration {
+	res, err := Exec(ctx, command, cwd, opts, 0, func(chunk []byte) time.Duration {
 		sink.totalRaw += len(chunk)
-		handle(bashSanitize(strip.strip(string(dec.Decode(chunk, false)), false)))
+		handle(sanitize(strip.strip(string(dec.Decode(chunk, false)), false)))
 		return 0
 	}, func() {})
-	cancelled := errors.Is(err, errBashAborted) || res.aborted
+	cancelled := errors.Is(err, ErrAborted) || res.Aborted
 	if err != nil && !cancelled {
 		return result, err
 	}
-	handle(bashSanitize(strip.strip(string(dec.Decode(nil, true)), true)))
+	handle(sanitize(strip.strip(string(dec.Decode(nil, true)), true)))
 
 	full := strings.Join(sink.chunks, "")
 	tr := output.TruncateTail(full, output.DefaultMaxLines, output.DefaultMaxBytes)
@@ -76,22 +76,22 @@ func ExecuteUserBash(ctx context.Context, command, cwd string, opts BashOptions,
 	result.Truncated = tr.Truncated
 	result.FullOutputPath = sink.spool.path
 	if !cancelled {
-		result.ExitCode = res.exitCode
+		result.ExitCode = res.ExitCode
 	}
 	return result, nil
 }
 
-// bashUserSink is the executor's rolling buffer: it keeps about 100 KB of recent sanitised text
+// userSink is the executor's rolling buffer: it keeps about 100 KB of recent sanitised text
 // (whole chunks) and, once more than 50 KB of raw output arrived, writes all text to a file in the
-// output directory (bounded: bashSpool).
-type bashUserSink struct {
+// output directory (bounded: spool).
+type userSink struct {
 	chunks   []string
 	size     int
 	totalRaw int
-	spool    *bashSpool
+	spool    *spool
 }
 
-func (s *bashUserSink) add(text string) {
+func (s *userSink) add(text string) {
 	if s.totalRaw > output.DefaultMaxBytes {
 		s.ensureFile()
 	}
@@ -106,7 +106,7 @@ func (s *bashUserSink) add(text string) {
 }
 
 // ensureFile starts the file with the text kept so far.
-func (s *bashUserSink) ensureFile() {
+func (s *userSink) ensureFile() {
 	if s.spool.started {
 		return
 	}
@@ -117,26 +117,26 @@ func (s *bashUserSink) ensureFile() {
 	}
 }
 
-func (s *bashUserSink) close() { s.spool.close() }
+func (s *userSink) close() { s.spool.close() }
 
-// bashANSIPattern is strip-ansi's expression: OSC strings ended by BEL, ESC \ or ST, and CSI / escape
+// ansiPattern is strip-ansi's expression: OSC strings ended by BEL, ESC \ or ST, and CSI / escape
 // sequences.
-var bashANSIPattern = regexp.MustCompile(`(?:\x1b\][\s\S]*?(?:\x07|\x1b\x5c|\x{9c}))|[\x1b\x{9b}][\[\]()#;?]*(?:\d{1,4}(?:[;:]\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]`)
+var ansiPattern = regexp.MustCompile(`(?:\x1b\][\s\S]*?(?:\x07|\x1b\x5c|\x{9c}))|[\x1b\x{9b}][\[\]()#;?]*(?:\d{1,4}(?:[;:]\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]`)
 
-// bashANSIStripper removes escape sequences from a stream of text, holding back a sequence that may
+// ansiStripper removes escape sequences from a stream of text, holding back a sequence that may
 // continue in the next chunk.
-type bashANSIStripper struct {
+type ansiStripper struct {
 	held string
 }
 
-// bashANSIHoldMax bounds how much of an unfinished escape sequence is held for the next chunk.
-const bashANSIHoldMax = 4096
+// ansiHoldMax bounds how much of an unfinished escape sequence is held for the next chunk.
+const ansiHoldMax = 4096
 
-func (s *bashANSIStripper) strip(text string, final bool) string {
+func (s *ansiStripper) strip(text string, final bool) string {
 	text = s.held + text
 	s.held = ""
 	if !final {
-		if p := bashANSIIncomplete(text); p >= 0 {
+		if p := ansiIncomplete(text); p >= 0 {
 			s.held = text[p:]
 			text = text[:p]
 		}
@@ -144,14 +144,14 @@ func (s *bashANSIStripper) strip(text string, final bool) string {
 	if !strings.ContainsAny(text, "\x1b\u009b") {
 		return text
 	}
-	return bashANSIPattern.ReplaceAllString(text, "")
+	return ansiPattern.ReplaceAllString(text, "")
 }
 
-// bashANSIIncomplete finds the first escape sequence near the end of text that is not finished yet
+// ansiIncomplete finds the first escape sequence near the end of text that is not finished yet
 // (an OSC string without its terminator, or an introducer followed only by parameter characters),
 // or -1.
-func bashANSIIncomplete(text string) int {
-	from := max(0, len(text)-bashANSIHoldMax)
+func ansiIncomplete(text string) int {
+	from := max(0, len(text)-ansiHoldMax)
 	for i := from; i < len(text); i++ {
 		var rest string
 		switch {
@@ -174,9 +174,9 @@ func bashANSIIncomplete(text string) int {
 	return -1
 }
 
-// bashSanitize removes what pi's sanitizeBinaryOutput removes (control characters other than tab
+// sanitize removes what pi's sanitizeBinaryOutput removes (control characters other than tab
 // and newline, U+FFF9..U+FFFB) and every carriage return.
-func bashSanitize(text string) string {
+func sanitize(text string) string {
 	clean := true
 	for i := 0; i < len(text); i++ {
 		if c := text[i]; (c < 0x20 && c != '\t' && c != '\n') || c == 0xEF {

@@ -1,11 +1,11 @@
 //go:build !linux
 
-package tools
+package shell
 
 import "syscall"
 
-// bashSysProcAttr starts the shell as the leader of a new session: its own process group (killed as a
+// sysProcAttr starts the shell as the leader of a new session: its own process group (killed as a
 // whole on abort and timeout) and no controlling terminal. There is no parent-death signal here.
-func bashSysProcAttr() *syscall.SysProcAttr {
+func sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setsid: true}
 }

@@ -1,4 +1,4 @@
-package tools
+package shell
 
 import (
 	"bytes"
@@ -7,11 +7,11 @@ import (
 	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
-// bashOutput accumulates streamed command output in bounded memory, as pi's OutputAccumulator: it
+// Capture accumulates streamed command output in bounded memory, as pi's OutputAccumulator: it
 // decodes UTF-8 as it goes, keeps only a rolling tail of the text for display, counts lines and bytes
 // of everything, and once the output passes the limits writes all of it (the earlier bytes too) to a
-// file in the output directory (bounded: bashSpool).
-type bashOutput struct {
+// file in the output directory (bounded: spool).
+type Capture struct {
 	maxLines, maxBytes int
 	// rolling is how much decoded tail is kept at least; the tail is cut back to it once it doubles.
 	rolling int
@@ -27,23 +27,24 @@ type bashOutput struct {
 	// pending holds the raw output until a spill file exists (at most about maxBytes).
 	pending  [][]byte
 	spilling bool
-	spool    *bashSpool
+	spool    *spool
 	finished bool
 }
 
-func newBashOutput(dir *OutputDir, filePrefix string) *bashOutput {
-	return &bashOutput{
+// NewCapture returns an empty capture; its spill file, once needed, is <filePrefix>-<hex>.log in dir.
+func NewCapture(dir *OutputDir, filePrefix string) *Capture {
+	return &Capture{
 		maxLines:        output.DefaultMaxLines,
 		maxBytes:        output.DefaultMaxBytes,
 		rolling:         2 * output.DefaultMaxBytes,
-		spool:           newBashSpool(dir, filePrefix),
+		spool:           newSpool(dir, filePrefix),
 		tailAtLineStart: true,
 		totalLines:      1,
 	}
 }
 
-// append adds one raw chunk; the chunk is not retained.
-func (o *bashOutput) append(raw []byte) {
+// Append adds one raw chunk; the chunk is not retained.
+func (o *Capture) Append(raw []byte) {
 	o.totalRaw += len(raw)
 	o.appendText(o.dec.Decode(raw, false))
 	if o.spilling || o.spillNeeded() {
@@ -54,8 +55,8 @@ func (o *bashOutput) append(raw []byte) {
 	}
 }
 
-// finish flushes the decoder; after it the output is complete.
-func (o *bashOutput) finish() {
+// Finish flushes the decoder; after it the output is complete.
+func (o *Capture) Finish() {
 	if o.finished {
 		return
 	}
@@ -66,7 +67,7 @@ func (o *bashOutput) finish() {
 	}
 }
 
-func (o *bashOutput) appendText(text []byte) {
+func (o *Capture) appendText(text []byte) {
 	if len(text) == 0 {
 		return
 	}
@@ -90,13 +91,13 @@ func (o *bashOutput) appendText(text []byte) {
 }
 
 // spillNeeded says the full output must go to a file.
-func (o *bashOutput) spillNeeded() bool {
+func (o *Capture) spillNeeded() bool {
 	return o.totalRaw > o.maxBytes || o.totalBytes > o.maxBytes || o.totalLines > o.maxLines
 }
 
-// snapshot is the tail-truncated text so far with truncation totals over everything; with persist
+// Snapshot is the tail-truncated text so far with truncation totals over everything; with persist
 // and a truncated output it makes sure the spill file exists.
-func (o *bashOutput) snapshot(persist bool) (output.Truncation, string) {
+func (o *Capture) Snapshot(persist bool) (output.Truncation, string) {
 	text := o.tail
 	if !o.tailAtLineStart {
 		if i := bytes.IndexByte(text, '\n'); i >= 0 {
@@ -125,12 +126,12 @@ func (o *bashOutput) snapshot(persist bool) (output.Truncation, string) {
 }
 
 // truncated is pi's truncation test, on the decoded text.
-func (o *bashOutput) truncated() bool {
+func (o *Capture) truncated() bool {
 	return o.totalLines > o.maxLines || o.totalBytes > o.maxBytes
 }
 
 // ensureFile starts the spill file with the output so far.
-func (o *bashOutput) ensureFile() {
+func (o *Capture) ensureFile() {
 	if o.spilling {
 		return
 	}
@@ -144,5 +145,12 @@ func (o *bashOutput) ensureFile() {
 	o.pending = nil
 }
 
-// closeFile closes the spill file, if any.
-func (o *bashOutput) closeFile() { o.spool.close() }
+// Close closes the spill file, if any.
+func (o *Capture) Close() { o.spool.close() }
+
+// LastLineBytes is the size of the output's last line (after its last newline).
+func (o *Capture) LastLineBytes() int { return o.lastLineBytes }
+
+// DroppedNote is the addition to "Full output: <path>" once the file had to drop the output's start
+// ("" while it holds all of it).
+func (o *Capture) DroppedNote() string { return o.spool.droppedNote() }

@@ -1,4 +1,4 @@
-package tools
+package shell
 
 import (
 	"context"
@@ -10,23 +10,69 @@ import (
 	"runtime"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Timing of a shell run. pi waits 100 ms for the output pipe after the shell exits (a background job
-// may hold it open forever) and throttles streamed updates to one per 100 ms.
+// may hold it open forever).
 const (
-	bashExitGrace      = 100 * time.Millisecond
-	bashUpdateInterval = 100 * time.Millisecond
-	// bashKillGrace is how long the process group gets between SIGTERM and SIGKILL.
-	bashKillGrace = time.Second
-	// bashChunkSize is the size of one pipe read; bashChunkBuffers of them bound the memory in flight.
-	bashChunkSize    = 64 * 1024
-	bashChunkBuffers = 4
+	exitGrace = 100 * time.Millisecond
+	// killGrace is how long the process group gets between SIGTERM and SIGKILL.
+	killGrace = time.Second
+	// chunkSize is the size of one pipe read; chunkBuffers of them bound the memory in flight.
+	chunkSize    = 64 * 1024
+	chunkBuffers = 4
 )
 
-// bashShell resolves the shell as pi does: the configured shellPath (which must exist), else
+// Options configures command execution (the bash tool and the user's own `!` commands).
+type Options struct {
+	// ShellPath is settings.json shellPath; empty means /bin/bash, else bash on PATH, else sh.
+	ShellPath string
+	// CommandPrefix is settings.json shellCommandPrefix, run before every command (joined by a newline).
+	CommandPrefix string
+	// BinDir (pi's ~/.pi/agent/bin) is prepended to PATH when not already on it.
+	BinDir string
+	// Env holds extra KEY=VALUE variables; they override the inherited environment.
+	Env []string
+	// OutputDir receives the full-output files of truncated results (nil: the system temp
+	// directory, where nothing removes them).
+	OutputDir *OutputDir
+}
+
+// ErrAborted reports a run cancelled before the shell started.
+var ErrAborted = errors.New("aborted")
+
+// Exec resolves the shell, checks the working directory and runs command, in pi's order of checks
+// (shell first, then cwd). The command runs as run describes; timeout 0 means none. onData gets each
+// chunk of merged stdout/stderr on the caller's goroutine (the slice is reused afterwards) and
+// returns a delay after which onTick should run (0: none).
+func Exec(ctx context.Context, command, cwd string, opts Options, timeout time.Duration,
+	onData func([]byte) time.Duration, onTick func()) (Result, error) {
+	shell, shellArgs, err := resolveShell(opts.ShellPath)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := checkCwd(cwd); err != nil {
+		return Result{}, err
+	}
+	if ctx.Err() != nil {
+		return Result{}, ErrAborted
+	}
+	return run(ctx, runSpec{
+		shell:   shell,
+		args:    append(shellArgs, command),
+		dir:     cwd,
+		env:     environ(opts.BinDir, opts.Env),
+		timeout: timeout,
+		onData:  onData,
+		onTick:  onTick,
+	})
+}
+
+// resolveShell resolves the shell as pi does: the configured shellPath (which must exist), else
 // /bin/bash, else bash on PATH, else sh.
-func bashShell(custom string) (shell string, args []string, err error) {
+func resolveShell(custom string) (shell string, args []string, err error) {
 	if custom != "" {
 		if _, err := os.Stat(custom); err != nil {
 			return "", nil, fmt.Errorf("Custom shell path not found: %s", custom)
@@ -42,16 +88,16 @@ func bashShell(custom string) (shell string, args []string, err error) {
 	return "sh", []string{"-c"}, nil
 }
 
-// bashCheckCwd returns pi's error when the working directory is missing.
-func bashCheckCwd(cwd string) error {
+// checkCwd returns pi's error when the working directory is missing.
+func checkCwd(cwd string) error {
 	if _, err := os.Stat(cwd); err != nil {
 		return fmt.Errorf("Working directory does not exist: %s\nCannot execute bash commands.", cwd)
 	}
 	return nil
 }
 
-// bashRunSpec is one shell invocation.
-type bashRunSpec struct {
+// runSpec is one shell invocation.
+type runSpec struct {
 	shell string
 	args  []string
 	dir   string
@@ -64,21 +110,21 @@ type bashRunSpec struct {
 	onTick func()
 }
 
-// bashRunResult says how the shell ended. exitCode is nil when it was killed by a signal.
-type bashRunResult struct {
-	exitCode *int
-	aborted  bool
-	timedOut bool
+// Result says how the shell ended. ExitCode is nil when it was killed by a signal.
+type Result struct {
+	ExitCode *int
+	Aborted  bool
+	TimedOut bool
 }
 
-// bashRun runs the shell in a session and process group of its own (bashSysProcAttr), with stdin
+// run runs the shell in a session and process group of its own (sysProcAttr), with stdin
 // from /dev/null and stdout and stderr merged into one pipe. It returns when the shell has exited and
-// its output pipe is drained (or, when a background process keeps the pipe open, bashExitGrace
-// later). Abort (ctx) and timeout send SIGTERM to the whole group, SIGKILL after bashKillGrace or once
+// its output pipe is drained (or, when a background process keeps the pipe open, exitGrace
+// later). Abort (ctx) and timeout send SIGTERM to the whole group, SIGKILL after killGrace or once
 // the shell is gone, and wait until no process of the group is alive. Callbacks run on the caller's
 // goroutine and never after return.
-func bashRun(ctx context.Context, spec bashRunSpec) (bashRunResult, error) {
-	var res bashRunResult
+func run(ctx context.Context, spec runSpec) (Result, error) {
+	var res Result
 	r, w, err := os.Pipe()
 	if err != nil {
 		return res, err
@@ -88,7 +134,7 @@ func bashRun(ctx context.Context, spec bashRunSpec) (bashRunResult, error) {
 	cmd.Env = spec.env
 	cmd.Stdout = w
 	cmd.Stderr = w
-	cmd.SysProcAttr = bashSysProcAttr()
+	cmd.SysProcAttr = sysProcAttr()
 	exited := make(chan struct{})
 	var reaped bool
 	started := make(chan error, 1)
@@ -102,21 +148,21 @@ func bashRun(ctx context.Context, spec bashRunSpec) (bashRunResult, error) {
 			return
 		}
 		started <- nil
-		reaped = bashAwaitExit(cmd)
+		reaped = awaitExit(cmd)
 		close(exited)
 	}()
 	if err := <-started; err != nil {
 		r.Close()
 		w.Close()
-		return res, bashSpawnError(spec.shell, err)
+		return res, spawnError(spec.shell, err)
 	}
 	w.Close()
 	pid := cmd.Process.Pid
 
 	chunks := make(chan []byte)
-	free := make(chan []byte, bashChunkBuffers)
-	for range bashChunkBuffers {
-		free <- make([]byte, bashChunkSize)
+	free := make(chan []byte, chunkBuffers)
+	for range chunkBuffers {
+		free <- make([]byte, chunkSize)
 	}
 	go func() {
 		defer close(chunks)
@@ -158,7 +204,7 @@ func bashRun(ctx context.Context, spec bashRunSpec) (bashRunResult, error) {
 		killing = true
 		ctxDone, timeoutC = nil, nil
 		_ = syscall.Kill(-pid, syscall.SIGTERM)
-		killC = time.After(bashKillGrace)
+		killC = time.After(killGrace)
 	}
 	shutPipe := func() {
 		if !pipeShut {
@@ -184,22 +230,22 @@ func bashRun(ctx context.Context, spec bashRunSpec) (bashRunResult, error) {
 		case <-exitedC:
 			exitedC = nil
 			if chunksC != nil {
-				graceC = time.After(bashExitGrace)
+				graceC = time.After(exitGrace)
 			}
 		case <-graceC:
 			graceC = nil
 			shutPipe()
 		case <-ctxDone:
-			res.aborted = true
+			res.Aborted = true
 			startKill()
 		case <-timeoutC:
-			res.timedOut = true
+			res.TimedOut = true
 			startKill()
 		case <-killC:
 			killC = nil
 			_ = syscall.Kill(-pid, syscall.SIGKILL)
 			// A process that left the group may still hold the pipe: stop reading soon.
-			graceC = time.After(bashExitGrace)
+			graceC = time.After(exitGrace)
 		}
 	}
 	if tickTimer != nil {
@@ -208,7 +254,7 @@ func bashRun(ctx context.Context, spec bashRunSpec) (bashRunResult, error) {
 	shutPipe()
 	// An abort that arrives while the pipe drains still counts (pi checks the signal at the end).
 	if !killing && ctx.Err() != nil {
-		res.aborted = true
+		res.Aborted = true
 		killing = true
 		_ = syscall.Kill(-pid, syscall.SIGTERM)
 	}
@@ -219,20 +265,20 @@ func bashRun(ctx context.Context, spec bashRunSpec) (bashRunResult, error) {
 		_ = cmd.Wait()
 	}
 	if killing {
-		bashAwaitGroupGone(pid, bashKillGrace)
+		awaitGroupGone(pid, killGrace)
 	}
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Exited() {
 		code := ws.ExitStatus()
-		res.exitCode = &code
+		res.ExitCode = &code
 	}
 	return res, nil
 }
 
-// bashSpawnError words a failed start as Node does ("spawn /bin/nosh ENOENT").
-func bashSpawnError(shell string, err error) error {
+// spawnError words a failed start as Node does ("spawn /bin/nosh ENOENT").
+func spawnError(shell string, err error) error {
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
-		if code := lsErrnoCode(errno); code != "" {
+		if code := unix.ErrnoName(errno); code != "" {
 			return fmt.Errorf("spawn %s %s", shell, code)
 		}
 	}

@@ -1,4 +1,4 @@
-package tools
+package shell
 
 import (
 	"bytes"
@@ -10,10 +10,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// bashAwaitExit blocks until the shell exits without reaping it: the zombie leader keeps its process
+// awaitExit blocks until the shell exits without reaping it: the zombie leader keeps its process
 // group id reserved, so signalling the group stays safe until the caller reaps it with cmd.Wait. It
 // reports false (not reaped).
-func bashAwaitExit(cmd *exec.Cmd) (reaped bool) {
+func awaitExit(cmd *exec.Cmd) (reaped bool) {
 	var info unix.Siginfo
 	for {
 		err := unix.Waitid(unix.P_PID, cmd.Process.Pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
@@ -23,11 +23,11 @@ func bashAwaitExit(cmd *exec.Cmd) (reaped bool) {
 	}
 }
 
-// bashAwaitGroupGone waits, at most max, until no live (non-zombie) process of group pgid remains.
+// awaitGroupGone waits, at most max, until no live (non-zombie) process of group pgid remains.
 // The group was sent SIGKILL; this closes the window in which a killed process has not run yet.
-func bashAwaitGroupGone(pgid int, max time.Duration) {
+func awaitGroupGone(pgid int, max time.Duration) {
 	deadline := time.Now().Add(max)
-	for _, pid := range bashGroupMembers(pgid) {
+	for _, pid := range groupMembers(pgid) {
 		fd, err := unix.PidfdOpen(pid, 0)
 		if err != nil {
 			continue // already gone
@@ -47,8 +47,8 @@ func bashAwaitGroupGone(pgid int, max time.Duration) {
 	}
 }
 
-// bashGroupMembers lists the live processes whose process group is pgid, from /proc.
-func bashGroupMembers(pgid int) []int {
+// groupMembers lists the live processes whose process group is pgid, from /proc.
+func groupMembers(pgid int) []int {
 	dir, err := os.Open("/proc")
 	if err != nil {
 		return nil
@@ -61,15 +61,15 @@ func bashGroupMembers(pgid int) []int {
 		if err != nil {
 			continue
 		}
-		if group, state, ok := bashProcStat(pid); ok && group == pgid && state != 'Z' && state != 'X' {
+		if group, state, ok := procStat(pid); ok && group == pgid && state != 'Z' && state != 'X' {
 			pids = append(pids, pid)
 		}
 	}
 	return pids
 }
 
-// bashProcStat reads the process group and state of pid from /proc/<pid>/stat.
-func bashProcStat(pid int) (pgrp int, state byte, ok bool) {
+// procStat reads the process group and state of pid from /proc/<pid>/stat.
+func procStat(pid int) (pgrp int, state byte, ok bool) {
 	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return 0, 0, false

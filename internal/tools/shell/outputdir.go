@@ -1,4 +1,4 @@
-package tools
+package shell
 
 import (
 	"crypto/rand"
@@ -65,7 +65,7 @@ func (d *OutputDir) create(prefix string) (*os.File, string, error) {
 	var id [8]byte
 	_, _ = rand.Read(id[:])
 	path := filepath.Join(dir, prefix+"-"+hex.EncodeToString(id[:])+".log")
-	// Read-write: a spool that reaches its limit reads its own tail back (bashSpool.compact).
+	// Read-write: a spool that reaches its limit reads its own tail back (spool.compact).
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, "", err

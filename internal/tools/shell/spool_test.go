@@ -1,4 +1,4 @@
-package tools
+package shell
 
 import (
 	"context"
@@ -14,11 +14,11 @@ import (
 )
 
 // spoolWrite writes the chunks to a spool with a small limit and returns its file's content.
-func spoolWrite(t *testing.T, limit int64, chunks ...string) (string, *bashSpool) {
+func spoolWrite(t *testing.T, limit int64, chunks ...string) (string, *spool) {
 	t.Helper()
 	dir := NewOutputDir(t.TempDir())
 	t.Cleanup(func() { dir.Close() })
-	s := newBashSpool(dir, "pi-bash")
+	s := newSpool(dir, "pi-bash")
 	s.limit = limit
 	if !s.open() {
 		t.Fatal("no file")
@@ -97,7 +97,7 @@ func TestUserBashSpoolIsBounded(t *testing.T) {
 	}
 	dir := NewOutputDir(t.TempDir())
 	t.Cleanup(func() { dir.Close() })
-	res, err := ExecuteUserBash(context.Background(), "yes abcdefghi | head -c 40000000", t.TempDir(), BashOptions{OutputDir: dir}, nil)
+	res, err := RunUser(context.Background(), "yes abcdefghi | head -c 40000000", t.TempDir(), Options{OutputDir: dir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestUserBashSpoolIsBounded(t *testing.T) {
 		t.Fatalf("result %+v, directory %s", res, dir.Path())
 	}
 	st, err := os.Stat(res.FullOutputPath)
-	if err != nil || st.Size() > bashSpoolLimit {
+	if err != nil || st.Size() > spoolLimit {
 		t.Fatalf("full output file: %v, %v", st, err)
 	}
 }

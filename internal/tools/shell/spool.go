@@ -1,4 +1,4 @@
-package tools
+package shell
 
 import (
 	"bytes"
@@ -11,15 +11,15 @@ import (
 	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
-// bashSpoolLimit bounds a full-output file. The file exists so the model can read what the truncated
+// spoolLimit bounds a full-output file. The file exists so the model can read what the truncated
 // result left out, and the end of a long output (the error, the summary) is what it needs, so once
 // the file reaches the limit its older half is dropped and a first line says what is missing: the
 // file keeps at least the last half of the limit. 32 MB is far more than a model reads from a file
 // and keeps a runaway command (`yes`, a looping test) from filling the disk.
-const bashSpoolLimit = 32 << 20
+const spoolLimit = 32 << 20
 
-// bashSpool is one command's full-output file in the output directory, bounded to limit bytes.
-type bashSpool struct {
+// spool is one command's full-output file in the output directory, bounded to limit bytes.
+type spool struct {
 	dir    *OutputDir
 	prefix string
 	limit  int64
@@ -38,12 +38,12 @@ type bashSpool struct {
 	midLine bool
 }
 
-func newBashSpool(dir *OutputDir, prefix string) *bashSpool {
-	return &bashSpool{dir: dir, prefix: prefix, limit: bashSpoolLimit}
+func newSpool(dir *OutputDir, prefix string) *spool {
+	return &spool{dir: dir, prefix: prefix, limit: spoolLimit}
 }
 
 // open makes the file once; it reports whether the file is there to be written.
-func (s *bashSpool) open() bool {
+func (s *spool) open() bool {
 	if !s.started {
 		s.started = true
 		if f, path, err := s.dir.create(s.prefix); err == nil {
@@ -55,7 +55,7 @@ func (s *bashSpool) open() bool {
 
 // write appends p (not retained). A failed write (a full disk) must not fail the command: the file
 // just stops growing, and its path stays in the results.
-func (s *bashSpool) write(p []byte) {
+func (s *spool) write(p []byte) {
 	if s.f == nil || len(p) == 0 {
 		return
 	}
@@ -72,10 +72,10 @@ func (s *bashSpool) write(p []byte) {
 
 // compact rewrites the file as a header line and the last half of the limit, cut at a line start
 // where one is near, and puts it in place of the old one (rename: a reader never sees half a file).
-func (s *bashSpool) compact() {
+func (s *spool) compact() {
 	keep := min(s.limit/2, s.body)
 	start := s.header + s.body - keep
-	skip, keptLines, midLine, err := bashSpoolScan(io.NewSectionReader(s.f, start, keep), keep)
+	skip, keptLines, midLine, err := spoolScan(io.NewSectionReader(s.f, start, keep), keep)
 	if err != nil {
 		s.stop()
 		return
@@ -84,7 +84,7 @@ func (s *bashSpool) compact() {
 	keep -= skip
 	dropped := s.dropped + s.body - keep
 	droppedLines := s.droppedLines + s.lines - keptLines
-	header := bashSpoolHeader(s.limit, dropped, droppedLines, midLine)
+	header := spoolHeader(s.limit, dropped, droppedLines, midLine)
 	tmp, err := os.CreateTemp(filepath.Dir(s.path), filepath.Base(s.path)+".tmp-")
 	if err != nil {
 		s.stop()
@@ -107,8 +107,8 @@ func (s *bashSpool) compact() {
 	s.dropped, s.droppedLines, s.midLine = dropped, droppedLines, midLine
 }
 
-// bashSpoolHeader is the first line of a compacted file: what was dropped and where the rest starts.
-func bashSpoolHeader(limit, dropped, droppedLines int64, midLine bool) string {
+// spoolHeader is the first line of a compacted file: what was dropped and where the rest starts.
+func spoolHeader(limit, dropped, droppedLines int64, midLine bool) string {
 	if midLine {
 		return fmt.Sprintf("[pi-go: this file keeps only the end of the output (limit %s): the first %s were dropped;"+
 			" what follows is the end of line %d]\n", output.FormatSize(int(limit)), output.FormatSize(int(dropped)), droppedLines+1)
@@ -117,10 +117,10 @@ func bashSpoolHeader(limit, dropped, droppedLines int64, midLine bool) string {
 		" what follows starts at line %d]\n", output.FormatSize(int(limit)), output.FormatSize(int(dropped)), droppedLines, droppedLines+1)
 }
 
-// bashSpoolScan reads the part of the output to keep (n bytes) and finds where it should start:
+// spoolScan reads the part of the output to keep (n bytes) and finds where it should start:
 // after its first newline, or, when that would drop more than half of it (a long line runs into
 // it), at its first character boundary (midLine). It counts the newlines from there on.
-func bashSpoolScan(r io.Reader, n int64) (skip, lines int64, midLine bool, err error) {
+func spoolScan(r io.Reader, n int64) (skip, lines int64, midLine bool, err error) {
 	buf := make([]byte, 32*1024)
 	firstNewline := int64(-1)
 	var read int64
@@ -156,7 +156,7 @@ func bashSpoolScan(r io.Reader, n int64) (skip, lines int64, midLine bool, err e
 }
 
 // droppedNote is the addition to "Full output: <path>" once the file had to drop the output's start.
-func (s *bashSpool) droppedNote() string {
+func (s *spool) droppedNote() string {
 	if s.dropped == 0 {
 		return ""
 	}
@@ -165,7 +165,7 @@ func (s *bashSpool) droppedNote() string {
 }
 
 // stop closes the file after an error; the path stays, with what was written.
-func (s *bashSpool) stop() {
+func (s *spool) stop() {
 	if s.f != nil {
 		s.f.Close()
 		s.f = nil
@@ -173,4 +173,4 @@ func (s *bashSpool) stop() {
 }
 
 // close closes the file; it stays in the output directory.
-func (s *bashSpool) close() { s.stop() }
+func (s *spool) close() { s.stop() }
