@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/tools/search"
 )
 
 func TestFindDefinitionMatchesPi(t *testing.T) {
@@ -54,7 +55,7 @@ func TestFindOutputs(t *testing.T) {
 	if err := os.Symlink("src", filepath.Join(dir, "srclink")); err != nil {
 		t.Fatal(err)
 	}
-	tool := &findTool{cwd: dir, backend: findPureGo}
+	tool := newFindTool(dir, search.PureGo)
 	tests := []struct {
 		name, args, want, wantErr, details string
 	}{
@@ -143,8 +144,8 @@ func TestFindAborted(t *testing.T) {
 func TestFindPureGoMatchesFd(t *testing.T) {
 	srchIsolateHome(t)
 	dir := srchParityTree(t)
-	rgTool := &findTool{cwd: dir, backend: findAuto}
-	if rgTool.fdFor(dir).path == "" {
+	rgTool := newFindTool(dir, search.Auto)
+	if !rgTool.finder.UsesFd(dir) {
 		t.Skip("fd is not installed")
 	}
 	queries := []string{
@@ -169,7 +170,7 @@ func TestFindPureGoMatchesFd(t *testing.T) {
 		`{"pattern":"**"}`,
 		`{"pattern":""}`,
 	}
-	native := &findTool{cwd: dir, backend: findPureGo}
+	native := newFindTool(dir, search.PureGo)
 	for _, q := range queries {
 		want, wantDetails, wantErr := grepRun(t, rgTool, q)
 		got, gotDetails, gotErr := grepRun(t, native, q)

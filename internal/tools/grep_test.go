@@ -11,6 +11,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/tools/output"
+	"github.com/pi-go/pi-go/internal/tools/search"
 )
 
 // srchWriteFiles creates files (a trailing "/" makes a directory) under dir.
@@ -85,7 +86,7 @@ func TestGrepOutputs(t *testing.T) {
 		"binary.bin":    "match before\x00binary match\n",
 		".hidden/h.txt": "hidden match\n",
 	})
-	tool := &grepTool{cwd: dir, backend: grepPureGo}
+	tool := &grepTool{cwd: dir, backend: search.PureGo}
 	tests := []struct {
 		name, args, want, wantErr, details string
 	}{
@@ -272,8 +273,8 @@ func TestGrepPureGoMatchesRipgrep(t *testing.T) {
 		`{"pattern":"^[\\w]+\\W","path":"unicode"}`,
 		`{"pattern":"[]x]","path":"unicode"}`,
 	}
-	native := &grepTool{cwd: dir, backend: grepPureGo}
-	rg := &grepTool{cwd: dir, backend: grepAuto}
+	native := &grepTool{cwd: dir, backend: search.PureGo}
+	rg := &grepTool{cwd: dir, backend: search.Auto}
 	for _, q := range queries {
 		want, wantDetails, wantErr := grepRun(t, rg, q)
 		got, gotDetails, gotErr := grepRun(t, native, q)
@@ -302,7 +303,7 @@ func TestGrepGitignoreOnlyInsideARepository(t *testing.T) {
 		"b.txt":      "needle\n",
 		"c.txt":      "needle\n",
 	})
-	tool := &grepTool{cwd: dir, backend: grepPureGo}
+	tool := &grepTool{cwd: dir, backend: search.PureGo}
 	text, _, err := grepRun(t, tool, `{"pattern":"needle"}`)
 	if err != nil || text != "a.txt:1: needle\nc.txt:1: needle" {
 		t.Fatalf("outside a repository: %q %v", text, err)

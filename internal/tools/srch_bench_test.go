@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/tools/search"
 )
 
 // The benchmark tree: 50,000 files, about 500 MB, generated once into os.TempDir() and kept there
@@ -119,7 +120,7 @@ func srchBenchRun(b *testing.B, tool loop.Tool, args string, wantLines int) {
 // go test ./internal/tools/ -run '^$' -bench 'Grep(Literal|Regex)' -benchtime 5x
 func BenchmarkGrepLiteralPureGo(b *testing.B) {
 	dir := srchBenchTree(b)
-	srchBenchRun(b, &grepTool{cwd: dir, backend: grepPureGo}, `{"pattern":"`+srchBenchNeedle+`","literal":true}`, 20)
+	srchBenchRun(b, &grepTool{cwd: dir, backend: search.PureGo}, `{"pattern":"`+srchBenchNeedle+`","literal":true}`, 20)
 }
 
 func BenchmarkGrepLiteralRipgrep(b *testing.B) {
@@ -127,12 +128,12 @@ func BenchmarkGrepLiteralRipgrep(b *testing.B) {
 		b.Skip("rg is not installed")
 	}
 	dir := srchBenchTree(b)
-	srchBenchRun(b, &grepTool{cwd: dir, backend: grepAuto}, `{"pattern":"`+srchBenchNeedle+`","literal":true}`, 20)
+	srchBenchRun(b, &grepTool{cwd: dir, backend: search.Auto}, `{"pattern":"`+srchBenchNeedle+`","literal":true}`, 20)
 }
 
 func BenchmarkGrepRegexPureGo(b *testing.B) {
 	dir := srchBenchTree(b)
-	srchBenchRun(b, &grepTool{cwd: dir, backend: grepPureGo}, `{"pattern":"zq_pi_\\w+_7f3a"}`, 20)
+	srchBenchRun(b, &grepTool{cwd: dir, backend: search.PureGo}, `{"pattern":"zq_pi_\\w+_7f3a"}`, 20)
 }
 
 func BenchmarkGrepRegexRipgrep(b *testing.B) {
@@ -140,7 +141,7 @@ func BenchmarkGrepRegexRipgrep(b *testing.B) {
 		b.Skip("rg is not installed")
 	}
 	dir := srchBenchTree(b)
-	srchBenchRun(b, &grepTool{cwd: dir, backend: grepAuto}, `{"pattern":"zq_pi_\\w+_7f3a"}`, 20)
+	srchBenchRun(b, &grepTool{cwd: dir, backend: search.Auto}, `{"pattern":"zq_pi_\\w+_7f3a"}`, 20)
 }
 
 // go test ./internal/tools/ -run '^$' -bench 'Find' -benchtime 5x
@@ -148,13 +149,13 @@ func BenchmarkGrepRegexRipgrep(b *testing.B) {
 // shown is cut at 50 KB (2,327 paths and the notice).
 func BenchmarkFindGoFilesPureGo(b *testing.B) {
 	dir := srchBenchTree(b)
-	srchBenchRun(b, &findTool{cwd: dir, backend: findPureGo}, `{"pattern":"**/*.go","limit":100000}`, 2329)
+	srchBenchRun(b, newFindTool(dir, search.PureGo), `{"pattern":"**/*.go","limit":100000}`, 2329)
 }
 
 func BenchmarkFindGoFilesFd(b *testing.B) {
 	dir := srchBenchTree(b)
-	tool := &findTool{cwd: dir, backend: findAuto}
-	if tool.fdFor(dir).path == "" {
+	tool := newFindTool(dir, search.Auto)
+	if !tool.finder.UsesFd(dir) {
 		b.Skip("fd is not installed")
 	}
 	srchBenchRun(b, tool, `{"pattern":"**/*.go","limit":100000}`, 2329)
@@ -162,5 +163,5 @@ func BenchmarkFindGoFilesFd(b *testing.B) {
 
 func BenchmarkFindGoFilesDefaultLimitPureGo(b *testing.B) {
 	dir := srchBenchTree(b)
-	srchBenchRun(b, &findTool{cwd: dir, backend: findPureGo}, `{"pattern":"**/*.go"}`, 1002)
+	srchBenchRun(b, newFindTool(dir, search.PureGo), `{"pattern":"**/*.go"}`, 1002)
 }

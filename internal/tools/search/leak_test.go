@@ -1,36 +1,35 @@
-package tools
+package search
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"testing"
 
 	"go.uber.org/goleak"
-
-	"github.com/pi-go/pi-go/internal/loop"
 )
 
 // TestSearchGoroutinesEnd stops searches early (limits, a visitor that quits, cancellation) and
 // checks that every goroutine they started has ended.
 func TestSearchGoroutinesEnd(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	srchIsolateHome(t)
+	isolateHome(t)
 	dir := t.TempDir()
 	files := map[string]string{}
 	for i := range 400 {
 		files[fmt.Sprintf("d%02d/f%03d.txt", i%20, i)] = "needle\nneedle\n"
 	}
-	srchWriteFiles(t, dir, files)
+	writeFiles(t, dir, files)
 
-	for _, args := range []string{`{"pattern":"needle","limit":3}`, `{"pattern":"needle","limit":100000}`} {
-		if _, err := (&grepTool{cwd: dir, backend: grepPureGo}).Execute(context.Background(),
-			loop.ToolCall{Args: json.RawMessage(args)}, nil); err != nil {
+	grepFor := func(limit float64) *GrepRequest {
+		return &GrepRequest{Path: dir, IsDir: true, Pattern: "needle", Limit: limit, Cwd: dir}
+	}
+	for _, limit := range []float64{3, 100000} {
+		if _, _, err := Grep(context.Background(), grepFor(limit), PureGo); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := (&findTool{cwd: dir, backend: findPureGo}).Execute(context.Background(),
-		loop.ToolCall{Args: json.RawMessage(`{"pattern":"*.txt","limit":5}`)}, nil); err != nil {
+	if _, err := NewFinder(PureGo).Find(context.Background(),
+		&FindRequest{Path: dir, Pattern: "*.txt", Limit: 5, Cwd: dir}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -51,8 +50,7 @@ func TestSearchGoroutinesEnd(t *testing.T) {
 	}
 
 	ctx, cancel = context.WithCancel(context.Background())
-	_, err = (&grepTool{cwd: dir, backend: grepPureGo}).Execute(ctx,
-		loop.ToolCall{Args: json.RawMessage(`{"pattern":"needle","limit":100000}`)}, nil)
+	_, _, err = Grep(ctx, grepFor(100000), PureGo)
 	cancel()
 	if err != nil {
 		t.Fatal(err)

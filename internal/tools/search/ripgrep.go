@@ -1,4 +1,4 @@
-package tools
+package search
 
 import (
 	"bufio"
@@ -32,30 +32,30 @@ type grepRgEvent struct {
 // grepStderrMax bounds how much of rg's stderr is kept for an error message.
 const grepStderrMax = 64 * 1024
 
-// grepSearchRg runs ripgrep as pi does (--json, stopped at the limit) from the session directory, so
+// grepRipgrep runs ripgrep as pi does (--json, stopped at the limit) from the session directory, so
 // --glob patterns are relative to it. .git is excluded as the pure-Go search excludes it. Matches come
 // back sorted by path (ripgrep's parallel order is arbitrary).
-func grepSearchRg(ctx context.Context, rgPath string, req *grepRequest) ([]grepMatch, bool, error) {
+func grepRipgrep(ctx context.Context, rgPath string, req *GrepRequest) ([]Match, bool, error) {
 	args := []string{"--json", "--line-number", "--color=never", "--hidden"}
-	if req.ignoreCase {
+	if req.IgnoreCase {
 		args = append(args, "--ignore-case")
 	}
-	if req.literal {
+	if req.Literal {
 		args = append(args, "--fixed-strings")
 	}
-	if req.glob != "" {
-		args = append(args, "--glob", req.glob)
+	if req.Glob != "" {
+		args = append(args, "--glob", req.Glob)
 	}
-	args = append(args, "--glob", "!.git", "--", req.pattern, req.searchPath)
+	args = append(args, "--glob", "!.git", "--", req.Pattern, req.Path)
 	cmd := exec.Command(rgPath, args...)
-	if st, err := os.Stat(req.cwd); err == nil && st.IsDir() {
-		cmd.Dir = req.cwd
+	if st, err := os.Stat(req.Cwd); err == nil && st.IsDir() {
+		cmd.Dir = req.Cwd
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, false, err
 	}
-	var stderr grepCappedBuffer
+	var stderr cappedBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		return nil, false, fmt.Errorf("Failed to run ripgrep: %w", err)
@@ -71,7 +71,7 @@ func grepSearchRg(ctx context.Context, rgPath string, req *grepRequest) ([]grepM
 	}()
 
 	maxN := req.maxMatches()
-	var matches []grepMatch
+	var matches []Match
 	count := 0
 	killedForLimit := false
 	r := bufio.NewReaderSize(stdout, 64*1024)
@@ -87,7 +87,7 @@ func grepSearchRg(ctx context.Context, rgPath string, req *grepRequest) ([]grepM
 			if json.Unmarshal(line, &ev) == nil && ev.Type == "match" {
 				count++
 				if ev.Data.Path.Text != nil && ev.Data.LineNumber != nil {
-					matches = append(matches, grepMatch{path: *ev.Data.Path.Text, line: *ev.Data.LineNumber, text: ev.Data.Lines.Text})
+					matches = append(matches, Match{Path: *ev.Data.Path.Text, Line: *ev.Data.LineNumber, Text: ev.Data.Lines.Text})
 				}
 				if count >= maxN {
 					killedForLimit = true
@@ -128,18 +128,18 @@ func grepSearchRg(ctx context.Context, rgPath string, req *grepRequest) ([]grepM
 }
 
 // grepSortMatches orders matches by path (component by component, the walk's order) and line.
-func grepSortMatches(matches []grepMatch) {
+func grepSortMatches(matches []Match) {
 	sort.SliceStable(matches, func(i, j int) bool {
-		if c := srchComparePaths(matches[i].path, matches[j].path); c != 0 {
+		if c := comparePaths(matches[i].Path, matches[j].Path); c != 0 {
 			return c < 0
 		}
-		return matches[i].line < matches[j].line
+		return matches[i].Line < matches[j].Line
 	})
 }
 
-// srchComparePaths compares slash-separated paths component by component, so a directory's
+// comparePaths compares slash-separated paths component by component, so a directory's
 // contents sort right after it (the order of a sorted depth-first walk).
-func srchComparePaths(a, b string) int {
+func comparePaths(a, b string) int {
 	for {
 		ai := strings.IndexByte(a, '/')
 		bi := strings.IndexByte(b, '/')
@@ -165,10 +165,10 @@ func srchComparePaths(a, b string) int {
 	}
 }
 
-// grepCappedBuffer keeps the first grepStderrMax bytes written to it.
-type grepCappedBuffer struct{ bytes.Buffer }
+// cappedBuffer keeps the first grepStderrMax bytes written to it.
+type cappedBuffer struct{ bytes.Buffer }
 
-func (b *grepCappedBuffer) Write(p []byte) (int, error) {
+func (b *cappedBuffer) Write(p []byte) (int, error) {
 	if room := grepStderrMax - b.Len(); room > 0 {
 		b.Buffer.Write(p[:min(len(p), room)])
 	}

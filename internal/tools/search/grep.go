@@ -1,64 +1,85 @@
-package tools
+package search
 
 import (
 	"context"
 	"math"
+	"os/exec"
 	"runtime"
 	"sync"
 	"unicode/utf8"
 )
 
-// grepMatch is one matching line, from rg's JSON or from the pure-Go search.
-type grepMatch struct {
-	path string // absolute
-	line int
-	// text is the line with its terminator; nil when it is not UTF-8 (rg then sends bytes, and the
+// Match is one matching line, from rg's JSON or from the pure-Go search.
+type Match struct {
+	Path string // absolute
+	Line int
+	// Text is the line with its terminator; nil when it is not UTF-8 (rg then sends bytes, and the
 	// line is read back from the file).
-	text *string
+	Text *string
 }
 
-// grepRequest is one search.
-type grepRequest struct {
-	searchPath string // absolute
-	isDir      bool
-	pattern    string
-	literal    bool
-	ignoreCase bool
-	glob       string
-	// limit is the effective match limit (at least 1; a JSON number).
-	limit float64
-	// cwd is where rg runs: its --glob rules are relative to it.
-	cwd string
+// GrepRequest is one grep search.
+type GrepRequest struct {
+	Path       string // absolute
+	IsDir      bool
+	Pattern    string
+	Literal    bool
+	IgnoreCase bool
+	Glob       string
+	// Limit is the effective match limit (at least 1; a JSON number).
+	Limit float64
+	// Cwd is where rg runs: its --glob rules are relative to it.
+	Cwd string
 }
 
-func (r *grepRequest) maxMatches() int {
-	if r.limit >= math.MaxInt32 {
+// Backend chooses between the external programs (rg, fd) and the pure-Go search.
+type Backend int
+
+const (
+	Auto   Backend = iota // rg or fd when usable, else pure Go
+	PureGo                // always pure Go
+)
+
+// Grep searches as pi's grep tool does with ripgrep: with rg when the backend allows and it is on
+// PATH, else with the pure-Go search, which gives the same matches. It returns the matches in sorted
+// path order (with the limit, the first ones in that order) and whether the limit was reached.
+func Grep(ctx context.Context, req *GrepRequest, backend Backend) ([]Match, bool, error) {
+	if backend != PureGo {
+		if rg, err := exec.LookPath("rg"); err == nil {
+			return grepRipgrep(ctx, rg, req)
+		}
+	}
+	return grepNative(ctx, req)
+}
+
+func (r *GrepRequest) maxMatches() int {
+	if r.Limit >= math.MaxInt32 {
 		return math.MaxInt32
 	}
-	return int(math.Ceil(r.limit))
+	return int(math.Ceil(r.Limit))
 }
 
 // grepJob is one file of the pure-Go search; done closes when matches are in.
 type grepJob struct {
 	path    string
 	done    chan struct{}
-	matches []grepMatch
+	matches []Match
 	counted int // matches whose path is not UTF-8: counted like rg's, but not shown
 }
 
 // grepNativeWindow bounds how many files are searched ahead of the one being collected.
 const grepNativeWindow = 256
 
-// grepSearchNative searches as `rg --json --hidden` would and returns the matches in sorted path
+// grepNative searches as `rg --json --hidden` would and returns the matches in sorted path
 // order (with the limit, the first ones in that order) and whether the limit was reached.
-func grepSearchNative(parent context.Context, req *grepRequest) ([]grepMatch, bool, error) {
-	m, err := grepNewMatcher(req.pattern, req.literal, req.ignoreCase)
+func grepNative(parent context.Context, req *GrepRequest) ([]Match, bool, error) {
+	m, err := grepNewMatcher(req.Pattern, req.Literal, req.IgnoreCase)
 	if err != nil {
 		return nil, false, err
 	}
 	maxN := req.maxMatches()
-	if !req.isDir {
-		job := &grepJob{path: req.searchPath}
+	if !req.IsDir {
+		job := &grepJob{path: req.Path}
 		grepRunJob(&grepScanner{m: m}, job, false, maxN)
 		if err := parent.Err(); err != nil {
 			return nil, false, err
@@ -68,10 +89,10 @@ func grepSearchNative(parent context.Context, req *grepRequest) ([]grepMatch, bo
 	opts := &walkOptions{
 		customIgnore: ".rgignore",
 		requireGit:   true,
-		globalGit:    walkLoadGlobal(walkGlobalGitExcludes(), req.cwd),
+		globalGit:    walkLoadGlobal(walkGlobalGitExcludes(), req.Cwd),
 	}
-	if req.glob != "" {
-		ov, err := giParseGlobs(req.cwd, []string{req.glob})
+	if req.Glob != "" {
+		ov, err := giParseGlobs(req.Cwd, []string{req.Glob})
 		if err != nil {
 			return nil, false, err
 		}
@@ -89,7 +110,7 @@ func grepSearchNative(parent context.Context, req *grepRequest) ([]grepMatch, bo
 		defer wg.Done()
 		defer close(order)
 		defer close(work)
-		_ = walkTree(ctx, req.searchPath, opts, func(e *walkEntry) bool {
+		_ = walkTree(ctx, req.Path, opts, func(e *walkEntry) bool {
 			if e.kind != walkFile {
 				return true
 			}
@@ -121,7 +142,7 @@ func grepSearchNative(parent context.Context, req *grepRequest) ([]grepMatch, bo
 		}()
 	}
 
-	var matches []grepMatch
+	var matches []Match
 	count := 0
 	reached := false
 collect:
@@ -160,10 +181,10 @@ func grepRunJob(s *grepScanner, job *grepJob, quitOnNUL bool, maxN int) {
 			job.counted++
 			return
 		}
-		mt := grepMatch{path: job.path, line: line}
+		mt := Match{Path: job.path, Line: line}
 		if utf8.Valid(text) {
 			str := string(text)
-			mt.text = &str
+			mt.Text = &str
 		}
 		job.matches = append(job.matches, mt)
 	})

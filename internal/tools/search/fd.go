@@ -1,4 +1,4 @@
-package tools
+package search
 
 import (
 	"bufio"
@@ -15,27 +15,27 @@ import (
 	"time"
 )
 
-// findFd is a usable fd binary. Debian ships it as fdfind; fd before 8.7 lacks --no-require-git.
-type findFd struct {
+// fdBinary is a usable fd binary. Debian ships it as fdfind; fd before 8.7 lacks --no-require-git.
+type fdBinary struct {
 	path         string
 	noRequireGit bool
 }
 
 // fdFor picks fd for a search when it gives pi's results: an fd without --no-require-git would skip
 // .gitignore files outside a git repository, so then the pure-Go walk runs instead.
-func (t *findTool) fdFor(searchPath string) findFd {
-	if t.backend == findPureGo {
-		return findFd{}
+func (f *Finder) fdFor(searchPath string) fdBinary {
+	if f.backend == PureGo {
+		return fdBinary{}
 	}
-	t.probeOnce.Do(func() { t.fd = findProbeFd() })
-	if t.fd.path == "" || (!t.fd.noRequireGit && !findInGitRepo(searchPath)) {
-		return findFd{}
+	f.probeOnce.Do(func() { f.fd = probeFd() })
+	if f.fd.path == "" || (!f.fd.noRequireGit && !findInGitRepo(searchPath)) {
+		return fdBinary{}
 	}
-	return t.fd
+	return f.fd
 }
 
-// findProbeFd looks for fd or fdfind on PATH and checks whether it knows --no-require-git.
-func findProbeFd() findFd {
+// probeFd looks for fd or fdfind on PATH and checks whether it knows --no-require-git.
+func probeFd() fdBinary {
 	for _, name := range []string{"fd", "fdfind"} {
 		p, err := exec.LookPath(name)
 		if err != nil {
@@ -44,9 +44,9 @@ func findProbeFd() findFd {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		err = exec.CommandContext(ctx, p, "--no-require-git", "--version").Run()
 		cancel()
-		return findFd{path: p, noRequireGit: err == nil}
+		return fdBinary{path: p, noRequireGit: err == nil}
 	}
-	return findFd{}
+	return fdBinary{}
 }
 
 // findInGitRepo reports whether dir or one of its parents holds .git.
@@ -61,27 +61,27 @@ func findInGitRepo(dir string) bool {
 	}
 }
 
-// findSearchFd runs fd as pi does, excluding .git like the pure-Go walk, and returns the paths
+// findWithFd runs fd as pi does, excluding .git like the pure-Go walk, and returns the paths
 // relative to the search path in sorted order (fd's parallel order is arbitrary).
-func findSearchFd(ctx context.Context, fd findFd, req *findRequest) ([]string, error) {
+func findWithFd(ctx context.Context, fd fdBinary, req *FindRequest) ([]string, error) {
 	args := []string{"--glob", "--color=never", "--hidden"}
 	if fd.noRequireGit {
 		args = append(args, "--no-require-git")
 	}
-	args = append(args, "--max-results", strconv.FormatFloat(req.limit, 'f', -1, 64))
-	if req.fullPath {
+	args = append(args, "--max-results", strconv.FormatFloat(req.Limit, 'f', -1, 64))
+	if req.FullPath {
 		args = append(args, "--full-path")
 	}
-	args = append(args, "--exclude", ".git", "--", req.pattern, req.searchPath)
+	args = append(args, "--exclude", ".git", "--", req.Pattern, req.Path)
 	cmd := exec.Command(fd.path, args...)
-	if st, err := os.Stat(req.cwd); err == nil && st.IsDir() {
-		cmd.Dir = req.cwd
+	if st, err := os.Stat(req.Cwd); err == nil && st.IsDir() {
+		cmd.Dir = req.Cwd
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
 	}
-	var stderr grepCappedBuffer
+	var stderr cappedBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("Failed to run fd: %w", err)
@@ -122,14 +122,14 @@ func findSearchFd(ctx context.Context, fd findFd, req *findRequest) ([]string, e
 			continue
 		}
 		dir := strings.HasSuffix(line, "/")
-		rel := findRel(req.searchPath, strings.TrimSuffix(line, "/"))
+		rel := findRel(req.Path, strings.TrimSuffix(line, "/"))
 		if dir {
 			rel += "/"
 		}
 		paths = append(paths, rel)
 	}
 	sort.SliceStable(paths, func(i, j int) bool {
-		return srchComparePaths(strings.TrimSuffix(paths[i], "/"), strings.TrimSuffix(paths[j], "/")) < 0
+		return comparePaths(strings.TrimSuffix(paths[i], "/"), strings.TrimSuffix(paths[j], "/")) < 0
 	})
 	return paths, nil
 }

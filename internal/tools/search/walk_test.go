@@ -1,4 +1,4 @@
-package tools
+package search
 
 import (
 	"context"
@@ -30,7 +30,7 @@ func walkCollect(t *testing.T, root string, opts *walkOptions) []string {
 // TestWalkOrderIsSortedDepthFirst: the walk order does not depend on how many directories are read
 // ahead or by how many workers, and equals a component-wise sort of the paths.
 func TestWalkOrderIsSortedDepthFirst(t *testing.T) {
-	srchIsolateHome(t)
+	isolateHome(t)
 	dir := t.TempDir()
 	files := map[string]string{}
 	for i := range 30 {
@@ -38,11 +38,11 @@ func TestWalkOrderIsSortedDepthFirst(t *testing.T) {
 		files[fmt.Sprintf("d%d.txt", i)] = ""
 		files[fmt.Sprintf("d%d-x/y", i%4)] = ""
 	}
-	srchWriteFiles(t, dir, files)
+	writeFiles(t, dir, files)
 	want := walkCollect(t, dir, &walkOptions{workers: 1})
 	sorted := append([]string(nil), want...)
 	sort.SliceStable(sorted, func(i, j int) bool {
-		return srchComparePaths(strings.TrimSuffix(sorted[i], "/"), strings.TrimSuffix(sorted[j], "/")) < 0
+		return comparePaths(strings.TrimSuffix(sorted[i], "/"), strings.TrimSuffix(sorted[j], "/")) < 0
 	})
 	if strings.Join(sorted, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("walk order is not sorted:\n%s", strings.Join(want, "\n"))
@@ -55,10 +55,10 @@ func TestWalkOrderIsSortedDepthFirst(t *testing.T) {
 }
 
 func TestWalkIgnoreRules(t *testing.T) {
-	srchIsolateHome(t)
+	isolateHome(t)
 	parent := t.TempDir()
 	// A .gitignore above the searched directory applies too (ripgrep and fd read parents').
-	srchWriteFiles(t, parent, map[string]string{
+	writeFiles(t, parent, map[string]string{
 		".gitignore":            "from-parent.txt\n",
 		".git/info/exclude":     "from-exclude.txt\n",
 		"root/from-parent.txt":  "",
@@ -82,7 +82,7 @@ func TestWalkIgnoreRules(t *testing.T) {
 
 	// Outside a repository ripgrep skips git rules (not .ignore); fd (requireGit false) does not.
 	plain := t.TempDir()
-	srchWriteFiles(t, plain, map[string]string{".gitignore": "a\n", ".ignore": "b\n", "a": "", "b": "", "c": ""})
+	writeFiles(t, plain, map[string]string{".gitignore": "a\n", ".ignore": "b\n", "a": "", "b": "", "c": ""})
 	if got := strings.Join(walkCollect(t, plain, &walkOptions{requireGit: true}), " "); got != ".gitignore .ignore a c" {
 		t.Fatalf("requireGit outside a repository: %s", got)
 	}
@@ -92,9 +92,9 @@ func TestWalkIgnoreRules(t *testing.T) {
 }
 
 func TestWalkGlobalExcludes(t *testing.T) {
-	srchIsolateHome(t)
+	isolateHome(t)
 	home := os.Getenv("HOME")
-	srchWriteFiles(t, home, map[string]string{
+	writeFiles(t, home, map[string]string{
 		".gitconfig":         "[user]\n\tname = x\n[core]\n\texcludesFile = ~/my-ignore\n",
 		"my-ignore":          "*.swp\n",
 		".config/git/ignore": "*.never-read\n",
@@ -103,7 +103,7 @@ func TestWalkGlobalExcludes(t *testing.T) {
 		t.Fatalf("excludes file %q", got)
 	}
 	dir := t.TempDir()
-	srchWriteFiles(t, dir, map[string]string{".git/HEAD": "", "a.swp": "", "b.txt": ""})
+	writeFiles(t, dir, map[string]string{".git/HEAD": "", "a.swp": "", "b.txt": ""})
 	opts := &walkOptions{requireGit: true, globalGit: walkLoadGlobal(walkGlobalGitExcludes(), dir)}
 	if got := strings.Join(walkCollect(t, dir, opts), " "); got != "b.txt" {
 		t.Fatalf("got %s", got)
