@@ -15,6 +15,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/textdiff"
 )
 
 //go:embed edit.md
@@ -174,7 +175,7 @@ func (t *editTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 	if err := t.writer.write(abs, bom+editRestoreLineEndings(next, ending)); err != nil {
 		return loop.ToolResult{}, err
 	}
-	diff, first := editDiffString(base, next, editDiffContextLines)
+	diff, first := textdiff.Format(base, next, textdiff.DefaultContext)
 	return loop.ToolResult{
 		Content: []provider.Content{provider.TextContent(fmt.Sprintf("Successfully replaced %d block(s) in %s.", len(args.Edits), args.Path))},
 		Details: &EditDetails{Diff: diff, FirstChangedLine: first},

@@ -1,40 +1,39 @@
-package tools
+package textdiff
 
 import (
 	"fmt"
 	"strings"
 )
 
-// The edit tool reports its change as pi does: a line diff computed like jsdiff's diffLines (the
-// library pi uses; same Myers variant and tie-breaks, so the hunks agree line for line) and printed
-// in pi's numbered format.
+// A line diff computed like jsdiff's diffLines (the library pi uses; same Myers variant and
+// tie-breaks, so the hunks agree line for line), printed in pi's numbered format.
 
-// editDiffPart is one run of a line diff: lines common to both sides, added, or removed.
-type editDiffPart struct {
-	lines          []string // each may end with its "\n" (see editDiffLine)
+// part is one run of a line diff: lines common to both sides, added, or removed.
+type part struct {
+	lines          []string // each may end with its "\n" (see partLine)
 	added, removed bool
 }
 
-// editDiffLine is a line of a part without its line break.
-func editDiffLine(token string) string { return strings.TrimSuffix(token, "\n") }
+// partLine is a line of a part without its line break.
+func partLine(token string) string { return strings.TrimSuffix(token, "\n") }
 
-// editDiffComponent is a link of the reversed list of runs a diff path has taken.
-type editDiffComponent struct {
+// component is a link of the reversed list of runs a diff path has taken.
+type component struct {
 	count          int
 	added, removed bool
-	prev           *editDiffComponent
+	prev           *component
 }
 
-type editDiffPath struct {
+type diffPath struct {
 	oldPos int // last old token consumed
-	last   *editDiffComponent
+	last   *component
 }
 
-// editDiffDiagonals maps a diagonal (old position minus new position, may be negative) to the
+// diagonals maps a diagonal (old position minus new position, may be negative) to the
 // furthest path on it.
-type editDiffDiagonals struct{ pos, neg []*editDiffPath }
+type diagonals struct{ pos, neg []*diffPath }
 
-func (d *editDiffDiagonals) get(k int) *editDiffPath {
+func (d *diagonals) get(k int) *diffPath {
 	if k >= 0 {
 		if k < len(d.pos) {
 			return d.pos[k]
@@ -47,7 +46,7 @@ func (d *editDiffDiagonals) get(k int) *editDiffPath {
 	return nil
 }
 
-func (d *editDiffDiagonals) set(k int, p *editDiffPath) {
+func (d *diagonals) set(k int, p *diffPath) {
 	s, i := &d.pos, k
 	if k < 0 {
 		s, i = &d.neg, -k-1
@@ -61,8 +60,8 @@ func (d *editDiffDiagonals) set(k int, p *editDiffPath) {
 	(*s)[i] = p
 }
 
-// editDiffTokens splits s into lines that keep their "\n" (the last one may lack it).
-func editDiffTokens(s string) []string {
+// splitLines splits s into lines that keep their "\n" (the last one may lack it).
+func splitLines(s string) []string {
 	if s == "" {
 		return nil
 	}
@@ -73,12 +72,12 @@ func editDiffTokens(s string) []string {
 	return tokens
 }
 
-// editDiffLines diffs two texts line by line.
-func editDiffLines(oldText, newText string) []editDiffPart {
-	oldT, newT := editDiffTokens(oldText), editDiffTokens(newText)
+// diffLines diffs two texts line by line.
+func diffLines(oldText, newText string) []part {
+	oldT, newT := splitLines(oldText), splitLines(newText)
 	oldLen, newLen := len(oldT), len(newT)
 
-	extractCommon := func(p *editDiffPath, diagonal int) int {
+	extractCommon := func(p *diffPath, diagonal int) int {
 		oldPos := p.oldPos
 		newPos := oldPos - diagonal
 		common := 0
@@ -88,26 +87,26 @@ func editDiffLines(oldText, newText string) []editDiffPart {
 			common++
 		}
 		if common > 0 {
-			p.last = &editDiffComponent{count: common, prev: p.last}
+			p.last = &component{count: common, prev: p.last}
 		}
 		p.oldPos = oldPos
 		return newPos
 	}
-	addToPath := func(p *editDiffPath, added, removed bool, oldPosInc int) *editDiffPath {
+	addToPath := func(p *diffPath, added, removed bool, oldPosInc int) *diffPath {
 		last := p.last
 		if last != nil && last.added == added && last.removed == removed {
-			return &editDiffPath{oldPos: p.oldPos + oldPosInc,
-				last: &editDiffComponent{count: last.count + 1, added: added, removed: removed, prev: last.prev}}
+			return &diffPath{oldPos: p.oldPos + oldPosInc,
+				last: &component{count: last.count + 1, added: added, removed: removed, prev: last.prev}}
 		}
-		return &editDiffPath{oldPos: p.oldPos + oldPosInc,
-			last: &editDiffComponent{count: 1, added: added, removed: removed, prev: last}}
+		return &diffPath{oldPos: p.oldPos + oldPosInc,
+			last: &component{count: 1, added: added, removed: removed, prev: last}}
 	}
-	build := func(last *editDiffComponent) []editDiffPart {
-		var comps []*editDiffComponent
+	build := func(last *component) []part {
+		var comps []*component
 		for c := last; c != nil; c = c.prev {
 			comps = append(comps, c)
 		}
-		parts := make([]editDiffPart, 0, len(comps))
+		parts := make([]part, 0, len(comps))
 		oldPos, newPos := 0, 0
 		for i := len(comps) - 1; i >= 0; i-- {
 			c := comps[i]
@@ -122,19 +121,19 @@ func editDiffLines(oldText, newText string) []editDiffPart {
 					oldPos += c.count
 				}
 			}
-			parts = append(parts, editDiffPart{lines: tokens, added: c.added, removed: c.removed})
+			parts = append(parts, part{lines: tokens, added: c.added, removed: c.removed})
 		}
 		return parts
 	}
 
-	var best editDiffDiagonals
-	start := &editDiffPath{oldPos: -1}
+	var best diagonals
+	start := &diffPath{oldPos: -1}
 	best.set(0, start)
 	newPos := extractCommon(start, 0)
 	if start.oldPos+1 >= oldLen && newPos+1 >= newLen {
 		return build(start.last)
 	}
-	// Once a path reaches the right or bottom edge, diagonals beyond it need not be considered.
+	// Once a diffPath reaches the right or bottom edge, diagonals beyond it need not be considered.
 	minDiagonal, maxDiagonal := -(oldLen + newLen + 1), oldLen+newLen+1
 	for editLength := 1; editLength <= oldLen+newLen; editLength++ {
 		for diagonal := max(minDiagonal, -editLength); diagonal <= min(maxDiagonal, editLength); diagonal += 2 {
@@ -152,8 +151,8 @@ func editDiffLines(oldText, newText string) []editDiffPart {
 				best.set(diagonal, nil)
 				continue
 			}
-			// Branch from the path that got furthest through the old text.
-			var p *editDiffPath
+			// Branch from the diffPath that got furthest through the old text.
+			var p *diffPath
 			if !canRemove || (canAdd && removePath.oldPos < addPath.oldPos) {
 				p = addToPath(addPath, true, false, 0)
 			} else {
@@ -175,19 +174,19 @@ func editDiffLines(oldText, newText string) []editDiffPart {
 	return nil // unreachable: editLength oldLen+newLen always reaches the end
 }
 
-// editDiffContextLines is how many unchanged lines pi shows around a change.
-const editDiffContextLines = 4
+// DefaultContext is how many unchanged lines pi shows around a change.
+const DefaultContext = 4
 
-// editDiffString renders the change from oldText to newText in pi's format: "+"/"-"/" ", the line
-// number right-aligned (new numbers for added lines, old numbers otherwise), a space, the text;
-// context lines around changes and " <pad> ..." for skipped stretches. It also returns the first
-// changed line in the new text (0 when nothing changed).
-func editDiffString(oldText, newText string, contextLines int) (string, int) {
-	parts := editDiffLines(oldText, newText)
+// Format renders the change from oldText to newText in pi's format (pi's generateDiffString):
+// "+"/"-"/" ", the line number right-aligned (new numbers for added lines, old numbers otherwise), a
+// space, the text; context lines around changes and " <pad> ..." for skipped stretches. It also
+// returns the first changed line in the new text (0 when nothing changed).
+func Format(oldText, newText string, contextLines int) (string, int) {
+	parts := diffLines(oldText, newText)
 	width := len(fmt.Sprint(max(strings.Count(oldText, "\n"), strings.Count(newText, "\n")) + 1))
 	var out []string
 	line := func(sign byte, n int, text string) {
-		out = append(out, fmt.Sprintf("%c%*d %s", sign, width, n, editDiffLine(text)))
+		out = append(out, fmt.Sprintf("%c%*d %s", sign, width, n, partLine(text)))
 	}
 	skipped := " " + strings.Repeat(" ", width) + " ..."
 	oldNum, newNum, firstChanged := 1, 1, 0

@@ -1,4 +1,4 @@
-package tools
+package textdiff
 
 import (
 	"encoding/json"
@@ -8,11 +8,12 @@ import (
 	"testing"
 )
 
-// TestEditDiffMatchesPi compares editDiffString with pi's generateDiffString (pi 0.73.1 with jsdiff
-// 8) on the cases in testdata/pijs/editdiff.json (see gen.mjs): random line edits over a small
-// alphabet, where Myers has many equally short answers and only jsdiff's tie-breaks pick one.
-func TestEditDiffMatchesPi(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "pijs", "editdiff.json"))
+// TestFormatMatchesPi compares Format with pi's generateDiffString (pi 0.73.1 with jsdiff 8) on the
+// cases in testdata/editdiff.json (made by internal/tools/testdata/pijs/gen.mjs): random line edits
+// over a small alphabet, where Myers has many equally short answers and only jsdiff's tie-breaks
+// pick one.
+func TestFormatMatchesPi(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "editdiff.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,17 +31,17 @@ func TestEditDiffMatchesPi(t *testing.T) {
 		t.Fatalf("only %d cases", len(cases))
 	}
 	for i, c := range cases {
-		diff, first := editDiffString(c.Old, c.New, c.Context)
+		diff, first := Format(c.Old, c.New, c.Context)
 		if diff != c.Diff || first != c.FirstChangedLine {
 			t.Fatalf("case %d\nold %q\nnew %q\n got (%d)\n%s\nwant (%d)\n%s", i, c.Old, c.New, first, diff, c.FirstChangedLine, c.Diff)
 		}
 	}
 }
 
-func TestEditDiffFormat(t *testing.T) {
+func TestFormatContext(t *testing.T) {
 	old := strings.Join([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"}, "\n")
 	next := strings.Replace(old, "6", "six", 1)
-	diff, first := editDiffString(old, next, editDiffContextLines)
+	diff, first := Format(old, next, DefaultContext)
 	want := strings.Join([]string{
 		"    ...",
 		"  2 2",
