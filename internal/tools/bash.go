@@ -49,7 +49,7 @@ type bashArgs struct {
 
 func (t *bashTool) Execute(ctx context.Context, call loop.ToolCall, onUpdate func(loop.ToolResult)) (loop.ToolResult, error) {
 	var args bashArgs
-	if err := srchDecodeArgs("bash", call.Args, &args); err != nil {
+	if err := decodeArgs("bash", call.Args, &args); err != nil {
 		return loop.ToolResult{}, err
 	}
 	command := args.Command
@@ -109,7 +109,7 @@ func (t *bashTool) Execute(ctx context.Context, call loop.ToolCall, onUpdate fun
 	if res.TimedOut {
 		text, _ := bashFormat(out, "")
 		return loop.ToolResult{}, errors.New(bashAppendStatus(text,
-			fmt.Sprintf("Command timed out after %s seconds", srchJSNumber(*args.Timeout))))
+			fmt.Sprintf("Command timed out after %s seconds", jsNumber(*args.Timeout))))
 	}
 	text, details := bashFormat(out, "(no output)")
 	if res.ExitCode != nil && *res.ExitCode != 0 {
@@ -135,10 +135,10 @@ func bashTimeout(seconds *float64) (time.Duration, error) {
 	}
 	s := *seconds
 	if math.IsNaN(s) || math.IsInf(s, 0) || s <= 0 {
-		return 0, fmt.Errorf("Invalid timeout: %s. It must be a positive number of seconds; leave it out for no timeout.", srchJSNumber(s))
+		return 0, fmt.Errorf("Invalid timeout: %s. It must be a positive number of seconds; leave it out for no timeout.", jsNumber(s))
 	}
 	if s > bashMaxTimeout.Seconds() {
-		return 0, fmt.Errorf("Invalid timeout: %s. The maximum is %s seconds; leave it out for no timeout.", srchJSNumber(s), srchJSNumber(bashMaxTimeout.Seconds()))
+		return 0, fmt.Errorf("Invalid timeout: %s. The maximum is %s seconds; leave it out for no timeout.", jsNumber(s), jsNumber(bashMaxTimeout.Seconds()))
 	}
 	return time.Duration(s * float64(time.Second)), nil
 }

@@ -54,10 +54,10 @@ type findArgs struct {
 
 func (t *findTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.ToolResult)) (loop.ToolResult, error) {
 	if ctx.Err() != nil {
-		return loop.ToolResult{}, errSrchAborted
+		return loop.ToolResult{}, errAborted
 	}
 	var args findArgs
-	if err := srchDecodeArgs("find", call.Args, &args); err != nil {
+	if err := decodeArgs("find", call.Args, &args); err != nil {
 		return loop.ToolResult{}, err
 	}
 	path := args.Path
@@ -75,12 +75,12 @@ func (t *findTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 		}
 	}
 	if req.Limit < 0 || req.Limit != math.Trunc(req.Limit) {
-		return loop.ToolResult{}, fmt.Errorf("error: Invalid value '%s' for '--max-results <count>': invalid digit found in string\n\nFor more information try '--help'", srchJSNumber(req.Limit))
+		return loop.ToolResult{}, fmt.Errorf("error: Invalid value '%s' for '--max-results <count>': invalid digit found in string\n\nFor more information try '--help'", jsNumber(req.Limit))
 	}
 
 	paths, err := t.finder.Find(ctx, req)
 	if ctx.Err() != nil {
-		return loop.ToolResult{}, errSrchAborted
+		return loop.ToolResult{}, errAborted
 	}
 	if err != nil {
 		return loop.ToolResult{}, err
@@ -95,12 +95,12 @@ func findFormat(paths []string, limit float64) loop.ToolResult {
 	}
 	var details FindDetails
 	var limitNotice string
-	if srchCountReached(len(paths), limit) {
+	if countReached(len(paths), limit) {
 		limitNotice = fmt.Sprintf("%s results limit reached. Use limit=%s for more, or refine pattern",
-			srchJSNumber(limit), srchJSNumber(limit*2))
+			jsNumber(limit), jsNumber(limit*2))
 		details.ResultLimitReached = &limit
 	}
-	text, cut, noticed := srchText(paths, limitNotice, "")
+	text, cut, noticed := listText(paths, limitNotice, "")
 	details.Truncation = cut
 	result := loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}}
 	if noticed {

@@ -26,7 +26,7 @@ func TestFindDefinitionMatchesPi(t *testing.T) {
 }
 
 func TestFindOutputs(t *testing.T) {
-	srchIsolateHome(t)
+	isolateHome(t)
 	dir := t.TempDir()
 	files := map[string]string{
 		".gitignore":             "ignored.txt\nbuild/\n",
@@ -51,7 +51,7 @@ func TestFindOutputs(t *testing.T) {
 	for i := range 600 {
 		files[fmt.Sprintf("long/%s%03d.dat", strings.Repeat("n", 90), i)] = ""
 	}
-	srchWriteFiles(t, dir, files)
+	writeFiles(t, dir, files)
 	if err := os.Symlink("src", filepath.Join(dir, "srclink")); err != nil {
 		t.Fatal(err)
 	}
@@ -142,8 +142,8 @@ func TestFindAborted(t *testing.T) {
 
 // TestFindPureGoMatchesFd runs the same patterns through fd and the pure-Go walk.
 func TestFindPureGoMatchesFd(t *testing.T) {
-	srchIsolateHome(t)
-	dir := srchParityTree(t)
+	isolateHome(t)
+	dir := parityTree(t)
 	rgTool := newFindTool(dir, search.Auto)
 	if !rgTool.finder.UsesFd(dir) {
 		t.Skip("fd is not installed")

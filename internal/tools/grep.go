@@ -64,10 +64,10 @@ type grepArgs struct {
 
 func (t *grepTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.ToolResult)) (loop.ToolResult, error) {
 	if ctx.Err() != nil {
-		return loop.ToolResult{}, errSrchAborted
+		return loop.ToolResult{}, errAborted
 	}
 	var args grepArgs
-	if err := srchDecodeArgs("grep", call.Args, &args); err != nil {
+	if err := decodeArgs("grep", call.Args, &args); err != nil {
 		return loop.ToolResult{}, err
 	}
 	path := args.Path
@@ -99,7 +99,7 @@ func (t *grepTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 
 	matches, reached, err := search.Grep(ctx, req, t.backend)
 	if ctx.Err() != nil {
-		return loop.ToolResult{}, errSrchAborted
+		return loop.ToolResult{}, errAborted
 	}
 	if err != nil {
 		return loop.ToolResult{}, err
@@ -158,14 +158,14 @@ func grepFormat(matches []search.Match, req *search.GrepRequest, contextLines in
 	if reached {
 		limit := req.Limit
 		limitNotice = fmt.Sprintf("%s matches limit reached. Use limit=%s for more, or refine pattern",
-			srchJSNumber(limit), srchJSNumber(limit*2))
+			jsNumber(limit), jsNumber(limit*2))
 		details.MatchLimitReached = &limit
 	}
 	if linesTruncated {
 		lineNotice = fmt.Sprintf("Some lines truncated to %d chars. Use read tool to see full lines", grepMaxLineLength)
 		details.LinesTruncated = true
 	}
-	text, cut, noticed := srchText(out, limitNotice, lineNotice)
+	text, cut, noticed := listText(out, limitNotice, lineNotice)
 	details.Truncation = cut
 	result := loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}}
 	if noticed {

@@ -13,9 +13,9 @@ import (
 	"github.com/pi-go/pi-go/internal/loop"
 )
 
-// rwReportMaxRSS reports the process's peak resident memory: had the tool loaded the file, this
+// reportMaxRSS reports the process's peak resident memory: had the tool loaded the file, this
 // would be at least the file's size.
-func rwReportMaxRSS(b *testing.B) {
+func reportMaxRSS(b *testing.B) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err == nil {
 		b.ReportMetric(float64(ru.Maxrss)/1024, "maxrss-MB") // Linux reports KiB
@@ -44,7 +44,7 @@ func BenchmarkReadOffsetMiddle100MB(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	rwReportMaxRSS(b)
+	reportMaxRSS(b)
 }
 
 // BenchmarkEdit10MB replaces one line in the middle of a 10 MB file: read, match (pi also counts
@@ -90,7 +90,7 @@ func BenchmarkEdit10MB(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			rwReportMaxRSS(b)
+			reportMaxRSS(b)
 		})
 	}
 }

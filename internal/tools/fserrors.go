@@ -10,22 +10,19 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// errRWAborted is what read, write and edit return when the run is aborted (pi's text).
-var errRWAborted = errors.New("Operation aborted")
-
-// rwFileError is a file-system error worded as Node.js words it ("ENOENT: no such file or
+// fileError is a file-system error worded as Node.js words it ("ENOENT: no such file or
 // directory, access '/abs/path'"), which is the text pi's tools show the model. It unwraps to the
 // underlying error.
-type rwFileError struct {
+type fileError struct {
 	text string
 	err  error
 }
 
-func (e *rwFileError) Error() string { return e.text }
-func (e *rwFileError) Unwrap() error { return e.err }
+func (e *fileError) Error() string { return e.text }
+func (e *fileError) Unwrap() error { return e.err }
 
-// rwErrnoText is libuv's description of the errors file tools meet; others fall back to Go's text.
-var rwErrnoText = map[syscall.Errno]string{
+// errnoText is libuv's description of the errors file tools meet; others fall back to Go's text.
+var errnoText = map[syscall.Errno]string{
 	syscall.ENOENT:       "no such file or directory",
 	syscall.EACCES:       "permission denied",
 	syscall.EPERM:        "operation not permitted",
@@ -45,8 +42,8 @@ var rwErrnoText = map[syscall.Errno]string{
 	syscall.EINVAL:       "invalid argument",
 }
 
-// rwErrno digs the errno out of err, if it has one.
-func rwErrno(err error) (syscall.Errno, bool) {
+// errnoOf digs the errno out of err, if it has one.
+func errnoOf(err error) (syscall.Errno, bool) {
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
 		return errno, true
@@ -54,29 +51,29 @@ func rwErrno(err error) (syscall.Errno, bool) {
 	return 0, false
 }
 
-// rwErrnoCode is the errno's name ("ENOENT"), or "" when err carries none.
-func rwErrnoCode(err error) string {
-	if errno, ok := rwErrno(err); ok {
+// errnoCode is the errno's name ("ENOENT"), or "" when err carries none.
+func errnoCode(err error) string {
+	if errno, ok := errnoOf(err); ok {
 		return unix.ErrnoName(errno)
 	}
 	return ""
 }
 
-// rwNodeError rewords err in Node's form for the system call syscallName on path.
-func rwNodeError(err error, syscallName, path string) error {
+// nodeError rewords err in Node's form for the system call syscallName on path.
+func nodeError(err error, syscallName, path string) error {
 	if err == nil {
 		return nil
 	}
-	errno, ok := rwErrno(err)
-	desc, known := rwErrnoText[errno]
+	errno, ok := errnoOf(err)
+	desc, known := errnoText[errno]
 	if !ok || !known {
-		return &rwFileError{text: fmt.Sprintf("%s '%s': %v", syscallName, path, rwUnwrapPath(err)), err: err}
+		return &fileError{text: fmt.Sprintf("%s '%s': %v", syscallName, path, unwrapPath(err)), err: err}
 	}
-	return &rwFileError{text: fmt.Sprintf("%s: %s, %s '%s'", unix.ErrnoName(errno), desc, syscallName, path), err: err}
+	return &fileError{text: fmt.Sprintf("%s: %s, %s '%s'", unix.ErrnoName(errno), desc, syscallName, path), err: err}
 }
 
-// rwUnwrapPath drops Go's "op path:" prefix from a PathError so messages do not repeat the path.
-func rwUnwrapPath(err error) error {
+// unwrapPath drops Go's "op path:" prefix from a PathError so messages do not repeat the path.
+func unwrapPath(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err

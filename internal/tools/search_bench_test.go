@@ -17,27 +17,27 @@ import (
 
 // The benchmark tree: 50,000 files, about 500 MB, generated once into os.TempDir() and kept there
 // between runs (never committed). 50 top folders x 20 folders x 50 files; one file in five is Go; the
-// literal srchBenchNeedle is in 20 files, so a search with the default limit reads the whole tree.
+// literal searchBenchNeedle is in 20 files, so a search with the default limit reads the whole tree.
 const (
-	srchBenchTreeName = "pi-go-bench-tree-v1"
-	srchBenchNeedle   = "zq_pi_go_needle_7f3a"
-	srchBenchTop      = 50
-	srchBenchMid      = 20
-	srchBenchFiles    = 50
-	srchBenchFileSize = 10 * 1000
+	searchBenchTreeName = "pi-go-bench-tree-v1"
+	searchBenchNeedle   = "zq_pi_go_needle_7f3a"
+	searchBenchTop      = 50
+	searchBenchMid      = 20
+	searchBenchFiles    = 50
+	searchBenchFileSize = 10 * 1000
 )
 
-func srchBenchTree(b *testing.B) string {
+func searchBenchTree(b *testing.B) string {
 	b.Helper()
-	dir, err := srchBenchGenerate(filepath.Join(os.TempDir(), srchBenchTreeName))
+	dir, err := searchBenchGenerate(filepath.Join(os.TempDir(), searchBenchTreeName))
 	if err != nil {
 		b.Fatal(err)
 	}
 	return dir
 }
 
-// srchBenchGenerate writes the tree unless a complete one is already there.
-func srchBenchGenerate(dir string) (string, error) {
+// searchBenchGenerate writes the tree unless a complete one is already there.
+func searchBenchGenerate(dir string) (string, error) {
 	done := filepath.Join(dir, ".complete")
 	if _, err := os.Stat(done); err == nil {
 		return dir, nil
@@ -73,21 +73,21 @@ func srchBenchGenerate(dir string) (string, error) {
 		return "", err
 	}
 	n := 0
-	for top := range srchBenchTop {
-		for mid := range srchBenchMid {
+	for top := range searchBenchTop {
+		for mid := range searchBenchMid {
 			sub := filepath.Join(dir, fmt.Sprintf("pkg%02d", top), fmt.Sprintf("mod%02d", mid))
 			if err := os.MkdirAll(sub, 0o755); err != nil {
 				return "", err
 			}
-			for f := range srchBenchFiles {
+			for f := range searchBenchFiles {
 				ext := ".txt"
 				if f%5 == 0 {
 					ext = ".go"
 				}
-				start := rng.IntN(len(text) - 2*srchBenchFileSize)
-				body := text[start : start+srchBenchFileSize]
+				start := rng.IntN(len(text) - 2*searchBenchFileSize)
+				body := text[start : start+searchBenchFileSize]
 				if n%2500 == 1234 {
-					body = body[:srchBenchFileSize/2] + srchBenchNeedle + body[srchBenchFileSize/2:]
+					body = body[:searchBenchFileSize/2] + searchBenchNeedle + body[searchBenchFileSize/2:]
 				}
 				name := filepath.Join(sub, fmt.Sprintf("file%02d%s", f, ext))
 				if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
@@ -100,7 +100,7 @@ func srchBenchGenerate(dir string) (string, error) {
 	return dir, os.WriteFile(done, nil, 0o644)
 }
 
-func srchBenchRun(b *testing.B, tool loop.Tool, args string, wantLines int) {
+func searchBenchRun(b *testing.B, tool loop.Tool, args string, wantLines int) {
 	b.Helper()
 	call := loop.ToolCall{Args: json.RawMessage(args)}
 	b.ResetTimer()
@@ -119,49 +119,49 @@ func srchBenchRun(b *testing.B, tool loop.Tool, args string, wantLines int) {
 
 // go test ./internal/tools/ -run '^$' -bench 'Grep(Literal|Regex)' -benchtime 5x
 func BenchmarkGrepLiteralPureGo(b *testing.B) {
-	dir := srchBenchTree(b)
-	srchBenchRun(b, &grepTool{cwd: dir, backend: search.PureGo}, `{"pattern":"`+srchBenchNeedle+`","literal":true}`, 20)
+	dir := searchBenchTree(b)
+	searchBenchRun(b, &grepTool{cwd: dir, backend: search.PureGo}, `{"pattern":"`+searchBenchNeedle+`","literal":true}`, 20)
 }
 
 func BenchmarkGrepLiteralRipgrep(b *testing.B) {
 	if _, err := exec.LookPath("rg"); err != nil {
 		b.Skip("rg is not installed")
 	}
-	dir := srchBenchTree(b)
-	srchBenchRun(b, &grepTool{cwd: dir, backend: search.Auto}, `{"pattern":"`+srchBenchNeedle+`","literal":true}`, 20)
+	dir := searchBenchTree(b)
+	searchBenchRun(b, &grepTool{cwd: dir, backend: search.Auto}, `{"pattern":"`+searchBenchNeedle+`","literal":true}`, 20)
 }
 
 func BenchmarkGrepRegexPureGo(b *testing.B) {
-	dir := srchBenchTree(b)
-	srchBenchRun(b, &grepTool{cwd: dir, backend: search.PureGo}, `{"pattern":"zq_pi_\\w+_7f3a"}`, 20)
+	dir := searchBenchTree(b)
+	searchBenchRun(b, &grepTool{cwd: dir, backend: search.PureGo}, `{"pattern":"zq_pi_\\w+_7f3a"}`, 20)
 }
 
 func BenchmarkGrepRegexRipgrep(b *testing.B) {
 	if _, err := exec.LookPath("rg"); err != nil {
 		b.Skip("rg is not installed")
 	}
-	dir := srchBenchTree(b)
-	srchBenchRun(b, &grepTool{cwd: dir, backend: search.Auto}, `{"pattern":"zq_pi_\\w+_7f3a"}`, 20)
+	dir := searchBenchTree(b)
+	searchBenchRun(b, &grepTool{cwd: dir, backend: search.Auto}, `{"pattern":"zq_pi_\\w+_7f3a"}`, 20)
 }
 
 // go test ./internal/tools/ -run '^$' -bench 'Find' -benchtime 5x
 // The limit is raised so the walk lists all 10,000 .go files (the default stops at 1,000); the text
 // shown is cut at 50 KB (2,327 paths and the notice).
 func BenchmarkFindGoFilesPureGo(b *testing.B) {
-	dir := srchBenchTree(b)
-	srchBenchRun(b, newFindTool(dir, search.PureGo), `{"pattern":"**/*.go","limit":100000}`, 2329)
+	dir := searchBenchTree(b)
+	searchBenchRun(b, newFindTool(dir, search.PureGo), `{"pattern":"**/*.go","limit":100000}`, 2329)
 }
 
 func BenchmarkFindGoFilesFd(b *testing.B) {
-	dir := srchBenchTree(b)
+	dir := searchBenchTree(b)
 	tool := newFindTool(dir, search.Auto)
 	if !tool.finder.UsesFd(dir) {
 		b.Skip("fd is not installed")
 	}
-	srchBenchRun(b, tool, `{"pattern":"**/*.go","limit":100000}`, 2329)
+	searchBenchRun(b, tool, `{"pattern":"**/*.go","limit":100000}`, 2329)
 }
 
 func BenchmarkFindGoFilesDefaultLimitPureGo(b *testing.B) {
-	dir := srchBenchTree(b)
-	srchBenchRun(b, newFindTool(dir, search.PureGo), `{"pattern":"**/*.go"}`, 1002)
+	dir := searchBenchTree(b)
+	searchBenchRun(b, newFindTool(dir, search.PureGo), `{"pattern":"**/*.go"}`, 1002)
 }
