@@ -53,9 +53,6 @@ func (t *bashTool) Execute(ctx context.Context, call loop.ToolCall, onUpdate fun
 		return loop.ToolResult{}, err
 	}
 	command := args.Command
-	if t.opts.CommandPrefix != "" {
-		command = t.opts.CommandPrefix + "\n" + command
-	}
 	timeout, err := bashTimeout(args.Timeout)
 	if err != nil {
 		return loop.ToolResult{}, err

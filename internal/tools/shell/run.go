@@ -43,12 +43,15 @@ type Options struct {
 // ErrAborted reports a run cancelled before the shell started.
 var ErrAborted = errors.New("aborted")
 
-// Exec resolves the shell, checks the working directory and runs command, in pi's order of checks
-// (shell first, then cwd). The command runs as run describes; timeout 0 means none. onData gets each
-// chunk of merged stdout/stderr on the caller's goroutine (the slice is reused afterwards) and
-// returns a delay after which onTick should run (0: none).
+// Exec resolves the shell, checks the working directory and runs command after opts.CommandPrefix,
+// in pi's order of checks (shell first, then cwd). The command runs as run describes; timeout 0 means
+// none. onData gets each chunk of merged stdout/stderr on the caller's goroutine (the slice is reused
+// afterwards) and returns a delay after which onTick should run (0: none).
 func Exec(ctx context.Context, command, cwd string, opts Options, timeout time.Duration,
 	onData func([]byte) time.Duration, onTick func()) (Result, error) {
+	if opts.CommandPrefix != "" {
+		command = opts.CommandPrefix + "\n" + command
+	}
 	shell, shellArgs, err := resolveShell(opts.ShellPath)
 	if err != nil {
 		return Result{}, err

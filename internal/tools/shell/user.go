@@ -33,9 +33,6 @@ type UserResult struct {
 // Cancelled set. Errors are for commands that could not run (bad shell path, missing cwd, spawn
 // failure).
 func RunUser(ctx context.Context, command, cwd string, opts Options, onChunk func(string)) (UserResult, error) {
-	if opts.CommandPrefix != "" {
-		command = opts.CommandPrefix + "\n" + command
-	}
 	var (
 		sink   = userSink{spool: newSpool(opts.OutputDir, "pi-bash")}
 		dec    output.Decoder
