@@ -15,7 +15,7 @@ import (
 	"github.com/pi-go/pi-go/internal/provider/demo"
 	"github.com/pi-go/pi-go/internal/provider/openai"
 	"github.com/pi-go/pi-go/internal/session"
-	"github.com/pi-go/pi-go/internal/tools"
+	"github.com/pi-go/pi-go/internal/tools/shell"
 	"github.com/pi-go/pi-go/internal/tui"
 )
 
@@ -33,7 +33,7 @@ type app struct {
 	// sink receives the session's warnings while the TUI runs (nil in the other modes: stderr).
 	sink *tui.WarningSink
 	// outputs holds the full-output files of long commands; removed when run returns.
-	outputs *tools.OutputDir
+	outputs *shell.OutputDir
 }
 
 func (a *app) warn(format string, args ...any) {
@@ -107,7 +107,7 @@ func run(ctx context.Context, opts *Options, streams Streams) error {
 	}
 	// Removed after the session is closed (defers run last first), on every way out of run: the
 	// end of the prompts, /quit, and SIGINT, SIGTERM or SIGHUP, which cancel ctx.
-	a.outputs = tools.NewOutputDir("")
+	a.outputs = shell.NewOutputDir("")
 	defer a.outputs.Close()
 	sess, err := a.newSession(store, sel)
 	if err != nil {

@@ -5,14 +5,14 @@ import (
 	"errors"
 
 	"github.com/pi-go/pi-go/internal/provider"
-	"github.com/pi-go/pi-go/internal/tools"
+	"github.com/pi-go/pi-go/internal/tools/shell"
 )
 
 // ErrBashRunning is returned when a `!` command is started while another one runs.
 var ErrBashRunning = errors.New("A bash command is already running. Press Esc to cancel it first.")
 
 // BashResult is the outcome of a user's `!` command (pi's BashResult).
-type BashResult = tools.UserBashResult
+type BashResult = shell.UserResult
 
 // ExecuteBash runs a command the user typed (`!cmd`; `!!cmd` sets excludeFromContext) in the project
 // directory, streaming output to onChunk. The result is recorded as a bashExecution message: at once
@@ -33,7 +33,7 @@ func (s *Session) ExecuteBash(ctx context.Context, command string, excludeFromCo
 		s.bashCancel = nil
 		s.mu.Unlock()
 	}()
-	res, err := tools.ExecuteUserBash(bashCtx, command, s.opts.Cwd, tools.BashOptions{
+	res, err := shell.RunUser(bashCtx, command, s.opts.Cwd, shell.Options{
 		ShellPath:     s.opts.BashShellPath,
 		CommandPrefix: s.opts.BashCommandPrefix,
 		BinDir:        s.opts.BashBinDir,

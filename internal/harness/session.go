@@ -11,7 +11,7 @@ import (
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/session"
-	"github.com/pi-go/pi-go/internal/tools"
+	"github.com/pi-go/pi-go/internal/tools/shell"
 )
 
 // Options wire a Session. Store, Stream and Settings are required.
@@ -54,7 +54,7 @@ type Options struct {
 	BashCommandPrefix string
 	BashBinDir        string
 	// BashOutputDir receives the full output of long `!` commands (nil: the system temp directory).
-	BashOutputDir *tools.OutputDir
+	BashOutputDir *shell.OutputDir
 	// OnWarning receives problems that do not stop the session (a failed session write, say).
 	OnWarning func(error)
 	// Sleep waits for a retry delay; nil uses a timer. Tests inject it so no test sleeps.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/tools"
+	"github.com/pi-go/pi-go/internal/tools/shell"
 )
 
 // BuiltinToolNames lists every built-in tool in pi's order.
@@ -22,7 +23,7 @@ type ToolOptions struct {
 	BinDir             string
 	DisableImageResize bool
 	// OutputDir receives the bash tool's full-output files (nil: the system temp directory).
-	OutputDir *tools.OutputDir
+	OutputDir *shell.OutputDir
 	// ModelAcceptsImages reports whether the current model takes images (nil: yes).
 	ModelAcceptsImages func() bool
 }
@@ -47,7 +48,7 @@ func BuildTools(names []string, o ToolOptions) ([]loop.Tool, []string) {
 				ModelAcceptsImages: o.ModelAcceptsImages,
 			}))
 		case "bash":
-			out = append(out, tools.NewBash(o.Cwd, tools.BashOptions{
+			out = append(out, tools.NewBash(o.Cwd, shell.Options{
 				ShellPath:     o.ShellPath,
 				CommandPrefix: o.ShellCommandPrefix,
 				BinDir:        o.BinDir,

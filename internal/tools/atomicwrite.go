@@ -10,55 +10,55 @@ import (
 	"syscall"
 )
 
-// rwAtomicWriter replaces a file's content so that readers, and a crash at any moment, see either the
+// atomicWriter replaces a file's content so that readers, and a crash at any moment, see either the
 // old content or the new one, never a mix: it writes a temporary file in the same folder, syncs it,
 // and renames it over the target. The zero value is ready to use; the fields are test hooks.
-type rwAtomicWriter struct {
+type atomicWriter struct {
 	// beforeRename runs after the temporary file is complete and synced, before the rename.
 	beforeRename func(tmp string) error
 	// rename replaces os.Rename.
 	rename func(oldpath, newpath string) error
 }
 
-// rwMaxLinkHops bounds symlink chains (Linux gives up at 40 too).
-const rwMaxLinkHops = 40
+// maxLinkHops bounds symlink chains (Linux gives up at 40 too).
+const maxLinkHops = 40
 
-// rwResolveTarget follows symlinks at path so that writing through a link updates the file it points
+// resolveTarget follows symlinks at path so that writing through a link updates the file it points
 // to (as an in-place write would) instead of replacing the link. A dangling link resolves to the
 // missing file it names, which is then created.
-func rwResolveTarget(path string) (string, fs.FileInfo, error) {
+func resolveTarget(path string) (string, fs.FileInfo, error) {
 	target := path
-	for range rwMaxLinkHops {
+	for range maxLinkHops {
 		info, err := os.Lstat(target)
 		if errors.Is(err, fs.ErrNotExist) {
 			return target, nil, nil
 		}
 		if err != nil {
-			return "", nil, rwNodeError(err, "open", path)
+			return "", nil, nodeError(err, "open", path)
 		}
 		if info.Mode()&fs.ModeSymlink == 0 {
 			return target, info, nil
 		}
 		link, err := os.Readlink(target)
 		if err != nil {
-			return "", nil, rwNodeError(err, "open", path)
+			return "", nil, nodeError(err, "open", path)
 		}
 		if !filepath.IsAbs(link) {
 			link = filepath.Join(filepath.Dir(target), link)
 		}
 		target = link
 	}
-	return "", nil, rwNodeError(syscall.ELOOP, "open", path)
+	return "", nil, nodeError(syscall.ELOOP, "open", path)
 }
 
 // write replaces the content of path with data. path is what error messages name.
-func (w rwAtomicWriter) write(path string, data string) error {
-	target, info, err := rwResolveTarget(path)
+func (w atomicWriter) write(path string, data string) error {
+	target, info, err := resolveTarget(path)
 	if err != nil {
 		return err
 	}
 	if info != nil && info.IsDir() {
-		return rwNodeError(syscall.EISDIR, "open", path)
+		return nodeError(syscall.EISDIR, "open", path)
 	}
 	if info != nil && !info.Mode().IsRegular() {
 		// A device or pipe is written to, never replaced.
@@ -85,7 +85,7 @@ func (w rwAtomicWriter) write(path string, data string) error {
 			// place): do that, the one case where the write is not atomic.
 			return w.writeInPlace(path, target, data)
 		}
-		return rwNodeError(err, "open", path)
+		return nodeError(err, "open", path)
 	}
 	committed := false
 	defer func() {
@@ -98,20 +98,20 @@ func (w rwAtomicWriter) write(path string, data string) error {
 		// Exact mode of the original, whatever the umask; keep the owner when we may (root editing
 		// someone's file), otherwise the file becomes ours, as any rewrite would.
 		if err := f.Chmod(perm); err != nil {
-			return rwNodeError(err, "chmod", path)
+			return nodeError(err, "chmod", path)
 		}
 		if st, ok := info.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
 			_ = f.Chown(int(st.Uid), int(st.Gid))
 		}
 	}
 	if _, err := f.WriteString(data); err != nil {
-		return rwNodeError(err, "write", path)
+		return nodeError(err, "write", path)
 	}
 	if err := f.Sync(); err != nil {
-		return rwNodeError(err, "fsync", path)
+		return nodeError(err, "fsync", path)
 	}
 	if err := f.Close(); err != nil {
-		return rwNodeError(err, "close", path)
+		return nodeError(err, "close", path)
 	}
 	if w.beforeRename != nil {
 		if err := w.beforeRename(tmp); err != nil {
@@ -127,7 +127,7 @@ func (w rwAtomicWriter) write(path string, data string) error {
 	if err := rename(tmp, target); err != nil {
 		os.Remove(tmp)
 		committed = true
-		return rwNodeError(err, "rename", path)
+		return nodeError(err, "rename", path)
 	}
 	committed = true
 	// Make the rename itself durable; some file systems cannot sync a folder, which is harmless.
@@ -139,19 +139,19 @@ func (w rwAtomicWriter) write(path string, data string) error {
 }
 
 // writeInPlace truncates and rewrites target; only used when the folder forbids a temporary file.
-func (w rwAtomicWriter) writeInPlace(path, target string, data string) error {
+func (w atomicWriter) writeInPlace(path, target string, data string) error {
 	f, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
-		return rwNodeError(err, "open", path)
+		return nodeError(err, "open", path)
 	}
 	if _, err := f.WriteString(data); err != nil {
 		f.Close()
-		return rwNodeError(err, "write", path)
+		return nodeError(err, "write", path)
 	}
 	// Devices and pipes cannot be synced (EINVAL); that is not a failure of the write.
 	if err := f.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
 		f.Close()
-		return rwNodeError(err, "fsync", path)
+		return nodeError(err, "fsync", path)
 	}
-	return rwNodeError(f.Close(), "close", path)
+	return nodeError(f.Close(), "close", path)
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-func rwReadFile(t *testing.T, path string) string {
+func mustReadFile(t *testing.T, path string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -21,8 +21,8 @@ func rwReadFile(t *testing.T, path string) string {
 	return string(data)
 }
 
-// rwLeftovers lists the temporary files the writer left in dir.
-func rwLeftovers(t *testing.T, dir string) []string {
+// leftovers lists the temporary files the writer left in dir.
+func leftovers(t *testing.T, dir string) []string {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -40,7 +40,7 @@ func rwLeftovers(t *testing.T, dir string) []string {
 func TestAtomicWriteModes(t *testing.T) {
 	dir := t.TempDir()
 	fresh := filepath.Join(dir, "new.txt")
-	if err := (rwAtomicWriter{}).write(fresh, "hello"); err != nil {
+	if err := (atomicWriter{}).write(fresh, "hello"); err != nil {
 		t.Fatal(err)
 	}
 	reference := filepath.Join(dir, "reference.txt")
@@ -60,17 +60,17 @@ func TestAtomicWriteModes(t *testing.T) {
 		if err := os.Chmod(p, mode); err != nil {
 			t.Fatal(err)
 		}
-		if err := (rwAtomicWriter{}).write(p, "new"); err != nil {
+		if err := (atomicWriter{}).write(p, "new"); err != nil {
 			t.Fatal(err)
 		}
 		if info, _ := os.Stat(p); info.Mode().Perm() != mode {
 			t.Errorf("mode %v became %v", mode, info.Mode().Perm())
 		}
-		if rwReadFile(t, p) != "new" {
+		if mustReadFile(t, p) != "new" {
 			t.Error("content not replaced")
 		}
 	}
-	if left := rwLeftovers(t, dir); len(left) != 0 {
+	if left := leftovers(t, dir); len(left) != 0 {
 		t.Errorf("temporary files left: %v", left)
 	}
 }
@@ -85,13 +85,13 @@ func TestAtomicWriteThroughSymlinks(t *testing.T) {
 	if err := os.Symlink("target.txt", link); err != nil {
 		t.Fatal(err)
 	}
-	if err := (rwAtomicWriter{}).write(link, "new"); err != nil {
+	if err := (atomicWriter{}).write(link, "new"); err != nil {
 		t.Fatal(err)
 	}
 	if info, _ := os.Lstat(link); info.Mode()&fs.ModeSymlink == 0 {
 		t.Error("the symlink was replaced by a file")
 	}
-	if rwReadFile(t, target) != "new" {
+	if mustReadFile(t, target) != "new" {
 		t.Error("the link's target was not updated")
 	}
 
@@ -99,22 +99,22 @@ func TestAtomicWriteThroughSymlinks(t *testing.T) {
 	if err := os.Symlink("created.txt", dangling); err != nil {
 		t.Fatal(err)
 	}
-	if err := (rwAtomicWriter{}).write(dangling, "made"); err != nil {
+	if err := (atomicWriter{}).write(dangling, "made"); err != nil {
 		t.Fatal(err)
 	}
-	if rwReadFile(t, filepath.Join(dir, "created.txt")) != "made" {
+	if mustReadFile(t, filepath.Join(dir, "created.txt")) != "made" {
 		t.Error("writing through a dangling link did not create its target")
 	}
 }
 
 func TestAtomicWriteErrors(t *testing.T) {
 	dir := t.TempDir()
-	err := (rwAtomicWriter{}).write(dir, "x")
+	err := (atomicWriter{}).write(dir, "x")
 	if err == nil || err.Error() != "EISDIR: illegal operation on a directory, open '"+dir+"'" {
 		t.Errorf("directory: %v", err)
 	}
 	missing := filepath.Join(dir, "no", "such", "dir", "f.txt")
-	err = (rwAtomicWriter{}).write(missing, "x")
+	err = (atomicWriter{}).write(missing, "x")
 	if err == nil || !strings.HasPrefix(err.Error(), "ENOENT: no such file or directory, open '") || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing folder: %v", err)
 	}
@@ -124,7 +124,7 @@ func TestAtomicWriteToADeviceWritesInPlace(t *testing.T) {
 	if _, err := os.Stat("/dev/null"); err != nil {
 		t.Skip("no /dev/null")
 	}
-	if err := (rwAtomicWriter{}).write("/dev/null", "discarded"); err != nil {
+	if err := (atomicWriter{}).write("/dev/null", "discarded"); err != nil {
 		t.Fatal(err)
 	}
 	if info, err := os.Stat("/dev/null"); err != nil || info.Mode()&fs.ModeCharDevice == 0 {
@@ -140,16 +140,16 @@ func TestAtomicWriteFailedRenameKeepsOriginal(t *testing.T) {
 			if err := os.WriteFile(p, []byte("original"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			w := rwAtomicWriter{}
+			w := atomicWriter{}
 			sawTemp := ""
 			if hook == "rename" {
 				w.rename = func(oldpath, _ string) error {
-					sawTemp = rwReadFile(t, oldpath)
+					sawTemp = mustReadFile(t, oldpath)
 					return &os.LinkError{Op: "rename", Old: oldpath, New: p, Err: syscall.EIO}
 				}
 			} else {
 				w.beforeRename = func(tmp string) error {
-					sawTemp = rwReadFile(t, tmp)
+					sawTemp = mustReadFile(t, tmp)
 					return errors.New("injected crash")
 				}
 			}
@@ -160,26 +160,26 @@ func TestAtomicWriteFailedRenameKeepsOriginal(t *testing.T) {
 			if sawTemp != "replacement" {
 				t.Errorf("the temporary file held %q before the rename", sawTemp)
 			}
-			if got := rwReadFile(t, p); got != "original" {
+			if got := mustReadFile(t, p); got != "original" {
 				t.Errorf("original became %q", got)
 			}
-			if left := rwLeftovers(t, dir); len(left) != 0 {
+			if left := leftovers(t, dir); len(left) != 0 {
 				t.Errorf("temporary files left: %v", left)
 			}
 		})
 	}
 }
 
-const rwCrashHelperEnv = "PI_GO_RW_CRASH_HELPER"
+const crashHelperEnv = "PI_GO_RW_CRASH_HELPER"
 
 // TestAtomicWriteCrashHelper is the child of TestAtomicWriteSurvivesKill: it writes, reports the
 // temporary file's name and then hangs before the rename until it is killed.
 func TestAtomicWriteCrashHelper(t *testing.T) {
-	path := os.Getenv(rwCrashHelperEnv)
+	path := os.Getenv(crashHelperEnv)
 	if path == "" {
 		t.Skip("helper process for TestAtomicWriteSurvivesKill")
 	}
-	w := rwAtomicWriter{beforeRename: func(tmp string) error {
+	w := atomicWriter{beforeRename: func(tmp string) error {
 		os.Stdout.WriteString("READY " + tmp + "\n")
 		select {} // killed here
 	}}
@@ -193,7 +193,7 @@ func TestAtomicWriteSurvivesKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestAtomicWriteCrashHelper$", "-test.count=1")
-	cmd.Env = append(os.Environ(), rwCrashHelperEnv+"="+p)
+	cmd.Env = append(os.Environ(), crashHelperEnv+"="+p)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -218,10 +218,10 @@ func TestAtomicWriteSurvivesKill(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd.Wait()
-	if got := rwReadFile(t, p); got != "original" {
+	if got := mustReadFile(t, p); got != "original" {
 		t.Fatalf("after a crash before the rename the file holds %q", got)
 	}
-	if got := rwReadFile(t, tmp); !strings.HasPrefix(got, "new content") {
+	if got := mustReadFile(t, tmp); !strings.HasPrefix(got, "new content") {
 		t.Fatalf("the crashed write's temporary file holds %q", got)
 	}
 }

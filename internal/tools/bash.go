@@ -10,6 +10,8 @@ import (
 
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tools/output"
+	"github.com/pi-go/pi-go/internal/tools/shell"
 )
 
 //go:embed bash.md
@@ -17,34 +19,22 @@ var bashDescription string
 
 const bashSchema = `{"type":"object","required":["command"],"properties":{"command":{"type":"string","description":"Bash command to execute"},"timeout":{"type":"number","description":"Timeout in seconds (optional, no default timeout)"}}}`
 
-// BashOptions configures command execution (the bash tool and the user's own `!` commands).
-type BashOptions struct {
-	// ShellPath is settings.json shellPath; empty means /bin/bash, else bash on PATH, else sh.
-	ShellPath string
-	// CommandPrefix is settings.json shellCommandPrefix, run before every command (joined by a newline).
-	CommandPrefix string
-	// BinDir (pi's ~/.pi/agent/bin) is prepended to PATH when not already on it.
-	BinDir string
-	// Env holds extra KEY=VALUE variables; they override the inherited environment.
-	Env []string
-	// OutputDir receives the full-output files of truncated results (nil: the system temp
-	// directory, where nothing removes them).
-	OutputDir *OutputDir
-}
-
 // BashDetails is the details object of bash results and updates.
 type BashDetails struct {
-	Truncation     *Truncation `json:"truncation,omitempty"`
-	FullOutputPath string      `json:"fullOutputPath,omitempty"`
+	Truncation     *output.Truncation `json:"truncation,omitempty"`
+	FullOutputPath string             `json:"fullOutputPath,omitempty"`
 }
 
 type bashTool struct {
 	cwd  string
-	opts BashOptions
+	opts shell.Options
 }
 
+// bashUpdateInterval throttles streamed updates to one per 100 ms, as pi does.
+const bashUpdateInterval = 100 * time.Millisecond
+
 // NewBash returns the bash tool running commands in cwd.
-func NewBash(cwd string, opts BashOptions) loop.Tool {
+func NewBash(cwd string, opts shell.Options) loop.Tool {
 	return &bashTool{cwd: cwd, opts: opts}
 }
 
@@ -59,20 +49,17 @@ type bashArgs struct {
 
 func (t *bashTool) Execute(ctx context.Context, call loop.ToolCall, onUpdate func(loop.ToolResult)) (loop.ToolResult, error) {
 	var args bashArgs
-	if err := srchDecodeArgs("bash", call.Args, &args); err != nil {
+	if err := decodeArgs("bash", call.Args, &args); err != nil {
 		return loop.ToolResult{}, err
 	}
 	command := args.Command
-	if t.opts.CommandPrefix != "" {
-		command = t.opts.CommandPrefix + "\n" + command
-	}
 	timeout, err := bashTimeout(args.Timeout)
 	if err != nil {
 		return loop.ToolResult{}, err
 	}
 
-	out := newBashOutput(t.opts.OutputDir, "pi-bash")
-	defer out.closeFile()
+	out := shell.NewCapture(t.opts.OutputDir, "pi-bash")
+	defer out.Close()
 	if onUpdate != nil {
 		onUpdate(loop.ToolResult{Content: []provider.Content{}})
 	}
@@ -86,7 +73,7 @@ func (t *bashTool) Execute(ctx context.Context, call loop.ToolCall, onUpdate fun
 		}
 		dirty = false
 		lastEmit = time.Now()
-		tr, path := out.snapshot(true)
+		tr, path := out.Snapshot(true)
 		details := &BashDetails{FullOutputPath: path}
 		if tr.Truncated {
 			details.Truncation = &tr
@@ -94,8 +81,8 @@ func (t *bashTool) Execute(ctx context.Context, call loop.ToolCall, onUpdate fun
 		onUpdate(loop.ToolResult{Content: []provider.Content{provider.TextContent(tr.Content)}, Details: details})
 	}
 
-	res, err := bashExec(ctx, command, t.cwd, t.opts, timeout, func(chunk []byte) time.Duration {
-		out.append(chunk)
+	res, err := shell.Exec(ctx, command, t.cwd, t.opts, timeout, func(chunk []byte) time.Duration {
+		out.Append(chunk)
 		if onUpdate == nil {
 			return 0
 		}
@@ -107,23 +94,23 @@ func (t *bashTool) Execute(ctx context.Context, call loop.ToolCall, onUpdate fun
 		}
 		return delay
 	}, emit)
-	out.finish()
+	out.Finish()
 	emit()
-	if err != nil && !errors.Is(err, errBashAborted) {
+	if err != nil && !errors.Is(err, shell.ErrAborted) {
 		return loop.ToolResult{}, err
 	}
-	if err != nil || res.aborted {
+	if err != nil || res.Aborted {
 		text, _ := bashFormat(out, "")
 		return loop.ToolResult{}, errors.New(bashAppendStatus(text, "Command aborted"))
 	}
-	if res.timedOut {
+	if res.TimedOut {
 		text, _ := bashFormat(out, "")
 		return loop.ToolResult{}, errors.New(bashAppendStatus(text,
-			fmt.Sprintf("Command timed out after %s seconds", srchJSNumber(*args.Timeout))))
+			fmt.Sprintf("Command timed out after %s seconds", jsNumber(*args.Timeout))))
 	}
 	text, details := bashFormat(out, "(no output)")
-	if res.exitCode != nil && *res.exitCode != 0 {
-		return loop.ToolResult{}, errors.New(bashAppendStatus(text, fmt.Sprintf("Command exited with code %d", *res.exitCode)))
+	if res.ExitCode != nil && *res.ExitCode != 0 {
+		return loop.ToolResult{}, errors.New(bashAppendStatus(text, fmt.Sprintf("Command exited with code %d", *res.ExitCode)))
 	}
 	result := loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}}
 	if details != nil {
@@ -145,47 +132,19 @@ func bashTimeout(seconds *float64) (time.Duration, error) {
 	}
 	s := *seconds
 	if math.IsNaN(s) || math.IsInf(s, 0) || s <= 0 {
-		return 0, fmt.Errorf("Invalid timeout: %s. It must be a positive number of seconds; leave it out for no timeout.", srchJSNumber(s))
+		return 0, fmt.Errorf("Invalid timeout: %s. It must be a positive number of seconds; leave it out for no timeout.", jsNumber(s))
 	}
 	if s > bashMaxTimeout.Seconds() {
-		return 0, fmt.Errorf("Invalid timeout: %s. The maximum is %s seconds; leave it out for no timeout.", srchJSNumber(s), srchJSNumber(bashMaxTimeout.Seconds()))
+		return 0, fmt.Errorf("Invalid timeout: %s. The maximum is %s seconds; leave it out for no timeout.", jsNumber(s), jsNumber(bashMaxTimeout.Seconds()))
 	}
 	return time.Duration(s * float64(time.Second)), nil
 }
 
-// errBashAborted reports a run cancelled before the shell started.
-var errBashAborted = errors.New("aborted")
-
-// bashExec resolves the shell, checks the working directory and runs command, in pi's order of
-// checks (shell first, then cwd).
-func bashExec(ctx context.Context, command, cwd string, opts BashOptions, timeout time.Duration,
-	onData func([]byte) time.Duration, onTick func()) (bashRunResult, error) {
-	shell, shellArgs, err := bashShell(opts.ShellPath)
-	if err != nil {
-		return bashRunResult{}, err
-	}
-	if err := bashCheckCwd(cwd); err != nil {
-		return bashRunResult{}, err
-	}
-	if ctx.Err() != nil {
-		return bashRunResult{}, errBashAborted
-	}
-	return bashRun(ctx, bashRunSpec{
-		shell:   shell,
-		args:    append(shellArgs, command),
-		dir:     cwd,
-		env:     bashEnv(opts.BinDir, opts.Env),
-		timeout: timeout,
-		onData:  onData,
-		onTick:  onTick,
-	})
-}
-
 // bashFormat is the final text (tail-truncated output, or empty when there is none) with pi's
 // truncation notice; details are non-nil only when the output was truncated.
-func bashFormat(out *bashOutput, empty string) (string, *BashDetails) {
-	tr, path := out.snapshot(true)
-	out.closeFile()
+func bashFormat(out *shell.Capture, empty string) (string, *BashDetails) {
+	tr, path := out.Snapshot(true)
+	out.Close()
 	text := tr.Content
 	if text == "" {
 		text = empty
@@ -195,16 +154,16 @@ func bashFormat(out *bashOutput, empty string) (string, *BashDetails) {
 	}
 	start := tr.TotalLines - tr.OutputLines + 1
 	end := tr.TotalLines
-	full := path + out.spool.droppedNote()
+	full := path + out.DroppedNote()
 	switch {
 	case tr.LastLinePartial:
 		text += fmt.Sprintf("\n\n[Showing last %s of line %d (line is %s). Full output: %s]",
-			FormatSize(tr.OutputBytes), end, FormatSize(out.lastLineBytes), full)
+			output.FormatSize(tr.OutputBytes), end, output.FormatSize(out.LastLineBytes()), full)
 	case tr.TruncatedBy != nil && *tr.TruncatedBy == "lines":
 		text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d. Full output: %s]", start, end, tr.TotalLines, full)
 	default:
 		text += fmt.Sprintf("\n\n[Showing lines %d-%d of %d (%s limit). Full output: %s]",
-			start, end, tr.TotalLines, FormatSize(DefaultMaxBytes), full)
+			start, end, tr.TotalLines, output.FormatSize(output.DefaultMaxBytes), full)
 	}
 	return text, &BashDetails{Truncation: &tr, FullOutputPath: path}
 }

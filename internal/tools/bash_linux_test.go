@@ -9,11 +9,11 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/tools/shell"
 )
 
 func bashMkfifo(t *testing.T, path string) {
@@ -31,70 +31,6 @@ func bashShellOutput(dir, command string) (string, error) {
 	return string(out), err
 }
 
-// bashKillGroupOnCleanup makes sure a test never leaves processes behind.
-func bashKillGroupOnCleanup(t *testing.T, pgid int) {
-	t.Cleanup(func() { _ = syscall.Kill(-pgid, syscall.SIGKILL) })
-}
-
-// TestBashAbortKillsTheWholeGroup aborts a shell whose children (one in the background) keep running,
-// and checks in /proc that no process of its group is alive afterwards.
-func TestBashAbortKillsTheWholeGroup(t *testing.T) {
-	for _, how := range []string{"abort", "timeout"} {
-		t.Run(how, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(bashTestContext(t))
-			defer cancel()
-			args := `{"command":"sleep 300 & echo $$ $!; sleep 300; wait"}`
-			if how == "timeout" {
-				args = `{"command":"sleep 300 & echo $$ $!; sleep 300; wait","timeout":1}`
-			}
-			var pgid, bg int
-			res, err := NewBash(t.TempDir(), BashOptions{}).Execute(ctx, loop.ToolCall{Args: json.RawMessage(args)},
-				func(r loop.ToolResult) {
-					fields := strings.Fields(bashText(r))
-					if len(fields) < 2 || pgid != 0 {
-						return
-					}
-					pgid, _ = strconv.Atoi(fields[0])
-					bg, _ = strconv.Atoi(fields[1])
-					bashKillGroupOnCleanup(t, pgid)
-					if group, _, ok := bashProcStat(bg); !ok || group != pgid {
-						t.Errorf("background sleep %d not in group %d before the abort", bg, pgid)
-					}
-					if how == "abort" {
-						cancel()
-					}
-				})
-			want := "Command aborted"
-			if how == "timeout" {
-				want = "Command timed out after 1 seconds"
-			}
-			if err == nil || !strings.HasSuffix(err.Error(), "\n\n"+want) {
-				t.Fatalf("result %q, error %v", bashText(res), err)
-			}
-			if pgid == 0 {
-				t.Fatal("never saw the shell's pid")
-			}
-			if alive := bashGroupMembers(pgid); len(alive) > 0 {
-				t.Fatalf("processes of group %d still alive: %v", pgid, alive)
-			}
-		})
-	}
-}
-
-// TestBashBackgroundJobDoesNotHoldTheResult: a background job that keeps the output pipe open must not
-// keep the tool waiting once the shell itself has exited (pi leaves such jobs running).
-func TestBashBackgroundJobDoesNotHoldTheResult(t *testing.T) {
-	res, err, _ := bashCall(t, bashTestContext(t), NewBash(t.TempDir(), BashOptions{}), `{"command":"sleep 300 & echo $$"}`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pgid, _ := strconv.Atoi(strings.TrimSpace(bashText(res)))
-	if pgid == 0 {
-		t.Fatalf("text %q", bashText(res))
-	}
-	bashKillGroupOnCleanup(t, pgid)
-}
-
 // TestBashHugeOutputStaysBounded streams 72 MB through the tool: the heap stays small, and the spill
 // file keeps the end of the output within its limit, saying what it dropped.
 func TestBashHugeOutputStaysBounded(t *testing.T) {
@@ -102,6 +38,8 @@ func TestBashHugeOutputStaysBounded(t *testing.T) {
 		t.Skip("72 MB of output")
 	}
 	const size = 72 * 1024 * 1024
+	// spoolLimit is the full-output file's bound (tools/shell's spool; the notice below says 32.0MB).
+	const spoolLimit = 32 << 20
 	const line = "0123456789abcdefghijklmnopqrstuvwxyz\n"
 	var peak uint64
 	sample := func() {
@@ -109,9 +47,9 @@ func TestBashHugeOutputStaysBounded(t *testing.T) {
 		runtime.ReadMemStats(&ms)
 		peak = max(peak, ms.HeapInuse)
 	}
-	dir := NewOutputDir(t.TempDir())
+	dir := shell.NewOutputDir(t.TempDir())
 	t.Cleanup(func() { dir.Close() })
-	res, err := NewBash(t.TempDir(), BashOptions{OutputDir: dir}).Execute(bashTestContext(t),
+	res, err := NewBash(t.TempDir(), shell.Options{OutputDir: dir}).Execute(bashTestContext(t),
 		loop.ToolCall{Args: json.RawMessage(`{"command":"yes 0123456789abcdefghijklmnopqrstuvwxyz | head -c 75497472"}`)},
 		func(loop.ToolResult) { sample() })
 	sample()
@@ -129,8 +67,8 @@ func TestBashHugeOutputStaysBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(data) > bashSpoolLimit {
-		t.Fatalf("spill file has %d bytes, limit %d", len(data), bashSpoolLimit)
+	if len(data) > spoolLimit {
+		t.Fatalf("spill file has %d bytes, limit %d", len(data), spoolLimit)
 	}
 	header, body, _ := strings.Cut(string(data), "\n")
 	m := regexp.MustCompile(`^\[pi-go: this file keeps only the end of the output \(limit 32\.0MB\): the first (\S+) \((\d+) lines\) were dropped; what follows starts at line (\d+)\]$`).FindStringSubmatch(header)
@@ -141,7 +79,7 @@ func TestBashHugeOutputStaysBounded(t *testing.T) {
 	if from, _ := strconv.Atoi(m[3]); from != dropped+1 || len(body) != size-dropped*len(line) {
 		t.Fatalf("header %q, then %d bytes", header, len(body))
 	}
-	if len(body) < bashSpoolLimit/2-len(line) {
+	if len(body) < spoolLimit/2-len(line) {
 		t.Fatalf("the file keeps only %d bytes of the output", len(body))
 	}
 	whole := strings.Repeat(line, len(body)/len(line)+1)[:len(body)]
@@ -157,65 +95,18 @@ func TestBashHugeOutputStaysBounded(t *testing.T) {
 	t.Logf("heap peak %d MB; %s", peak>>20, header)
 }
 
-// TestBashAbortReturnsWhenAnEscapedProcessHoldsThePipe: a process that left the group (setsid) keeps
-// the output pipe open and survives the group kill; the abort must still return.
-func TestBashAbortReturnsWhenAnEscapedProcessHoldsThePipe(t *testing.T) {
+// TestBashAbortedResult: an aborted command's result is its output so far and pi's status line.
+func TestBashAbortedResult(t *testing.T) {
 	ctx, cancel := context.WithCancel(bashTestContext(t))
 	defer cancel()
-	var escaped int
-	_, err := NewBash(t.TempDir(), BashOptions{}).Execute(ctx,
-		loop.ToolCall{Args: json.RawMessage(`{"command":"setsid sh -c 'echo $$; exec sleep 300' & sleep 300"}`)},
+	res, err := NewBash(t.TempDir(), shell.Options{}).Execute(ctx,
+		loop.ToolCall{Args: json.RawMessage(`{"command":"echo started; sleep 300"}`)},
 		func(r loop.ToolResult) {
-			if pid, err := strconv.Atoi(strings.TrimSpace(bashText(r))); err == nil && escaped == 0 {
-				escaped = pid
-				t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
+			if strings.Contains(bashText(r), "started") {
 				cancel()
 			}
 		})
-	if err == nil || !strings.HasSuffix(err.Error(), "Command aborted") {
-		t.Fatalf("error %v", err)
-	}
-	if escaped == 0 {
-		t.Fatal("never saw the escaped pid")
-	}
-	if _, state, ok := bashProcStat(escaped); !ok || state == 'Z' {
-		t.Fatal("the escaped process did not survive, so the pipe was not held")
-	}
-}
-
-// TestBashSurvivesThreadExits: the shell is started with a parent-death signal, which Linux sends when
-// the thread that forked it exits. Threads exit whenever a goroutine locked to one ends; while the
-// shell runs, such goroutines must not take the forking thread down, and the shell with it.
-func TestBashSurvivesThreadExits(t *testing.T) {
-	dir := t.TempDir()
-	fifo := dir + "/go"
-	bashMkfifo(t, fifo)
-	released := false
-	res, err := NewBash(dir, BashOptions{}).Execute(bashTestContext(t),
-		loop.ToolCall{Args: json.RawMessage(`{"command":"echo ready; read line < go; echo \"got $line\""}`)},
-		func(r loop.ToolResult) {
-			if released || !strings.Contains(bashText(r), "ready") {
-				return
-			}
-			released = true
-			// Each goroutine ends locked to its thread, so the runtime ends the thread too.
-			var wg sync.WaitGroup
-			for range 64 {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					runtime.LockOSThread()
-				}()
-			}
-			wg.Wait()
-			go func() {
-				if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
-					_, _ = f.WriteString("x\n")
-					f.Close()
-				}
-			}()
-		})
-	if err != nil || bashText(res) != "ready\ngot x\n" {
-		t.Fatalf("result %q, error %v: the shell did not survive", bashText(res), err)
+	if err == nil || err.Error() != "started\n\n\nCommand aborted" {
+		t.Fatalf("result %q, error %v", bashText(res), err)
 	}
 }

@@ -7,13 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tools/shell"
 )
 
 // bashCall runs the tool with the given arguments and collects its updates.
@@ -43,7 +43,7 @@ func bashTestContext(t *testing.T) context.Context {
 }
 
 func TestBashDefinitionMatchesPi(t *testing.T) {
-	def := NewBash(t.TempDir(), BashOptions{}).Definition()
+	def := NewBash(t.TempDir(), shell.Options{}).Definition()
 	if def.Name != "bash" {
 		t.Fatalf("name %q", def.Name)
 	}
@@ -66,7 +66,7 @@ func TestBashResults(t *testing.T) {
 	tests := []struct {
 		name    string
 		cwd     string
-		opts    BashOptions
+		opts    shell.Options
 		args    string
 		want    string
 		wantErr string
@@ -93,21 +93,21 @@ func TestBashResults(t *testing.T) {
 			wantErr: "Invalid timeout: 2147483.648. The maximum is 2147483.647 seconds; leave it out for no timeout."},
 		{name: "missing cwd", cwd: filepath.Join(dir, "gone"), args: `{"command":"echo hi"}`,
 			wantErr: "Working directory does not exist: " + filepath.Join(dir, "gone") + "\nCannot execute bash commands."},
-		{name: "custom shell missing", opts: BashOptions{ShellPath: "/no/such/shell"}, args: `{"command":"echo hi"}`,
+		{name: "custom shell missing", opts: shell.Options{ShellPath: "/no/such/shell"}, args: `{"command":"echo hi"}`,
 			wantErr: "Custom shell path not found: /no/such/shell"},
-		{name: "custom shell not executable", opts: BashOptions{ShellPath: notExec}, args: `{"command":"echo hi"}`,
+		{name: "custom shell not executable", opts: shell.Options{ShellPath: notExec}, args: `{"command":"echo hi"}`,
 			wantErr: "spawn " + notExec + " EACCES"},
-		{name: "custom shell", opts: BashOptions{ShellPath: "/bin/sh"}, args: `{"command":"echo from sh"}`, want: "from sh\n"},
-		{name: "prefix", opts: BashOptions{CommandPrefix: "export TEST_VAR=hello"}, args: `{"command":"echo $TEST_VAR"}`, want: "hello\n"},
-		{name: "prefix output first", opts: BashOptions{CommandPrefix: "echo prefix"}, args: `{"command":"echo cmd"}`, want: "prefix\ncmd\n"},
+		{name: "custom shell", opts: shell.Options{ShellPath: "/bin/sh"}, args: `{"command":"echo from sh"}`, want: "from sh\n"},
+		{name: "prefix", opts: shell.Options{CommandPrefix: "export TEST_VAR=hello"}, args: `{"command":"echo $TEST_VAR"}`, want: "hello\n"},
+		{name: "prefix output first", opts: shell.Options{CommandPrefix: "echo prefix"}, args: `{"command":"echo cmd"}`, want: "prefix\ncmd\n"},
 		{name: "environment", args: `{"command":"echo $PI_CODING_AGENT $PAGER $GIT_PAGER $GIT_TERMINAL_PROMPT $SSH_ASKPASS_REQUIRE"}`, want: "true cat cat 0 never\n"},
 		{name: "no editor", args: `{"command":"for e in \"$GIT_EDITOR\" \"$GIT_SEQUENCE_EDITOR\" \"$EDITOR\" \"$VISUAL\"; do sh -c \"$e \\\"\\$@\\\"\" \"$e\" file 2>&1; echo \"exit $?\"; done"}`,
 			want: strings.Repeat("pi-go: no editor here (the command has no terminal): give the text on the command line, e.g. git commit -m \"...\", git merge --no-edit\nexit 1\n", 4)},
 		{name: "a missing vi is not found", args: `{"command":"PATH=/nonexistent; vim x"}`,
 			wantErr: "environment: vim: command not found\n\n\nCommand exited with code 127"},
-		{name: "prefix overrides the editor", opts: BashOptions{CommandPrefix: "export GIT_EDITOR=true"}, args: `{"command":"echo $GIT_EDITOR"}`, want: "true\n"},
-		{name: "extra env wins", opts: BashOptions{Env: []string{"PAGER=less", "PIGO_X=1"}}, args: `{"command":"echo $PAGER $PIGO_X"}`, want: "less 1\n"},
-		{name: "bin dir on PATH", opts: BashOptions{BinDir: "/opt/pi-bin"}, args: `{"command":"echo ${PATH%%:*}"}`, want: "/opt/pi-bin\n"},
+		{name: "prefix overrides the editor", opts: shell.Options{CommandPrefix: "export GIT_EDITOR=true"}, args: `{"command":"echo $GIT_EDITOR"}`, want: "true\n"},
+		{name: "extra env wins", opts: shell.Options{Env: []string{"PAGER=less", "PIGO_X=1"}}, args: `{"command":"echo $PAGER $PIGO_X"}`, want: "less 1\n"},
+		{name: "bin dir on PATH", opts: shell.Options{BinDir: "/opt/pi-bin"}, args: `{"command":"echo ${PATH%%:*}"}`, want: "/opt/pi-bin\n"},
 		{name: "cwd", args: `{"command":"pwd"}`, want: dir + "\n"},
 	}
 	for _, tc := range tests {
@@ -152,14 +152,14 @@ func TestBashTimeoutValues(t *testing.T) {
 
 func TestBashKeepsTheUsersAskpassChoice(t *testing.T) {
 	t.Setenv("SSH_ASKPASS_REQUIRE", "force")
-	res, err, _ := bashCall(t, bashTestContext(t), NewBash(t.TempDir(), BashOptions{}), `{"command":"echo $SSH_ASKPASS_REQUIRE"}`)
+	res, err, _ := bashCall(t, bashTestContext(t), NewBash(t.TempDir(), shell.Options{}), `{"command":"echo $SSH_ASKPASS_REQUIRE"}`)
 	if err != nil || bashText(res) != "force\n" {
 		t.Fatalf("%q %v", bashText(res), err)
 	}
 }
 
 func TestBashUpdatesMatchPiShape(t *testing.T) {
-	res, err, updates := bashCall(t, bashTestContext(t), NewBash(t.TempDir(), BashOptions{}), `{"command":"echo one"}`)
+	res, err, updates := bashCall(t, bashTestContext(t), NewBash(t.TempDir(), shell.Options{}), `{"command":"echo one"}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestBashStreamsBeforeTheEnd(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "gate")
 	bashMkfifo(t, fifo)
-	tool := NewBash(dir, BashOptions{})
+	tool := NewBash(dir, shell.Options{})
 	updates := make(chan string, 16)
 	done := make(chan error, 1)
 	go func() {
@@ -225,7 +225,7 @@ func TestBashTruncation(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			args, _ := json.Marshal(map[string]string{"command": tc.command})
-			res, err, _ := bashCall(t, bashTestContext(t), NewBash(dir, BashOptions{}), string(args))
+			res, err, _ := bashCall(t, bashTestContext(t), NewBash(dir, shell.Options{}), string(args))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -258,127 +258,5 @@ func TestBashTruncation(t *testing.T) {
 				t.Fatal("shown text is not the tail of the output")
 			}
 		})
-	}
-}
-
-func TestBashUserExecutor(t *testing.T) {
-	dir := t.TempDir()
-	var chunks []string
-	res, err := ExecuteUserBash(bashTestContext(t),
-		`printf '\033[31mred\033[0m\r\nbell\a\tand\x01ctl\n'; printf '\033]8;;http://x\033\\link\033]8;;\033\\\n'; exit 4`,
-		dir, BashOptions{}, func(s string) { chunks = append(chunks, s) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "red\nbell\tandctl\nlink\n"
-	if res.Output != want || strings.Join(chunks, "") != want {
-		t.Fatalf("output %q chunks %q", res.Output, chunks)
-	}
-	if res.ExitCode == nil || *res.ExitCode != 4 || res.Cancelled || res.Truncated || res.FullOutputPath != "" {
-		t.Fatalf("result %+v", res)
-	}
-
-	if _, err := ExecuteUserBash(bashTestContext(t), "true", filepath.Join(dir, "nope"), BashOptions{}, nil); err == nil ||
-		!strings.HasPrefix(err.Error(), "Working directory does not exist") {
-		t.Fatalf("missing cwd: %v", err)
-	}
-}
-
-func TestBashUserExecutorSpillsSanitisedOutput(t *testing.T) {
-	res, err := ExecuteUserBash(bashTestContext(t), `for i in $(seq 1 3000); do printf '\033[1mline %d\033[0m\r\n' $i; done`,
-		t.TempDir(), BashOptions{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.Truncated || res.FullOutputPath == "" {
-		t.Fatalf("result %+v", res)
-	}
-	t.Cleanup(func() { os.Remove(res.FullOutputPath) })
-	full, err := os.ReadFile(res.FullOutputPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want strings.Builder
-	for i := 1; i <= 3000; i++ {
-		want.WriteString("line " + strconv.Itoa(i) + "\n")
-	}
-	if string(full) != want.String() {
-		t.Fatalf("spill file is not the sanitised output (%d bytes)", len(full))
-	}
-	if !strings.HasPrefix(res.Output, "line 1002\n") || !strings.HasSuffix(res.Output, "line 3000\n") {
-		t.Fatalf("output head %q", res.Output[:20])
-	}
-}
-
-func TestBashUserExecutorCancel(t *testing.T) {
-	ctx, cancel := context.WithCancel(bashTestContext(t))
-	got := make(chan struct{})
-	var once bool
-	res, err := ExecuteUserBash(ctx, "echo ready; sleep 300", t.TempDir(), BashOptions{}, func(s string) {
-		if !once {
-			once = true
-			close(got)
-			cancel()
-		}
-	})
-	<-got
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.Cancelled || res.ExitCode != nil || res.Output != "ready\n" {
-		t.Fatalf("result %+v", res)
-	}
-}
-
-func TestBashANSIStripperAcrossChunks(t *testing.T) {
-	var s bashANSIStripper
-	parts := []string{"a\x1b", "[3", "1mb\x1b]8;;http://e", "xample\x07c\x1b[0", "m"}
-	var out strings.Builder
-	for _, p := range parts {
-		out.WriteString(s.strip(p, false))
-	}
-	out.WriteString(s.strip("", true))
-	if out.String() != "abc" {
-		t.Fatalf("got %q", out.String())
-	}
-}
-
-func TestSrchDecoderMatchesTextDecoder(t *testing.T) {
-	// Expected values are what Node's TextDecoder produces.
-	tests := []struct{ in, want string }{
-		{"plain", "plain"},
-		{"\xff\xfe", "\uFFFD\uFFFD"},
-		{"\xe2\x82", "\uFFFD"},
-		{"\xe2\x82a", "\uFFFDa"},
-		{"\xed\xa0\x80", "\uFFFD\uFFFD\uFFFD"},
-		{"\xf0\x9f\x98\x80", "\U0001F600"},
-		{"\xc0\xaf", "\uFFFD\uFFFD"},
-	}
-	for _, tc := range tests {
-		if got := srchLossyString([]byte(tc.in)); got != tc.want {
-			t.Errorf("%q: got %q want %q", tc.in, got, tc.want)
-		}
-		// Byte by byte through the streaming decoder gives the same text.
-		var d srchDecoder
-		var out strings.Builder
-		for i := 0; i < len(tc.in); i++ {
-			out.Write(d.decode([]byte{tc.in[i]}, false))
-		}
-		out.Write(d.decode(nil, true))
-		if out.String() != tc.want {
-			t.Errorf("%q streamed: got %q want %q", tc.in, out.String(), tc.want)
-		}
-	}
-}
-
-func TestUserBashResultJSONMatchesPi(t *testing.T) {
-	code := 0
-	got := bashJSON(t, UserBashResult{Output: "hi\n", ExitCode: &code})
-	if got != `{"output":"hi\n","exitCode":0,"cancelled":false,"truncated":false}` {
-		t.Fatalf("got %s", got)
-	}
-	got = bashJSON(t, UserBashResult{Output: "x", Cancelled: true, Truncated: true, FullOutputPath: "/tmp/pi-bash-0.log"})
-	if got != `{"output":"x","cancelled":true,"truncated":true,"fullOutputPath":"/tmp/pi-bash-0.log"}` {
-		t.Fatalf("got %s", got)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/tools/shell"
 )
 
 // The interactive-command traps run in a helper process (this test binary again) that has a
@@ -173,7 +174,7 @@ func TestBashTrapHelper(t *testing.T) {
 		f.Close()
 	}
 	dir := os.Getenv(bashTrapDirEnv)
-	tool := NewBash(dir, BashOptions{})
+	tool := NewBash(dir, shell.Options{})
 	var (
 		mu sync.Mutex
 		wg sync.WaitGroup

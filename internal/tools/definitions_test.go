@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/tools/shell"
 )
 
 // TestDefinitionsMatchPi compares what the model is told about each built-in tool with what pi 0.73.1
@@ -28,7 +29,7 @@ func TestDefinitionsMatchPi(t *testing.T) {
 	}
 	cwd := t.TempDir()
 	got := []loop.Tool{
-		NewRead(cwd, ReadOptions{}), NewBash(cwd, BashOptions{}), NewEdit(cwd, EditOptions{}),
+		NewRead(cwd, ReadOptions{}), NewBash(cwd, shell.Options{}), NewEdit(cwd, EditOptions{}),
 		NewWrite(cwd, WriteOptions{}), NewGrep(cwd), NewFind(cwd), NewLs(cwd),
 	}
 	if len(got) != len(want) {

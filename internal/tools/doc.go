@@ -1,24 +1,15 @@
-// Package tools holds the built-in tools (read, write, edit, bash, grep, find, ls). Each implements
-// loop.Tool with pi's parameters, limits and texts. Tools know the loop's Tool interface and nothing
-// of the harness, the session or the UI.
+// Package tools holds the built-in tools, one file each (read.go, write.go, edit.go, bash.go,
+// grep.go, find.go, ls.go) with the model-facing description beside it (read.md, ...). Each
+// implements loop.Tool with pi's parameters, limits and texts. The pieces several tools share are
+// small files of their own: the definition helper and abort error (tooldef.go), argument decoding
+// and JavaScript number semantics (args.go), path resolution (paths.go), the text of a listing
+// result (listtext.go), file-system errors worded as Node's (fserrors.go), atomic writes
+// (atomicwrite.go), the per-file queue of write and edit (mutation.go), and image handling for read
+// and @-attachments (image.go, exif.go).
 //
-// # Commands run without a terminal
+// Below it: tools/shell runs commands (the bash tool's and the user's `!` commands), tools/search
+// finds files and lines (rg, fd or a pure-Go engine with the same results), tools/output holds pi's
+// output limits and truncation, and textdiff the edit tool's diff text.
 //
-// The bash tool and the user's own `!` commands run the shell with stdin from /dev/null, stdout and
-// stderr merged into one pipe, in a new session (so it has no controlling terminal and /dev/tty
-// cannot be opened) and, on Linux, with a parent-death signal so the shell dies with pi-go. Whatever
-// would wait for a person fails at once with a message the model can act on:
-//   - editors (GIT_EDITOR, GIT_SEQUENCE_EDITOR, EDITOR, VISUAL) print why there is none and fail, so
-//     `git commit` without -m, `git rebase -i` or `git merge` without --no-edit end at once;
-//   - pagers (PAGER, GIT_PAGER) are cat; git never prompts on a terminal (GIT_TERMINAL_PROMPT=0);
-//   - vi, vim, view and vimdiff, which read keys from stderr when stdin is no terminal and so would
-//     wait forever on the output pipe, are bash functions that explain and fail unless a terminal
-//     is there or vim runs in Ex or batch mode (-e, -es, -c ...);
-//   - ssh never asks through an askpass program (SSH_ASKPASS_REQUIRE=never) unless the user set
-//     SSH_ASKPASS_REQUIRE; without a terminal ssh, ssh-keygen and sudo cannot ask for passwords.
-//
-// The values inherited from the user's environment are replaced, since they were chosen for an
-// interactive terminal the commands do not have. To give the agent's commands other values, set them
-// in settings.json shellCommandPrefix (`export GIT_EDITOR=...`), which runs before every command.
-// GIT_SSH_COMMAND is left alone: it would override the user's core.sshCommand.
+// Tools know the loop's Tool interface and nothing of the harness, the session or the UI.
 package tools

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -138,7 +139,7 @@ func TestEditMatchesPiTests(t *testing.T) {
 				if err == nil || err.Error() != want {
 					t.Fatalf("error %v\nwant %s", err, want)
 				}
-				if rwReadFile(t, path) != c.file {
+				if mustReadFile(t, path) != c.file {
 					t.Fatal("a failed edit changed the file")
 				}
 				return
@@ -146,7 +147,7 @@ func TestEditMatchesPiTests(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := rwReadFile(t, path); got != c.want {
+			if got := mustReadFile(t, path); got != c.want {
 				t.Fatalf("file %q, want %q", got, c.want)
 			}
 			if !strings.HasPrefix(readText(res), "Successfully replaced ") || !strings.HasSuffix(readText(res), " block(s) in "+path+".") {
@@ -155,7 +156,7 @@ func TestEditMatchesPiTests(t *testing.T) {
 			if d, ok := res.Details.(*EditDetails); !ok || d.Diff == "" || d.FirstChangedLine < 1 {
 				t.Errorf("details %#v", res.Details)
 			}
-			if left := rwLeftovers(t, dir); len(left) != 0 {
+			if left := leftovers(t, dir); len(left) != 0 {
 				t.Errorf("temporary files left: %v", left)
 			}
 		})
@@ -248,7 +249,7 @@ func TestEditCrashBeforeRenameKeepsOriginal(t *testing.T) {
 	tool := NewEdit(dir, EditOptions{}).(*editTool)
 	var staged string
 	tool.writer.beforeRename = func(tmp string) error {
-		staged = rwReadFile(t, tmp)
+		staged = mustReadFile(t, tmp)
 		return &os.PathError{Op: "rename", Path: tmp, Err: syscall.EIO}
 	}
 	if _, err := editCall(t, tool, editArgs("f.txt", "second", "2nd")); err == nil {
@@ -257,10 +258,10 @@ func TestEditCrashBeforeRenameKeepsOriginal(t *testing.T) {
 	if staged != "first\r\n2nd\r\n" {
 		t.Errorf("staged content %q", staged)
 	}
-	if got := rwReadFile(t, path); got != "first\r\nsecond\r\n" {
+	if got := mustReadFile(t, path); got != "first\r\nsecond\r\n" {
 		t.Fatalf("original became %q", got)
 	}
-	if left := rwLeftovers(t, dir); len(left) != 0 {
+	if left := leftovers(t, dir); len(left) != 0 {
 		t.Fatalf("temporary files left: %v", left)
 	}
 }
@@ -347,7 +348,71 @@ func TestFileMutationsRunInCallOrder(t *testing.T) {
 	if strings.Join(finished, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("finished in this order:\n%s", strings.Join(finished, "\n"))
 	}
-	if got := rwReadFile(t, path); got != "three\n" {
+	if got := mustReadFile(t, path); got != "three\n" {
 		t.Fatalf("final content %q", got)
+	}
+}
+
+// TestEditMatchingMatchesPi runs pi's normalizeForFuzzyMatch and applyEditsToNormalizedContent cases
+// (testdata/pijs/editapply.json, produced by pi 0.73.1's edit-diff.js) through the Go versions.
+func TestEditMatchingMatchesPi(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "pijs", "editapply.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var golden struct {
+		Normalize []struct {
+			Text       string `json:"text"`
+			Normalized string `json:"normalized"`
+		} `json:"normalize"`
+		Apply []struct {
+			Content string            `json:"content"`
+			Edits   []EditReplacement `json:"edits"`
+			Result  struct {
+				OK *struct {
+					BaseContent string `json:"baseContent"`
+					NewContent  string `json:"newContent"`
+				} `json:"ok"`
+				Error string `json:"error"`
+			} `json:"result"`
+		} `json:"apply"`
+	}
+	if err := json.Unmarshal(data, &golden); err != nil {
+		t.Fatal(err)
+	}
+	if len(golden.Normalize) == 0 || len(golden.Apply) == 0 {
+		t.Fatal("empty golden file")
+	}
+	for _, c := range golden.Normalize {
+		if got := editFuzzyNormalize(c.Text); got != c.Normalized {
+			t.Errorf("editFuzzyNormalize(%q) = %q, pi says %q", c.Text, got, c.Normalized)
+		}
+	}
+	for i, c := range golden.Apply {
+		base, next, err := editApply(c.Content, c.Edits, "f.txt")
+		switch {
+		case c.Result.Error != "":
+			if err == nil || err.Error() != c.Result.Error {
+				t.Errorf("case %d (%q, %+v): error %v, pi says %q", i, c.Content, c.Edits, err, c.Result.Error)
+			}
+		case err != nil:
+			t.Errorf("case %d (%q, %+v): %v", i, c.Content, c.Edits, err)
+		case base != c.Result.OK.BaseContent || next != c.Result.OK.NewContent:
+			t.Errorf("case %d (%q, %+v):\n got %q -> %q\nwant %q -> %q", i, c.Content, c.Edits, base, next, c.Result.OK.BaseContent, c.Result.OK.NewContent)
+		}
+	}
+}
+
+func TestEditLineEndings(t *testing.T) {
+	for in, want := range map[string]string{"a\r\nb\nc": "\r\n", "a\nb\r\nc": "\n", "abc": "\n", "a\rb\n": "\n", "\r\n": "\r\n"} {
+		if got := editDetectLineEnding(in); got != want {
+			t.Errorf("editDetectLineEnding(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := editNormalizeToLF("a\r\nb\rc\n"); got != "a\nb\nc\n" {
+		t.Errorf("editNormalizeToLF: %q", got)
+	}
+	if got := editRestoreLineEndings("a\nb\n", "\r\n"); got != "a\r\nb\r\n" {
+		t.Errorf("editRestoreLineEndings: %q", got)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/tools/search"
 )
 
 func TestFindDefinitionMatchesPi(t *testing.T) {
@@ -25,7 +26,7 @@ func TestFindDefinitionMatchesPi(t *testing.T) {
 }
 
 func TestFindOutputs(t *testing.T) {
-	srchIsolateHome(t)
+	isolateHome(t)
 	dir := t.TempDir()
 	files := map[string]string{
 		".gitignore":             "ignored.txt\nbuild/\n",
@@ -50,11 +51,11 @@ func TestFindOutputs(t *testing.T) {
 	for i := range 600 {
 		files[fmt.Sprintf("long/%s%03d.dat", strings.Repeat("n", 90), i)] = ""
 	}
-	srchWriteFiles(t, dir, files)
+	writeFiles(t, dir, files)
 	if err := os.Symlink("src", filepath.Join(dir, "srclink")); err != nil {
 		t.Fatal(err)
 	}
-	tool := &findTool{cwd: dir, backend: findPureGo}
+	tool := newFindTool(dir, search.PureGo)
 	tests := []struct {
 		name, args, want, wantErr, details string
 	}{
@@ -141,10 +142,10 @@ func TestFindAborted(t *testing.T) {
 
 // TestFindPureGoMatchesFd runs the same patterns through fd and the pure-Go walk.
 func TestFindPureGoMatchesFd(t *testing.T) {
-	srchIsolateHome(t)
-	dir := srchParityTree(t)
-	rgTool := &findTool{cwd: dir, backend: findAuto}
-	if rgTool.fdFor(dir).path == "" {
+	isolateHome(t)
+	dir := parityTree(t)
+	rgTool := newFindTool(dir, search.Auto)
+	if !rgTool.finder.UsesFd(dir) {
 		t.Skip("fd is not installed")
 	}
 	queries := []string{
@@ -169,7 +170,7 @@ func TestFindPureGoMatchesFd(t *testing.T) {
 		`{"pattern":"**"}`,
 		`{"pattern":""}`,
 	}
-	native := &findTool{cwd: dir, backend: findPureGo}
+	native := newFindTool(dir, search.PureGo)
 	for _, q := range queries {
 		want, wantDetails, wantErr := grepRun(t, rgTool, q)
 		got, gotDetails, gotErr := grepRun(t, native, q)

@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tools/output"
+	"github.com/pi-go/pi-go/internal/tools/search"
 )
 
 //go:embed grep.md
@@ -28,24 +29,19 @@ const grepSchema = `{"type":"object","required":["pattern"],"properties":{` +
 
 const grepDefaultLimit = 100
 
+// grepMaxLineLength is the longest grep output line before it is cut.
+const grepMaxLineLength = 500
+
 // GrepDetails is the grep tool's details object; nil when nothing was cut.
 type GrepDetails struct {
-	MatchLimitReached *float64    `json:"matchLimitReached,omitempty"`
-	Truncation        *Truncation `json:"truncation,omitempty"`
-	LinesTruncated    bool        `json:"linesTruncated,omitempty"`
+	MatchLimitReached *float64           `json:"matchLimitReached,omitempty"`
+	Truncation        *output.Truncation `json:"truncation,omitempty"`
+	LinesTruncated    bool               `json:"linesTruncated,omitempty"`
 }
-
-// grepBackend chooses between ripgrep and the pure-Go search.
-type grepBackend int
-
-const (
-	grepAuto   grepBackend = iota // rg when it is on PATH, else pure Go
-	grepPureGo                    // always pure Go
-)
 
 type grepTool struct {
 	cwd     string
-	backend grepBackend
+	backend search.Backend
 }
 
 // NewGrep returns the grep tool, searching relative to cwd. It runs ripgrep when `rg` is on PATH and a
@@ -68,50 +64,42 @@ type grepArgs struct {
 
 func (t *grepTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.ToolResult)) (loop.ToolResult, error) {
 	if ctx.Err() != nil {
-		return loop.ToolResult{}, errSrchAborted
+		return loop.ToolResult{}, errAborted
 	}
 	var args grepArgs
-	if err := srchDecodeArgs("grep", call.Args, &args); err != nil {
+	if err := decodeArgs("grep", call.Args, &args); err != nil {
 		return loop.ToolResult{}, err
 	}
 	path := args.Path
 	if path == "" {
 		path = "."
 	}
-	req := &grepRequest{
-		searchPath: ResolvePath(path, t.cwd),
-		pattern:    args.Pattern,
-		literal:    args.Literal,
-		ignoreCase: args.IgnoreCase,
-		glob:       args.Glob,
-		limit:      grepDefaultLimit,
-		cwd:        t.cwd,
+	req := &search.GrepRequest{
+		Path:       ResolvePath(path, t.cwd),
+		Pattern:    args.Pattern,
+		Literal:    args.Literal,
+		IgnoreCase: args.IgnoreCase,
+		Glob:       args.Glob,
+		Limit:      grepDefaultLimit,
+		Cwd:        t.cwd,
 	}
-	st, err := os.Stat(req.searchPath)
+	st, err := os.Stat(req.Path)
 	if err != nil {
-		return loop.ToolResult{}, fmt.Errorf("Path not found: %s", req.searchPath)
+		return loop.ToolResult{}, fmt.Errorf("Path not found: %s", req.Path)
 	}
-	req.isDir = st.IsDir()
+	req.IsDir = st.IsDir()
 	if args.Limit != nil {
-		req.limit = *args.Limit
+		req.Limit = *args.Limit
 	}
-	req.limit = math.Max(1, req.limit)
+	req.Limit = math.Max(1, req.Limit)
 	contextLines := 0
 	if args.Context != nil && *args.Context > 0 {
 		contextLines = int(*args.Context)
 	}
 
-	var (
-		matches []grepMatch
-		reached bool
-	)
-	if rg := t.rgPath(); rg != "" {
-		matches, reached, err = grepSearchRg(ctx, rg, req)
-	} else {
-		matches, reached, err = grepSearchNative(ctx, req)
-	}
+	matches, reached, err := search.Grep(ctx, req, t.backend)
 	if ctx.Err() != nil {
-		return loop.ToolResult{}, errSrchAborted
+		return loop.ToolResult{}, errAborted
 	}
 	if err != nil {
 		return loop.ToolResult{}, err
@@ -119,20 +107,9 @@ func (t *grepTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 	return grepFormat(matches, req, contextLines, reached), nil
 }
 
-func (t *grepTool) rgPath() string {
-	if t.backend == grepPureGo {
-		return ""
-	}
-	p, err := exec.LookPath("rg")
-	if err != nil {
-		return ""
-	}
-	return p
-}
-
 // grepFormat writes pi's output: "path:n: line" for matches, "path-n- line" for context lines, byte
 // truncation and the notices.
-func grepFormat(matches []grepMatch, req *grepRequest, contextLines int, reached bool) loop.ToolResult {
+func grepFormat(matches []search.Match, req *search.GrepRequest, contextLines int, reached bool) loop.ToolResult {
 	if len(matches) == 0 && !reached {
 		return loop.ToolResult{Content: []provider.Content{provider.TextContent("No matches found")}}
 	}
@@ -142,34 +119,34 @@ func grepFormat(matches []grepMatch, req *grepRequest, contextLines int, reached
 		cache          grepLineCache
 	)
 	for _, m := range matches {
-		rel := grepDisplayPath(m.path, req)
-		if contextLines == 0 && m.text != nil {
-			text := strings.ReplaceAll(*m.text, "\r\n", "\n")
+		rel := grepDisplayPath(m.Path, req)
+		if contextLines == 0 && m.Text != nil {
+			text := strings.ReplaceAll(*m.Text, "\r\n", "\n")
 			text = strings.ReplaceAll(text, "\r", "")
 			text = strings.TrimSuffix(text, "\n")
-			cut, was := TruncateLine(text, GrepMaxLineLength)
+			cut, was := output.TruncateLine(text, grepMaxLineLength)
 			linesTruncated = linesTruncated || was
-			out = append(out, fmt.Sprintf("%s:%d: %s", rel, m.line, cut))
+			out = append(out, fmt.Sprintf("%s:%d: %s", rel, m.Line, cut))
 			continue
 		}
-		lines, ok := cache.lines(m.path)
+		lines, ok := cache.lines(m.Path)
 		if !ok {
-			out = append(out, fmt.Sprintf("%s:%d: (unable to read file)", rel, m.line))
+			out = append(out, fmt.Sprintf("%s:%d: (unable to read file)", rel, m.Line))
 			continue
 		}
-		start, end := m.line, m.line
+		start, end := m.Line, m.Line
 		if contextLines > 0 {
-			start = max(1, m.line-contextLines)
-			end = min(len(lines), m.line+contextLines)
+			start = max(1, m.Line-contextLines)
+			end = min(len(lines), m.Line+contextLines)
 		}
 		for cur := start; cur <= end; cur++ {
 			text := ""
 			if cur-1 < len(lines) {
 				text = strings.ReplaceAll(lines[cur-1], "\r", "")
 			}
-			cut, was := TruncateLine(text, GrepMaxLineLength)
+			cut, was := output.TruncateLine(text, grepMaxLineLength)
 			linesTruncated = linesTruncated || was
-			if cur == m.line {
+			if cur == m.Line {
 				out = append(out, fmt.Sprintf("%s:%d: %s", rel, cur, cut))
 			} else {
 				out = append(out, fmt.Sprintf("%s-%d- %s", rel, cur, cut))
@@ -179,16 +156,16 @@ func grepFormat(matches []grepMatch, req *grepRequest, contextLines int, reached
 	var details GrepDetails
 	var limitNotice, lineNotice string
 	if reached {
-		limit := req.limit
+		limit := req.Limit
 		limitNotice = fmt.Sprintf("%s matches limit reached. Use limit=%s for more, or refine pattern",
-			srchJSNumber(limit), srchJSNumber(limit*2))
+			jsNumber(limit), jsNumber(limit*2))
 		details.MatchLimitReached = &limit
 	}
 	if linesTruncated {
-		lineNotice = fmt.Sprintf("Some lines truncated to %d chars. Use read tool to see full lines", GrepMaxLineLength)
+		lineNotice = fmt.Sprintf("Some lines truncated to %d chars. Use read tool to see full lines", grepMaxLineLength)
 		details.LinesTruncated = true
 	}
-	text, cut, noticed := srchText(out, limitNotice, lineNotice)
+	text, cut, noticed := listText(out, limitNotice, lineNotice)
 	details.Truncation = cut
 	result := loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}}
 	if noticed {
@@ -199,9 +176,9 @@ func grepFormat(matches []grepMatch, req *grepRequest, contextLines int, reached
 
 // grepDisplayPath is the path relative to the searched directory, or the base name when a single
 // file was searched (or the path lies outside).
-func grepDisplayPath(path string, req *grepRequest) string {
-	if req.isDir {
-		if rel, err := filepath.Rel(req.searchPath, path); err == nil && rel != "" && rel != "." && !strings.HasPrefix(rel, "..") {
+func grepDisplayPath(path string, req *search.GrepRequest) string {
+	if req.IsDir {
+		if rel, err := filepath.Rel(req.Path, path); err == nil && rel != "" && rel != "." && !strings.HasPrefix(rel, "..") {
 			return filepath.ToSlash(rel)
 		}
 	}
@@ -226,7 +203,7 @@ func (c *grepLineCache) lines(path string) ([]string, bool) {
 		c.cached, c.ok = nil, false
 		return nil, false
 	}
-	text := srchLossyString(data)
+	text := output.LossyString(data)
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")
 	c.cached, c.ok = strings.Split(text, "\n"), true

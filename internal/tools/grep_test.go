@@ -10,10 +10,12 @@ import (
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/tools/output"
+	"github.com/pi-go/pi-go/internal/tools/search"
 )
 
-// srchWriteFiles creates files (a trailing "/" makes a directory) under dir.
-func srchWriteFiles(t *testing.T, dir string, files map[string]string) {
+// writeFiles creates files (a trailing "/" makes a directory) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
 	for name, content := range files {
 		p := filepath.Join(dir, name)
@@ -32,9 +34,9 @@ func srchWriteFiles(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-// srchIsolateHome points HOME and XDG_CONFIG_HOME at an empty directory so no global ignore file of
+// isolateHome points HOME and XDG_CONFIG_HOME at an empty directory so no global ignore file of
 // the machine changes results (for this process and the rg / fd it starts).
-func srchIsolateHome(t *testing.T) {
+func isolateHome(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
@@ -59,14 +61,14 @@ func TestGrepDefinitionMatchesPi(t *testing.T) {
 }
 
 func TestGrepOutputs(t *testing.T) {
-	srchIsolateHome(t)
+	isolateHome(t)
 	dir := t.TempDir()
 	long := strings.Repeat("x", 600)
 	var big strings.Builder
 	for i := range 200 {
 		big.WriteString("needle " + strings.Repeat("y", 400) + " " + string(rune('a'+i%26)) + "\n")
 	}
-	srchWriteFiles(t, dir, map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"example.txt":   "first line\nmatch line\nlast line\n",
 		"context.txt":   "before\nmatch one\nafter\nmatch two\nend\n",
 		"long.txt":      "short match\n" + long + " match\n",
@@ -84,7 +86,7 @@ func TestGrepOutputs(t *testing.T) {
 		"binary.bin":    "match before\x00binary match\n",
 		".hidden/h.txt": "hidden match\n",
 	})
-	tool := &grepTool{cwd: dir, backend: grepPureGo}
+	tool := &grepTool{cwd: dir, backend: search.PureGo}
 	tests := []struct {
 		name, args, want, wantErr, details string
 	}{
@@ -141,7 +143,7 @@ func TestGrepOutputs(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tc.name == "byte limit" {
-				if !strings.HasSuffix(text, "\n\n[50.0KB limit reached]") || len(text) > DefaultMaxBytes+100 {
+				if !strings.HasSuffix(text, "\n\n[50.0KB limit reached]") || len(text) > output.DefaultMaxBytes+100 {
 					t.Fatalf("text ends %q", text[max(0, len(text)-80):])
 				}
 				if d := details.(*GrepDetails); d.Truncation == nil || !d.Truncation.Truncated {
@@ -172,13 +174,13 @@ func TestGrepAborted(t *testing.T) {
 	}
 }
 
-// srchParityTree is a tree with every rule the walk must get right: nested .gitignore files,
+// parityTree is a tree with every rule the walk must get right: nested .gitignore files,
 // negation, directory patterns, anchoring, "**", .ignore, .rgignore, .git/info/exclude, hidden
 // files, binary files, symbolic links and odd bytes.
-func srchParityTree(t *testing.T) string {
+func parityTree(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	srchWriteFiles(t, dir, map[string]string{
+	writeFiles(t, dir, map[string]string{
 		".gitignore":                   "*.log\n/build/\nnode_modules\n!keep.log\ndocs/**/draft.md\n**/tmp/\n",
 		"keep.log":                     "needle kept log\n",
 		"drop.log":                     "needle dropped log\n",
@@ -242,8 +244,8 @@ func TestGrepPureGoMatchesRipgrep(t *testing.T) {
 	if _, err := exec.LookPath("rg"); err != nil {
 		t.Skip("rg is not installed")
 	}
-	srchIsolateHome(t)
-	dir := srchParityTree(t)
+	isolateHome(t)
+	dir := parityTree(t)
 	queries := []string{
 		`{"pattern":"needle"}`,
 		`{"pattern":"needle","limit":1000}`,
@@ -271,8 +273,8 @@ func TestGrepPureGoMatchesRipgrep(t *testing.T) {
 		`{"pattern":"^[\\w]+\\W","path":"unicode"}`,
 		`{"pattern":"[]x]","path":"unicode"}`,
 	}
-	native := &grepTool{cwd: dir, backend: grepPureGo}
-	rg := &grepTool{cwd: dir, backend: grepAuto}
+	native := &grepTool{cwd: dir, backend: search.PureGo}
+	rg := &grepTool{cwd: dir, backend: search.Auto}
 	for _, q := range queries {
 		want, wantDetails, wantErr := grepRun(t, rg, q)
 		got, gotDetails, gotErr := grepRun(t, native, q)
@@ -292,27 +294,27 @@ func TestGrepPureGoMatchesRipgrep(t *testing.T) {
 // TestGrepGitignoreOnlyInsideARepository: like ripgrep, .gitignore rules apply inside a git
 // repository; .ignore files apply everywhere.
 func TestGrepGitignoreOnlyInsideARepository(t *testing.T) {
-	srchIsolateHome(t)
+	isolateHome(t)
 	dir := t.TempDir()
-	srchWriteFiles(t, dir, map[string]string{
+	writeFiles(t, dir, map[string]string{
 		".gitignore": "a.txt\n",
 		".ignore":    "b.txt\n",
 		"a.txt":      "needle\n",
 		"b.txt":      "needle\n",
 		"c.txt":      "needle\n",
 	})
-	tool := &grepTool{cwd: dir, backend: grepPureGo}
+	tool := &grepTool{cwd: dir, backend: search.PureGo}
 	text, _, err := grepRun(t, tool, `{"pattern":"needle"}`)
 	if err != nil || text != "a.txt:1: needle\nc.txt:1: needle" {
 		t.Fatalf("outside a repository: %q %v", text, err)
 	}
-	srchWriteFiles(t, dir, map[string]string{".git/HEAD": "ref: refs/heads/main\n"})
+	writeFiles(t, dir, map[string]string{".git/HEAD": "ref: refs/heads/main\n"})
 	text, _, err = grepRun(t, tool, `{"pattern":"needle"}`)
 	if err != nil || text != "c.txt:1: needle" {
 		t.Fatalf("inside a repository: %q %v", text, err)
 	}
 	// Searching a subdirectory still honours the repository root's .gitignore.
-	srchWriteFiles(t, dir, map[string]string{"sub/a.txt": "needle\n", "sub/d.txt": "needle\n"})
+	writeFiles(t, dir, map[string]string{"sub/a.txt": "needle\n", "sub/d.txt": "needle\n"})
 	text, _, err = grepRun(t, tool, `{"pattern":"needle","path":"sub"}`)
 	if err != nil || text != "d.txt:1: needle" {
 		t.Fatalf("subdirectory: %q %v", text, err)

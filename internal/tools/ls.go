@@ -17,6 +17,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
 //go:embed ls.md
@@ -30,8 +31,8 @@ const lsDefaultLimit = 500
 
 // LsDetails is the ls tool's details object; nil when nothing was cut.
 type LsDetails struct {
-	EntryLimitReached *float64    `json:"entryLimitReached,omitempty"`
-	Truncation        *Truncation `json:"truncation,omitempty"`
+	EntryLimitReached *float64           `json:"entryLimitReached,omitempty"`
+	Truncation        *output.Truncation `json:"truncation,omitempty"`
 }
 
 type lsTool struct{ cwd string }
@@ -48,15 +49,12 @@ type lsArgs struct {
 	Limit *float64 `json:"limit"`
 }
 
-// errSrchAborted is pi's text for a search tool cancelled by abort.
-var errSrchAborted = errors.New("Operation aborted")
-
 func (t *lsTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.ToolResult)) (loop.ToolResult, error) {
 	if ctx.Err() != nil {
-		return loop.ToolResult{}, errSrchAborted
+		return loop.ToolResult{}, errAborted
 	}
 	var args lsArgs
-	if err := srchDecodeArgs("ls", call.Args, &args); err != nil {
+	if err := decodeArgs("ls", call.Args, &args); err != nil {
 		return loop.ToolResult{}, err
 	}
 	path := args.Path
@@ -86,12 +84,12 @@ func (t *lsTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.To
 		reached bool
 	)
 	for i, name := range names {
-		if srchCountReached(len(lines), limit) {
+		if countReached(len(lines), limit) {
 			reached = true
 			break
 		}
 		if i%256 == 255 && ctx.Err() != nil {
-			return loop.ToolResult{}, errSrchAborted
+			return loop.ToolResult{}, errAborted
 		}
 		st, err := os.Stat(filepath.Join(dir, name))
 		if err != nil {
@@ -108,10 +106,10 @@ func (t *lsTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.To
 	var details LsDetails
 	var limitNotice string
 	if reached {
-		limitNotice = fmt.Sprintf("%s entries limit reached. Use limit=%s for more", srchJSNumber(limit), srchJSNumber(limit*2))
+		limitNotice = fmt.Sprintf("%s entries limit reached. Use limit=%s for more", jsNumber(limit), jsNumber(limit*2))
 		details.EntryLimitReached = &limit
 	}
-	text, cut, noticed := srchText(lines, limitNotice, "")
+	text, cut, noticed := listText(lines, limitNotice, "")
 	details.Truncation = cut
 	result := loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}}
 	if noticed {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
 func lsWriteTree(t *testing.T, dir string, files ...string) {
@@ -83,7 +84,7 @@ func TestLs(t *testing.T) {
 			}
 			text := bashText(res)
 			if tc.name == "byte limit" {
-				if !strings.HasSuffix(text, tc.want) || len(text) > DefaultMaxBytes+100 {
+				if !strings.HasSuffix(text, tc.want) || len(text) > output.DefaultMaxBytes+100 {
 					t.Fatalf("text ends %q", text[max(0, len(text)-60):])
 				}
 				d := res.Details.(*LsDetails)

@@ -32,15 +32,15 @@ func queueOrNew(q *MutationQueue) *MutationQueue {
 	return q
 }
 
-// lockForChange waits for abs's turn in q before a write or an edit: errRWAborted when ctx ends
+// lockForChange waits for abs's turn in q before a write or an edit: errAborted when ctx ends
 // before the turn comes or as it comes.
 func lockForChange(ctx context.Context, q *MutationQueue, abs string) (unlock func(), err error) {
 	if unlock, err = q.Lock(ctx, abs); err != nil {
-		return nil, errRWAborted
+		return nil, errAborted
 	}
 	if ctx.Err() != nil {
 		unlock()
-		return nil, errRWAborted
+		return nil, errAborted
 	}
 	return unlock, nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
 // readCall runs tool with args (a Go value marshalled to JSON).
@@ -256,7 +257,7 @@ func TestReadAbortsDuringALongRead(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// An endless file: only the abort can end this read.
-	scan := &readScan{start: 1 << 40, limit: -1, maxLines: DefaultMaxLines, maxBytes: DefaultMaxBytes}
+	scan := &readScan{start: 1 << 40, limit: -1, maxLines: output.DefaultMaxLines, maxBytes: output.DefaultMaxBytes}
 	err := scan.run(ctx, &readCancellingReader{cancel: cancel}, 4096)
 	if err == nil || err.Error() != "Operation aborted" {
 		t.Fatalf("got %v", err)
@@ -265,7 +266,7 @@ func TestReadAbortsDuringALongRead(t *testing.T) {
 
 func TestReadDefinition(t *testing.T) {
 	def := NewRead("/", ReadOptions{}).Definition()
-	want := fmt.Sprintf("Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as attachments. For text files, output is truncated to %d lines or %dKB (whichever is hit first). Use offset/limit for large files. When you need the full file, continue with offset until complete.", DefaultMaxLines, DefaultMaxBytes/1024)
+	want := fmt.Sprintf("Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as attachments. For text files, output is truncated to %d lines or %dKB (whichever is hit first). Use offset/limit for large files. When you need the full file, continue with offset until complete.", output.DefaultMaxLines, output.DefaultMaxBytes/1024)
 	if def.Name != "read" || def.Description != want {
 		t.Errorf("definition %q: %q", def.Name, def.Description)
 	}
@@ -279,7 +280,7 @@ func TestReadDefinition(t *testing.T) {
 }
 
 // readPi is pi's read.js text path on a whole string: the reference the streaming reader must match.
-func readPi(content string, offset, limit, maxLines, maxBytes int, path string) (string, *Truncation, string) {
+func readPi(content string, offset, limit, maxLines, maxBytes int, path string) (string, *output.Truncation, string) {
 	all := strings.Split(content, "\n")
 	start := max(0, offset-1)
 	if start >= len(all) {
@@ -294,18 +295,18 @@ func readPi(content string, offset, limit, maxLines, maxBytes int, path string) 
 	} else {
 		selected = strings.Join(all[start:], "\n")
 	}
-	tr := TruncateHead(selected, maxLines, maxBytes)
+	tr := output.TruncateHead(selected, maxLines, maxBytes)
 	first := start + 1
 	switch {
 	case tr.FirstLineExceedsLimit:
 		return fmt.Sprintf("[Line %d is %s, exceeds %s limit. Use bash: sed -n '%dp' %s | head -c %d]",
-			first, FormatSize(len(all[start])), FormatSize(maxBytes), first, path, maxBytes), &tr, ""
+			first, output.FormatSize(len(all[start])), output.FormatSize(maxBytes), first, path, maxBytes), &tr, ""
 	case tr.Truncated:
 		last := first + tr.OutputLines - 1
 		if *tr.TruncatedBy == "lines" {
 			return tr.Content + fmt.Sprintf("\n\n[Showing lines %d-%d of %d. Use offset=%d to continue.]", first, last, len(all), last+1), &tr, ""
 		}
-		return tr.Content + fmt.Sprintf("\n\n[Showing lines %d-%d of %d (%s limit). Use offset=%d to continue.]", first, last, len(all), FormatSize(maxBytes), last+1), &tr, ""
+		return tr.Content + fmt.Sprintf("\n\n[Showing lines %d-%d of %d (%s limit). Use offset=%d to continue.]", first, last, len(all), output.FormatSize(maxBytes), last+1), &tr, ""
 	case userLimited >= 0 && start+userLimited < len(all):
 		return tr.Content + fmt.Sprintf("\n\n[%d more lines in file. Use offset=%d to continue.]", len(all)-(start+userLimited), start+userLimited+1), nil, ""
 	}
@@ -357,7 +358,7 @@ func TestReadStreamingMatchesPi(t *testing.T) {
 		if got := readText(res); got != wantText {
 			t.Fatalf("case %d %q offset=%d limit=%d max=%d/%d chunk=%d\n got %q\nwant %q", i, content, offset, limit, maxLines, maxBytes, chunk, got, wantText)
 		}
-		var gotTr *Truncation
+		var gotTr *output.Truncation
 		if d, ok := res.Details.(*ReadDetails); ok {
 			gotTr = d.Truncation
 		}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 
 	"github.com/pi-go/pi-go/internal/provider"
@@ -12,3 +13,7 @@ import (
 func toolDefinition(name, description, schema string) provider.ToolDefinition {
 	return provider.ToolDefinition{Name: name, Description: strings.TrimSpace(description), Parameters: json.RawMessage(schema)}
 }
+
+// errAborted is what a tool returns when the run is aborted (pi's text, the same for read, write,
+// edit, grep, find and ls).
+var errAborted = errors.New("Operation aborted")

@@ -35,7 +35,7 @@ type WriteArgs struct {
 type writeTool struct {
 	cwd    string
 	queue  *MutationQueue
-	writer rwAtomicWriter
+	writer atomicWriter
 }
 
 // NewWrite returns the write tool, resolving relative paths against cwd.
@@ -49,7 +49,7 @@ func (t *writeTool) Definition() provider.ToolDefinition {
 
 func (t *writeTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.ToolResult)) (loop.ToolResult, error) {
 	if ctx.Err() != nil {
-		return loop.ToolResult{}, errRWAborted
+		return loop.ToolResult{}, errAborted
 	}
 	var args WriteArgs
 	if err := json.Unmarshal(call.Args, &args); err != nil {
@@ -63,7 +63,7 @@ func (t *writeTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop
 	defer unlock()
 	dir := filepath.Dir(abs)
 	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return loop.ToolResult{}, rwNodeError(err, "mkdir", dir)
+		return loop.ToolResult{}, nodeError(err, "mkdir", dir)
 	}
 	if err := t.writer.write(abs, args.Content); err != nil {
 		return loop.ToolResult{}, err

@@ -23,7 +23,7 @@ func TestWriteTool(t *testing.T) {
 	if got := readText(res); got != "Successfully wrote 12 bytes to "+abs || res.Details != nil {
 		t.Fatalf("result %q, details %v", got, res.Details)
 	}
-	if rwReadFile(t, abs) != "Test content" {
+	if mustReadFile(t, abs) != "Test content" {
 		t.Fatal("content not written")
 	}
 
@@ -35,7 +35,7 @@ func TestWriteTool(t *testing.T) {
 	if got := readText(res); got != "Successfully wrote 6 bytes to nested/dir/test.txt" {
 		t.Fatalf("result %q", got)
 	}
-	if rwReadFile(t, filepath.Join(dir, "nested", "dir", "test.txt")) != "héllo" {
+	if mustReadFile(t, filepath.Join(dir, "nested", "dir", "test.txt")) != "héllo" {
 		t.Fatal("nested file not written")
 	}
 
@@ -91,10 +91,10 @@ func TestWriteToolFailedRenameKeepsOriginal(t *testing.T) {
 	if err == nil || err.Error() != "ENOSPC: no space left on device, rename '"+p+"'" {
 		t.Fatalf("error %v", err)
 	}
-	if rwReadFile(t, p) != "original" {
+	if mustReadFile(t, p) != "original" {
 		t.Fatal("original damaged")
 	}
-	if left := rwLeftovers(t, dir); len(left) != 0 {
+	if left := leftovers(t, dir); len(left) != 0 {
 		t.Fatalf("temporary files left: %v", left)
 	}
 }

@@ -1,5 +1,6 @@
-// Generates the golden files beside this script from pi 0.73.1's own truncate.js and edit-diff.js, so
-// the Go tests compare pi-go against pi's real behaviour. Not run by `go test`.
+// Generates golden files from pi 0.73.1's own truncate.js and edit-diff.js, so the Go tests compare
+// pi-go against pi's real behaviour: editapply.json beside this script, truncate.json in
+// internal/tools/output/testdata, editdiff.json in internal/textdiff/testdata. Not run by `go test`.
 //
 // Prepare a folder where pi's modules can be imported, then run this script with that folder:
 //   mkdir -p /tmp/pijs/node_modules && cd /tmp/pijs
@@ -79,7 +80,7 @@ for (const line of ["abc", "x".repeat(10), "日本語日本語日本語日本", 
 		lineCases.push({ line, max, result: trunc.truncateLine(line, max) });
 	}
 }
-save("truncate.json", {
+save("../../output/testdata/truncate.json", {
 	truncate: truncCases,
 	formatSize: sizes.map((n) => ({ n, text: trunc.formatSize(n) })),
 	truncateLine: lineCases,
@@ -129,7 +130,7 @@ for (let i = 0; i < 400; i++) {
 	diffCases.push({ old: base.join("\n"), new: next.join("\n"), context: 4, ...ed.generateDiffString(base.join("\n"), next.join("\n")) });
 	diffCases.push({ old: base.join("\n"), new: next.join("\n"), context: 2, ...ed.generateDiffString(base.join("\n"), next.join("\n"), 2) });
 }
-save("editdiff.json", diffCases);
+save("../../../textdiff/testdata/editdiff.json", diffCases);
 
 // --- edit-diff.js: normalizeForFuzzyMatch and applyEditsToNormalizedContent ---
 const fuzzyStrings = [
