@@ -15,17 +15,6 @@ import (
 // requestBody, written while it is sent (bodystream.go). The package doc says why no SDK request
 // struct is used: several of pi's fields cannot be said with one.
 
-// buildBody writes the whole chat-completions request body for req into one slice, with every string
-// escaped by jsonx.AppendString (tests compare it with what the streamed body sends; Stream
-// sends a requestBody, which never holds the body in memory).
-func buildBody(req *provider.Request, c *compat) ([]byte, error) {
-	rb, err := newRequestBody(req, c)
-	if err != nil {
-		return nil, err
-	}
-	return rb.appendTo(make([]byte, 0, rb.size)), nil
-}
-
 // newRequestBody converts the transcript and writes everything but the messages: the body's head (up
 // to the messages array) and tail (after it). The messages are written when the body is read.
 func newRequestBody(req *provider.Request, c *compat) (*requestBody, error) {
