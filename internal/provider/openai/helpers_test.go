@@ -174,3 +174,14 @@ func buildBody(req *provider.Request, c *compat) ([]byte, error) {
 	}
 	return rb.appendTo(make([]byte, 0, rb.size)), nil
 }
+
+// appendTo appends the whole body to dst.
+func (b *requestBody) appendTo(dst []byte) []byte {
+	dst = append(dst, b.head...)
+	w := &jsonWriter{}
+	for i := range b.msgs {
+		b.writeMessage(w, i)
+		dst = append(dst, w.b...)
+	}
+	return append(dst, b.tail...)
+}
