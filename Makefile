@@ -1,8 +1,10 @@
 # pi-go: the two commands a new user needs are `make run` and `make test`.
 GO      ?= go
 BIN     := bin/pi
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -s -w -X main.version=$(VERSION)
+# --version prints cmd/pi/version.go's version (VERSION=x.y.z overrides it) and the commit built,
+# "-dirty" when the tree had changes (Go's own vcs stamp is not relied on: GOFLAGS may turn it off).
+COMMIT  ?= $(shell git describe --always --dirty --abbrev=7 --exclude='*' 2>/dev/null)
+LDFLAGS := -s -w -X main.commit=$(COMMIT) $(if $(VERSION),-X main.version=$(VERSION))
 # Debian packages the tests drive: tmux (TUI end-to-end), ripgrep and fd-find (grep/find parity).
 TEST_PACKAGES := tmux ripgrep fd-find
 

@@ -7,6 +7,8 @@
 # PI073=/path/to/pi-coding-agent/dist/cli.js adds pi 0.73.1 (run with node) on the same commands, e.g.
 #   npm install --prefix /tmp/pi073 @mariozechner/pi-coding-agent@0.73.1
 #   PI073=/tmp/pi073/node_modules/@mariozechner/pi-coding-agent/dist/cli.js scripts/bench-hyperfine.sh
+# PI16=/path/to/@earendil-works/pi-coding-agent/dist/cli.js adds pi 1.6.0 instead; it needs Node 22,
+# given by NODE=/path/to/node when the node on PATH is older.
 # RUNS (default 20) and STREAM_RUNS (default 3) set the number of runs; JSON200K=0 skips the
 # 200,000-delta JSON stream (its output is about 40 GB: minutes through a pipe).
 set -euo pipefail
@@ -50,14 +52,15 @@ cd "$tmp/proj"
 
 # pi 0.73.1 reaches the same servers through models.json providers of its own agent dir.
 pi073=()
-if [ -n "${PI073:-}" ]; then
+PI073=${PI16:-${PI073:-}}
+if [ -n "$PI073" ]; then
 	mkdir -p "$tmp/agent073"
 	cat >"$tmp/agent073/models.json" <<EOF
 {"providers":{
   "bench20k":{"baseUrl":"$url20k","api":"openai-completions","apiKey":"none","models":[{"id":"test-model"}]},
   "bench200k":{"baseUrl":"$url200k","api":"openai-completions","apiKey":"none","models":[{"id":"test-model"}]}}}
 EOF
-	pi073=(node "$PI073")
+	pi073=("${NODE:-node}" "$PI073")
 fi
 
 # run NAME RUNS PI-GO-ARGS -- PI073-ARGS: hyperfine, then one run under /usr/bin/time for the peak RSS;

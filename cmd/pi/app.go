@@ -10,7 +10,6 @@ import (
 
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/harness"
-	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/provider/demo"
 	"github.com/pi-go/pi-go/internal/provider/openai"
@@ -287,22 +286,15 @@ func confirm(s Streams, question string) bool {
 	return answer == "y" || answer == "yes"
 }
 
-// streamRouter sends each request to its model's provider: the demo transport for the demo model,
-// the network for everything else.
-func streamRouter() loop.StreamFunc {
+// newRouter registers the provider package of every API pi-go speaks, and the demo transport for the
+// demo model (it answers like an OpenAI endpoint without a network).
+func newRouter() *provider.Router {
+	r := provider.NewRouter()
 	// No provider-level retries: pi's SDK retries twice out of sight, but then one rate limit becomes
 	// up to twelve requests under the harness's own (visible, abortable) retries. The harness retries.
-	network := openai.New(openai.Config{})
-	var offline *openai.Provider
-	return func(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
-		if req.Model != nil && req.Model.Provider == demo.ProviderName {
-			if offline == nil {
-				offline = openai.New(openai.Config{HTTPClient: demo.HTTPClient(demo.Options{})})
-			}
-			return offline.Stream(ctx, req, emit)
-		}
-		return network.Stream(ctx, req, emit)
-	}
+	r.HandleAPI(provider.APIOpenAICompletions, openai.New(openai.Config{}))
+	r.HandleProvider(demo.ProviderName, openai.New(openai.Config{HTTPClient: demo.HTTPClient(demo.Options{})}))
+	return r
 }
 
 // newSession builds the harness session: tools, system prompt, model.
@@ -346,7 +338,7 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		AgentDir:          a.paths.Dir,
 		Settings:          a.settings,
 		Store:             store,
-		Stream:            streamRouter(),
+		Stream:            newRouter().Stream,
 		Models:            a.registry,
 		HasAuth:           a.hasAuth,
 		RequestAuth:       a.requestAuth,

@@ -17,9 +17,6 @@ import (
 	"github.com/pi-go/pi-go/internal/tui"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
-
 func main() {
 	os.Exit(Main(os.Args[1:], Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
 }
@@ -67,7 +64,7 @@ func Main(args []string, io Streams) int {
 				return err
 			}
 			if opts.Version {
-				fmt.Fprintln(io.Out, version)
+				fmt.Fprintln(io.Out, versionText())
 				return nil
 			}
 			ctx, stop := signalContext()

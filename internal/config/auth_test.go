@@ -75,7 +75,7 @@ func writeAuth(t *testing.T, content string) *AuthFile {
 }
 
 func TestAPIKeyLookupOrder(t *testing.T) {
-	models, err := ParseModelsConfig([]byte(`{"providers": {
+	models, err := parseModelsConfig([]byte(`{"providers": {
 		"openai": {"baseUrl": "https://api.openai.com/v1", "apiKey": "models-json-openai"},
 		"local": {"baseUrl": "http://localhost:8080/v1", "api": "openai-completions", "apiKey": "LOCAL_KEY_VAR", "models": [{"id": "m"}]}
 	}}`), "models.json")
@@ -129,7 +129,7 @@ func TestAPIKeyLookupOrder(t *testing.T) {
 func TestAPIKeyFromCommandsAndFailures(t *testing.T) {
 	skipWithoutShell(t)
 	file := writeAuth(t, `{"openai": {"type": "api_key", "key": "!printf sk-from-auth-cmd"}, "xai": {"type": "api_key", "key": "!exit 1"}}`)
-	models, err := ParseModelsConfig([]byte(`{"providers": {"mine": {"baseUrl": "http://h/v1", "api": "openai-completions",
+	models, err := parseModelsConfig([]byte(`{"providers": {"mine": {"baseUrl": "http://h/v1", "api": "openai-completions",
 		"apiKey": "!printf sk-from-models-cmd", "models": [{"id": "m"}]}, "bad": {"baseUrl": "http://b/v1", "api": "openai-completions",
 		"apiKey": "!false", "models": [{"id": "m"}]}}}`), "models.json")
 	if err != nil {
@@ -184,7 +184,7 @@ func TestLoadAuthFile(t *testing.T) {
 }
 
 func TestRequestAuthHeaders(t *testing.T) {
-	models, err := ParseModelsConfig([]byte(`{"providers": {
+	models, err := parseModelsConfig([]byte(`{"providers": {
 		"proxy": {"baseUrl": "http://p/v1", "api": "openai-completions", "apiKey": "PROXY_KEY", "authHeader": true,
 			"headers": {"x-org": "ORG_VAR", "x-both": "provider"},
 			"models": [{"id": "m", "headers": {"x-both": "model", "x-model": "literal"}}]},
@@ -234,7 +234,7 @@ func TestRequestAuthHeaders(t *testing.T) {
 
 func TestRequestAuthHeaderCommandFailure(t *testing.T) {
 	skipWithoutShell(t)
-	models, err := ParseModelsConfig([]byte(`{"providers": {"p": {"baseUrl": "http://p/v1", "api": "openai-completions",
+	models, err := parseModelsConfig([]byte(`{"providers": {"p": {"baseUrl": "http://p/v1", "api": "openai-completions",
 		"apiKey": "k", "headers": {"x-token": "!exit 2"}, "models": [{"id": "m"}]}}}`), "models.json")
 	if err != nil {
 		t.Fatal(err)
@@ -264,7 +264,7 @@ func TestCommandErrorsNeverShowTheCommandOrItsOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	modelsPath := filepath.Join(dir, "models.json")
-	models, err := ParseModelsConfig([]byte(`{"providers": {
+	models, err := parseModelsConfig([]byte(`{"providers": {
 		"keyed": {"baseUrl": "http://k/v1", "api": "openai-completions", "apiKey": "`+fail+`", "models": [{"id": "m"}]},
 		"silent": {"baseUrl": "http://s/v1", "api": "openai-completions", "apiKey": "`+empty+`", "models": [{"id": "m"}]},
 		"hdr": {"baseUrl": "http://h/v1", "api": "openai-completions", "apiKey": "k", "headers": {"X-Token": "`+fail+`"}, "models": [{"id": "m"}]},
@@ -301,7 +301,7 @@ func TestCommandErrorsNeverShowTheCommandOrItsOutput(t *testing.T) {
 	_, err = a.RequestAuth(ctx, &provider.Model{ID: "m", Provider: "mhdr"})
 	check(err, `provider "mhdr"`, modelsPath, "providers.mhdr.models.0.headers.X-Model", "exit status 3")
 
-	a.resolver.SetCommandTimeout(50 * time.Millisecond)
+	a.resolver.timeout = 50 * time.Millisecond
 	slow := NewAuth(AuthOptions{Getenv: envMap(nil), Resolver: a.resolver, Models: mustParseModels(t,
 		`{"providers": {"slow": {"baseUrl": "http://s/v1", "api": "openai-completions", "apiKey": "!sleep 5; echo `+secret+`", "models": [{"id": "m"}]}}}`)})
 	_, _, err = slow.APIKey(ctx, "slow")
@@ -310,7 +310,7 @@ func TestCommandErrorsNeverShowTheCommandOrItsOutput(t *testing.T) {
 
 func mustParseModels(t *testing.T, content string) *ModelsConfig {
 	t.Helper()
-	cfg, err := ParseModelsConfig([]byte(content), "models.json")
+	cfg, err := parseModelsConfig([]byte(content), "models.json")
 	if err != nil {
 		t.Fatal(err)
 	}

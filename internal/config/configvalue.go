@@ -41,9 +41,6 @@ func NewValueResolver(getenv Getenv) *ValueResolver {
 	return &ValueResolver{getenv: getenv, timeout: DefaultCommandTimeout, shell: runShell, cache: map[string]string{}}
 }
 
-// SetCommandTimeout changes the time a command may take (default 10 s).
-func (r *ValueResolver) SetCommandTimeout(d time.Duration) { r.timeout = d }
-
 // IsCommand reports whether a config value is a "!command".
 func IsCommand(value string) bool { return strings.HasPrefix(value, "!") }
 

@@ -105,7 +105,7 @@ func TestValueResolverCommandFailures(t *testing.T) {
 func TestValueResolverTimeout(t *testing.T) {
 	skipWithoutShell(t)
 	r := NewValueResolver(envMap(nil))
-	r.SetCommandTimeout(100 * time.Millisecond)
+	r.timeout = 100 * time.Millisecond
 	start := time.Now()
 	_, err := r.Resolve(context.Background(), "!sleep 30")
 	if err == nil || !strings.Contains(err.Error(), "timed out after 100ms") {

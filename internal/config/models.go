@@ -99,13 +99,8 @@ func LoadModelsConfig(path string) (*ModelsConfig, error) {
 	return parseModelsConfig(data, path) // data is ours: stripped in place, not copied
 }
 
-// ParseModelsConfig parses models.json content (// comments and trailing commas allowed, as in pi
-// 0.73.1); path is only used in messages.
-func ParseModelsConfig(data []byte, path string) (*ModelsConfig, error) {
-	return parseModelsConfig(bytes.Clone(data), path)
-}
-
-// parseModelsConfig is ParseModelsConfig on a buffer it may change: the comments are stripped in
+// parseModelsConfig parses models.json content (// comments and trailing commas allowed, as in pi
+// 0.73.1; path is only used in messages) from a buffer it may change: the comments are stripped in
 // place, and both decoders read that one copy (a large file costs no further copies).
 func parseModelsConfig(data []byte, path string) (*ModelsConfig, error) {
 	empty := &ModelsConfig{Path: path}
@@ -374,14 +369,6 @@ func LoadRegistry(modelsPath string, extra ...provider.Model) (*provider.Registr
 	cust := cfg.Customization()
 	cust.Models = append(cust.Models, extra...)
 	return provider.NewRegistry(provider.BuiltinModels(), cust), cfg, err
-}
-
-// StripJSONComments removes // comments and trailing commas from JSON text, leaving strings alone,
-// by the rules of pi 0.73.1: string literals are copied untouched; "//" up to the end of the line is
-// dropped; a comma followed only by whitespace before } or ] is dropped. Line numbers are preserved.
-// Two linear passes, as pi applies its two regular expressions one after the other.
-func StripJSONComments(s string) string {
-	return string(stripTrailingCommas(stripLineComments([]byte(s))))
 }
 
 // stringEnd returns the offset just past the string literal that starts at b[i] == '"', or -1 when

@@ -21,6 +21,14 @@ func writeModels(t *testing.T, content string) string {
 	return path
 }
 
+// stripJSONComments removes // comments and trailing commas from JSON text, leaving strings alone,
+// by the rules of pi 0.73.1: string literals are copied untouched; "//" up to the end of the line is
+// dropped; a comma followed only by whitespace before } or ] is dropped. Line numbers are preserved.
+// Two linear passes, as pi applies its two regular expressions one after the other.
+func stripJSONComments(s string) string {
+	return string(stripTrailingCommas(stripLineComments([]byte(s))))
+}
+
 func TestStripJSONComments(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{`{"a": 1, // note` + "\n" + `"b": 2,}`, `{"a": 1, ` + "\n" + `"b": 2}`},
@@ -32,8 +40,8 @@ func TestStripJSONComments(t *testing.T) {
 		{`{"a": [1,],}`, `{"a": [1]}`},
 	}
 	for _, tt := range tests {
-		if got := StripJSONComments(tt.in); got != tt.want {
-			t.Errorf("StripJSONComments(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := stripJSONComments(tt.in); got != tt.want {
+			t.Errorf("stripJSONComments(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -204,7 +212,7 @@ func TestModelsConfigErrors(t *testing.T) {
 }
 
 func TestModelsConfigUnsupportedEntriesAreSkippedWithWarnings(t *testing.T) {
-	cfg, err := ParseModelsConfig([]byte(`{"providers": {
+	cfg, err := parseModelsConfig([]byte(`{"providers": {
 		"anthropic": {"models": [{"id": "claude-next"}]},
 		"proxy": {"baseUrl": "http://p", "apiKey": "k", "api": "anthropic-messages", "models": [{"id": "a"}, {"id": "b", "api": "openai-completions"}]},
 		"openai": {"models": [{"id": "gpt-next", "api": "openai-responses"}]}
@@ -246,7 +254,7 @@ func TestLoadRegistryUpsertsExtraModels(t *testing.T) {
 	}
 }
 
-// StripJSONComments does exactly what pi's two regular expressions do, on any text.
+// stripJSONComments does exactly what pi's two regular expressions do, on any text.
 func TestStripJSONCommentsMatchesPisRegularExpressions(t *testing.T) {
 	lineComment := regexp.MustCompile(`"(?:\\.|[^"\\])*"|//[^\n]*`)
 	trailingComma := regexp.MustCompile(`"(?:\\.|[^"\\])*"|,(\s*[}\]])`)
@@ -272,8 +280,8 @@ func TestStripJSONCommentsMatchesPisRegularExpressions(t *testing.T) {
 			b.WriteString(alphabet[r.Intn(len(alphabet))])
 		}
 		in := b.String()
-		if got, want := StripJSONComments(in), reference(in); got != want {
-			t.Fatalf("StripJSONComments(%q) = %q, pi makes %q", in, got, want)
+		if got, want := stripJSONComments(in), reference(in); got != want {
+			t.Fatalf("stripJSONComments(%q) = %q, pi makes %q", in, got, want)
 		}
 	}
 }
@@ -281,7 +289,7 @@ func TestStripJSONCommentsMatchesPisRegularExpressions(t *testing.T) {
 // A repeated provider name keeps its first place and its last value, and keys beside "providers"
 // are skipped, as JSON.parse reads the file; a repeated custom model replaces the first in place.
 func TestParseModelsConfigRepeatedKeys(t *testing.T) {
-	cfg, err := ParseModelsConfig([]byte(`{"$schema": {"x": [1, "providers"]},
+	cfg, err := parseModelsConfig([]byte(`{"$schema": {"x": [1, "providers"]},
   "providers": {
     "a": {"baseUrl": "http://a/v1", "apiKey": "k", "api": "openai-completions", "models": [{"id": "m1"}]},
     "b": {"baseUrl": "http://b/v1", "apiKey": "k", "api": "openai-completions", "models": [{"id": "m"}, {"id": "m", "name": "second"}]},

@@ -101,28 +101,11 @@ func (p AgentPaths) join(name ...string) string {
 	return filepath.Join(append([]string{p.Dir}, name...)...)
 }
 
-// Settings is settings.json.
-func (p AgentPaths) Settings() string { return p.join("settings.json") }
-
 // Models is models.json.
 func (p AgentPaths) Models() string { return p.join("models.json") }
 
 // Auth is auth.json.
 func (p AgentPaths) Auth() string { return p.join("auth.json") }
-
-// Keybindings is keybindings.json.
-func (p AgentPaths) Keybindings() string { return p.join("keybindings.json") }
-
-// ContextFiles are the global context files pi looks for, in its order of preference.
-func (p AgentPaths) ContextFiles() []string {
-	return []string{p.join("AGENTS.md"), p.join("CLAUDE.md")}
-}
-
-// SystemPrompt is SYSTEM.md, which replaces the default system prompt.
-func (p AgentPaths) SystemPrompt() string { return p.join("SYSTEM.md") }
-
-// AppendSystemPrompt is APPEND_SYSTEM.md, appended to the system prompt.
-func (p AgentPaths) AppendSystemPrompt() string { return p.join("APPEND_SYSTEM.md") }
 
 // Sessions is the root of the per-project session folders.
 func (p AgentPaths) Sessions() string { return p.join("sessions") }
@@ -143,29 +126,5 @@ func EncodeSessionDirName(cwd string) string {
 	return "--" + s + "--"
 }
 
-// Prompts holds prompt templates.
-func (p AgentPaths) Prompts() string { return p.join("prompts") }
-
-// Skills holds skills.
-func (p AgentPaths) Skills() string { return p.join("skills") }
-
-// Extensions holds extensions.
-func (p AgentPaths) Extensions() string { return p.join("extensions") }
-
-// Themes holds custom themes.
-func (p AgentPaths) Themes() string { return p.join("themes") }
-
 // Bin holds downloaded helper binaries (fd, rg).
 func (p AgentPaths) Bin() string { return p.join("bin") }
-
-// DebugLog is pi-debug.log.
-func (p AgentPaths) DebugLog() string { return p.join("pi-debug.log") }
-
-// CrashLog is pi-crash.log.
-func (p AgentPaths) CrashLog() string { return p.join("pi-crash.log") }
-
-// ProjectDir is a project's .pi folder.
-func ProjectDir(cwd string) string { return filepath.Join(cwd, ConfigDirName) }
-
-// ProjectSettings is a project's .pi/settings.json.
-func ProjectSettings(cwd string) string { return filepath.Join(ProjectDir(cwd), "settings.json") }

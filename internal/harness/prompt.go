@@ -24,6 +24,71 @@ func (s *Session) Prompt(ctx context.Context, text string, images []provider.Con
 	return s.PromptWithHooks(ctx, text, images, behavior, PromptHooks{})
 }
 
+// PromptHooks are the two moments of a prompt that pi 0.73.1's RPC mode acts on. Each hook that is set
+// is called exactly once, Decided first, both before any event of the run.
+type PromptHooks struct {
+	// Decided: the session has taken the prompt (its run is starting, or it was queued) or refused it.
+	// A prompt or steering message sent after this point is ordered after this one.
+	Decided func()
+	// Preflight is pi's preflight result: nil once the message was queued or its run is about to start
+	// (after any compaction the prompt needs first), or the reason it was refused, which the call
+	// then also returns.
+	Preflight func(error)
+}
+
+// PromptWithHooks is Prompt reporting its preflight through hooks (RPC mode answers a prompt at that
+// point while its run goes on). Like Prompt, it returns when the run, its retries and compactions
+// have settled; Prompt is this with no hooks.
+func (s *Session) PromptWithHooks(ctx context.Context, text string, images []provider.Content,
+	behavior StreamingBehavior, hooks PromptHooks) error {
+	decided := func() {
+		if hooks.Decided != nil {
+			hooks.Decided()
+		}
+	}
+	report := func(err error) error {
+		if hooks.Preflight != nil {
+			hooks.Preflight(err)
+		}
+		return err
+	}
+	s.mu.Lock()
+	if s.busy || s.agent.IsRunning() {
+		s.mu.Unlock()
+		switch behavior {
+		case BehaviorSteer:
+			s.Steer(text, images)
+		case BehaviorFollowUp:
+			s.FollowUp(text, images)
+		default:
+			decided()
+			return report(ErrBusy)
+		}
+		decided()
+		return report(nil)
+	}
+	if err := s.checkModelLocked(); err != nil {
+		s.mu.Unlock()
+		decided()
+		return report(err)
+	}
+	opCtx, end := s.beginOperationLocked(ctx)
+	s.mu.Unlock()
+	defer end()
+	decided()
+
+	s.flushPendingBash()
+	if _, err := s.checkCompaction(opCtx, s.lastAssistantMessage(), true); err != nil {
+		return report(err)
+	}
+	s.resetSystemPrompt()
+	report(nil)
+	if err := s.agent.Prompt(opCtx, provider.NewUserMessage(text, images...)); err != nil {
+		return err
+	}
+	return s.afterRun(opCtx)
+}
+
 // Continue re-runs the agent from the current transcript (pi's continue()), with the same retry and
 // compaction handling as Prompt.
 func (s *Session) Continue(ctx context.Context) error {
@@ -91,37 +156,6 @@ func (s *Session) resetSystemPrompt() {
 	base := s.basePrompt
 	s.mu.Unlock()
 	s.agent.SetSystemPrompt(base)
-}
-
-// Steer queues a message delivered after the current turn's tool calls, before the next model request
-// (or right after the next prompt when idle).
-func (s *Session) Steer(text string, images []provider.Content) {
-	s.mu.Lock()
-	s.steeringTexts = append(s.steeringTexts, text)
-	s.mu.Unlock()
-	s.emitQueueUpdate()
-	s.agent.Steer(provider.NewUserMessage(text, images...))
-}
-
-// FollowUp queues a message delivered only when the agent would otherwise stop.
-func (s *Session) FollowUp(text string, images []provider.Content) {
-	s.mu.Lock()
-	s.followUpTexts = append(s.followUpTexts, text)
-	s.mu.Unlock()
-	s.emitQueueUpdate()
-	s.agent.FollowUp(provider.NewUserMessage(text, images...))
-}
-
-// ClearQueue empties both queues and returns the texts that were waiting (the TUI puts them back into
-// the editor).
-func (s *Session) ClearQueue() (steering, followUp []string) {
-	s.mu.Lock()
-	steering, followUp = s.steeringTexts, s.followUpTexts
-	s.steeringTexts, s.followUpTexts = nil, nil
-	s.mu.Unlock()
-	s.agent.ClearAllQueues()
-	s.emitQueueUpdate()
-	return steering, followUp
 }
 
 // Abort cancels whatever runs: the model request, the tools, a retry wait, a compaction. It returns once

@@ -28,7 +28,8 @@ type Options struct {
 	Models *provider.Registry
 	// HasAuth reports whether a provider has credentials (or needs none).
 	HasAuth func(provider string) bool
-	// RequestAuth returns the key and extra headers of one request; nil sends none.
+	// RequestAuth resolves the key and extra headers of one request, once per request (the loop calls
+	// it just before each request, compaction once for its summaries); nil sends none.
 	RequestAuth func(ctx context.Context, m *provider.Model) (key string, headers map[string]string, err error)
 	// Model and ThinkingLevel are the initial choice (already resolved by the caller). A resumed session
 	// switches to the model it names unless KeepModel is set (the model was chosen on the command line),
@@ -144,9 +145,9 @@ func New(opts Options) (*Session, error) {
 	steering, _ := loop.ParseQueueMode(settings.SteeringMode())
 	followUp, _ := loop.ParseQueueMode(settings.FollowUpMode())
 	s.agent = loop.NewAgent(loop.Config{
-		Stream:       s.stream,
+		Stream:       s.sendRequest,
 		ConvertToLLM: ConvertToLLM,
-		GetAPIKey:    s.apiKey,
+		RequestAuth:  opts.RequestAuth,
 		SteeringMode: steering,
 		FollowUpMode: followUp,
 	}, loop.State{
@@ -278,36 +279,6 @@ func (s *Session) reloadFromStore(fallback provider.ThinkingLevel) error {
 	}
 	s.agent.SetThinkingLevel(level)
 	return nil
-}
-
-func (s *Session) apiKey(ctx context.Context, providerName string) (string, error) {
-	if s.opts.RequestAuth == nil {
-		return "", nil
-	}
-	m := s.agent.Model()
-	if m == nil || m.Provider != providerName {
-		return "", nil
-	}
-	key, _, err := s.opts.RequestAuth(ctx, m)
-	return key, err
-}
-
-// stream sends a request of the agent with the request headers of its model (models.json "headers",
-// authHeader): the loop resolves only the key, through apiKey, which has already reported any error.
-func (s *Session) stream(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
-	if s.opts.RequestAuth != nil && req.Model != nil {
-		if _, headers, err := s.opts.RequestAuth(ctx, req.Model); err == nil && len(headers) > 0 {
-			merged := make(map[string]string, len(headers)+len(req.Options.Headers))
-			for k, v := range headers {
-				merged[k] = v
-			}
-			for k, v := range req.Options.Headers {
-				merged[k] = v
-			}
-			req.Options.Headers = merged
-		}
-	}
-	return s.sendRequest(ctx, req, emit)
 }
 
 // rebuildSystemPrompt composes the base system prompt from the active tools and the prompt options.

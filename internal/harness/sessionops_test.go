@@ -2,7 +2,10 @@ package harness
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/provider"
@@ -256,19 +259,50 @@ func TestSwitchSessionToItsOwnFile(t *testing.T) {
 	}
 }
 
-// The request headers of a model (models.json "headers" and authHeader, resolved by RequestAuth) go
-// with every request of a run, not only with compaction summaries.
+// The request headers of a model (models.json "headers" and authHeader) go with every request of a
+// run, resolved together with the key by one RequestAuth call per request.
 func TestRequestsCarryTheModelsHeaders(t *testing.T) {
-	f := newFixture(t, []scriptedTurn{textTurn("a1")}, func(o *Options) {
+	var calls atomic.Int32
+	f := newFixture(t, []scriptedTurn{toolTurn("nope", `{}`), textTurn("a1")}, func(o *Options) {
 		o.RequestAuth = func(ctx context.Context, m *provider.Model) (string, map[string]string, error) {
-			return "key-1", map[string]string{"X-Team": "blue", "Authorization": "Bearer key-1"}, nil
+			n := calls.Add(1)
+			return fmt.Sprintf("key-%d", n), map[string]string{"X-Team": "blue", "Authorization": fmt.Sprintf("Bearer key-%d", n)}, nil
 		}
 	})
 	if err := f.s.Prompt(context.Background(), "hi", nil, BehaviorNone); err != nil {
 		t.Fatal(err)
 	}
-	opts := f.script.requests[0].Options
-	if opts.APIKey != "key-1" || opts.Headers["X-Team"] != "blue" || opts.Headers["Authorization"] != "Bearer key-1" {
-		t.Errorf("request options: key %q, headers %v", opts.APIKey, opts.Headers)
+	if n, reqs := calls.Load(), f.script.requestCount(); n != 2 || reqs != 2 {
+		t.Fatalf("%d credential resolutions for %d requests, want 2 for 2", n, reqs)
+	}
+	for i, req := range f.script.requests {
+		key := fmt.Sprintf("key-%d", i+1)
+		if o := req.Options; o.APIKey != key || o.Headers["X-Team"] != "blue" || o.Headers["Authorization"] != "Bearer "+key {
+			t.Errorf("request %d options: key %q, headers %v", i, o.APIKey, o.Headers)
+		}
+	}
+}
+
+// Credentials that cannot be resolved (a failing key command, say) end the run before the request,
+// through the loop's failure path: no assistant message events, the error in the transcript.
+func TestRequestAuthFailureEndsTheRunBeforeTheRequest(t *testing.T) {
+	f := newFixture(t, []scriptedTurn{textTurn("never")}, func(o *Options) {
+		o.RequestAuth = func(context.Context, *provider.Model) (string, map[string]string, error) {
+			return "", nil, errors.New("apiKey command failed: exit status 1")
+		}
+	})
+	if err := f.s.Prompt(context.Background(), "hi", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.script.requestCount(); n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+	if got := strings.Join(f.events.types(), ","); got != "agent_start,turn_start,message_start,message_end,agent_end" {
+		t.Errorf("events %s", got)
+	}
+	msgs := f.s.Messages()
+	last, ok := msgs[len(msgs)-1].(*provider.AssistantMessage)
+	if !ok || last.StopReason != provider.StopReasonError || last.ErrorMessage != "apiKey command failed: exit status 1" {
+		t.Errorf("last message %#v", msgs[len(msgs)-1])
 	}
 }

@@ -166,10 +166,10 @@ func TestFailurePath(t *testing.T) {
 		want   []string
 	}{
 		{
-			name: "GetAPIKey fails",
+			name: "RequestAuth fails",
 			cfg: func(**env) Config {
-				return Config{GetAPIKey: func(context.Context, string) (string, error) {
-					return "", errors.New("No API key for provider: mock")
+				return Config{RequestAuth: func(context.Context, *provider.Model) (string, map[string]string, error) {
+					return "", nil, errors.New("No API key for provider: mock")
 				}}
 			},
 			reason: provider.StopReasonError, text: "No API key for provider: mock",
@@ -194,9 +194,9 @@ func TestFailurePath(t *testing.T) {
 		{
 			name: "aborted while resolving the key",
 			cfg: func(e **env) Config {
-				return Config{GetAPIKey: func(ctx context.Context, _ string) (string, error) {
+				return Config{RequestAuth: func(ctx context.Context, _ *provider.Model) (string, map[string]string, error) {
 					(*e).a.Abort()
-					return "", ctx.Err()
+					return "", nil, ctx.Err()
 				}}
 			},
 			reason: provider.StopReasonAborted, text: "context canceled",

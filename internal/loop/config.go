@@ -85,9 +85,12 @@ type Config struct {
 	// TransformContext runs before ConvertToLLM on every request. An error ends the run through the
 	// failure path (a synthetic error message, agent_end only).
 	TransformContext func(ctx context.Context, msgs []provider.Message) ([]provider.Message, error)
-	// GetAPIKey is resolved before every request; an empty key falls back to StreamOptions.APIKey, an
-	// error ends the run through the failure path.
-	GetAPIKey func(ctx context.Context, providerName string) (string, error)
+	// RequestAuth resolves the credentials of every request just before it is sent: pi's getApiKey,
+	// with the headers that belong to the key (one call, so a key and its headers come from one
+	// resolution). A non-empty key replaces StreamOptions.APIKey; the headers go under
+	// StreamOptions.Headers, whose own entries win. An error ends the run through the failure path, as a
+	// throwing getApiKey or stream function does in pi: the stream function cannot fail that way.
+	RequestAuth func(ctx context.Context, m *provider.Model) (key string, headers map[string]string, err error)
 	// StreamOptions are the base options of every request; Reasoning comes from the thinking level and
 	// SessionID from SetSessionID when set.
 	StreamOptions provider.StreamOptions

@@ -3,6 +3,7 @@ package loop
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 
 	"github.com/pi-go/pi-go/internal/provider"
@@ -161,13 +162,18 @@ func (r *run) streamAssistant() (*provider.AssistantMessage, []Tool, error) {
 	if st.thinking != provider.ThinkingOff {
 		opts.Reasoning = st.thinking
 	}
-	if cfg.GetAPIKey != nil {
-		key, err := cfg.GetAPIKey(r.ctx, st.model.Provider)
+	if cfg.RequestAuth != nil {
+		key, headers, err := cfg.RequestAuth(r.ctx, st.model)
 		if err != nil {
 			return nil, nil, err
 		}
 		if key != "" {
 			opts.APIKey = key
+		}
+		if len(headers) > 0 {
+			merged := maps.Clone(headers) // a new map: the options' map is shared by every request
+			maps.Copy(merged, opts.Headers)
+			opts.Headers = merged
 		}
 	}
 	if cfg.Stream == nil {

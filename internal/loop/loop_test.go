@@ -3,6 +3,7 @@ package loop
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -387,16 +388,17 @@ func TestPrepareNextTurnChangesTheNextRequest(t *testing.T) {
 }
 
 func TestRequestOptions(t *testing.T) {
-	var providers []string
+	var models []string
 	e := runScenario(t, scenario{
 		cfg: Config{
-			StreamOptions: provider.StreamOptions{APIKey: "static", SessionID: "s-1", MaxTokens: 99},
-			GetAPIKey: func(ctx context.Context, p string) (string, error) {
-				providers = append(providers, p)
-				if len(providers) == 1 {
-					return "", nil // empty falls back to the static key
+			StreamOptions: provider.StreamOptions{APIKey: "static", SessionID: "s-1", MaxTokens: 99,
+				Headers: map[string]string{"X-Call": "call", "X-Both": "call"}},
+			RequestAuth: func(ctx context.Context, m *provider.Model) (string, map[string]string, error) {
+				models = append(models, m.Provider+"/"+m.ID)
+				if len(models) == 1 {
+					return "", nil, nil // empty falls back to the static key and headers
 				}
-				return "fresh", nil
+				return "fresh", map[string]string{"X-Auth": "auth", "X-Both": "auth"}, nil
 			},
 		},
 		before: func(e *env) { e.a.SetThinkingLevel(provider.ThinkingLow); e.a.FollowUp(user("f1")) },
@@ -409,8 +411,13 @@ func TestRequestOptions(t *testing.T) {
 	if o0.APIKey != "static" || o1.APIKey != "fresh" || o0.SessionID != "s-1" || o0.MaxTokens != 99 || o0.Reasoning != provider.ThinkingLow {
 		t.Errorf("options %+v / %+v", o0, o1)
 	}
-	if !slices.Equal(providers, []string{"mock", "mock"}) {
-		t.Errorf("GetAPIKey called with %v", providers)
+	// The resolved headers go under the options' own, which win; the shared options map is not changed.
+	if !maps.Equal(o0.Headers, map[string]string{"X-Call": "call", "X-Both": "call"}) ||
+		!maps.Equal(o1.Headers, map[string]string{"X-Call": "call", "X-Both": "call", "X-Auth": "auth"}) {
+		t.Errorf("headers %v / %v", o0.Headers, o1.Headers)
+	}
+	if !slices.Equal(models, []string{"mock/mock-model", "mock/mock-model"}) {
+		t.Errorf("RequestAuth called with %v", models)
 	}
 }
 

@@ -90,8 +90,8 @@ func TestBuiltinModelFacts(t *testing.T) {
 	if ds.BaseURL != "https://api.deepseek.com" || !ds.Reasoning || ds.Compat == nil || ds.Compat.ThinkingFormat != "deepseek" {
 		t.Errorf("deepseek-v4-pro: %+v", ds)
 	}
-	if v, ok := ThinkingLevelValue(&ds, ThinkingXHigh); !ok || v != "max" {
-		t.Errorf("deepseek xhigh -> %q %v, want max", v, ok)
+	if v := ds.ThinkingLevelMap[ThinkingXHigh]; v == nil || *v != "max" {
+		t.Errorf("deepseek xhigh -> %v, want max", v)
 	}
 	or, _ := BuiltinModel("openrouter", "openai/gpt-oss-120b:free")
 	if or.Cost != (ModelCost{}) || or.BaseURL != "https://openrouter.ai/api/v1" {

@@ -1,6 +1,7 @@
 // Package provider is the LLM vocabulary shared by every layer of pi-go: messages and their content
-// blocks, the assistant stream events, models, and the request a provider streams. It knows no loop,
-// no tool, no UI and no vendor; vendors live in its sub-packages.
+// blocks, the assistant stream events, models, the request a provider streams, and the Router that
+// hands a request to the package speaking its model's API. It knows no loop, no tool, no UI and no
+// vendor; vendors live in its sub-packages, which register with the Router.
 package provider
 
 import (

@@ -2,7 +2,8 @@ package provider
 
 import "fmt"
 
-// APIOpenAICompletions is the only wire API pi-go speaks: OpenAI-compatible chat completions.
+// APIOpenAICompletions is OpenAI-compatible chat completions (package provider/openai), so far the only
+// wire API pi-go speaks.
 const APIOpenAICompletions = "openai-completions"
 
 // Model describes one model of one provider. The JSON form is pi's (get_state, get_available_models,

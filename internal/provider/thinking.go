@@ -40,16 +40,6 @@ func supportsXHigh(m *Model, mapped bool) bool {
 	return m.Compat != nil && (Bool(m.Compat.SupportsXHigh, false) || m.Compat.ThinkingLevelMap[string(ThinkingXHigh)] != "")
 }
 
-// SupportsXHigh reports whether the model accepts the xhigh level.
-func SupportsXHigh(m *Model) bool {
-	for _, l := range SupportedThinkingLevels(m) {
-		if l == ThinkingXHigh {
-			return true
-		}
-	}
-	return false
-}
-
 // ClampThinkingLevel returns level if the model supports it, else the nearest supported level above
 // it, else the nearest below it (pi's clampThinkingLevel): xhigh on a model without xhigh becomes
 // high, minimal on a model that cannot go below high becomes high, anything on a model without
@@ -110,16 +100,4 @@ func NextThinkingLevel(m *Model, current ThinkingLevel) (next ThinkingLevel, ok 
 		}
 	}
 	return lowest(levels), true
-}
-
-// ThinkingLevelValue is the value to send for level: the model's mapping when it has one, else the
-// level's own name. ok is false when the model marks the level unsupported.
-func ThinkingLevelValue(m *Model, level ThinkingLevel) (value string, ok bool) {
-	if mapped, present := m.ThinkingLevelMap[level]; present {
-		if mapped == nil {
-			return "", false
-		}
-		return *mapped, true
-	}
-	return string(level), true
 }

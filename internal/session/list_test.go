@@ -69,8 +69,8 @@ func TestDescribe(t *testing.T) {
 
 func TestListAndListAll(t *testing.T) {
 	root := t.TempDir()
-	a := filepath.Join(root, EncodeCwd("/home/me/a"))
-	b := filepath.Join(root, EncodeCwd("/home/me/b"))
+	a := filepath.Join(root, "--home-me-a--")
+	b := filepath.Join(root, "--home-me-b--")
 	copyTestdata(t, "v3-compaction.jsonl", a, "1.jsonl") // May 2025
 	copyTestdata(t, "v3-branches.jsonl", a, "2.jsonl")   // June 2025
 	copyTestdata(t, "torn-tail.jsonl", b, "3.jsonl")     // August 2025
@@ -96,8 +96,8 @@ func TestListAndListAll(t *testing.T) {
 
 func TestResolveSession(t *testing.T) {
 	root := t.TempDir()
-	here := filepath.Join(root, EncodeCwd("/home/me/here"))
-	there := filepath.Join(root, EncodeCwd("/home/me/there"))
+	here := filepath.Join(root, "--home-me-here--")
+	there := filepath.Join(root, "--home-me-there--")
 	copyTestdata(t, "v3-compaction.jsonl", here, "x.jsonl") // id 0196883a-...
 	copyTestdata(t, "v3-branches.jsonl", there, "y.jsonl")  // id 01972f4e-...
 	copyTestdata(t, "v3-custom.jsonl", there, "z.jsonl")    // id 0197cf00-...

@@ -1,33 +1,11 @@
 package session
 
 import (
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 )
-
-// SessionsRoot is the directory holding every project's session directory: <agentDir>/sessions.
-func SessionsRoot(agentDir string) string { return filepath.Join(agentDir, "sessions") }
-
-// DefaultSessionDir is the session directory of a working directory:
-// <agentDir>/sessions/--<cwd without its leading separator, with / \ : as ->--. It is not created
-// here; the first write creates it.
-func DefaultSessionDir(agentDir, cwd string) string {
-	return filepath.Join(SessionsRoot(agentDir), EncodeCwd(cwd))
-}
-
-// EncodeCwd is the directory name pi gives a working directory's sessions ("/home/me/proj" →
-// "--home-me-proj--").
-func EncodeCwd(cwd string) string {
-	s := cwd
-	if strings.HasPrefix(s, "/") || strings.HasPrefix(s, `\`) {
-		s = s[1:]
-	}
-	s = strings.NewReplacer("/", "-", `\`, "-", ":", "-").Replace(s)
-	return "--" + s + "--"
-}
 
 // sessionFileName is <ISO time with : and . as ->_<id>.jsonl.
 func sessionFileName(timestamp, id string) string {

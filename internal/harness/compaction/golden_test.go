@@ -206,7 +206,7 @@ func TestGoldenTokensAndSerialization(t *testing.T) {
 		est.TrailingTokens != g.Context.Estimate.TrailingTokens || est.LastUsageIndex != wantIdx {
 		t.Errorf("context estimate %+v, pi %+v", est, g.Context.Estimate)
 	}
-	if got := SerializeConversation(convert(ctx.Messages)); got != g.Context.Serialized {
+	if got := serializeConversation(convert(ctx.Messages)); got != g.Context.Serialized {
 		t.Errorf("serialised conversation differs from pi's (%d vs %d bytes)", len(got), len(g.Context.Serialized))
 		for i := 0; i < len(got) && i < len(g.Context.Serialized); i++ {
 			if got[i] != g.Context.Serialized[i] {

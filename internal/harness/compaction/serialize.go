@@ -11,9 +11,11 @@ import (
 // characters); the rest is replaced by a note saying how much was left out.
 const ToolResultMaxChars = 2000
 
-// SerializeConversation writes LLM messages (convert coding-agent roles first) as the plain text a
-// summary request quotes, so the summariser reads a transcript instead of continuing a conversation.
-// Parts are separated by blank lines:
+// serializedPieces appends to pieces, as the strings it is made of (the messages' own texts among
+// them), the plain text a summary request quotes for LLM messages (convert coding-agent roles first),
+// so the summariser reads a transcript instead of continuing a conversation; a summary prompt of a
+// long history is then written once into its final size instead of through a copy per step. Parts are
+// separated by blank lines:
 //
 //	[User]: <text>
 //	[Assistant thinking]: <thinking blocks, one per line>
@@ -22,13 +24,6 @@ const ToolResultMaxChars = 2000
 //	[Tool result]: <text, cut after 2000 characters>
 //
 // Empty user and tool-result texts are left out; user and assistant text is never cut.
-func SerializeConversation(msgs []provider.Message) string {
-	return concat(serializedPieces(nil, msgs))
-}
-
-// serializedPieces appends SerializeConversation's text to pieces as the strings it is made of (the
-// messages' own texts among them), so that a summary prompt of a long history is written once into
-// its final size instead of through a copy per step.
 func serializedPieces(pieces []string, msgs []provider.Message) []string {
 	first := len(pieces)
 	part := func(label, text string) {

@@ -8,12 +8,17 @@ import (
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
+// serializeConversation is the whole serialized text of msgs (pi's serializeConversation).
+func serializeConversation(msgs []provider.Message) string {
+	return concat(serializedPieces(nil, msgs))
+}
+
 func toolResult(text string) *provider.ToolResultMessage {
 	return &provider.ToolResultMessage{ToolCallID: "tc1", ToolName: "read", Content: []provider.Content{provider.TextContent(text)}}
 }
 
 func TestSerializeTruncatesLongToolResults(t *testing.T) {
-	got := SerializeConversation([]provider.Message{toolResult(strings.Repeat("x", 5000))})
+	got := serializeConversation([]provider.Message{toolResult(strings.Repeat("x", 5000))})
 	if !strings.Contains(got, "[Tool result]:") || !strings.Contains(got, "[... 3000 more characters truncated]") {
 		t.Errorf("got %q", got[:100])
 	}
@@ -27,18 +32,18 @@ func TestSerializeTruncatesLongToolResults(t *testing.T) {
 
 func TestSerializeKeepsShortToolResults(t *testing.T) {
 	short := strings.Repeat("x", 1500)
-	if got := SerializeConversation([]provider.Message{toolResult(short)}); got != "[Tool result]: "+short {
+	if got := serializeConversation([]provider.Message{toolResult(short)}); got != "[Tool result]: "+short {
 		t.Errorf("got %q", got)
 	}
 	exact := strings.Repeat("y", 2000)
-	if got := SerializeConversation([]provider.Message{toolResult(exact)}); got != "[Tool result]: "+exact {
+	if got := serializeConversation([]provider.Message{toolResult(exact)}); got != "[Tool result]: "+exact {
 		t.Error("exactly 2000 characters are not cut")
 	}
 }
 
 func TestSerializeNeverTruncatesUserOrAssistant(t *testing.T) {
 	long := strings.Repeat("y", 5000)
-	got := SerializeConversation([]provider.Message{provider.NewUserMessage(long), assistantMsg(provider.Usage{}, provider.TextContent(long))})
+	got := serializeConversation([]provider.Message{provider.NewUserMessage(long), assistantMsg(provider.Usage{}, provider.TextContent(long))})
 	if strings.Contains(got, "truncated") || got != "[User]: "+long+"\n\n[Assistant]: "+long {
 		t.Error("user and assistant text must stay whole")
 	}
@@ -47,7 +52,7 @@ func TestSerializeNeverTruncatesUserOrAssistant(t *testing.T) {
 func TestSerializeCountsJavaScriptCharacters(t *testing.T) {
 	// 1999 ASCII characters then an emoji (two UTF-16 units) straddling the limit, then 10 more.
 	text := strings.Repeat("a", 1999) + "😀" + strings.Repeat("b", 10)
-	got := SerializeConversation([]provider.Message{toolResult(text)})
+	got := serializeConversation([]provider.Message{toolResult(text)})
 	if want := "[Tool result]: " + strings.Repeat("a", 1999) + "\uFFFD\n\n[... 11 more characters truncated]"; got != want {
 		t.Errorf("got …%q", got[len(got)-50:])
 	}
@@ -80,10 +85,10 @@ func TestSerializeFormat(t *testing.T) {
 		`[Assistant tool calls]: read(path="a.go", offset=10, limit=2.5); bash(command="go test ./...\n", timeout=null, env={"A":"1"}); ls()`,
 		"[Tool result]: line1\nline2",
 	}, "\n\n")
-	if got := SerializeConversation(msgs); got != want {
+	if got := serializeConversation(msgs); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	if got := SerializeConversation(nil); got != "" {
+	if got := serializeConversation(nil); got != "" {
 		t.Errorf("empty: %q", got)
 	}
 }

@@ -11,10 +11,6 @@ import (
 // imageChars is what one image counts for in a token estimate (pi's 4800 characters, 1200 tokens).
 const imageChars = 4800
 
-// ContextTokens is how much of the context window a response's request used: totalTokens when the
-// server reported it, else the sum of the parts (pi's calculateContextTokens).
-func ContextTokens(u provider.Usage) int { return u.ContextTokens() }
-
 // EstimateTokens estimates a message's size as pi does: a quarter of its characters (JavaScript
 // string length), rounded up. It counts assistant text, thinking and tool calls (name and JSON
 // arguments); user, tool-result and custom text plus 4800 characters per image (user images count
@@ -88,21 +84,6 @@ func assistantUsage(m provider.Message) (provider.Usage, bool) {
 		return provider.Usage{}, false
 	}
 	return a.Usage, true
-}
-
-// LastAssistantUsage is the usage of the newest completed assistant message among entries (pi's
-// getLastAssistantUsage); ok is false when there is none.
-func LastAssistantUsage(entries []*session.Entry) (u provider.Usage, ok bool) {
-	for i := len(entries) - 1; i >= 0; i-- {
-		e := entries[i]
-		if e.Type != session.TypeMessage || e.Role != provider.RoleAssistant {
-			continue
-		}
-		if u, ok := assistantUsage(entryMessage(e)); ok {
-			return u, true
-		}
-	}
-	return provider.Usage{}, false
 }
 
 // ContextEstimate is what EstimateContextTokens found.

@@ -5,24 +5,41 @@ import (
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/session"
 )
 
 func TestContextTokens(t *testing.T) {
-	if got := ContextTokens(usage(1000, 500, 200, 100)); got != 1800 {
+	if got := usage(1000, 500, 200, 100).ContextTokens(); got != 1800 {
 		t.Errorf("got %d, want 1800", got)
 	}
-	if got := ContextTokens(usage(0, 0, 0, 0)); got != 0 {
+	if got := usage(0, 0, 0, 0).ContextTokens(); got != 0 {
 		t.Errorf("zeros: got %d", got)
 	}
 	u := usage(1000, 500, 200, 100)
 	u.TotalTokens = 0
-	if got := ContextTokens(u); got != 1800 {
+	if got := u.ContextTokens(); got != 1800 {
 		t.Errorf("without totalTokens: got %d, want the sum 1800", got)
 	}
 	u.TotalTokens = 5000
-	if got := ContextTokens(u); got != 5000 {
+	if got := u.ContextTokens(); got != 5000 {
 		t.Errorf("totalTokens wins: got %d", got)
 	}
+}
+
+// lastAssistantUsage is the usage of the newest completed assistant message among entries (pi's
+// getLastAssistantUsage); ok is false when there is none. It
+// checks assistantUsage, which EstimateContextTokens reads.
+func lastAssistantUsage(entries []*session.Entry) (u provider.Usage, ok bool) {
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := entries[i]
+		if e.Type != session.TypeMessage || e.Role != provider.RoleAssistant {
+			continue
+		}
+		if u, ok := assistantUsage(entryMessage(e)); ok {
+			return u, true
+		}
+	}
+	return provider.Usage{}, false
 }
 
 func TestLastAssistantUsage(t *testing.T) {
@@ -31,7 +48,7 @@ func TestLastAssistantUsage(t *testing.T) {
 	b.assistant("Hi", usage(100, 50, 0, 0))
 	b.user("How are you?")
 	b.assistant("Good", usage(200, 100, 0, 0))
-	if u, ok := LastAssistantUsage(b.entries()); !ok || u.Input != 200 {
+	if u, ok := lastAssistantUsage(b.entries()); !ok || u.Input != 200 {
 		t.Errorf("got %+v %v, want input 200", u, ok)
 	}
 
@@ -45,13 +62,13 @@ func TestLastAssistantUsage(t *testing.T) {
 	failed := assistantMsg(usage(400, 150, 0, 0))
 	failed.StopReason = provider.StopReasonError
 	b.add(failed)
-	if u, ok := LastAssistantUsage(b.entries()); !ok || u.Input != 100 {
+	if u, ok := lastAssistantUsage(b.entries()); !ok || u.Input != 100 {
 		t.Errorf("aborted and failed messages are skipped: got %+v %v", u, ok)
 	}
 
 	b = newBranch(t)
 	b.user("Hello")
-	if _, ok := LastAssistantUsage(b.entries()); ok {
+	if _, ok := lastAssistantUsage(b.entries()); ok {
 		t.Error("no assistant message: want none")
 	}
 }

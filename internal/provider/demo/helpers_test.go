@@ -316,3 +316,8 @@ func (s streamed) String() string {
 	fmt.Fprintf(&b, "\n[finish %s]", s.Finish)
 	return b.String()
 }
+
+// parseRequest decodes and checks a chat-completions body, with OpenAI's wording for what it rejects.
+func parseRequest(body []byte) (*conversation, error) {
+	return readRequest(bytes.NewReader(body), int64(len(body)), false)
+}

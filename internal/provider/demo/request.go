@@ -96,11 +96,6 @@ type requestError struct {
 
 func (e *requestError) Error() string { return e.Message }
 
-// parseRequest decodes and checks a chat-completions body, with OpenAI's wording for what it rejects.
-func parseRequest(body []byte) (*conversation, error) {
-	return readRequest(bytes.NewReader(body), int64(len(body)), false)
-}
-
 // readRequest decodes and checks a chat-completions body of size bytes (-1: unknown) as it is read.
 // Errors are *requestError (a 400 answer), or what reading r failed with. keepAll keeps the text of
 // every message (tests); without it only the window the script can look at keeps its text (see

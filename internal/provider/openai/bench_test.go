@@ -52,7 +52,7 @@ func benchmarkStream(b *testing.B, p *Provider, baseURL string) {
 }
 
 // BenchmarkStreamLoopback: 200,000 one-character deltas from the scripted server on 127.0.0.1,
-// through go-openai's request path, our SSE reader and chunk decoder, into provider events.
+// through the request path, our SSE reader and chunk decoder, into provider events.
 func BenchmarkStreamLoopback(b *testing.B) {
 	srv := openaitest.Start(b)
 	srv.SetFallback(openaitest.Response{Raw: openaitest.LongText("test-model", benchDeltas, "a")})

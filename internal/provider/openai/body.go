@@ -11,24 +11,9 @@ import (
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
-// The request body is written here, field for field as pi 0.73.1 writes it, and handed to go-openai's
-// transport by callDoer as a requestBody, written while it is sent (bodystream.go). go-openai's ChatCompletionRequest cannot say several things pi says: store:false
-// and strict:false (omitempty booleans), content:null on an assistant message with tool calls and
-// content:"" on a tool result (omitempty strings), tools:[] (omitempty slice), temperature 0, thinking
-// replayed under its own field name (reasoning, reasoning_text), enable_thinking, thinking,
-// reasoning.effort, cache_control and prompt_cache_key; and its validator refuses some bodies pi sends
-// (tools with reasoning on GPT-6 models).
-
-// buildBody writes the whole chat-completions request body for req into one slice, with every string
-// escaped by jsonx.AppendString (tests compare it with what the streamed body sends; Stream
-// sends a requestBody, which never holds the body in memory).
-func buildBody(req *provider.Request, c *compat) ([]byte, error) {
-	rb, err := newRequestBody(req, c)
-	if err != nil {
-		return nil, err
-	}
-	return rb.appendTo(make([]byte, 0, rb.size)), nil
-}
+// The request body is written here, field for field as pi 0.73.1 writes it, and sent as a
+// requestBody, written while it is sent (bodystream.go). The package doc says why no SDK request
+// struct is used: several of pi's fields cannot be said with one.
 
 // newRequestBody converts the transcript and writes everything but the messages: the body's head (up
 // to the messages array) and tail (after it). The messages are written when the body is read.

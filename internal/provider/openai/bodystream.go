@@ -73,17 +73,6 @@ func (b *requestBody) writeMessage(w *jsonWriter, i int) {
 	w.message(&b.msgs[i])
 }
 
-// appendTo appends the whole body to dst.
-func (b *requestBody) appendTo(dst []byte) []byte {
-	dst = append(dst, b.head...)
-	w := &jsonWriter{}
-	for i := range b.msgs {
-		b.writeMessage(w, i)
-		dst = append(dst, w.b...)
-	}
-	return append(dst, b.tail...)
-}
-
 // reader returns a new reader of the body.
 func (b *requestBody) reader() io.ReadCloser {
 	return &bodyReader{body: b, lit: b.head, w: jsonWriter{spill: true}}

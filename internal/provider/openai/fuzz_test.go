@@ -240,7 +240,7 @@ func FuzzChunkDecoder(f *testing.F) {
 	})
 }
 
-// FuzzStream sends any body as a 200 event stream through the whole provider (go-openai, SSE reader,
+// FuzzStream sends any body as a 200 event stream through the whole provider (transport, SSE reader,
 // decoder, builder): no panic, no hang, and the event contract holds.
 func FuzzStream(f *testing.F) {
 	for _, name := range []string{"openai-text.sse", "openai-tool-calls.sse", "deepseek-reasoning.sse",

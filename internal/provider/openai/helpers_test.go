@@ -163,3 +163,25 @@ func simpleRequest(m *provider.Model) *provider.Request {
 }
 
 func startServer(t testing.TB) *openaitest.Server { return openaitest.Start(t) }
+
+// buildBody writes the whole chat-completions request body for req into one slice (tests compare it
+// with what the streamed body sends; Stream sends a requestBody, which never holds the body in
+// memory).
+func buildBody(req *provider.Request, c *compat) ([]byte, error) {
+	rb, err := newRequestBody(req, c)
+	if err != nil {
+		return nil, err
+	}
+	return rb.appendTo(make([]byte, 0, rb.size)), nil
+}
+
+// appendTo appends the whole body to dst.
+func (b *requestBody) appendTo(dst []byte) []byte {
+	dst = append(dst, b.head...)
+	w := &jsonWriter{}
+	for i := range b.msgs {
+		b.writeMessage(w, i)
+		dst = append(dst, w.b...)
+	}
+	return append(dst, b.tail...)
+}

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	goopenai "github.com/sashabaranov/go-openai"
-
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -28,8 +26,8 @@ type Config struct {
 	// provider.StreamOptions.ContentTimeout overrides it per call.
 	ContentTimeout time.Duration
 	// MaxRetries is how many times a request that failed before its answer began (no connection, or
-	// status 408, 409, 429, 5xx) is sent again, after pi's SDK's waits; 0 sends it once. pi-go's command
-	// uses SDKMaxRetries, pi's default.
+	// status 408, 409, 429, 5xx) is sent again, after pi's SDK's waits; 0 sends it once. pi's default
+	// is SDKMaxRetries; pi-go's command sends once, as the harness retries visibly.
 	MaxRetries int
 }
 
@@ -112,37 +110,28 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		return fmt.Sprintf("Request timed out: no data from %s for %s (the stream stalled)", target, seconds(idle))
 	}
 
-	doer := &callDoer{client: p.client, body: body, headers: headers, watch: watch, retries: p.maxRetries, sleep: p.sleep}
-	defer doer.close()
-	cfg := goopenai.DefaultConfig(req.Options.APIKey)
-	cfg.BaseURL = base
-	cfg.HTTPClient = doer
-	// go-openai builds the request and interprets error statuses; the body is read by our SSE reader
-	// (go-openai's line reader counts keep-alive comments against a limit and cannot tell [DONE] from a
-	// dropped connection), so the stream object itself is only closed.
-	stream, err := goopenai.NewClientWithConfig(cfg).CreateChatCompletionStream(callCtx,
-		goopenai.ChatCompletionRequest{Model: m.ID})
-	if err != nil {
+	hc := &httpCall{client: p.client, url: base + "/chat/completions", apiKey: req.Options.APIKey, body: body,
+		headers: headers, watch: watch, retries: p.maxRetries, sleep: p.sleep}
+	defer hc.close()
+	if err := hc.do(callCtx); err != nil {
 		switch {
 		case ctx.Err() != nil:
 			return fail(ctx, "")
-		case doer.resp != nil:
+		case hc.resp != nil:
 			// An error status, with as much of the body as arrived.
-			ra, hasRA := doer.retryAfter()
-			return fail(callCtx, httpErrorMessage(doer.resp.StatusCode, doer.errBody.Bytes(), target, ra, hasRA,
+			ra, hasRA := hc.retryAfter()
+			return fail(callCtx, httpErrorMessage(hc.resp.StatusCode, hc.errBody, target, ra, hasRA,
 				req.Options.MaxRetryDelay))
 		case callCtx.Err() != nil:
 			return fail(callCtx, timeoutText(false))
-		}
-		if doer.called {
-			return fail(callCtx, transportErrorMessage(doer.err, target))
+		case hc.sent:
+			return fail(callCtx, transportErrorMessage(err, target))
 		}
 		return fail(callCtx, fmt.Sprintf("Cannot send the request to %s: %v", target, err))
 	}
-	defer stream.Close()
 
 	b.Start()
-	r := &reader{b: b, model: m, sse: newSSEReader(doer.resp.Body), onContent: watch.touchContent,
+	r := &reader{b: b, model: m, sse: newSSEReader(hc.resp.Body), onContent: watch.touchContent,
 		afterDone: func() { watch.answered(p.drainTimeout) }}
 	msg := r.run()
 	switch {

@@ -13,7 +13,8 @@ import (
 // SDKMaxRetries is how many times pi 0.73.1's OpenAI SDK (openai-node 6) sends a request again by
 // itself when it failed before the answer began: a failed connection, or status 408, 409, 429 or 5xx
 // (the x-should-retry header overrides). Only then does pi's agent see an error (and its own retry,
-// with its events and countdown, begins). Config.MaxRetries takes this value in pi-go's command.
+// with its events and countdown, begins). Config.MaxRetries may take this value; pi-go's command
+// leaves it at 0, so that one rate limit is not up to twelve requests under the harness's retries.
 const SDKMaxRetries = 2
 
 // maxSDKRetryWait bounds the wait a server may ask for (Retry-After, retry-after-ms) at this level.

@@ -1,8 +1,8 @@
 package openai
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -37,15 +37,14 @@ func newDefaultClient() *http.Client {
 	}}
 }
 
-// callDoer is the go-openai HTTPDoer of one call. go-openai builds the request (URL, Authorization,
-// SSE headers) and interprets error statuses; callDoer swaps in the body pi would send (go-openai's
-// request struct cannot express several of its fields, see request.go), adds the model's and the
-// call's headers, keeps the response so the stream is read by our SSE reader, and records the start
-// of an error body so the server's own words reach the message.
-type callDoer struct {
+// httpCall is one chat-completions request: the body pi would send (written while it is sent,
+// bodystream.go), the headers, the idle watch that every byte touches, and pi's SDK's retries.
+type httpCall struct {
 	client  *http.Client
+	url     string
+	apiKey  string
 	body    *requestBody
-	headers map[string]string
+	headers map[string]string // the model's and the call's, set last: they win
 	watch   *idleWatch
 	// retries and sleep: failed attempts are sent again as pi's SDK does (see sendWithRetries).
 	retries int
@@ -53,76 +52,79 @@ type callDoer struct {
 
 	stopClose func() bool
 
-	called  bool
-	err     error // what the HTTP client returned instead of a response
-	resp    *http.Response
-	errBody bytes.Buffer
+	sent    bool           // the request was built and handed to the HTTP client
+	resp    *http.Response // the response, whatever its status
+	errBody []byte         // the start of an error response's body, to quote the server's words
 }
 
-func (d *callDoer) Do(req *http.Request) (*http.Response, error) {
-	d.called = true
-	resp, err := sendWithRetries(req, d.retries, d.sleep, d.send)
+// errStatus reports an error status; httpCall.resp and errBody say which and why.
+var errStatus = errors.New("error status")
+
+// do sends the request. It returns nil once a response with a success status has begun (its body is
+// c.resp.Body), errStatus for an error status (below 200 or from 400), or why nothing answered.
+func (c *httpCall) do(ctx context.Context) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, nil)
 	if err != nil {
-		d.err = err
-		return nil, err
+		return err
 	}
-	d.watch.touch()
+	// The headers pi-go has always sent (they were go-openai's): the body is JSON, the answer an
+	// event stream that no cache may hold.
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Cache-Control", "no-cache")
+	req.Header.Set("Connection", "keep-alive")
+	if c.apiKey != "" {
+		req.Header.Set("Authorization", "Bearer "+c.apiKey)
+	}
+	for k, v := range c.headers {
+		req.Header.Set(k, v)
+	}
+	c.sent = true
+	resp, err := sendWithRetries(req, c.retries, c.sleep, c.attempt)
+	if err != nil {
+		return err
+	}
+	c.watch.touch()
 	// Cancellation (abort, idle timeout) closes the body, which ends a blocked read even when the
 	// RoundTripper underneath does not watch the request's context (an in-process one, say).
 	body := resp.Body
-	d.stopClose = context.AfterFunc(req.Context(), func() { body.Close() })
-	resp.Body = &watchedBody{rc: body, watch: d.watch}
+	c.stopClose = context.AfterFunc(ctx, func() { body.Close() })
+	resp.Body = &watchedBody{rc: body, watch: c.watch}
+	c.resp = resp
 	if resp.StatusCode < 200 || resp.StatusCode >= 400 {
-		// go-openai reads the whole error body; keep what it reads.
-		resp.Body = &teeBody{ReadCloser: resp.Body, buf: &d.errBody}
+		c.errBody, _ = io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		return errStatus
 	}
-	d.resp = resp
-	return resp, nil
+	return nil
 }
 
-// send makes one attempt.
-func (d *callDoer) send(req *http.Request) (*http.Response, error) {
-	req.Body = d.body.reader()
-	req.GetBody = func() (io.ReadCloser, error) { return d.body.reader(), nil }
-	req.ContentLength = d.body.size
-	for k, v := range d.headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := d.client.Do(req)
-	d.watch.touch()
+// attempt sends the request once, with the body written afresh.
+func (c *httpCall) attempt(req *http.Request) (*http.Response, error) {
+	req.Body = c.body.reader()
+	req.GetBody = func() (io.ReadCloser, error) { return c.body.reader(), nil }
+	req.ContentLength = c.body.size
+	resp, err := c.client.Do(req)
+	c.watch.touch()
 	return resp, err
 }
 
 // close releases the response, if any.
-func (d *callDoer) close() {
-	if d.stopClose != nil {
-		d.stopClose()
+func (c *httpCall) close() {
+	if c.stopClose != nil {
+		c.stopClose()
 	}
-	if d.resp != nil {
-		d.resp.Body.Close()
+	if c.resp != nil {
+		c.resp.Body.Close()
 	}
 }
 
 // retryAfter returns the wait the server asked for (retry-after-ms or Retry-After), if it did.
-func (d *callDoer) retryAfter() (time.Duration, bool) {
-	if d.resp == nil {
+func (c *httpCall) retryAfter() (time.Duration, bool) {
+	if c.resp == nil {
 		return 0, false
 	}
-	wait, ok := serverRetryWait(d.resp.Header, time.Now())
+	wait, ok := serverRetryWait(c.resp.Header, time.Now())
 	return max(wait, 0), ok
-}
-
-type teeBody struct {
-	io.ReadCloser
-	buf *bytes.Buffer
-}
-
-func (t *teeBody) Read(p []byte) (int, error) {
-	n, err := t.ReadCloser.Read(p)
-	if room := maxErrorBody - t.buf.Len(); room > 0 && n > 0 {
-		t.buf.Write(p[:min(n, room)])
-	}
-	return n, err
 }
 
 type watchedBody struct {

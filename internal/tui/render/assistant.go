@@ -119,9 +119,9 @@ func (a *AssistantStream) update(m *provider.AssistantMessage, final bool) {
 		p := a.part(ci)
 		if p == nil {
 			thinking := c.Type == provider.ContentThinking
-			md := a.r.text
+			md := a.r.text()
 			if thinking {
-				md = a.r.thinking
+				md = a.r.thinking()
 			}
 			p = &assistantPart{ci: ci, thinking: thinking, collapsed: thinking && a.opts.HideThinking, stream: md.NewStream()}
 		}

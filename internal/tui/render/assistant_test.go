@@ -103,8 +103,8 @@ func TestAssistantStreamEmptyBlockDropped(t *testing.T) {
 	s.Update(&provider.AssistantMessage{Content: []provider.Content{{Type: provider.ContentThinking, Thinking: " "}}})
 	s.Update(&provider.AssistantMessage{Content: []provider.Content{{Type: provider.ContentThinking, Thinking: " "}, provider.TextContent("Hi")}})
 	s.Finish(&provider.AssistantMessage{Content: []provider.Content{{Type: provider.ContentThinking, Thinking: " "}, provider.TextContent("Hi")}})
-	if got := s.Lines(80); len(got) != 2 || s.r.text != s.parts[0].stream.md {
-		t.Fatalf("lines %q, text rendered by the thinking renderer: %v", got, s.parts[0].stream.md == s.r.thinking)
+	if got := s.Lines(80); len(got) != 2 || s.r.text() != s.parts[0].stream.md {
+		t.Fatalf("lines %q, text rendered by the thinking renderer: %v", got, s.parts[0].stream.md == s.r.thinking())
 	}
 }
 

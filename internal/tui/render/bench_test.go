@@ -203,3 +203,12 @@ func BenchmarkLiveFrame(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkNew: building the Renderer, which the TUI does before its first frame.
+func BenchmarkNew(b *testing.B) {
+	th := theme.Dark(termenv.TrueColor)
+	b.ReportAllocs()
+	for b.Loop() {
+		New(Options{Theme: th})
+	}
+}

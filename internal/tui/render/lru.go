@@ -14,8 +14,10 @@ type lruEntry[K comparable, V any] struct {
 	val V
 }
 
+// newLRU returns an empty cache of at most max entries. Its map grows as entries come (a renderer is
+// built at startup, and most of its caches never fill).
 func newLRU[K comparable, V any](max int) *lru[K, V] {
-	return &lru[K, V]{max: max, order: list.New(), items: make(map[K]*list.Element, max)}
+	return &lru[K, V]{max: max, order: list.New(), items: map[K]*list.Element{}}
 }
 
 func (c *lru[K, V]) get(k K) (V, bool) {

@@ -59,28 +59,32 @@ type Renderer struct {
 	mu           sync.Mutex
 	detailsCache *lru[*loop.ToolResult, toolDetails]
 
-	th       *theme.Theme
-	keys     Keys
-	home     string
-	text     *Markdown
-	thinking *Markdown
-	code     *highlighter
+	th   *theme.Theme
+	keys Keys
+	home string
+	// The markdown renderers and the highlighter are built on first use: each holds a goldmark and
+	// glamour pipeline or chroma styles that a frame without markdown or code (the first one, a
+	// transcript of tool calls) never needs.
+	text     func() *Markdown
+	thinking func() *Markdown
+	code     func() *highlighter
 }
 
-// New builds a Renderer. Building the markdown renderers is cheap; the first render at a width
-// builds glamour's pipeline for it.
+// New builds a Renderer. It is cheap: the markdown renderers and the highlighter are built on first
+// use, and glamour's pipeline for a width on the first render at that width.
 func New(o Options) *Renderer {
 	if o.Theme == nil {
 		o.Theme = theme.Dark(termenv.Ascii)
 	}
+	th := o.Theme
 	return &Renderer{
 		detailsCache: newLRU[*loop.ToolResult, toolDetails](16), // the running tools' latest results
-		th:           o.Theme,
+		th:           th,
 		keys:         withDefaultKeys(o.Keys),
 		home:         strings.TrimRight(o.Home, "/"),
-		text:         NewMarkdown(o.Theme, theme.MarkdownText),
-		thinking:     NewMarkdown(o.Theme, theme.MarkdownThinking),
-		code:         newHighlighter(o.Theme),
+		text:         sync.OnceValue(func() *Markdown { return NewMarkdown(th, theme.MarkdownText) }),
+		thinking:     sync.OnceValue(func() *Markdown { return NewMarkdown(th, theme.MarkdownThinking) }),
+		code:         sync.OnceValue(func() *highlighter { return newHighlighter(th) }),
 	}
 }
 
@@ -112,7 +116,7 @@ func (r *Renderer) Keys() Keys { return r.keys }
 
 // Markdown is the renderer for ordinary markdown text (for callers that render other text, e.g. a
 // /session report).
-func (r *Renderer) Markdown() *Markdown { return r.text }
+func (r *Renderer) Markdown() *Markdown { return r.text() }
 
 // shortenPath replaces the home directory prefix with "~".
 func (r *Renderer) shortenPath(p string) string {

@@ -43,7 +43,7 @@ func (r *Renderer) label(name string) string {
 func (r *Renderer) labelBox(name, markdown string, width int) []string {
 	cw := max(width-2, 1)
 	body := append(wrap(r.label(name), cw), "")
-	body = append(body, r.text.Render(markdown, cw)...)
+	body = append(body, r.text().Render(markdown, cw)...)
 	return append([]string{""}, box(body, width, 1, 1, r.th.BgSeq(theme.CustomMessageBg))...)
 }
 

@@ -28,7 +28,7 @@ func (r *Renderer) readTool(v ToolView, args toolArgs, d toolDetails, cw int) []
 	if lines := trimTrailingEmpty(strings.Split(output, "\n")); len(lines) > 0 {
 		// An empty file shows nothing under the title, as in pi.
 		out = append(out, "")
-		out = append(out, r.codePreview(lines, r.code.language(p), v.Expanded || v.IsError, cw, false)...)
+		out = append(out, r.codePreview(lines, r.code().language(p), v.Expanded || v.IsError, cw, false)...)
 	}
 	if t := d.Truncation; t != nil && t.Truncated {
 		var note string
@@ -75,7 +75,7 @@ func (r *Renderer) codePreview(lines []string, lang string, expanded bool, cw in
 	}
 	var styled []string
 	if lang != "" {
-		styled = r.code.lines(strings.Join(show, "\n"), lang)
+		styled = r.code().lines(strings.Join(show, "\n"), lang)
 	} else {
 		styled = make([]string, len(show))
 		for i, l := range show {
@@ -108,7 +108,7 @@ func (r *Renderer) writeTool(v ToolView, args toolArgs, cw int) []string {
 		p, _ := args.path()
 		lines := trimTrailingEmpty(strings.Split(cleanOutput(content), "\n"))
 		out = append(out, "")
-		out = append(out, r.codePreview(lines, r.code.language(p), v.Expanded, cw, true)...)
+		out = append(out, r.codePreview(lines, r.code().language(p), v.Expanded, cw, true)...)
 	}
 	if v.Status == ToolDone && v.IsError {
 		if msg := resultText(v); msg != "" {

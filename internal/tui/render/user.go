@@ -30,7 +30,7 @@ func (r *Renderer) userBox(text string, images []string, width int) []string {
 	cw := max(width-2, 1)
 	var body []string
 	if strings.TrimSpace(text) != "" {
-		body = append(body, r.text.Render(text, cw)...)
+		body = append(body, r.text().Render(text, cw)...)
 	}
 	for _, img := range images {
 		body = append(body, r.th.Fg(theme.Muted, Truncate(img, cw, "...")))

@@ -1,0 +1,59 @@
+package harness
+
+import (
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// Steer queues a message delivered after the current turn's tool calls, before the next model request
+// (or right after the next prompt when idle).
+func (s *Session) Steer(text string, images []provider.Content) {
+	s.mu.Lock()
+	s.steeringTexts = append(s.steeringTexts, text)
+	s.mu.Unlock()
+	s.emitQueueUpdate()
+	s.agent.Steer(provider.NewUserMessage(text, images...))
+}
+
+// FollowUp queues a message delivered only when the agent would otherwise stop.
+func (s *Session) FollowUp(text string, images []provider.Content) {
+	s.mu.Lock()
+	s.followUpTexts = append(s.followUpTexts, text)
+	s.mu.Unlock()
+	s.emitQueueUpdate()
+	s.agent.FollowUp(provider.NewUserMessage(text, images...))
+}
+
+// ClearQueue empties both queues and returns the texts that were waiting (the TUI puts them back into
+// the editor).
+func (s *Session) ClearQueue() (steering, followUp []string) {
+	s.mu.Lock()
+	steering, followUp = s.steeringTexts, s.followUpTexts
+	s.steeringTexts, s.followUpTexts = nil, nil
+	s.mu.Unlock()
+	s.agent.ClearAllQueues()
+	s.emitQueueUpdate()
+	return steering, followUp
+}
+
+// SetSteeringMode sets how queued steering messages are delivered and saves the choice in
+// settings.json (a failed save is a warning, as in SetAutoRetry). Only an invalid mode is an error.
+func (s *Session) SetSteeringMode(mode loop.QueueMode) error {
+	if _, err := loop.ParseQueueMode(string(mode)); err != nil {
+		return err
+	}
+	s.agent.SetSteeringMode(mode)
+	s.warn(s.opts.Settings.Set("steeringMode", string(mode)))
+	return nil
+}
+
+// SetFollowUpMode sets how queued follow-up messages are delivered and saves the choice in
+// settings.json (a failed save is a warning). Only an invalid mode is an error.
+func (s *Session) SetFollowUpMode(mode loop.QueueMode) error {
+	if _, err := loop.ParseQueueMode(string(mode)); err != nil {
+		return err
+	}
+	s.agent.SetFollowUpMode(mode)
+	s.warn(s.opts.Settings.Set("followUpMode", string(mode)))
+	return nil
+}
