@@ -92,7 +92,7 @@ func (s *Scanner) failByte(what string) {
 		s.failEnd()
 		return
 	}
-	s.failAt(s.pos, "invalid character "+QuoteChar(s.buf[s.pos])+" "+what)
+	s.failAt(s.pos, "invalid character "+quoteChar(s.buf[s.pos])+" "+what)
 }
 
 // Err is the first error of the scan: a *SyntaxError, what the reader failed with, or what was given to
@@ -327,7 +327,7 @@ func (s *Scanner) literal(word string) {
 			return
 		}
 		if s.buf[s.pos] != word[i] {
-			s.failByte("in literal " + word + " (expecting " + QuoteChar(word[i]) + ")")
+			s.failByte("in literal " + word + " (expecting " + quoteChar(word[i]) + ")")
 			return
 		}
 		s.pos++
@@ -354,7 +354,7 @@ func (s *Scanner) str() []byte {
 	b := s.buf
 	start := s.pos + 1
 	// Keys, ids and one-token deltas are mostly short plain ASCII: found in line.
-	if end := PlainEnd(b, s.pos); end > 0 {
+	if end := plainEnd(b, s.pos); end > 0 {
 		s.pos = end
 		return b[start : end-1]
 	}
@@ -377,11 +377,11 @@ func (s *Scanner) skipString() {
 		s.in.str(s)
 		return
 	}
-	if end := PlainEnd(s.buf, s.pos); end > 0 {
+	if end := plainEnd(s.buf, s.pos); end > 0 {
 		s.pos = end
 		return
 	}
-	end, _, err := ScanString(s.buf, s.pos)
+	end, _, err := scanString(s.buf, s.pos)
 	if err != nil {
 		s.failString(err)
 		return
@@ -391,14 +391,14 @@ func (s *Scanner) skipString() {
 
 // failString reports a malformed string literal in encoding/json's words.
 func (s *Scanner) failString(err error) {
-	e := err.(*StringError)
+	e := err.(*stringError)
 	s.pos = e.At
 	switch e.Kind {
-	case ErrEnd:
+	case errEnd:
 		s.failEnd()
-	case ErrControl:
+	case errControl:
 		s.failByte("in string literal")
-	case ErrEscape:
+	case errEscape:
 		s.failByte("in string escape code")
 	default:
 		s.failByte(`in \u hexadecimal character escape`)

@@ -198,11 +198,11 @@ func (in *streamInput) escape(s *Scanner, out []byte) []byte {
 	// takes: its letter, the four hex digits of a \u, and after a surrogate the \u escape that may
 	// complete the pair.
 	if in.fill(s, 2) && s.buf[s.pos+1] == 'u' && in.fill(s, 6) {
-		if r, ok := Hex4(s.buf[s.pos+2:]); ok && utf16.IsSurrogate(r) {
+		if r, ok := hex4(s.buf[s.pos+2:]); ok && utf16.IsSurrogate(r) {
 			in.fill(s, 12)
 		}
 	}
-	out, next, err := AppendEscape(out, s.buf, s.pos)
+	out, next, err := appendEscape(out, s.buf, s.pos)
 	if err != nil {
 		s.failString(err)
 		return out
