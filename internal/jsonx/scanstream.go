@@ -69,7 +69,7 @@ func (in *streamInput) fill(s *Scanner, n int) bool {
 			in.eof = true
 		case err != nil:
 			in.eof = true
-			s.err = err
+			s.Fail(err)
 		}
 	}
 	return len(s.buf)-s.pos >= n

@@ -25,6 +25,7 @@ func BenchmarkDecodeMessages(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	var dec provider.MessageDecoder
 	for i := 0; i < b.N; i++ {
 		for _, m := range msgs {
@@ -33,4 +34,5 @@ func BenchmarkDecodeMessages(b *testing.B) {
 			}
 		}
 	}
+	b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
 }
