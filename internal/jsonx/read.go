@@ -9,40 +9,40 @@ import (
 	"unicode/utf8"
 )
 
-// ErrorKind says what is wrong with a string literal.
-type ErrorKind uint8
+// errorKind says what is wrong with a string literal.
+type errorKind uint8
 
 const (
-	// ErrEnd: the input ends before the closing quote (possibly inside an escape).
-	ErrEnd ErrorKind = iota + 1
-	// ErrControl: a raw control character (below U+0020), which a JSON string cannot hold.
-	ErrControl
-	// ErrEscape: a backslash followed by a character that starts no escape.
-	ErrEscape
-	// ErrHex: a \u escape with a character that is not a hex digit among its four.
-	ErrHex
+	// errEnd: the input ends before the closing quote (possibly inside an escape).
+	errEnd errorKind = iota + 1
+	// errControl: a raw control character (below U+0020), which a JSON string cannot hold.
+	errControl
+	// errEscape: a backslash followed by a character that starts no escape.
+	errEscape
+	// errHex: a \u escape with a character that is not a hex digit among its four.
+	errHex
 )
 
-// A StringError says why and where a string literal is malformed. Every error the readers here return
+// A stringError says why and where a string literal is malformed. Every error the readers here return
 // is one.
-type StringError struct {
-	Kind ErrorKind
+type stringError struct {
+	Kind errorKind
 	// At is the index in the input of the byte at fault: the control character, the character after
-	// the backslash, the bad hex digit; the input's length for ErrEnd.
+	// the backslash, the bad hex digit; the input's length for errEnd.
 	At int
 	// Escape is the index of the backslash that starts the escape at fault, or -1 when the fault is
 	// not inside an escape.
 	Escape int
 }
 
-func (e *StringError) Error() string {
+func (e *stringError) Error() string {
 	var what string
 	switch e.Kind {
-	case ErrEnd:
+	case errEnd:
 		return "unexpected end of JSON input"
-	case ErrControl:
+	case errControl:
 		what = "invalid control character in string"
-	case ErrEscape:
+	case errEscape:
 		what = "invalid escape in string"
 	default:
 		what = `invalid \u escape in string`
@@ -50,13 +50,8 @@ func (e *StringError) Error() string {
 	return what + " at offset " + strconv.Itoa(e.At)
 }
 
-// UnescapeLetter is what the one-letter escape \c stands for (\n is a newline), 0 if there is none.
-func UnescapeLetter(c byte) byte { return unescapeLetter[c] }
-
-// PlainASCII reports whether a string holds c as it is and c is ASCII: true but for quote, backslash,
+// plainASCII tells the bytes a string holds as they are that are ASCII: all but quote, backslash,
 // control characters and bytes of 0x80 or more.
-func PlainASCII(c byte) bool { return plainASCII[c] }
-
 var plainASCII = func() (t [256]bool) {
 	for c := 0x20; c < utf8.RuneSelf; c++ {
 		t[c] = c != '"' && c != '\\'
@@ -64,6 +59,7 @@ var plainASCII = func() (t [256]bool) {
 	return t
 }()
 
+// unescapeLetter is what the one-letter escape \c stands for (\n is a newline), 0 if there is none.
 var unescapeLetter = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // hexValue is the value of a hex digit, -1 for any other byte.
@@ -86,9 +82,9 @@ var hexValue = func() (t [256]int8) {
 // IsHex reports whether c is a hex digit.
 func IsHex(c byte) bool { return hexValue[c] >= 0 }
 
-// Hex4 is the value of the four hex digits b begins with (those of a \u escape); false if it does not
+// hex4 is the value of the four hex digits b begins with (those of a \u escape); false if it does not
 // begin with four.
-func Hex4(b []byte) (rune, bool) {
+func hex4(b []byte) (rune, bool) {
 	if len(b) < 4 {
 		return 0, false
 	}
@@ -99,9 +95,9 @@ func Hex4(b []byte) (rune, bool) {
 	return rune(d0)<<12 | rune(d1)<<8 | rune(d2)<<4 | rune(d3), true
 }
 
-// QuoteChar quotes a byte for a syntax error message as encoding/json does: in single quotes, an
+// quoteChar quotes a byte for a syntax error message as encoding/json does: in single quotes, an
 // apostrophe escaped; a byte of 0x80 or more as the character of that number.
-func QuoteChar(c byte) string {
+func quoteChar(c byte) string {
 	switch c {
 	case '\'':
 		return `'\''`
@@ -115,22 +111,22 @@ func QuoteChar(c byte) string {
 // its closing quote. A literal that stands for its own bytes (no escape, valid UTF-8) is b[i+1:end-1],
 // and dst comes back as it was; any other is decoded onto dst as encoding/json decodes it: escapes
 // resolved, a lone surrogate and each byte of invalid UTF-8 as U+FFFD. So dst grows exactly when the
-// literal needed decoding. A malformed literal gives a *StringError and dst as it was.
+// literal needed decoding. A malformed literal gives a *stringError and dst as it was.
 //
 // It reads the literal once: runs between escapes are found eight bytes at a time and copied whole,
 // and UTF-8 is checked at the end, only when a byte of 0x80 or more was seen.
 func Unquote(dst, b []byte, i int) ([]byte, int, error) {
-	if end := PlainEnd(b, i); end > 0 {
+	if end := plainEnd(b, i); end > 0 {
 		return dst, end, nil
 	}
 	return unquote(dst, b, i+1)
 }
 
-// PlainEnd returns the index just after the closing quote of the literal whose opening quote is b[i]
+// plainEnd returns the index just after the closing quote of the literal whose opening quote is b[i]
 // when it is plain ASCII (so it stands for itself), found a word at a time; 0 when it is not, or when
-// it ends in b's last eight bytes (Unquote and ScanString tell those). It is small enough to be
+// it ends in b's last eight bytes (Unquote and scanString tell those). It is small enough to be
 // inlined, so a reader of many short literals (keys, ids) tries it before calling them.
-func PlainEnd(b []byte, i int) int {
+func plainEnd(b []byte, i int) int {
 	for k := i + 1; k+8 <= len(b); k += 8 {
 		if m := notPlainASCII(binary.LittleEndian.Uint64(b[k:])); m != 0 {
 			if k += bits.TrailingZeros64(m) >> 3; b[k] == '"' {
@@ -165,19 +161,19 @@ func unquote(dst, b []byte, start int) ([]byte, int, error) {
 			k++
 		}
 		if k >= len(b) {
-			return dst, 0, &StringError{Kind: ErrEnd, At: len(b), Escape: -1}
+			return dst, 0, &stringError{Kind: errEnd, At: len(b), Escape: -1}
 		}
 		switch b[k] {
 		case '"':
 			if !esc {
 				if high&swarHighs != 0 && !utf8.Valid(b[start:k]) {
-					out, _ = AppendUnquoted(dst, b[start:k])
+					out, _ = appendUnquoted(dst, b[start:k])
 				}
 				return out, k + 1, nil
 			}
 			out = append(out, b[j:k]...)
 			if high&swarHighs != 0 && !utf8.Valid(out[len(dst):]) {
-				out, _ = AppendUnquoted(out[:len(dst)], b[start:k])
+				out, _ = appendUnquoted(out[:len(dst)], b[start:k])
 			}
 			return out, k + 1, nil
 		case '\\':
@@ -191,20 +187,20 @@ func unquote(dst, b []byte, start int) ([]byte, int, error) {
 				}
 			}
 			var err error
-			if out, j, err = AppendEscape(out, b, k); err != nil {
+			if out, j, err = appendEscape(out, b, k); err != nil {
 				return dst, 0, err
 			}
 			k = j
 		default:
-			return dst, 0, &StringError{Kind: ErrControl, At: k, Escape: -1}
+			return dst, 0, &stringError{Kind: errControl, At: k, Escape: -1}
 		}
 	}
 }
 
-// ScanString checks the JSON string literal whose opening quote is b[i], as Unquote does but without
+// scanString checks the JSON string literal whose opening quote is b[i], as Unquote does but without
 // decoding it, and returns the index just after its closing quote and whether it holds an escape.
-func ScanString(b []byte, i int) (end int, esc bool, err error) {
-	if end := PlainEnd(b, i); end > 0 {
+func scanString(b []byte, i int) (end int, esc bool, err error) {
+	if end := plainEnd(b, i); end > 0 {
 		return end, false, nil
 	}
 	for k := i + 1; ; {
@@ -220,7 +216,7 @@ func ScanString(b []byte, i int) (end int, esc bool, err error) {
 			k++
 		}
 		if k >= len(b) {
-			return 0, false, &StringError{Kind: ErrEnd, At: len(b), Escape: -1}
+			return 0, false, &stringError{Kind: errEnd, At: len(b), Escape: -1}
 		}
 		switch b[k] {
 		case '"':
@@ -235,7 +231,7 @@ func ScanString(b []byte, i int) (end int, esc bool, err error) {
 				return 0, false, err
 			}
 		default:
-			return 0, false, &StringError{Kind: ErrControl, At: k, Escape: -1}
+			return 0, false, &stringError{Kind: errControl, At: k, Escape: -1}
 		}
 	}
 }
@@ -243,15 +239,15 @@ func ScanString(b []byte, i int) (end int, esc bool, err error) {
 // skipEscape checks the escape whose backslash is b[i] and returns the index after it.
 func skipEscape(b []byte, i int) (int, error) {
 	if i+1 >= len(b) {
-		return 0, &StringError{Kind: ErrEnd, At: len(b), Escape: i}
+		return 0, &stringError{Kind: errEnd, At: len(b), Escape: i}
 	}
 	switch c := b[i+1]; {
 	case unescapeLetter[c] != 0:
 		return i + 2, nil
 	case c != 'u':
-		return 0, &StringError{Kind: ErrEscape, At: i + 1, Escape: i}
+		return 0, &stringError{Kind: errEscape, At: i + 1, Escape: i}
 	}
-	if _, ok := Hex4(b[i+2:]); !ok {
+	if _, ok := hex4(b[i+2:]); !ok {
 		return 0, hexError(b, i)
 	}
 	return i + 6, nil
@@ -265,34 +261,34 @@ func hexError(b []byte, i int) error {
 			break
 		}
 		if !IsHex(b[k]) {
-			return &StringError{Kind: ErrHex, At: k, Escape: i}
+			return &stringError{Kind: errHex, At: k, Escape: i}
 		}
 	}
-	return &StringError{Kind: ErrEnd, At: len(b), Escape: i}
+	return &stringError{Kind: errEnd, At: len(b), Escape: i}
 }
 
-// AppendEscape decodes the escape whose backslash is b[i] onto dst, as encoding/json does, and returns
+// appendEscape decodes the escape whose backslash is b[i] onto dst, as encoding/json does, and returns
 // the index after it. A \u escape of a surrogate takes the \u escape after it when the two make a pair
 // (b must hold those six bytes too, as far as the input has them); a lone surrogate is U+FFFD. A
-// malformed escape gives a *StringError and dst as it was.
-func AppendEscape(dst, b []byte, i int) ([]byte, int, error) {
+// malformed escape gives a *stringError and dst as it was.
+func appendEscape(dst, b []byte, i int) ([]byte, int, error) {
 	if i+1 >= len(b) {
-		return dst, 0, &StringError{Kind: ErrEnd, At: len(b), Escape: i}
+		return dst, 0, &stringError{Kind: errEnd, At: len(b), Escape: i}
 	}
 	if e := unescapeLetter[b[i+1]]; e != 0 {
 		return append(dst, e), i + 2, nil
 	}
 	if b[i+1] != 'u' {
-		return dst, 0, &StringError{Kind: ErrEscape, At: i + 1, Escape: i}
+		return dst, 0, &stringError{Kind: errEscape, At: i + 1, Escape: i}
 	}
-	r, ok := Hex4(b[i+2:])
+	r, ok := hex4(b[i+2:])
 	if !ok {
 		return dst, 0, hexError(b, i)
 	}
 	i += 6
 	if utf16.IsSurrogate(r) {
 		if i+1 < len(b) && b[i] == '\\' && b[i+1] == 'u' {
-			if r2, ok := Hex4(b[i+2:]); ok {
+			if r2, ok := hex4(b[i+2:]); ok {
 				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
 					return utf8.AppendRune(dst, dec), i + 6, nil
 				}
@@ -303,10 +299,10 @@ func AppendEscape(dst, b []byte, i int) ([]byte, int, error) {
 	return utf8.AppendRune(dst, r), i, nil
 }
 
-// AppendUnquoted decodes body, the content of a string literal already checked (by ScanString, say),
+// appendUnquoted decodes body, the content of a string literal already checked (by scanString, say),
 // onto dst as Unquote does. Bytes between escapes are taken as they are but for invalid UTF-8; false
 // (with what was decoded so far) for a malformed escape.
-func AppendUnquoted(dst, body []byte) ([]byte, bool) {
+func appendUnquoted(dst, body []byte) ([]byte, bool) {
 	for i := 0; i < len(body); {
 		j := bytes.IndexByte(body[i:], '\\')
 		if j < 0 {
@@ -319,7 +315,7 @@ func AppendUnquoted(dst, body []byte) ([]byte, bool) {
 			break
 		}
 		var err error
-		if dst, i, err = AppendEscape(dst, body, j); err != nil {
+		if dst, i, err = appendEscape(dst, body, j); err != nil {
 			return dst, false
 		}
 	}

@@ -17,36 +17,36 @@ var literals = []string{
 }
 
 // jsonMessage is the text encoding/json gives for the fault e describes in lit.
-func jsonMessage(lit []byte, e *StringError) string {
+func jsonMessage(lit []byte, e *stringError) string {
 	switch e.Kind {
-	case ErrEnd:
+	case errEnd:
 		return "unexpected end of JSON input"
-	case ErrControl:
-		return "invalid character " + QuoteChar(lit[e.At]) + " in string literal"
-	case ErrEscape:
-		return "invalid character " + QuoteChar(lit[e.At]) + " in string escape code"
+	case errControl:
+		return "invalid character " + quoteChar(lit[e.At]) + " in string literal"
+	case errEscape:
+		return "invalid character " + quoteChar(lit[e.At]) + " in string escape code"
 	}
-	return "invalid character " + QuoteChar(lit[e.At]) + ` in \u hexadecimal character escape`
+	return "invalid character " + quoteChar(lit[e.At]) + ` in \u hexadecimal character escape`
 }
 
 func checkUnquote(t *testing.T, lit []byte) {
 	t.Helper()
 	prefix := []byte("arena")
 	out, end, err := Unquote(prefix, lit, 0)
-	send, esc, serr := ScanString(lit, 0)
-	if pe := PlainEnd(lit, 0); pe != 0 && (err != nil || pe != end || !bytes.Equal(out, prefix)) {
-		t.Fatalf("%q: PlainEnd says %d, Unquote %d (%v), decoded %q", lit, pe, end, err, out)
+	send, esc, serr := scanString(lit, 0)
+	if pe := plainEnd(lit, 0); pe != 0 && (err != nil || pe != end || !bytes.Equal(out, prefix)) {
+		t.Fatalf("%q: plainEnd says %d, Unquote %d (%v), decoded %q", lit, pe, end, err, out)
 	}
 	if (err == nil) != (serr == nil) || (err == nil && send != end) {
-		t.Fatalf("%q: Unquote ends at %d (%v), ScanString at %d (%v)", lit, end, err, send, serr)
+		t.Fatalf("%q: Unquote ends at %d (%v), scanString at %d (%v)", lit, end, err, send, serr)
 	}
 	if err != nil {
-		var se *StringError
+		var se *stringError
 		if !errors.As(err, &se) || !bytes.Equal(out, prefix) {
 			t.Fatalf("%q: error %v, dst %q", lit, err, out)
 		}
 		if serr.Error() != err.Error() {
-			t.Fatalf("%q: Unquote says %v, ScanString %v", lit, err, serr)
+			t.Fatalf("%q: Unquote says %v, scanString %v", lit, err, serr)
 		}
 		var v string
 		jerr := json.Unmarshal(lit, &v)
@@ -55,13 +55,13 @@ func checkUnquote(t *testing.T, lit []byte) {
 			t.Fatalf("%q: encoding/json accepts it (%v), Unquote: %v", lit, jerr, err)
 		}
 		// encoding/json feeds a space at the end of the input, so a cut escape reads as a bad ' '.
-		if want := jsonMessage(lit, se); syn.Error() != want && !(se.Kind == ErrEnd && strings.Contains(syn.Error(), "' '")) {
+		if want := jsonMessage(lit, se); syn.Error() != want && !(se.Kind == errEnd && strings.Contains(syn.Error(), "' '")) {
 			t.Fatalf("%q: %q, encoding/json says %q", lit, want, syn.Error())
 		}
-		if se.Kind != ErrEnd && syn.Offset != int64(se.At+1) {
+		if se.Kind != errEnd && syn.Offset != int64(se.At+1) {
 			t.Fatalf("%q: fault at %d, encoding/json at offset %d", lit, se.At, syn.Offset)
 		}
-		if se.Kind != ErrControl && se.Kind != ErrEnd && lit[se.Escape] != '\\' {
+		if se.Kind != errControl && se.Kind != errEnd && lit[se.Escape] != '\\' {
 			t.Fatalf("%q: escape at %d is no backslash", lit, se.Escape)
 		}
 		return
@@ -80,10 +80,10 @@ func checkUnquote(t *testing.T, lit []byte) {
 		t.Fatalf("%q: Unquote = %q, encoding/json = %q", lit, got, want)
 	}
 	if esc != bytes.Contains(lit[:end], []byte{'\\'}) {
-		t.Fatalf("%q: ScanString says escape %v", lit, esc)
+		t.Fatalf("%q: scanString says escape %v", lit, esc)
 	}
-	if dec, ok := AppendUnquoted(nil, lit[1:end-1]); !ok || string(dec) != want {
-		t.Fatalf("%q: AppendUnquoted = %q, %v; want %q", lit, dec, ok, want)
+	if dec, ok := appendUnquoted(nil, lit[1:end-1]); !ok || string(dec) != want {
+		t.Fatalf("%q: appendUnquoted = %q, %v; want %q", lit, dec, ok, want)
 	}
 }
 
@@ -105,13 +105,13 @@ func FuzzUnquote(f *testing.F) {
 func TestPlainEndFindsPlainLiterals(t *testing.T) {
 	for _, s := range []string{`""`, `"a"`, `"content"`, `"chat.completion.chunk"`, `"0123456789abcdef01"`, "\"DEL \x7f is plain\""} {
 		lit := []byte(s + `,"next":"value"}`)
-		if got := PlainEnd(lit, 0); got != len(s) {
-			t.Errorf("PlainEnd(%s) = %d, want %d", lit, got, len(s))
+		if got := plainEnd(lit, 0); got != len(s) {
+			t.Errorf("plainEnd(%s) = %d, want %d", lit, got, len(s))
 		}
 	}
 	for _, s := range []string{`"a\nb",          `, "\"caf\xc3\xa9\",          ", "\"a\x01b\",          "} {
-		if got := PlainEnd([]byte(s), 0); got != 0 {
-			t.Errorf("PlainEnd(%q) = %d, want 0", s, got)
+		if got := plainEnd([]byte(s), 0); got != 0 {
+			t.Errorf("plainEnd(%q) = %d, want 0", s, got)
 		}
 	}
 }
@@ -119,25 +119,25 @@ func TestPlainEndFindsPlainLiterals(t *testing.T) {
 func TestStringErrorPlaces(t *testing.T) {
 	for _, c := range []struct {
 		lit    string
-		want   StringError
+		want   stringError
 		escape bool
 	}{
-		{`"abc`, StringError{ErrEnd, 4, -1}, false},
-		{`"ab\`, StringError{ErrEnd, 4, 3}, true},
-		{`"ab\u12`, StringError{ErrEnd, 7, 3}, true},
-		{`"ab\u1z`, StringError{ErrHex, 6, 3}, true},
-		{`"ab\q"`, StringError{ErrEscape, 4, 3}, true},
-		{"\"ab\ncd\"", StringError{ErrControl, 3, -1}, false},
+		{`"abc`, stringError{errEnd, 4, -1}, false},
+		{`"ab\`, stringError{errEnd, 4, 3}, true},
+		{`"ab\u12`, stringError{errEnd, 7, 3}, true},
+		{`"ab\u1z`, stringError{errHex, 6, 3}, true},
+		{`"ab\q"`, stringError{errEscape, 4, 3}, true},
+		{"\"ab\ncd\"", stringError{errControl, 3, -1}, false},
 	} {
 		_, _, err := Unquote(nil, []byte(c.lit), 0)
-		var se *StringError
+		var se *stringError
 		if !errors.As(err, &se) || *se != c.want {
 			t.Errorf("%q: %#v, want %#v", c.lit, err, c.want)
 		}
 		if c.escape {
-			_, _, err := AppendEscape(nil, []byte(c.lit), c.want.Escape)
+			_, _, err := appendEscape(nil, []byte(c.lit), c.want.Escape)
 			if !errors.As(err, &se) || *se != c.want {
-				t.Errorf("AppendEscape on %q: %#v, want %#v", c.lit, err, c.want)
+				t.Errorf("appendEscape on %q: %#v, want %#v", c.lit, err, c.want)
 			}
 		}
 	}
@@ -145,21 +145,21 @@ func TestStringErrorPlaces(t *testing.T) {
 
 func TestAppendUnquotedRefusesBadEscapes(t *testing.T) {
 	for _, body := range []string{`\`, `\x`, `\u12`, `\u12g4`, `ok\`} {
-		if _, ok := AppendUnquoted(nil, []byte(body)); ok {
-			t.Errorf("AppendUnquoted(%q) accepted it", body)
+		if _, ok := appendUnquoted(nil, []byte(body)); ok {
+			t.Errorf("appendUnquoted(%q) accepted it", body)
 		}
 	}
 }
 
 func TestHex4(t *testing.T) {
 	for in, want := range map[string]rune{"0000": 0, "00e9": 0xe9, "00E9": 0xe9, "FFFF": 0xffff, "d83dX": 0xd83d} {
-		if r, ok := Hex4([]byte(in)); !ok || r != want {
-			t.Errorf("Hex4(%q) = %x, %v", in, r, ok)
+		if r, ok := hex4([]byte(in)); !ok || r != want {
+			t.Errorf("hex4(%q) = %x, %v", in, r, ok)
 		}
 	}
 	for _, in := range []string{"", "123", "12g4", "-123", " 123"} {
-		if _, ok := Hex4([]byte(in)); ok {
-			t.Errorf("Hex4(%q) accepted it", in)
+		if _, ok := hex4([]byte(in)); ok {
+			t.Errorf("hex4(%q) accepted it", in)
 		}
 	}
 }
@@ -167,13 +167,13 @@ func TestHex4(t *testing.T) {
 func TestByteTables(t *testing.T) {
 	for i := 0; i < 256; i++ {
 		c := byte(i)
-		if want := c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; PlainASCII(c) != want {
-			t.Errorf("PlainASCII(%#x) = %v", c, !want)
+		if want := c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; plainASCII[c] != want {
+			t.Errorf("plainASCII[%#x] = %v", c, !want)
 		}
 		var s string
 		err := json.Unmarshal([]byte{'"', '\\', c, '"'}, &s)
-		if got := UnescapeLetter(c); (err == nil) != (got != 0) || (err == nil && s != string(got)) {
-			t.Errorf("UnescapeLetter(%q) = %q, encoding/json: %q, %v", c, got, s, err)
+		if got := unescapeLetter[c]; (err == nil) != (got != 0) || (err == nil && s != string(got)) {
+			t.Errorf("unescapeLetter[%q] = %q, encoding/json: %q, %v", c, got, s, err)
 		}
 		if want := strings.IndexByte("0123456789abcdefABCDEF", c) >= 0; IsHex(c) != want {
 			t.Errorf("IsHex(%q) = %v", c, !want)

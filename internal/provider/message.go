@@ -364,7 +364,7 @@ func (m *OpaqueMessage) MarshalJSON() ([]byte, error) {
 	return m.Raw, nil
 }
 
-// ---- decoding ----
+// ---- decoding (the general path; see msgdecode.go) ----
 
 // fieldSet is a decoded JSON object whose known fields are taken one by one; what remains is Extra.
 type fieldSet struct {
@@ -435,8 +435,8 @@ func (f *fieldSet) takeDetails(key string) any {
 	return out
 }
 
-// UnmarshalMessage decodes one message of any role. A role pi-go does not know becomes *OpaqueMessage.
-func UnmarshalMessage(data []byte) (Message, error) {
+// unmarshalMessage is UnmarshalMessage through encoding/json: any shape, and the errors.
+func unmarshalMessage(data []byte) (Message, error) {
 	f := fieldSet{}
 	if err := json.Unmarshal(data, &f.raw); err != nil {
 		return nil, fmt.Errorf("message: %w", err)

@@ -2,11 +2,14 @@ package rpc
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/provider"
@@ -212,4 +215,66 @@ func (c *command) images() ([]provider.Content, error) {
 		out = append(out, provider.ImageContent(data, mime))
 	}
 	return out, nil
+}
+
+// A command line is checked whole by checkJSON before its fields are read, so the fields are cut out
+// of the text with jsonx.Scanner in one pass, their values only delimited (SkipLoose) until they are
+// read: a prompt with a large image is read at memory speed. The helpers below still fail cleanly on
+// malformed input instead of trusting it.
+
+var errMalformed = errors.New("malformed JSON")
+
+// textBytes is text as bytes for a scanner, which only reads them.
+func textBytes(text string) []byte { return unsafe.Slice(unsafe.StringData(text), len(text)) }
+
+// splitObject returns the members of the object text as raw JSON values; a repeated key keeps its last
+// value, as JSON.parse does.
+func splitObject(text string) (map[string]string, error) {
+	var s jsonx.Scanner
+	s.Reset(textBytes(text))
+	out := map[string]string{}
+	isObject := s.Object(func(key []byte) {
+		s.Peek()
+		start := s.Pos()
+		s.SkipLoose()
+		// key is text's own bytes, or a buffer of s's that only grows: neither is copied.
+		out[unsafe.String(unsafe.SliceData(key), len(key))] = text[start:s.Pos()]
+	})
+	if !isObject {
+		return nil, cmp.Or(s.Err(), errMalformed)
+	}
+	return out, nil
+}
+
+// splitArray returns the elements of the array text as raw JSON values.
+func splitArray(text string) ([]string, error) {
+	var s jsonx.Scanner
+	s.Reset(textBytes(text))
+	var out []string
+	isArray := s.Array(func(int) {
+		s.Peek()
+		start := s.Pos()
+		s.SkipLoose()
+		out = append(out, text[start:s.Pos()])
+	})
+	if !isArray {
+		return nil, cmp.Or(s.Err(), errMalformed)
+	}
+	return out, nil
+}
+
+// unquoteJSON decodes a JSON string literal. A lone surrogate escape, which a Go string cannot hold,
+// becomes U+FFFD.
+func unquoteJSON(raw string) (string, bool) {
+	var s jsonx.Scanner
+	s.Reset(textBytes(raw))
+	if s.Peek() != '"' {
+		return "", false
+	}
+	b := s.Str()
+	if s.End(); s.Err() != nil {
+		return "", false
+	}
+	// b is raw's own bytes, or a buffer of s's that nothing else holds: neither is copied.
+	return unsafe.String(unsafe.SliceData(b), len(b)), true
 }

@@ -220,7 +220,7 @@ const readWindow = 1 << 20
 // thousands of small lines cost a few large reads.
 func decodeShare(ps []pendingDecode) ([]Warning, error) {
 	var warns []Warning
-	var scratch []byte
+	var dec provider.MessageDecoder
 	var win []byte
 	var winSrc *source
 	var winOff int64
@@ -260,7 +260,7 @@ func decodeShare(ps []pendingDecode) ([]Warning, error) {
 				return warns, fmt.Errorf("session file %s changed on disk since it was loaded (entry %s, line %d)", l.src.path, e.ID, e.lineNo)
 			}
 		}
-		m, err := decodeMessageScratch(line[e.msgStart:e.msgEnd], &scratch)
+		m, err := dec.Decode(line[e.msgStart:e.msgEnd])
 		if err != nil {
 			path := ""
 			if l.src != nil {

@@ -148,7 +148,7 @@ func (e *Entry) Message() (provider.Message, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := decodeMessage(line[e.msgStart:e.msgEnd])
+	m, err := provider.UnmarshalMessage(line[e.msgStart:e.msgEnd])
 	if err != nil {
 		return nil, fmt.Errorf("entry %s: %w", e.ID, err)
 	}
@@ -195,8 +195,8 @@ func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.00
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // internType returns the constant for a known type so loaded entries share one string.
-func internType(s string) string {
-	switch s {
+func internType(b []byte) string {
+	switch string(b) {
 	case TypeMessage:
 		return TypeMessage
 	case TypeThinkingLevelChange:
@@ -218,11 +218,11 @@ func internType(s string) string {
 	case TypeSession:
 		return TypeSession
 	}
-	return s
+	return string(b)
 }
 
-func internRole(s string) string {
-	switch s {
+func internRole(b []byte) string {
+	switch string(b) {
 	case provider.RoleUser:
 		return provider.RoleUser
 	case provider.RoleAssistant:
@@ -234,5 +234,5 @@ func internRole(s string) string {
 	case provider.RoleCustom:
 		return provider.RoleCustom
 	}
-	return s
+	return string(b)
 }

@@ -3,9 +3,11 @@ package session
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -30,86 +32,65 @@ type parsedLine struct {
 // scanMessageHead), the other fields are validated and located.
 func scanLine(line []byte, head *msgHead) (parsedLine, error) {
 	var p parsedLine
-	r := reader{b: line}
-	empty, err := r.beginObject()
-	if err != nil {
-		if r.i < len(r.b) && err != errUnexpectedEnd && r.peek() != '{' {
+	var s jsonx.Scanner
+	s.Reset(line)
+	if s.Peek() != '{' {
+		s.Skip()
+		s.End()
+		if s.Err() == nil {
 			// valid JSON that is not an object is still "parsed" for pi; it is no entry for us
-			if r2 := (reader{b: line}); r2.skip() == nil && r2.end() == nil {
-				return p, errNotEntry
-			}
+			return p, errNotEntry
 		}
-		return p, err
+		return p, lineError(s.Err())
 	}
-	if empty {
-		return p, errNotEntry
-	}
-	for {
-		k, esc, err := r.key()
-		if err != nil {
-			return p, err
-		}
-		// switch on string(k) does not allocate; a key is only turned into a string when kept
-		if esc {
-			k = []byte(keyString(k, esc))
-		}
-		r.ws()
-		start := r.i
-		switch string(k) {
+	s.Object(func(key []byte) {
+		s.Peek()
+		start := s.Pos()
+		switch string(key) {
 		case "type", "id", "parentId", "timestamp":
-			var s string
-			isStr := r.peek() == '"'
-			if isStr {
-				s, err = r.str()
-			} else {
-				err = r.skip()
-			}
-			if err != nil {
-				return p, err
-			}
-			switch string(k) {
+			isStr := s.Peek() == '"'
+			v := s.Str()
+			switch string(key) {
 			case "type":
 				if isStr {
-					p.typ = internType(s)
+					p.typ = internType(v)
 				}
 			case "id":
-				p.id, p.hasID = s, isStr
+				p.id, p.hasID = string(v), isStr
 			case "parentId":
-				p.parentID = s
+				p.parentID = string(v)
 			case "timestamp":
-				p.ts = s
+				p.ts = string(v)
 			}
 		case "message":
-			if head != nil && r.peek() == '{' {
-				*head, err = scanMessageHead(&r)
+			if head != nil && s.Peek() == '{' {
+				*head = scanMessageHead(&s)
 			} else {
-				err = r.skip()
+				s.Skip()
 			}
-			if err != nil {
-				return p, err
-			}
-			p.msgStart, p.msgEnd = start, r.i
+			p.msgStart, p.msgEnd = start, s.Pos()
 		default:
-			if err := r.skip(); err != nil {
-				return p, err
-			}
-			p.rest = append(p.rest, span{string(k), start, r.i})
+			s.Skip()
+			p.rest = append(p.rest, span{string(key), start, s.Pos()})
 		}
-		more, err := r.more('}')
-		if err != nil {
-			return p, err
-		}
-		if !more {
-			break
-		}
-	}
-	if err := r.end(); err != nil {
-		return p, err
+	})
+	s.End()
+	if err := s.Err(); err != nil {
+		return p, lineError(err)
 	}
 	if p.typ == "" {
 		return p, errNotEntry
 	}
 	return p, nil
+}
+
+// lineError places a syntax error in its line.
+func lineError(err error) error {
+	var se *jsonx.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("offset %d: %w", se.Offset, se)
+	}
+	return err
 }
 
 // msgHead is what loading needs of a message without decoding it.
@@ -121,85 +102,59 @@ type msgHead struct {
 	hasContent            bool
 }
 
-// scanMessageHead reads role, provider, model and timestamp of a message object; the other values are
-// only delimited (skipLoose), they are validated when the message is decoded.
-func scanMessageHead(r *reader) (msgHead, error) {
+// scanMessageHead reads role, provider, model, usage and timestamp of a message object; the other
+// values are only delimited (SkipLoose), they are checked when the message is decoded.
+func scanMessageHead(s *jsonx.Scanner) msgHead {
 	var h msgHead
-	empty, err := r.beginObject()
-	if err != nil || empty {
-		return h, err
-	}
-	for {
-		k, esc, err := r.key()
-		if err != nil {
-			return h, err
-		}
-		if esc {
-			k = []byte(keyString(k, esc))
-		}
-		switch key := string(k); {
-		case (key == "role" || key == "provider" || key == "model") && r.peek() == '"':
-			s, err := r.str()
-			if err != nil {
-				return h, err
-			}
-			switch key {
+	s.Object(func(key []byte) {
+		switch c := s.Peek(); {
+		case (string(key) == "role" || string(key) == "provider" || string(key) == "model") && c == '"':
+			v := s.Str()
+			switch string(key) {
 			case "role":
-				h.role = internRole(s)
+				h.role = internRole(v)
 			case "provider":
-				h.provider = s
+				h.provider = string(v)
 			case "model":
-				h.model = s
+				h.model = string(v)
 			}
-		case key == "usage" && r.peek() == '{':
-			start := r.i
+		case string(key) == "usage" && c == '{':
+			start := s.Pos()
 			u := &provider.Usage{}
-			if err := r.usage(u); err != nil {
+			if !provider.DecodeUsage(s, u) && s.Err() == nil {
 				// unusual keys or numbers: decode it the way provider does
-				r.i = start
-				if err := r.skip(); err != nil {
-					return h, err
-				}
-				if json.Unmarshal(r.b[start:r.i], u) != nil {
+				*u = provider.Usage{}
+				if json.Unmarshal(s.Input()[start:s.Pos()], u) != nil {
 					u = nil
 				}
 			}
 			h.usage = u
-		case key == "timestamp" && (r.peek() == '-' || (r.peek() >= '0' && r.peek() <= '9')):
-			num, err := r.number()
-			if err != nil {
-				return h, err
-			}
-			if f, err := strconv.ParseFloat(string(num), 64); err == nil {
+		case string(key) == "timestamp" && (c == '-' || (c >= '0' && c <= '9')):
+			if f, err := strconv.ParseFloat(string(s.Raw()), 64); err == nil {
 				h.timestamp, h.hasTimestamp = int64(f), true
 			}
 		default:
-			if key == "content" {
+			if string(key) == "content" {
 				h.hasContent = true
 			}
-			if err := r.skipLoose(); err != nil {
-				return h, err
-			}
+			s.SkipLoose()
 		}
-		more, err := r.more('}')
-		if err != nil || !more {
-			return h, err
-		}
-	}
+	})
+	return h
 }
 
 // fill decodes the type-specific fields of a non-message entry. Fields of the wrong JSON type are left
 // zero: the line stays a valid entry, as it is for pi.
 func (e *Entry) fill(line []byte, rest []span) {
+	var s jsonx.Scanner
 	for _, f := range rest {
 		raw := line[f.start:f.end]
-		r := reader{b: raw}
+		s.Reset(raw)
 		str := func() string {
-			if r.peek() != '"' {
+			if s.Peek() != '"' {
 				return ""
 			}
-			s, _ := r.str()
-			return s
+			return string(s.Str())
 		}
 		switch f.key {
 		case "thinkingLevel":
@@ -253,15 +208,11 @@ func (e *Entry) fill(line []byte, rest []span) {
 
 // decodeContent reads a string-or-blocks content value as provider does for custom messages.
 func decodeContent(raw []byte) ([]provider.Content, bool) {
-	r := reader{b: raw}
-	if c, isStr, err := r.contentField(); err == nil {
-		return c, isStr
+	content, isString, err := provider.UnmarshalContent(raw)
+	if err != nil {
+		return nil, false
 	}
-	var blocks []provider.Content
-	if json.Unmarshal(raw, &blocks) == nil {
-		return blocks, false
-	}
-	return nil, false
+	return content, isString
 }
 
 // parseHeader reads a header line; ok is false when the line is no header with a string id.

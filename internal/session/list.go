@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -63,11 +64,11 @@ func describe(path string, buf []byte) (Info, bool, []byte) {
 			return nil
 		}
 		if !sawHeader {
-			r := reader{b: line}
-			if r.peek() == 0 {
+			var s jsonx.Scanner
+			if s.Reset(line); s.Peek() == 0 {
 				return nil
 			}
-			if !validJSON(line) {
+			if !jsonx.Valid(line) {
 				return nil // pi skips malformed lines before the first parsed one
 			}
 			o, err := parseObject(line)
@@ -110,7 +111,7 @@ func describe(path string, buf []byte) (Info, bool, []byte) {
 				lastActivity = t
 			}
 			if info.FirstMessage == "" && head.role == provider.RoleUser {
-				if m, err := decodeMessage(line[p.msgStart:p.msgEnd]); err == nil {
+				if m, err := provider.UnmarshalMessage(line[p.msgStart:p.msgEnd]); err == nil {
 					info.FirstMessage = messageText(m, " ")
 				}
 			}

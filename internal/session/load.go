@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -128,7 +129,7 @@ func load(r io.ReaderAt, size int64, path string, src *source) (*loaded, error) 
 			return nil
 		}
 		l.blank = false
-		if !validJSON(line) {
+		if !jsonx.Valid(line) {
 			msg := "malformed JSON before the header, skipped (kept in the file)"
 			if !terminated {
 				msg = "incomplete last line (an interrupted write), skipped (kept in the file)"
@@ -284,7 +285,7 @@ func parseRange(r io.ReaderAt, start, end int64, path string, src *source) range
 				switch {
 				case errors.Is(err, errNotEntry):
 					warn("not a session entry (no type), skipped (kept in the file)")
-				case !terminated && !validJSON(line):
+				case !terminated && !jsonx.Valid(line):
 					res.torn = &tornTail{off: start + off, line: no}
 					warn("incomplete last line (an interrupted write), skipped")
 				default:

@@ -23,36 +23,25 @@ type member struct {
 
 type object []member
 
+// errNotObject: the line is JSON, but no object.
+var errNotObject = errors.New("not a JSON object")
+
 func parseObject(b []byte) (object, error) {
-	r := reader{b: b}
-	empty, err := r.beginObject()
-	if err != nil {
-		return nil, err
-	}
+	var s jsonx.Scanner
+	s.Reset(b)
 	var o object
-	if !empty {
-		for {
-			k, esc, err := r.key()
-			if err != nil {
-				return nil, err
-			}
-			r.ws()
-			start := r.i
-			if err := r.skip(); err != nil {
-				return nil, err
-			}
-			o = append(o, member{keyString(k, esc), b[start:r.i]})
-			more, err := r.more('}')
-			if err != nil {
-				return nil, err
-			}
-			if !more {
-				break
-			}
-		}
-	}
-	if err := r.end(); err != nil {
+	isObject := s.Object(func(key []byte) {
+		s.Peek()
+		start := s.Pos()
+		s.Skip()
+		o = append(o, member{string(key), b[start:s.Pos()]})
+	})
+	s.End()
+	if err := s.Err(); err != nil {
 		return nil, err
+	}
+	if !isObject {
+		return nil, errNotObject
 	}
 	return o, nil
 }
@@ -71,9 +60,10 @@ func (o object) str(key string) (string, bool) {
 	if !ok || len(raw) == 0 || raw[0] != '"' {
 		return "", false
 	}
-	r := reader{b: raw}
-	s, err := r.str()
-	return s, err == nil
+	var s jsonx.Scanner
+	s.Reset(raw)
+	v := s.Str()
+	return string(v), s.Err() == nil
 }
 
 // set replaces a key in place, or adds it at the end as assigning a new property in JavaScript does.
@@ -228,7 +218,7 @@ func migrateFile(old *source) (ns *source, backup string, dropped bool, err erro
 	lines := bytes.Split(data, []byte{'\n'})
 	if last := lines[len(lines)-1]; len(last) == 0 {
 		lines = lines[:len(lines)-1]
-	} else if len(lines) > 1 && len(bytes.TrimSpace(last)) > 0 && !validJSON(last) {
+	} else if len(lines) > 1 && len(bytes.TrimSpace(last)) > 0 && !jsonx.Valid(last) {
 		lines, dropped = lines[:len(lines)-1], true
 	}
 	migrated, err := migrateLines(lines)

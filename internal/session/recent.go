@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // headerScanLimit bounds the search for a file's session header, as pi's session discovery does.
@@ -37,7 +39,7 @@ func readHeader(path string) (Header, error) {
 	var reason error
 	found := errors.New("found")
 	_, err = eachLineBuf(f, size, make([]byte, min(size+1, 64<<10)), func(line []byte, _ int64, no int, _ bool) error {
-		if len(line) == 0 || !validJSON(line) {
+		if len(line) == 0 || !jsonx.Valid(line) {
 			return nil // blank or malformed: pi looks further
 		}
 		var ok bool

@@ -101,7 +101,8 @@ func (e *requestError) Error() string { return e.Message }
 // every message (tests); without it only the window the script can look at keeps its text (see
 // window).
 func readRequest(r io.Reader, size int64, keepAll bool) (*conversation, error) {
-	s := newStreamScanner(r, size)
+	s := new(jsonx.Scanner)
+	s.ResetReader(r, size)
 	var req chatRequest
 	var typeErr error // the first value of the wrong type, as encoding/json reports it
 	w := window{keepAll: keepAll, lastUser: -1}
@@ -111,8 +112,8 @@ func readRequest(r io.Reader, size int64, keepAll bool) (*conversation, error) {
 		if !bytes.EqualFold(key, []byte("messages")) {
 			// Every other member goes through encoding/json, one at a time so that errors come in order.
 			obj := append(jsonx.AppendString([]byte(`{`), string(key)), ':')
-			raw := s.raw()
-			if s.err != nil {
+			raw := s.Raw()
+			if s.Err() != nil {
 				return
 			}
 			obj = append(append(obj, raw...), '}')
@@ -123,21 +124,21 @@ func readRequest(r io.Reader, size int64, keepAll bool) (*conversation, error) {
 		}
 		w.reset()
 		msgErr = nil
-		switch s.kind() {
+		switch s.Peek() {
 		case 'n':
-			s.literal("null")
+			s.Skip()
 			msgsSeen = false
 			return
 		case '[':
 		default:
 			if typeErr == nil {
-				typeErr = fmt.Errorf("json: cannot unmarshal %s into Go struct field chatRequest.messages of type []demo.wireMessage", valueKind(s.kind()))
+				typeErr = fmt.Errorf("json: cannot unmarshal %s into Go struct field chatRequest.messages of type []demo.wireMessage", valueKind(s.Peek()))
 			}
-			s.skip()
+			s.Skip()
 			return
 		}
 		msgsSeen = true
-		s.array(func(i int) {
+		s.Array(func(i int) {
 			m, err := readMessage(s, &w.pool, &typeErr)
 			if err != nil && msgErr == nil {
 				msgErr = &requestError{Message: fmt.Sprintf("Invalid 'messages[%d]': %v", i, err), Param: fmt.Sprintf("messages[%d]", i)}
@@ -145,19 +146,20 @@ func readRequest(r io.Reader, size int64, keepAll bool) (*conversation, error) {
 			w.add(m)
 		})
 	}
-	if s.kind() == '{' {
-		s.object(member)
+	if s.Peek() == '{' {
+		s.Object(member)
 	} else {
 		// Not an object: encoding/json says why (or, for null, decodes nothing).
-		raw := s.raw()
-		if s.err == nil {
+		raw := s.Raw()
+		if s.Err() == nil {
 			typeErr = json.Unmarshal(raw, &req)
 		}
 	}
-	if s.readErr != nil {
-		return nil, s.readErr
+	var syntaxErr *jsonx.SyntaxError
+	if err := s.Err(); err != nil && !errors.As(err, &syntaxErr) {
+		return nil, err // reading the body failed
 	}
-	if err := cmp.Or(s.err, typeErr); err != nil {
+	if err := cmp.Or(s.Err(), typeErr); err != nil {
 		return nil, &requestError{Message: fmt.Sprintf("We could not parse the JSON body of your request: %v. "+
 			"(The demo model expects an OpenAI chat-completions request.)", err)}
 	}
@@ -215,38 +217,38 @@ func valueKind(c byte) string {
 // readMessage reads one element of the messages array: the message, and the reason the checks refuse
 // it (as decodeMessage words it). A value of the wrong type (a body encoding/json would not decode)
 // is reported in *typeErr, unless one already is.
-func readMessage(s *streamScanner, pool *textPool, typeErr *error) (message, error) {
+func readMessage(s *jsonx.Scanner, pool *textPool, typeErr *error) (message, error) {
 	var wm wireMessage
 	var content messageContent
 	wrongType := func(field, goType string) {
 		if *typeErr == nil {
-			*typeErr = fmt.Errorf("json: cannot unmarshal %s into Go struct field chatRequest.messages.%s of type %s", valueKind(s.kind()), field, goType)
+			*typeErr = fmt.Errorf("json: cannot unmarshal %s into Go struct field chatRequest.messages.%s of type %s", valueKind(s.Peek()), field, goType)
 		}
-		s.skip()
+		s.Skip()
 	}
 	str := func(dst *string, field string) {
-		switch s.kind() {
+		switch s.Peek() {
 		case '"':
-			*dst = internRole(s.str())
+			*dst = internRole(s.Str())
 		case 'n':
-			s.literal("null")
+			s.Skip()
 		default:
 			wrongType(field, "string")
 		}
 	}
-	switch s.kind() {
+	switch s.Peek() {
 	case 'n':
-		s.literal("null")
+		s.Skip()
 		return decodeMessage(wm, content)
 	case '{':
 	default:
 		if *typeErr == nil {
-			*typeErr = fmt.Errorf("json: cannot unmarshal %s into Go struct field chatRequest.messages of type demo.wireMessage", valueKind(s.kind()))
+			*typeErr = fmt.Errorf("json: cannot unmarshal %s into Go struct field chatRequest.messages of type demo.wireMessage", valueKind(s.Peek()))
 		}
-		s.skip()
+		s.Skip()
 		return message{}, nil
 	}
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch {
 		case bytes.EqualFold(key, []byte("role")):
 			str(&wm.Role, "role")
@@ -258,7 +260,7 @@ func readMessage(s *streamScanner, pool *textPool, typeErr *error) (message, err
 		case bytes.EqualFold(key, []byte("tool_calls")):
 			readToolCalls(s, &wm.ToolCalls, wrongType)
 		default:
-			s.skip()
+			s.Skip()
 		}
 	})
 	return decodeMessage(wm, content)
@@ -275,10 +277,10 @@ type messageContent struct {
 
 // readText reads the string at the current position into c: a long one as a string the scanner
 // hands over, any other into a buffer of the pool.
-func readText(s *streamScanner, pool *textPool, c *messageContent) {
-	b := s.str()
-	if len(b) >= longString {
-		c.text = s.handOver(b)
+func readText(s *jsonx.Scanner, pool *textPool, c *messageContent) {
+	b := s.Str()
+	if len(b) >= jsonx.LongString {
+		c.text = s.Detach(b)
 		return
 	}
 	c.buf = append(pool.get(len(b)), b...)
@@ -288,83 +290,83 @@ func readText(s *streamScanner, pool *textPool, c *messageContent) {
 // "text":…} and {"type":"image_url","image_url":{"url":…}}, other members and types ignored) as
 // encoding/json would decode them; a part of the wrong type makes the error the message is refused
 // with, as does any other value.
-func readContent(s *streamScanner, pool *textPool) messageContent {
+func readContent(s *jsonx.Scanner, pool *textPool) messageContent {
 	var c messageContent
-	switch s.kind() {
+	switch s.Peek() {
 	case '"':
 		readText(s, pool, &c)
 		return c
 	case 'n':
-		s.literal("null")
+		s.Skip()
 		return c
 	case '[':
 	default:
-		s.skip()
+		s.Skip()
 		c.err = errors.New("'content' must be a string, an array of content parts or null")
 		return c
 	}
 	wrongType := func(field, goType string) {
 		if c.err == nil {
-			c.err = fmt.Errorf("'content': json: cannot unmarshal %s into Go struct field wirePart.%s of type %s", valueKind(s.kind()), field, goType)
+			c.err = fmt.Errorf("'content': json: cannot unmarshal %s into Go struct field wirePart.%s of type %s", valueKind(s.Peek()), field, goType)
 		}
-		s.skip()
+		s.Skip()
 	}
 	var texts []messageContent
-	s.array(func(int) {
+	s.Array(func(int) {
 		var typ string
 		var text messageContent
 		urlLen := -1 // the image_url's URL length; -1: no image_url object
-		switch s.kind() {
+		switch s.Peek() {
 		case 'n':
-			s.literal("null")
+			s.Skip()
 			return
 		case '{':
 		default:
 			if c.err == nil {
-				c.err = fmt.Errorf("'content': json: cannot unmarshal %s into Go value of type demo.wirePart", valueKind(s.kind()))
+				c.err = fmt.Errorf("'content': json: cannot unmarshal %s into Go value of type demo.wirePart", valueKind(s.Peek()))
 			}
-			s.skip()
+			s.Skip()
 			return
 		}
-		s.object(func(key []byte) {
+		s.Object(func(key []byte) {
 			switch {
 			case bytes.EqualFold(key, []byte("type")):
-				switch s.kind() {
+				switch s.Peek() {
 				case '"':
-					typ = internRole(s.str())
+					typ = internRole(s.Str())
 				case 'n':
-					s.literal("null")
+					s.Skip()
 				default:
 					wrongType("type", "string")
 				}
 			case bytes.EqualFold(key, []byte("text")):
-				switch s.kind() {
+				switch s.Peek() {
 				case '"':
 					pool.put(text.buf)
 					text = messageContent{}
 					readText(s, pool, &text)
 				case 'n':
-					s.literal("null")
+					s.Skip()
 				default:
 					wrongType("text", "string")
 				}
 			case bytes.EqualFold(key, []byte("image_url")):
-				switch s.kind() {
+				switch s.Peek() {
 				case 'n':
-					s.literal("null")
+					s.Skip()
 					urlLen = -1
 				case '{':
 					urlLen = max(urlLen, 0)
-					s.object(func(key []byte) {
+					s.Object(func(key []byte) {
 						if !bytes.EqualFold(key, []byte("url")) {
-							s.skip()
+							s.Skip()
 							return
 						}
-						switch s.kind() {
+						switch s.Peek() {
 						case '"':
-							urlLen = len(s.str())
+							urlLen = len(s.Str())
 						case 'n':
-							s.literal("null")
+							s.Skip()
 						default:
 							wrongType("image_url.url", "string")
 						}
@@ -373,7 +375,7 @@ func readContent(s *streamScanner, pool *textPool) messageContent {
 					wrongType("image_url", "*struct { URL string \"json:\\\"url\\\"\" }")
 				}
 			default:
-				s.skip()
+				s.Skip()
 			}
 		})
 		switch {
@@ -411,20 +413,20 @@ func readContent(s *streamScanner, pool *textPool) messageContent {
 // readToolCalls reads a message's tool_calls into calls as encoding/json would (null leaves them,
 // unknown members are skipped, keys match in any case); wrongType reports and skips a value of the
 // wrong type.
-func readToolCalls(s *streamScanner, calls *[]wireToolCall, wrongType func(field, goType string)) {
+func readToolCalls(s *jsonx.Scanner, calls *[]wireToolCall, wrongType func(field, goType string)) {
 	str := func(dst *string, field string) {
-		switch s.kind() {
+		switch s.Peek() {
 		case '"':
-			*dst = internRole(s.str())
+			*dst = internRole(s.Str())
 		case 'n':
-			s.literal("null")
+			s.Skip()
 		default:
 			wrongType(field, "string")
 		}
 	}
-	switch s.kind() {
+	switch s.Peek() {
 	case 'n':
-		s.literal("null")
+		s.Skip()
 		return
 	case '[':
 	default:
@@ -432,38 +434,38 @@ func readToolCalls(s *streamScanner, calls *[]wireToolCall, wrongType func(field
 		return
 	}
 	out := []wireToolCall{}
-	s.array(func(int) {
+	s.Array(func(int) {
 		var tc wireToolCall
-		switch s.kind() {
+		switch s.Peek() {
 		case 'n':
-			s.literal("null")
+			s.Skip()
 		case '{':
-			s.object(func(key []byte) {
+			s.Object(func(key []byte) {
 				switch {
 				case bytes.EqualFold(key, []byte("id")):
 					str(&tc.ID, "tool_calls.id")
 				case bytes.EqualFold(key, []byte("type")):
 					str(&tc.Type, "tool_calls.type")
 				case bytes.EqualFold(key, []byte("function")):
-					switch s.kind() {
+					switch s.Peek() {
 					case 'n':
-						s.literal("null")
+						s.Skip()
 					case '{':
-						s.object(func(key []byte) {
+						s.Object(func(key []byte) {
 							switch {
 							case bytes.EqualFold(key, []byte("name")):
 								str(&tc.Function.Name, "tool_calls.function.name")
 							case bytes.EqualFold(key, []byte("arguments")):
 								str(&tc.Function.Arguments, "tool_calls.function.arguments")
 							default:
-								s.skip()
+								s.Skip()
 							}
 						})
 					default:
 						wrongType("tool_calls.function", "struct { Name string; Arguments string }")
 					}
 				default:
-					s.skip()
+					s.Skip()
 				}
 			})
 		default:

@@ -100,6 +100,9 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		fmt.Sprintf("Unknown request URL: %s %s. The offline demo model only answers POST /chat/completions and GET /models.", req.Method, req.URL.Path)), nil
 }
 
+// errBodyTooLarge stops reading a request body past maxRequestBody.
+var errBodyTooLarge = errors.New("demo: request body too large")
+
 // bodyReader reads a request body for the decoder, hashing and counting it, and stops with
 // errBodyTooLarge once it has read more than limit bytes.
 type bodyReader struct {

@@ -79,3 +79,31 @@ func BenchmarkStreamInMemory(b *testing.B) {
 	p := New(Config{HTTPClient: &http.Client{Transport: memoryTransport{body}}})
 	benchmarkStream(b, p, "http://memory/v1")
 }
+
+// BenchmarkChunkDecode: what the JSON reading of one delta costs alone: the SSE reader's check that
+// the event is whole and the decode of the chunk, over the data lines of a 2,000-delta stream.
+func BenchmarkChunkDecode(b *testing.B) {
+	var lines [][]byte
+	for _, l := range bytes.Split(openaitest.LongText("test-model", 2000, "a"), []byte("\n")) {
+		if d, ok := bytes.CutPrefix(l, []byte("data: ")); ok && !isDone(d) {
+			lines = append(lines, d)
+		}
+	}
+	var r sseReader
+	var d chunkDecoder
+	b.ReportAllocs()
+	cpuBefore, cpuOK := processCPU()
+	for b.Loop() {
+		for _, l := range lines {
+			if _, err := d.decode(l); err != nil || !r.complete(l) {
+				b.Fatal(err)
+			}
+		}
+	}
+	cpuAfter, _ := processCPU()
+	total := float64(b.N) * float64(len(lines))
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/total, "ns/chunk")
+	if cpuOK {
+		b.ReportMetric(float64((cpuAfter-cpuBefore).Nanoseconds())/total, "cpu-ns/chunk")
+	}
+}

@@ -1,6 +1,10 @@
 package openai
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
+)
 
 // chunk is the part of one streamed chat.completion.chunk that pi reads. Byte slices are views into the
 // line or the scanner's arena, valid until the next chunk is decoded. A member that is absent, null, of
@@ -58,7 +62,7 @@ type rawUsage struct {
 
 // chunkDecoder decodes chunks, reusing its buffers from one chunk to the next.
 type chunkDecoder struct {
-	s scanner
+	s jsonx.Scanner
 	c chunk
 	// messageAsDelta reads choices[0].message like a delta: a server that ignored stream:true and
 	// answered with one chat.completion object.
@@ -67,33 +71,33 @@ type chunkDecoder struct {
 
 // decode parses one chunk. The result is valid until the next call.
 func (d *chunkDecoder) decode(data []byte) (*chunk, error) {
-	d.s.reset(data)
+	d.s.Reset(data)
 	tools := d.c.ToolCalls[:0]
 	details := d.c.ReasoningDetails[:0]
 	d.c = chunk{ToolCalls: tools, ReasoningDetails: details}
 	s, c := &d.s, &d.c
-	c.isObject = s.object(func(key []byte) {
+	c.isObject = s.Object(func(key []byte) {
 		switch string(key) {
 		case "id":
-			c.ID = s.stringValue()
+			c.ID = s.Str()
 		case "model":
-			c.Model = s.stringValue()
+			c.Model = s.Str()
 		case "usage":
 			c.Usage, c.HasUsage = d.usage()
 		case "choices":
 			d.choices()
 		case "error":
 			c.Error = nil
-			if v := s.raw(); truthy(v) {
+			if v := s.Raw(); truthy(v) {
 				c.Error = v
 			}
 		default:
-			s.skip()
+			s.Skip()
 		}
 	})
-	s.end()
-	if s.err != nil {
-		return nil, s.err
+	s.End()
+	if err := s.Err(); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
@@ -117,15 +121,15 @@ func (d *chunkDecoder) choices() {
 	c.FinishReason, c.ChoiceUsage, c.HasChoiceUsage = nil, rawUsage{}, false
 	c.Content, c.Reasoning = nil, [3][]byte{}
 	c.ToolCalls, c.ReasoningDetails = c.ToolCalls[:0], c.ReasoningDetails[:0]
-	s.array(func(i int) {
+	s.Array(func(i int) {
 		if i != 0 {
-			s.skip()
+			s.Skip()
 			return
 		}
-		c.HasChoice = s.object(func(key []byte) {
+		c.HasChoice = s.Object(func(key []byte) {
 			switch string(key) {
 			case "finish_reason":
-				c.FinishReason = s.stringValue()
+				c.FinishReason = s.Str()
 			case "usage":
 				c.ChoiceUsage, c.HasChoiceUsage = d.usage()
 			case "delta":
@@ -134,10 +138,10 @@ func (d *chunkDecoder) choices() {
 				if d.messageAsDelta {
 					d.delta()
 				} else {
-					s.skip()
+					s.Skip()
 				}
 			default:
-				s.skip()
+				s.Skip()
 			}
 		})
 	})
@@ -147,24 +151,24 @@ func (d *chunkDecoder) delta() {
 	s, c := &d.s, &d.c
 	c.Content, c.Reasoning = nil, [3][]byte{}
 	c.ToolCalls, c.ReasoningDetails = c.ToolCalls[:0], c.ReasoningDetails[:0]
-	s.object(func(key []byte) {
+	s.Object(func(key []byte) {
 		switch k := string(key); k {
 		case "content":
-			c.Content = s.stringValue()
+			c.Content = s.Str()
 		case "reasoning_content", "reasoning", "reasoning_text":
 			i := 0
 			for reasoningFields[i] != k {
 				i++
 			}
-			c.Reasoning[i] = s.stringValue()
+			c.Reasoning[i] = s.Str()
 		case "tool_calls":
 			c.ToolCalls = c.ToolCalls[:0]
-			s.array(func(int) { d.toolCall() })
+			s.Array(func(int) { d.toolCall() })
 		case "reasoning_details":
 			c.ReasoningDetails = c.ReasoningDetails[:0]
-			s.array(func(int) { d.reasoningDetail() })
+			s.Array(func(int) { d.reasoningDetail() })
 		default:
-			s.skip()
+			s.Skip()
 		}
 	})
 }
@@ -172,26 +176,26 @@ func (d *chunkDecoder) delta() {
 func (d *chunkDecoder) toolCall() {
 	s, c := &d.s, &d.c
 	var tc toolCallDelta
-	if s.object(func(key []byte) {
+	if s.Object(func(key []byte) {
 		switch string(key) {
 		case "index":
-			tc.Index, tc.HasIndex = s.numberValue()
+			tc.Index, tc.HasIndex = s.Number()
 		case "id":
-			tc.ID = s.stringValue()
+			tc.ID = s.Str()
 		case "function":
 			tc.Name, tc.Arguments = nil, nil
-			s.object(func(key []byte) {
+			s.Object(func(key []byte) {
 				switch string(key) {
 				case "name":
-					tc.Name = s.stringValue()
+					tc.Name = s.Str()
 				case "arguments":
-					tc.Arguments = s.stringValue()
+					tc.Arguments = s.Str()
 				default:
-					s.skip()
+					s.Skip()
 				}
 			})
 		default:
-			s.skip()
+			s.Skip()
 		}
 	}) {
 		c.ToolCalls = append(c.ToolCalls, tc)
@@ -200,25 +204,25 @@ func (d *chunkDecoder) toolCall() {
 
 func (d *chunkDecoder) reasoningDetail() {
 	s, c := &d.s, &d.c
-	s.ws()
-	start := s.pos
+	s.Peek()
+	start := s.Pos()
 	var typ, id, data []byte
 	dataTruthy := false
-	isObj := s.object(func(key []byte) {
+	isObj := s.Object(func(key []byte) {
 		switch string(key) {
 		case "type":
-			typ = s.stringValue()
+			typ = s.Str()
 		case "id":
-			id = s.stringValue()
+			id = s.Str()
 		case "data":
-			data = s.raw()
+			data = s.Raw()
 			dataTruthy = truthy(data)
 		default:
-			s.skip()
+			s.Skip()
 		}
 	})
-	if isObj && s.err == nil && string(typ) == "reasoning.encrypted" && len(id) > 0 && dataTruthy {
-		c.ReasoningDetails = append(c.ReasoningDetails, reasoningDetail{ID: id, Raw: s.data[start:s.pos]})
+	if isObj && s.Err() == nil && string(typ) == "reasoning.encrypted" && len(id) > 0 && dataTruthy {
+		c.ReasoningDetails = append(c.ReasoningDetails, reasoningDetail{ID: id, Raw: s.Input()[start:s.Pos()]})
 	}
 }
 
@@ -226,28 +230,28 @@ func (d *chunkDecoder) reasoningDetail() {
 func (d *chunkDecoder) usage() (rawUsage, bool) {
 	s := &d.s
 	var u rawUsage
-	ok := s.object(func(key []byte) {
+	ok := s.Object(func(key []byte) {
 		switch string(key) {
 		case "prompt_tokens":
-			u.PromptTokens, _ = s.numberValue()
+			u.PromptTokens, _ = s.Number()
 		case "completion_tokens":
-			u.CompletionTokens, _ = s.numberValue()
+			u.CompletionTokens, _ = s.Number()
 		case "prompt_cache_hit_tokens":
-			u.PromptCacheHitTokens, u.HasPromptCacheHitTokens = s.numberValue()
+			u.PromptCacheHitTokens, u.HasPromptCacheHitTokens = s.Number()
 		case "prompt_tokens_details":
 			u.CachedTokens, u.HasCachedTokens, u.CacheWriteTokens = 0, false, 0
-			s.object(func(key []byte) {
+			s.Object(func(key []byte) {
 				switch string(key) {
 				case "cached_tokens":
-					u.CachedTokens, u.HasCachedTokens = s.numberValue()
+					u.CachedTokens, u.HasCachedTokens = s.Number()
 				case "cache_write_tokens":
-					u.CacheWriteTokens, _ = s.numberValue()
+					u.CacheWriteTokens, _ = s.Number()
 				default:
-					s.skip()
+					s.Skip()
 				}
 			})
 		default:
-			s.skip()
+			s.Skip()
 		}
 	})
 	return u, ok

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -271,11 +272,7 @@ func compactArgs(raw json.RawMessage) string {
 	if len(a) == 0 {
 		return "{}"
 	}
-	s := scanner{validateOnly: true}
-	s.reset(a)
-	s.skip()
-	s.end()
-	if s.err != nil {
+	if !jsonx.Valid(a) {
 		return "{}"
 	}
 	if isCompactJSON(a) {

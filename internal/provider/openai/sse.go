@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 const (
@@ -48,8 +50,6 @@ type sseReader struct {
 	// preamble: a server that answered with plain JSON (an error object, a non-streaming completion).
 	sawData  bool
 	preamble []byte
-
-	check scanner
 }
 
 func newSSEReader(body io.Reader) *sseReader {
@@ -185,13 +185,7 @@ func (r *sseReader) complete(data []byte) bool {
 	if isDone(data) {
 		return true
 	}
-	r.check.reset(data)
-	if r.check.kind() == 0 {
-		return false
-	}
-	r.check.skip()
-	r.check.end()
-	return r.check.err == nil
+	return jsonx.Valid(data)
 }
 
 // isDone reports the end-of-stream marker (pi's SDK accepts anything starting with it).
