@@ -56,6 +56,8 @@ type inlineWriter struct {
 	inCell bool
 	// dropSpace: the text after a hidden HTML comment loses its leading spaces.
 	dropSpace bool
+	// inLink: a URL in a link's text is not a link of its own.
+	inLink bool
 	// run collects consecutive plain text, so a URL the parser cut at "_" or "*" is found whole.
 	run strings.Builder
 }
@@ -140,7 +142,10 @@ func (w *inlineWriter) node(n ast.Node) {
 	case ast.KindLink:
 		l := n.(*ast.Link)
 		w.push(fgStyle(theme.MdLink, theme.AttrUnderline))
+		w.inLink = true
 		w.children(n)
+		w.flushRun()
+		w.inLink = false
 		w.pop()
 		href := unescapeText(l.Destination)
 		label := plainText(n, w.src)
@@ -190,7 +195,7 @@ func (w *inlineWriter) flushRun() {
 	}
 	s := w.run.String()
 	w.run.Reset()
-	for s != "" {
+	for s != "" && !w.inLink {
 		start, end := findURL(s)
 		if start < 0 {
 			w.b.WriteString(s)
@@ -200,6 +205,7 @@ func (w *inlineWriter) flushRun() {
 		w.link(s[start:end])
 		s = s[end:]
 	}
+	w.b.WriteString(s)
 }
 
 // link shows a URL (an autolink, a bare URL) as pi does: in the link colour, underlined.

@@ -30,6 +30,7 @@ func TestMarkdownLooksLikePi(t *testing.T) {
 		{"no room for the bar", "> abc", 2, []string{"ab", "c"}},
 		{"link with other text", "see [docs](https://x.io/d) now", 80, []string{"see docs (https://x.io/d) now"}},
 		{"link showing its URL", "[https://x.io](https://x.io)", 80, []string{"https://x.io"}},
+		{"a URL in a link's text", "[see https://x.io/a](https://x.io/b)", 80, []string{"see https://x.io/a (https://x.io/b)"}},
 		{"autolink and mail", "<https://x.io> and <me@x.io>", 80, []string{"https://x.io and me@x.io"}},
 		{"image shows its alt text", "![a cat](cat.png)", 80, []string{"a cat"}},
 		{"double tildes strike, single ones do not", "~~gone~~ ~kept~", 80, []string{"gone ~kept~"}},
@@ -80,6 +81,7 @@ func TestMarkdownStyles(t *testing.T) {
 	has("inline code", "`c`", fg(theme.MdCode)+"c")
 	has("link text", "[l](u)", fg(theme.MdLink)+"\x1b[4ml")
 	has("link URL", "[l](u)", fg(theme.MdLinkURL)+" (u)")
+	has("a URL in a link's text is the link's text", "[see https://x.io](u)", fg(theme.MdLink)+"\x1b[4msee https://x.io"+theme.Reset)
 	has("bare URL", "at https://x.io.", fg(theme.MdLink)+"\x1b[4mhttps://x.io"+theme.Reset+".")
 	has("code rule", "```go\nx\n```", fg(theme.MdCodeBlockBorder)+"```go")
 	has("unknown language", "```text\nx\n```", "  "+fg(theme.MdCodeBlock)+"x")
