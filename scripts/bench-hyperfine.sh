@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench-hyperfine.sh [BIN]: wall time (hyperfine) and peak RSS (/usr/bin/time -v) of the commands behind
-# issue 6's targets: `pi --version`, `pi -p hi --provider demo` at full demo speed, and `pi -p` /
-# `pi --mode json` on 20,000- and 200,000-delta streams from the scripted server (started here from
-# cmd/pi's test binary; loopback only). BIN defaults to bin/pi (`make build`).
+# issue 6's targets: `pi --version`, `pi -p hi --provider demo` at full demo speed, `pi -p hi` on a
+# 20-delta answer, and `pi -p` / `pi --mode json` on 20,000- and 200,000-delta streams from the
+# scripted server (started here from cmd/pi's test binary; loopback only). BIN defaults to bin/pi
+# (`make build`). The first frame of the TUI is measured by cmd/pi's BenchmarkTUIFirstFrame.
 #
 # PI073=/path/to/pi-coding-agent/dist/cli.js adds pi 0.73.1 (run with node) on the same commands, e.g.
 #   npm install --prefix /tmp/pi073 @mariozechner/pi-coding-agent@0.73.1
@@ -11,6 +12,7 @@
 # given by NODE=/path/to/node when the node on PATH is older.
 # RUNS (default 20) and STREAM_RUNS (default 3) set the number of runs; JSON200K=0 skips the
 # 200,000-delta JSON stream (its output is about 40 GB: minutes through a pipe).
+# STARTUP_ONLY=1 stops after the startup commands (--version and the two short -p runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,14 +36,15 @@ trap cleanup EXIT
 
 # The scripted OpenAI-compatible server, one per stream length, from cmd/pi's test binary.
 go test -c -o "$tmp/pibench.test" ./cmd/pi
-for n in 20000 200000; do
+for n in 20 20000 200000; do
 	(cd cmd/pi && PI_BENCH_SERVE="$tmp/url$n" PI_BENCH_DELTAS=$n exec "$tmp/pibench.test" -test.run '^TestBenchServer$' >"$tmp/server$n.log" 2>&1) &
 	pids+=($!)
 done
-for n in 20000 200000; do
+for n in 20 20000 200000; do
 	for _ in $(seq 600); do [ -s "$tmp/url$n" ] && break; sleep 0.1; done
 	[ -s "$tmp/url$n" ] || { echo "the scripted server did not start:"; cat "$tmp/server$n.log"; exit 1; }
 done
+url20=$(cat "$tmp/url20")
 url20k=$(cat "$tmp/url20000")
 url200k=$(cat "$tmp/url200000")
 
@@ -57,6 +60,7 @@ if [ -n "$PI073" ]; then
 	mkdir -p "$tmp/agent073"
 	cat >"$tmp/agent073/models.json" <<EOF
 {"providers":{
+  "bench20":{"baseUrl":"$url20","api":"openai-completions","apiKey":"none","models":[{"id":"test-model"}]},
   "bench20k":{"baseUrl":"$url20k","api":"openai-completions","apiKey":"none","models":[{"id":"test-model"}]},
   "bench200k":{"baseUrl":"$url200k","api":"openai-completions","apiKey":"none","models":[{"id":"test-model"}]}}}
 EOF
@@ -90,6 +94,10 @@ run() {
 
 run "pi --version" "$RUNS" --version -- --version
 run "pi -p hi --provider demo (PI_DEMO_DELAY=0)" "$RUNS" --provider demo -p hi
+run "pi -p hi, a 20-delta answer" "$RUNS" --base-url "$url20" --model test-model -p hi -- --provider bench20 --model test-model -p hi
+if [ "${STARTUP_ONLY:-0}" != 0 ]; then
+	exit 0
+fi
 run "pi -p, 20,000 deltas" "$STREAM_RUNS" --base-url "$url20k" --model test-model -p hi -- --provider bench20k --model test-model -p hi
 run "pi -p, 200,000 deltas" "$STREAM_RUNS" --base-url "$url200k" --model test-model -p hi -- --provider bench200k --model test-model -p hi
 run "pi --mode json, 20,000 deltas (about 416 MB of output)" "$STREAM_RUNS" --base-url "$url20k" --model test-model --mode json hi -- --provider bench20k --model test-model --mode json hi

@@ -3,15 +3,15 @@ package harness
 import (
 	"context"
 	"math/rand/v2"
-	"regexp"
 	"time"
 
+	"github.com/pi-go/pi-go/internal/lazyregexp"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
 // retryAfterPattern finds the server's Retry-After that the OpenAI-compatible provider appends to an
 // HTTP error message (" (retry after 5s)").
-var retryAfterPattern = regexp.MustCompile(`\(retry after ([0-9][0-9hms.]*)\)`)
+var retryAfterPattern = lazyregexp.New(`\(retry after ([0-9][0-9hms.]*)\)`)
 
 // RetryAfter extracts a server-requested wait from an error message.
 func RetryAfter(errorMessage string) (time.Duration, bool) {

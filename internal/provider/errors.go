@@ -3,44 +3,46 @@ package provider
 import (
 	"regexp"
 	"strconv"
+
+	"github.com/pi-go/pi-go/internal/lazyregexp"
 )
 
 // overflowPatterns match the error texts servers return when the input exceeds the context window
 // (pi 0.73.1's list, one per known server wording).
-var overflowPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)prompt is too long`),
-	regexp.MustCompile(`(?i)request_too_large`),
-	regexp.MustCompile(`(?i)input is too long for requested model`),
-	regexp.MustCompile(`(?i)exceeds the context window`),
-	regexp.MustCompile(`(?i)input token count.*exceeds the maximum`),
-	regexp.MustCompile(`(?i)maximum prompt length is \d+`),
-	regexp.MustCompile(`(?i)reduce the length of the messages`),
-	regexp.MustCompile(`(?i)maximum context length is \d+ tokens`),
-	regexp.MustCompile(`(?i)exceeds the limit of \d+`),
-	regexp.MustCompile(`(?i)exceeds the available context size`),
-	regexp.MustCompile(`(?i)greater than the context length`),
-	regexp.MustCompile(`(?i)context window exceeds limit`),
-	regexp.MustCompile(`(?i)exceeded model token limit`),
-	regexp.MustCompile(`(?i)too large for model with \d+ maximum context length`),
-	regexp.MustCompile(`(?i)model_context_window_exceeded`),
-	regexp.MustCompile(`(?i)prompt too long; exceeded (?:max )?context length`),
-	regexp.MustCompile(`(?i)context[_ ]length[_ ]exceeded`),
-	regexp.MustCompile(`(?i)too many tokens`),
-	regexp.MustCompile(`(?i)token limit exceeded`),
-	regexp.MustCompile(`(?i)^4(?:00|13)\s*(?:status code)?\s*\(no body\)`),
+var overflowPatterns = []*lazyregexp.Regexp{
+	lazyregexp.New(`(?i)prompt is too long`),
+	lazyregexp.New(`(?i)request_too_large`),
+	lazyregexp.New(`(?i)input is too long for requested model`),
+	lazyregexp.New(`(?i)exceeds the context window`),
+	lazyregexp.New(`(?i)input token count.*exceeds the maximum`),
+	lazyregexp.New(`(?i)maximum prompt length is \d+`),
+	lazyregexp.New(`(?i)reduce the length of the messages`),
+	lazyregexp.New(`(?i)maximum context length is \d+ tokens`),
+	lazyregexp.New(`(?i)exceeds the limit of \d+`),
+	lazyregexp.New(`(?i)exceeds the available context size`),
+	lazyregexp.New(`(?i)greater than the context length`),
+	lazyregexp.New(`(?i)context window exceeds limit`),
+	lazyregexp.New(`(?i)exceeded model token limit`),
+	lazyregexp.New(`(?i)too large for model with \d+ maximum context length`),
+	lazyregexp.New(`(?i)model_context_window_exceeded`),
+	lazyregexp.New(`(?i)prompt too long; exceeded (?:max )?context length`),
+	lazyregexp.New(`(?i)context[_ ]length[_ ]exceeded`),
+	lazyregexp.New(`(?i)too many tokens`),
+	lazyregexp.New(`(?i)token limit exceeded`),
+	lazyregexp.New(`(?i)^4(?:00|13)\s*(?:status code)?\s*\(no body\)`),
 }
 
 // nonOverflowPatterns exclude throttling texts that would otherwise match ("Too many tokens, please
 // wait" is a rate limit, not an overflow).
-var nonOverflowPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)^(?:Throttling error|Service unavailable):`),
-	regexp.MustCompile(`(?i)rate limit`),
-	regexp.MustCompile(`(?i)too many requests`),
+var nonOverflowPatterns = []*lazyregexp.Regexp{
+	lazyregexp.New(`(?i)^(?:Throttling error|Service unavailable):`),
+	lazyregexp.New(`(?i)rate limit`),
+	lazyregexp.New(`(?i)too many requests`),
 }
 
 // retryablePattern is pi 0.73.1's list of transient failures. pi-go's own transport errors are worded to
 // match it: "Connection refused", "Connection error", "Connection lost", "timed out", "ended without".
-var retryablePattern = regexp.MustCompile(`(?i)overloaded|provider.?returned.?error|rate.?limit|too many requests|` +
+var retryablePattern = lazyregexp.New(`(?i)overloaded|provider.?returned.?error|rate.?limit|too many requests|` +
 	`429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|` +
 	`connection.?refused|connection.?lost|websocket.?closed|websocket.?error|other side closed|fetch failed|` +
 	`upstream.?connect|reset before headers|socket hang up|ended without|http2 request did not get a response|` +
@@ -55,10 +57,10 @@ const NotRetryingNote = "; not retrying"
 // client error in the "<status> <message>" form (400 that is not an overflow, 401, 403, 404: the
 // request, the key or the URL is wrong); and pi 1.6's quota and billing limits, which reset after
 // hours, not seconds (pi-ai's NON_RETRYABLE_PROVIDER_LIMIT_ERROR_PATTERN).
-var permanentPatterns = []*regexp.Regexp{
-	regexp.MustCompile(regexp.QuoteMeta(NotRetryingNote)),
-	regexp.MustCompile(`^4(?:00|01|03|04) `),
-	regexp.MustCompile(`(?i)GoUsageLimitError|FreeUsageLimitError|Monthly usage limit reached|available balance|` +
+var permanentPatterns = []*lazyregexp.Regexp{
+	lazyregexp.New(regexp.QuoteMeta(NotRetryingNote)),
+	lazyregexp.New(`^4(?:00|01|03|04) `),
+	lazyregexp.New(`(?i)GoUsageLimitError|FreeUsageLimitError|Monthly usage limit reached|available balance|` +
 		`insufficient_quota|out of budget|quota exceeded|billing|subscription_sharing_usage_limit_exceeded|` +
 		`subscription_sharing_workplace_individual_usage_limit_exceeded|"code"\s*:\s*"?1308(?:[^0-9]|$)`),
 }
@@ -124,17 +126,17 @@ func IsRetryable(msg *AssistantMessage) bool {
 }
 
 // urlPattern finds the URLs pi-go's error texts name.
-var urlPattern = regexp.MustCompile(`[a-z][a-z0-9+.-]*://[^\s"']+`)
+var urlPattern = lazyregexp.New(`[a-z][a-z0-9+.-]*://[^\s"']+`)
 
 // reportedWindowPatterns find the context window in the overflow texts that name it: OpenAI's and
 // vLLM's "maximum context length is N tokens", llama.cpp's "available context size (N tokens)" and its
 // n_ctx field, Anthropic's "N tokens > M maximum", and "M maximum context length".
-var reportedWindowPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)maximum context length is (\d+) tokens`),
-	regexp.MustCompile(`(?i)available context size \((\d+) tokens\)`),
-	regexp.MustCompile(`"n_ctx"\s*:\s*(\d+)`),
-	regexp.MustCompile(`(?i)prompt is too long: \d+ tokens > (\d+) maximum`),
-	regexp.MustCompile(`(?i)too large for model with (\d+) maximum context length`),
+var reportedWindowPatterns = []*lazyregexp.Regexp{
+	lazyregexp.New(`(?i)maximum context length is (\d+) tokens`),
+	lazyregexp.New(`(?i)available context size \((\d+) tokens\)`),
+	lazyregexp.New(`"n_ctx"\s*:\s*(\d+)`),
+	lazyregexp.New(`(?i)prompt is too long: \d+ tokens > (\d+) maximum`),
+	lazyregexp.New(`(?i)too large for model with (\d+) maximum context length`),
 }
 
 // ReportedContextWindow is the context window a context-overflow error names, when it names one: a

@@ -3,11 +3,12 @@ package provider
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/pi-go/pi-go/internal/lazyregexp"
 )
 
 // PatternMatch is the result of resolving one model pattern.
@@ -62,7 +63,7 @@ func only(models []*Model, keep func(*Model) bool) (*Model, int) {
 	return found, 1
 }
 
-var datedSuffix = regexp.MustCompile(`-\d{8}$`)
+var datedSuffix = lazyregexp.New(`-\d{8}$`)
 
 // isAlias reports whether id names a moving alias rather than a dated snapshot: ids ending in
 // -latest, or without a -YYYYMMDD suffix.

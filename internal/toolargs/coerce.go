@@ -3,9 +3,10 @@ package toolargs
 import (
 	"encoding/json"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/pi-go/pi-go/internal/lazyregexp"
 )
 
 // Type coercion of tool arguments before validation, as pi does for plain JSON schemas (and as AJV's
@@ -256,8 +257,8 @@ func coercePrimitive(v any, t string) (any, bool) {
 }
 
 var (
-	jsDecimal = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
-	jsRadix   = regexp.MustCompile(`^0([xX][0-9a-fA-F]+|[bB][01]+|[oO][0-7]+)$`)
+	jsDecimal = lazyregexp.New(`^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$`)
+	jsRadix   = lazyregexp.New(`^0([xX][0-9a-fA-F]+|[bB][01]+|[oO][0-7]+)$`)
 )
 
 // jsStringToNumber is JavaScript's Number(string) for the forms it accepts: decimal literals (with

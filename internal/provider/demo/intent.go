@@ -1,9 +1,10 @@
 package demo
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
+
+	"github.com/pi-go/pi-go/internal/lazyregexp"
 )
 
 // intentKind is what the latest user message asks the demo to do with a tool.
@@ -31,17 +32,17 @@ const maxReads = 3
 var (
 	// A run verb that starts the message or a clause ("please run", "can you run", ", then run"), so
 	// "how do I run pi with ollama?" is a question, not a command.
-	reRun = regexp.MustCompile(`(?i)(?:^|[.!?,;:]\s*|\b(?:please|pls|can you|could you|would you|will you|now|then|and|also|just|go ahead and|try to|try)\s+)(?:run|execute|exec)\b:?\s*(.*)`)
+	reRun = lazyregexp.New(`(?i)(?:^|[.!?,;:]\s*|\b(?:please|pls|can you|could you|would you|will you|now|then|and|also|just|go ahead and|try to|try)\s+)(?:run|execute|exec)\b:?\s*(.*)`)
 	// reFence is a fenced code block; its body is taken as the command.
-	reFence    = regexp.MustCompile("(?s)```[A-Za-z0-9_+-]*\\n(.*?)```")
-	reBacktick = regexp.MustCompile("`([^`\\n]+)`")
-	reDollar   = regexp.MustCompile(`^\$\s+(\S.*)$`)
-	reReadVerb = regexp.MustCompile(`(?i)\b(?:read|show|open|cat|display|view|print|look at|see|contents? of|what'?s in|what is in|inside|summari[sz]e|explain|check)\b`)
-	reListWord = regexp.MustCompile(`(?i)\b(?:list|show|display|what|which|see|view|give)\b[^.?!]*\b(?:files?|folders?|director(?:y|ies)|dirs?|contents|entries)\b`)
-	reLs       = regexp.MustCompile(`(?i)(?:^|\s)ls(?:\s|$|[.?!])|\bwhat'?s (?:in )?here\b|\bdirectory listing\b`)
-	reExplore  = regexp.MustCompile(`(?i)\b(?:summari[sz]e|overview|explore|look around|tour)\b|\bwhat (?:is|does) this (?:project|repo|repository|codebase|directory|folder)\b|\btell me about (?:this|the) (?:project|repo|repository|codebase)\b`)
+	reFence    = lazyregexp.New("(?s)```[A-Za-z0-9_+-]*\\n(.*?)```")
+	reBacktick = lazyregexp.New("`([^`\\n]+)`")
+	reDollar   = lazyregexp.New(`^\$\s+(\S.*)$`)
+	reReadVerb = lazyregexp.New(`(?i)\b(?:read|show|open|cat|display|view|print|look at|see|contents? of|what'?s in|what is in|inside|summari[sz]e|explain|check)\b`)
+	reListWord = lazyregexp.New(`(?i)\b(?:list|show|display|what|which|see|view|give)\b[^.?!]*\b(?:files?|folders?|director(?:y|ies)|dirs?|contents|entries)\b`)
+	reLs       = lazyregexp.New(`(?i)(?:^|\s)ls(?:\s|$|[.?!])|\bwhat'?s (?:in )?here\b|\bdirectory listing\b`)
+	reExplore  = lazyregexp.New(`(?i)\b(?:summari[sz]e|overview|explore|look around|tour)\b|\bwhat (?:is|does) this (?:project|repo|repository|codebase|directory|folder)\b|\btell me about (?:this|the) (?:project|repo|repository|codebase)\b`)
 	// reInDir finds the directory in "files in internal", "contents of cmd/pi".
-	reInDir = regexp.MustCompile(`(?i)\b(?:in|of|under|inside)\s+(?:the\s+)?([~A-Za-z0-9_./-]+)`)
+	reInDir = lazyregexp.New(`(?i)\b(?:in|of|under|inside)\s+(?:the\s+)?([~A-Za-z0-9_./-]+)`)
 )
 
 // notCommandStart are first words after "run" that make a phrase, not a command line.
@@ -258,7 +259,7 @@ func isEnglishFiller(w string) bool {
 }
 
 // reFileBlock is a file attached with @path: pi inlines it as <file name="/abs/path">…</file>.
-var reFileBlock = regexp.MustCompile(`(?s)<file name="([^"]*)">\n?(.*?)\n?</file>\n?`)
+var reFileBlock = lazyregexp.New(`(?s)<file name="([^"]*)">\n?(.*?)\n?</file>\n?`)
 
 type attachedFile struct {
 	name, content string

@@ -4,21 +4,22 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/pi-go/pi-go/internal/lazyregexp"
 )
 
 var (
-	reExit      = regexp.MustCompile(`(?s)^(.*?)\s*Command exited with code (\d+)\s*$`)
-	reTimeout   = regexp.MustCompile(`(?s)^(.*?)\s*Command timed out after (\d+) seconds\s*$`)
-	reAborted   = regexp.MustCompile(`(?s)^(.*?)\s*Command aborted\s*$`)
-	reNotice    = regexp.MustCompile(`(?s)^(.*?)\n\n\[([^\n\]]*)\]\s*$`)
-	reANSI      = regexp.MustCompile("\x1b\\[[0-9;?]*[ -/]*[@-~]")
-	reStop      = regexp.MustCompile(`(?i)^\W*(?:stop|cancel|never ?mind|forget (?:it|that)|enough|halt|that'?s all|no more)\b`)
-	reGoVersion = regexp.MustCompile(`^go version go(\S+) (\S+)`)
-	reGitBranch = regexp.MustCompile(`(?m)^On branch (\S+)`)
-	reLongLs    = regexp.MustCompile(`^[-dlcbpsD][-rwxsStTl@+.]{9}`)
+	reExit      = lazyregexp.New(`(?s)^(.*?)\s*Command exited with code (\d+)\s*$`)
+	reTimeout   = lazyregexp.New(`(?s)^(.*?)\s*Command timed out after (\d+) seconds\s*$`)
+	reAborted   = lazyregexp.New(`(?s)^(.*?)\s*Command aborted\s*$`)
+	reNotice    = lazyregexp.New(`(?s)^(.*?)\n\n\[([^\n\]]*)\]\s*$`)
+	reANSI      = lazyregexp.New("\x1b\\[[0-9;?]*[ -/]*[@-~]")
+	reStop      = lazyregexp.New(`(?i)^\W*(?:stop|cancel|never ?mind|forget (?:it|that)|enough|halt|that'?s all|no more)\b`)
+	reGoVersion = lazyregexp.New(`^go version go(\S+) (\S+)`)
+	reGitBranch = lazyregexp.New(`(?m)^On branch (\S+)`)
+	reLongLs    = lazyregexp.New(`^[-dlcbpsD][-rwxsStTl@+.]{9}`)
 )
 
 // quotedLines is how many lines of a file or an output the demo quotes.
@@ -341,11 +342,11 @@ func (p *planner) describeFile(name, text string) string {
 }
 
 var (
-	reGoPackage = regexp.MustCompile(`(?m)^package (\w+)`)
-	reGoFunc    = regexp.MustCompile(`(?m)^func (?:\([^)]*\) )?(\w+)`)
-	reGoModule  = regexp.MustCompile(`(?m)^module (\S+)`)
-	reGoDirect  = regexp.MustCompile(`(?m)^go (\S+)`)
-	reMdHeading = regexp.MustCompile(`(?m)^#{1,3} +(.+?)\s*#*$`)
+	reGoPackage = lazyregexp.New(`(?m)^package (\w+)`)
+	reGoFunc    = lazyregexp.New(`(?m)^func (?:\([^)]*\) )?(\w+)`)
+	reGoModule  = lazyregexp.New(`(?m)^module (\S+)`)
+	reGoDirect  = lazyregexp.New(`(?m)^go (\S+)`)
+	reMdHeading = lazyregexp.New(`(?m)^#{1,3} +(.+?)\s*#*$`)
 )
 
 // fileFacts adds what a reader would notice first about a known kind of file.

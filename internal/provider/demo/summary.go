@@ -1,8 +1,9 @@
 package demo
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/pi-go/pi-go/internal/lazyregexp"
 )
 
 // Summary requests: pi's compaction and branch summaries send the transcript serialised inside
@@ -11,9 +12,9 @@ import (
 // calls made) and says who wrote it, so /compact and auto-compaction work with the demo too.
 
 var (
-	rePrevSummary = regexp.MustCompile(`(?s)^<previous-summary>\n(.*?)\n</previous-summary>\n\n(.*)$`)
-	reHeading     = regexp.MustCompile(`(?m)^(#{2,3}) (.+?)\s*$`)
-	reDoneItem    = regexp.MustCompile(`(?m)^- \[x\] .+$`)
+	rePrevSummary = lazyregexp.New(`(?s)^<previous-summary>\n(.*?)\n</previous-summary>\n\n(.*)$`)
+	reHeading     = lazyregexp.New(`(?m)^(#{2,3}) (.+?)\s*$`)
+	reDoneItem    = lazyregexp.New(`(?m)^- \[x\] .+$`)
 )
 
 // transcriptPart is one "[Role]: text" paragraph of a serialised conversation.

@@ -2,10 +2,11 @@ package demo
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pi-go/pi-go/internal/lazyregexp"
 )
 
 // joinParagraphs joins the non-empty parts with blank lines.
@@ -81,7 +82,7 @@ func sortedStrings(s []string) []string {
 	return out
 }
 
-var reShellSafe = regexp.MustCompile(`^[A-Za-z0-9_./~+-]+$`)
+var reShellSafe = lazyregexp.New(`^[A-Za-z0-9_./~+-]+$`)
 
 // shellQuote quotes a word for sh when it needs it.
 func shellQuote(s string) string {

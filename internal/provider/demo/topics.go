@@ -1,10 +1,11 @@
 package demo
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pi-go/pi-go/internal/lazyregexp"
 )
 
 // topic is what a message without a tool request is about.
@@ -29,20 +30,20 @@ const (
 // topicRules are tried in order; the first match wins, so specific subjects come before general ones.
 var topicRules = []struct {
 	topic topic
-	re    *regexp.Regexp
+	re    *lazyregexp.Regexp
 }{
-	{topicSteer, regexp.MustCompile(`(?i)\bsteer`)},
-	{topicFollowUp, regexp.MustCompile(`(?i)\bfollow[- ]?ups?\b|alt\+enter|\bqueue`)},
-	{topicAbort, regexp.MustCompile(`(?i)\babort|\bescape\b|\besc\b|\binterrupt|\bcancel`)},
-	{topicConfig, regexp.MustCompile(`(?i)api[ _-]?key|openai|ollama|llama|vllm|base[- ]?url|models\.json|real model|configur|\bset ?up\b|\bprovider|\bmodels?\b|\bkey\b|\bgpt|\bclaude|\bdeepseek|\bgroq|\bopenrouter`)},
-	{topicThinking, regexp.MustCompile(`(?i)\bthink|\breasoning|\bthoughts?\b`)},
-	{topicSessions, regexp.MustCompile(`(?i)\bsessions?\b|\bresume|\bhistory\b|\bcontinue\b|\bsaved?\b`)},
-	{topicIdentity, regexp.MustCompile(`(?i)who are you|what are you|\bpi-go\b|what is (?:pi|this)\b|\bare you (?:real|an? (?:ai|llm|bot|model))`)},
-	{topicTools, regexp.MustCompile(`(?i)\btools?\b`)},
-	{topicHelp, regexp.MustCompile(`(?i)\bhelp\b|what can (?:you|i) do|how does (?:this|it) work|\bdemo\b|\bshow me\b|\bfeatures?\b|\bkeys?\b|\bshortcuts?\b|what (?:should|can) i try`)},
-	{topicCode, regexp.MustCompile(`(?i)\b(?:write|edit|fix|refactor|implement|create|add|change|debug|bug|code|function|test)\b`)},
-	{topicThanks, regexp.MustCompile(`(?i)\b(?:thanks|thank you|thx|cheers|great|nice|cool|awesome|perfect)\b`)},
-	{topicGreeting, regexp.MustCompile(`(?i)^\W*(?:hi|hello|hey|yo|hiya|howdy|good (?:morning|afternoon|evening))\b`)},
+	{topicSteer, lazyregexp.New(`(?i)\bsteer`)},
+	{topicFollowUp, lazyregexp.New(`(?i)\bfollow[- ]?ups?\b|alt\+enter|\bqueue`)},
+	{topicAbort, lazyregexp.New(`(?i)\babort|\bescape\b|\besc\b|\binterrupt|\bcancel`)},
+	{topicConfig, lazyregexp.New(`(?i)api[ _-]?key|openai|ollama|llama|vllm|base[- ]?url|models\.json|real model|configur|\bset ?up\b|\bprovider|\bmodels?\b|\bkey\b|\bgpt|\bclaude|\bdeepseek|\bgroq|\bopenrouter`)},
+	{topicThinking, lazyregexp.New(`(?i)\bthink|\breasoning|\bthoughts?\b`)},
+	{topicSessions, lazyregexp.New(`(?i)\bsessions?\b|\bresume|\bhistory\b|\bcontinue\b|\bsaved?\b`)},
+	{topicIdentity, lazyregexp.New(`(?i)who are you|what are you|\bpi-go\b|what is (?:pi|this)\b|\bare you (?:real|an? (?:ai|llm|bot|model))`)},
+	{topicTools, lazyregexp.New(`(?i)\btools?\b`)},
+	{topicHelp, lazyregexp.New(`(?i)\bhelp\b|what can (?:you|i) do|how does (?:this|it) work|\bdemo\b|\bshow me\b|\bfeatures?\b|\bkeys?\b|\bshortcuts?\b|what (?:should|can) i try`)},
+	{topicCode, lazyregexp.New(`(?i)\b(?:write|edit|fix|refactor|implement|create|add|change|debug|bug|code|function|test)\b`)},
+	{topicThanks, lazyregexp.New(`(?i)\b(?:thanks|thank you|thx|cheers|great|nice|cool|awesome|perfect)\b`)},
+	{topicGreeting, lazyregexp.New(`(?i)^\W*(?:hi|hello|hey|yo|hiya|howdy|good (?:morning|afternoon|evening))\b`)},
 }
 
 func detectTopic(text string) topic {

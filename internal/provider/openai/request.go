@@ -3,11 +3,11 @@ package openai
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/pi-go/pi-go/internal/jsonx"
+	"github.com/pi-go/pi-go/internal/lazyregexp"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -55,7 +55,7 @@ type wireMessage struct {
 var reservedFields = map[string]bool{"role": true, "content": true, "tool_calls": true, "tool_call_id": true,
 	"name": true, "reasoning_details": true, "refusal": true, "function_call": true}
 
-var nonIDChars = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+var nonIDChars = lazyregexp.New(`[^a-zA-Z0-9_-]`)
 
 // normalizeToolCallID makes another provider's tool-call id acceptable here: Responses-style
 // "call|item" ids keep the call part, sanitised and cut to 40 characters; OpenAI itself rejects ids

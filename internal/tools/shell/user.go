@@ -3,10 +3,10 @@ package shell
 import (
 	"context"
 	"errors"
-	"regexp"
 	"strings"
 	"time"
 
+	"github.com/pi-go/pi-go/internal/lazyregexp"
 	"github.com/pi-go/pi-go/internal/tools/output"
 )
 
@@ -118,7 +118,7 @@ func (s *userSink) close() { s.spool.close() }
 
 // ansiPattern is strip-ansi's expression: OSC strings ended by BEL, ESC \ or ST, and CSI / escape
 // sequences.
-var ansiPattern = regexp.MustCompile(`(?:\x1b\][\s\S]*?(?:\x07|\x1b\x5c|\x{9c}))|[\x1b\x{9b}][\[\]()#;?]*(?:\d{1,4}(?:[;:]\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]`)
+var ansiPattern = lazyregexp.New(`(?:\x1b\][\s\S]*?(?:\x07|\x1b\x5c|\x{9c}))|[\x1b\x{9b}][\[\]()#;?]*(?:\d{1,4}(?:[;:]\d{0,4})*)?[\dA-PR-TZcf-nq-uy=><~]`)
 
 // ansiStripper removes escape sequences from a stream of text, holding back a sequence that may
 // continue in the next chunk.

@@ -1,10 +1,11 @@
 package editor
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/pi-go/pi-go/internal/lazyregexp"
 )
 
 // Editor is the prompt editor: multi-line text with a cursor, pi's prompt history, large pastes
@@ -52,7 +53,7 @@ const (
 	largePasteChars = 1000
 )
 
-var pasteMarker = regexp.MustCompile(`\[paste #(\d+)( (\+\d+ lines|\d+ chars))?\]`)
+var pasteMarker = lazyregexp.New(`\[paste #(\d+)( (\+\d+ lines|\d+ chars))?\]`)
 
 func New() *Editor {
 	return &Editor{lines: [][]rune{{}}, histIdx: -1, goalCol: -1, pastes: map[int]string{}}

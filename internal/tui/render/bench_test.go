@@ -2,11 +2,11 @@ package render
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/glamour"
 	"github.com/muesli/termenv"
 
 	"github.com/pi-go/pi-go/internal/provider"
@@ -104,54 +104,25 @@ func BenchmarkStreamDeltaNoFlush(b *testing.B) {
 	}
 }
 
-// BenchmarkGlamour measures building a glamour renderer (with our style sheet, and with glamour's
-// named dark style for comparison), rendering a block through it, and taking a block from our cache.
-func BenchmarkGlamour(b *testing.B) {
+// BenchmarkMarkdownBlock measures rendering one block (parse and layout) and taking it from the
+// cache; and highlighting a 40-line chunk of Go, the most a streamed code block renders at once.
+func BenchmarkMarkdownBlock(b *testing.B) {
 	th := theme.Dark(termenv.ANSI256)
-	style := th.MarkdownStyle(theme.MarkdownText)
 	block := "This paragraph explains a step in some detail, with `code`, **bold** words and a\n" +
 		"second source line so that wrapping has something to do at eighty columns."
-	b.Run("construct", func(b *testing.B) {
+	b.Run("new_markdown", func(b *testing.B) {
 		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			if _, err := glamour.NewTermRenderer(glamour.WithStyles(style), glamour.WithWordWrap(118), glamour.WithColorProfile(termenv.ANSI256)); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("construct_standard_style", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			if _, err := glamour.NewTermRenderer(glamour.WithStandardStyle("dark"), glamour.WithWordWrap(118)); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("construct_and_render", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			tr, _ := glamour.NewTermRenderer(glamour.WithStyles(style), glamour.WithWordWrap(118), glamour.WithColorProfile(termenv.ANSI256))
-			if _, err := tr.Render(block); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("render_reused", func(b *testing.B) {
-		tr, _ := glamour.NewTermRenderer(glamour.WithStyles(style), glamour.WithWordWrap(118), glamour.WithColorProfile(termenv.ANSI256))
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			if _, err := tr.Render(block); err != nil {
-				b.Fatal(err)
-			}
+		for b.Loop() {
+			NewMarkdown(th, theme.MarkdownText)
 		}
 	})
 	b.Run("block_uncached", func(b *testing.B) {
 		md := NewMarkdown(th, theme.MarkdownText)
 		md.Block("warm", 118)
 		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
+		for b.Loop() {
 			md.mu.Lock()
-			_ = md.render(block, 118)
+			_ = md.render(block, 0, 118)
 			md.mu.Unlock()
 		}
 	})
@@ -159,8 +130,20 @@ func BenchmarkGlamour(b *testing.B) {
 		md := NewMarkdown(th, theme.MarkdownText)
 		md.Block(block, 118)
 		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
+		for b.Loop() {
 			_ = md.Block(block, 118)
+		}
+	})
+	b.Run("highlight_go_40_lines", func(b *testing.B) {
+		var code strings.Builder
+		for i := range 40 {
+			fmt.Fprintf(&code, "\tif err := step%d(ctx, \"name\", 0x%x); err != nil { // check\n\t\treturn fmt.Errorf(\"step: %%w\", err)\n\t}\n", i, i)
+		}
+		src := code.String()
+		highlightCode(th, src, "go")
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = highlightCode(th, src, "go")
 		}
 	})
 }

@@ -3,9 +3,9 @@ package render
 import "strings"
 
 // codeChunkLines is how many lines of a long fenced code block make one block: a long code block is
-// cut into chunks so it too can be rendered (chroma is slow: about 0.2 ms a line) and flushed piece
-// by piece while it streams. Chunks join without a gap, so they read as one block; only a multi-line
-// comment or string crossing a cut may be coloured differently.
+// cut into chunks so it too can be rendered (highlighted) once and flushed piece by piece while it
+// streams. Chunks join without a gap and without the rules between them, so they read as one block;
+// only a multi-line comment or string crossing a cut may be coloured differently.
 const codeChunkLines = 40
 
 // mdBlock is one block of a markdown text: text[start:end], rendered with open prepended and close
@@ -27,6 +27,19 @@ func (b mdBlock) source(text string) string {
 		s += "\n" + b.close
 	}
 	return s
+}
+
+// rules says which code block rules the block lacks: a chunk after the first has none above, a
+// chunk cut before the block's end none below.
+func (b mdBlock) rules() blockRules {
+	var r blockRules
+	if b.open != "" {
+		r |= noTopRule
+	}
+	if b.close != "" {
+		r |= noBottomRule
+	}
+	return r
 }
 
 // blockSplitter cuts markdown into top-level blocks that render the same alone as inside the whole
@@ -86,6 +99,9 @@ func (b *blockSplitter) tail() int { return b.blockStart }
 func (b *blockSplitter) openCode() (open, firstChunk bool) {
 	return b.fenceChar != 0 && b.isFence, b.chunk == 0
 }
+
+// openFence is the fence character of the open code block (0 when none is open).
+func (b *blockSplitter) openFence() byte { return b.fenceChar }
 
 // line processes one complete line (without its newline) that starts at offset start.
 func (b *blockSplitter) line(start int, l string) {

@@ -4,21 +4,22 @@
 // escape sequences ignored and wide characters counted twice) and closes the styles it opens.
 //
 // Every chat block (a message, a tool call, a notice) starts with one empty line, pi's spacer, so the
-// caller prints blocks back to back. Markdown goes through glamour with one renderer per width and a
+// caller prints blocks back to back. Markdown is parsed by goldmark's CommonMark core (plus tables,
+// strikethrough and task lists, implemented here) and laid out in pi's look by this package, with a
 // cache of rendered blocks; MarkdownStream and AssistantStream render a growing message by finished
-// blocks plus a re-rendered tail and tell which lines are final and may go to the scrollback.
+// blocks plus a re-rendered tail and tell which lines are final and may go to the scrollback. Code
+// is coloured by a table-driven highlighter of this package (syntax.go).
 //
 // The package knows provider messages and loop tool results; it knows nothing of Bubble Tea, the
 // harness, sessions, files or the clock: the caller passes in the time-dependent parts (elapsed
 // time, spinner frame).
 //
-// Startup: New builds nothing heavy (the markdown pipelines and the highlighter come on first use),
-// but importing this package links glamour/ansi and chroma's lexers, whose package initialisation
-// runs in every pi process, --version included, and cannot be deferred while they are linked:
-// chroma/lexers parses its 279 embedded lexer definitions into a registry (glamour/ansi imports it
-// through chroma/quick, and so does the highlighter), chroma/styles its style sheets. Measured with
-// GODEBUG=inittrace=1 (minimum of 20 runs, 2 loaded cores): chroma/lexers 20 ms, chroma/styles 7.7,
-// bluemonday 2.9, goldmark/extension 2.3, of 41 ms of package init in all; pi --version took 57 ms
-// (hyperfine, minimum) against 17 ms for the same packages without the markdown stack. Taking that
-// cost away means owning the ANSI rendering of goldmark's tree and a lexer set loaded on first use.
+// Startup: every pi process runs the package initialisation of everything linked, --version
+// included, so this package links nothing that does work at initialisation: it used glamour and
+// chroma, whose lexer registry, style sheets and HTML sanitiser cost 33 ms of package init before
+// main (GODEBUG=inittrace=1, minimum of 30 runs on 2 loaded cores: 43.6 ms in all, 10.7 ms
+// without them). goldmark's extension package is left out for the same reason (its autolink regular
+// expressions compile at initialisation: 2 to 4 ms); bare URLs are found when text is rendered.
+// New builds nothing heavy either: the markdown renderers and the highlighter come on first use, a
+// language's word lists on its first code block.
 package render

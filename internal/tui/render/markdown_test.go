@@ -11,8 +11,7 @@ import (
 )
 
 // markdownCorpus is what models write: prose, lists (tight, loose, nested, ordered), fences with blank
-// lines inside, headings, quotes, rules, tables, HTML comments, CJK, long URLs. (Definition lists are
-// left out: glamour puts stray blank lines after them in a whole document, which blocks avoid.)
+// lines inside, headings, quotes, rules, tables, HTML comments, CJK, long URLs.
 var markdownCorpus = []string{
 	"Hello *world*, this is a **short** answer with `inline code`.",
 	"First paragraph that is long enough to wrap at forty columns for sure, yes.\n\nSecond paragraph.\n\nThird.",
@@ -56,14 +55,14 @@ func longCode(n int, blanks bool) string {
 
 func newTestMarkdown() *Markdown { return NewMarkdown(theme.Dark(termenv.ANSI256), theme.MarkdownText) }
 
-// Rendering by blocks must give what glamour gives for the whole document.
+// Rendering by blocks must give what rendering the whole document at once gives.
 func TestMarkdownBlocksMatchWholeDocument(t *testing.T) {
 	md := newTestMarkdown()
 	for _, doc := range markdownCorpus {
 		for _, w := range []int{30, 80, 120} {
 			got := md.Render(doc, w)
 			md.mu.Lock()
-			want := md.render(doc, w)
+			want := md.render(doc, 0, w)
 			md.mu.Unlock()
 			if strings.Join(stripAll(got), "\n") != strings.Join(stripAll(want), "\n") {
 				t.Errorf("width %d, doc %q:\nblocks:\n%s\nwhole:\n%s", w, doc,

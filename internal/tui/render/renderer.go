@@ -62,16 +62,15 @@ type Renderer struct {
 	th   *theme.Theme
 	keys Keys
 	home string
-	// The markdown renderers and the highlighter are built on first use: each holds a goldmark and
-	// glamour pipeline or chroma styles that a frame without markdown or code (the first one, a
-	// transcript of tool calls) never needs.
+	// The markdown renderers and the highlighter are built on first use: a frame without markdown
+	// or code (the first one, a transcript of tool calls) never needs their parser and caches.
 	text     func() *Markdown
 	thinking func() *Markdown
 	code     func() *highlighter
 }
 
 // New builds a Renderer. It is cheap: the markdown renderers and the highlighter are built on first
-// use, and glamour's pipeline for a width on the first render at that width.
+// use.
 func New(o Options) *Renderer {
 	if o.Theme == nil {
 		o.Theme = theme.Dark(termenv.Ascii)

@@ -90,7 +90,8 @@ func (s *MarkdownStream) TailText() string {
 
 // BlockLines returns the lines of finished block i at width (shared with the cache: do not modify).
 func (s *MarkdownStream) BlockLines(i, width int) []string {
-	return s.md.Block(s.blocks[i].source(s.text), width)
+	b := s.blocks[i]
+	return s.md.block(b.source(s.text), b.rules(), width)
 }
 
 // BlockGlued reports whether finished block i continues the one before it (a chunk of a long code
@@ -112,15 +113,22 @@ func (s *MarkdownStream) TailLines(width int) []string {
 		return nil
 	}
 	if open, first := s.split.openCode(); open {
+		lang := ""
 		if first {
-			// Drop the opening fence line.
+			// The opening fence line becomes the rule above.
+			fence := tail
 			if i := strings.IndexByte(tail, '\n'); i >= 0 {
-				tail = tail[i+1:]
+				fence, tail = tail[:i], tail[i+1:]
 			} else {
 				tail = ""
 			}
+			lang = fenceLanguage(fence)
 		}
-		return s.md.plainCode(tail, width)
+		// A closing fence still arriving would show as code for a moment.
+		if i := strings.LastIndexByte(tail, '\n') + 1; isPartialFence(tail[i:], s.split.openFence()) {
+			tail = tail[:i]
+		}
+		return s.md.plainCode(tail, lang, first, width)
 	}
 	return s.md.Block(strings.TrimRight(tail, " \t\r\n"), width)
 }
@@ -171,4 +179,19 @@ func (s *MarkdownStream) lines(from, width int) []string {
 	}
 	add(s.TailLines(width), s.TailGlued())
 	return out
+}
+
+// fenceLanguage is the language named on a code fence line ("```go title" gives "go").
+func fenceLanguage(line string) string {
+	info := strings.TrimLeft(strings.TrimLeft(line, " "), "`~")
+	if f := strings.Fields(info); len(f) > 0 {
+		return f[0]
+	}
+	return ""
+}
+
+// isPartialFence reports whether an unfinished last line may be the start of the closing fence.
+func isPartialFence(l string, fence byte) bool {
+	l = strings.TrimLeft(l, " ")
+	return l != "" && fence != 0 && strings.Trim(l, string(fence)) == ""
 }

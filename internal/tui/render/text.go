@@ -188,7 +188,7 @@ func trimRight(s string) string {
 		return ""
 	}
 	out := s[:end]
-	if strings.IndexByte(out, 0x1b) >= 0 {
+	if sgrStateAfter("", out) != "" {
 		out += theme.Reset
 	}
 	return out
@@ -250,8 +250,8 @@ func hardwrap(l string, width int) []string {
 	return parts
 }
 
-// fit makes every line at most width cells, wrapping the ones that are wider (glamour does not break
-// long URLs or CJK runs).
+// fit makes every line at most width cells, cutting the ones that are wider (code lines, which are
+// not word-wrapped, and prefixes wider than a narrow terminal).
 func fit(lines []string, width int) []string {
 	for i, l := range lines {
 		if ansi.StringWidth(l) > width {

@@ -1,6 +1,6 @@
 // Package theme holds pi-go's terminal colours: pi's dark and light palettes, turned into SGR
-// sequences for one colour profile, and the glamour style sheets for markdown. It knows nothing of
-// messages, tools or Bubble Tea; a Theme is immutable once built and safe to share.
+// sequences for one colour profile, and the text attributes (bold, italic, ...) markdown uses. It
+// knows nothing of messages, tools or Bubble Tea; a Theme is immutable once built and safe to share.
 package theme
 
 import (
@@ -144,7 +144,7 @@ type Theme struct {
 	attrs   bool // bold/italic/inverse are emitted (false for the Ascii profile)
 }
 
-// New resolves palette for profile. dark selects the matching markdown style.
+// New resolves palette for profile. dark tells whether it is meant for a dark background.
 func New(name string, palette Palette, profile termenv.Profile, dark bool) *Theme {
 	t := &Theme{name: name, dark: dark, profile: profile, palette: palette, attrs: profile != termenv.Ascii}
 	for k, c := range palette {

@@ -1,7 +1,6 @@
 package theme
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 
@@ -48,20 +47,16 @@ func TestPalettesAreComplete(t *testing.T) {
 	}
 }
 
-func TestMarkdownStyle(t *testing.T) {
-	for _, th := range []*Theme{Dark(termenv.ANSI256), Light(termenv.ANSI256)} {
-		s := th.MarkdownStyle(MarkdownText)
-		if s.Document.Margin == nil || *s.Document.Margin != 0 || s.Document.BlockPrefix != "" || s.Document.Color != nil {
-			t.Errorf("%s: document style %+v", th.Name(), s.Document)
+func TestAttrSeq(t *testing.T) {
+	th := Dark(termenv.ANSI256)
+	for a, want := range map[Attr]string{0: "", AttrBold: "\x1b[1m", AttrItalic | AttrUnderline: "\x1b[3;4m",
+		AttrBold | AttrItalic | AttrUnderline | AttrStrike: "\x1b[1;3;4;9m"} {
+		if got := th.AttrSeq(a); got != want {
+			t.Errorf("AttrSeq(%b) = %q, want %q", a, got, want)
 		}
-		if s.CodeBlock.Chroma == nil {
-			t.Errorf("%s: no chroma colours for code blocks", th.Name())
-		}
-		thinking := th.MarkdownStyle(MarkdownThinking)
-		r, g, b, _ := parseHex(th.Color(ThinkingText))
-		if thinking.Document.Italic == nil || !*thinking.Document.Italic || *thinking.Document.Color != strconv.Itoa(to256(r, g, b)) {
-			t.Errorf("%s: thinking style %+v", th.Name(), thinking.Document)
-		}
+	}
+	if got := Dark(termenv.Ascii).AttrSeq(AttrBold); got != "" {
+		t.Errorf("Ascii profile: AttrSeq(bold) = %q", got)
 	}
 }
 
