@@ -284,7 +284,8 @@ func TestRequestsCarryTheModelsHeaders(t *testing.T) {
 }
 
 // Credentials that cannot be resolved (a failing key command, say) end the run before the request,
-// through the loop's failure path: no assistant message events, the error in the transcript.
+// through the loop's failure path: as in pi 1.6 the synthetic error message has its message events and
+// a turn_end, so it is in the transcript and the session file.
 func TestRequestAuthFailureEndsTheRunBeforeTheRequest(t *testing.T) {
 	f := newFixture(t, []scriptedTurn{textTurn("never")}, func(o *Options) {
 		o.RequestAuth = func(context.Context, *provider.Model) (string, map[string]string, error) {
@@ -297,12 +298,18 @@ func TestRequestAuthFailureEndsTheRunBeforeTheRequest(t *testing.T) {
 	if n := f.script.requestCount(); n != 0 {
 		t.Errorf("%d requests sent", n)
 	}
-	if got := strings.Join(f.events.types(), ","); got != "agent_start,turn_start,message_start,message_end,agent_end" {
+	if got := strings.Join(f.events.types(), ","); got != "agent_start,turn_start,message_start,message_end,"+
+		"message_start,message_end,turn_end,agent_end" {
 		t.Errorf("events %s", got)
 	}
 	msgs := f.s.Messages()
 	last, ok := msgs[len(msgs)-1].(*provider.AssistantMessage)
 	if !ok || last.StopReason != provider.StopReasonError || last.ErrorMessage != "apiKey command failed: exit status 1" {
 		t.Errorf("last message %#v", msgs[len(msgs)-1])
+	}
+	entries := f.s.Store().Entries()
+	stored, err := entries[len(entries)-1].Message()
+	if a, ok := stored.(*provider.AssistantMessage); err != nil || !ok || a.ErrorMessage != last.ErrorMessage {
+		t.Errorf("last session entry %v, %v", stored, err)
 	}
 }
