@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/pi-go/pi-go/internal/harness/compaction"
+	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/session"
 )
@@ -258,6 +259,28 @@ func (s *Session) checkCompaction(ctx context.Context, msg *provider.AssistantMe
 		return true, nil
 	}
 	return false, nil
+}
+
+// prepareNextTurn is the loop's PrepareNextTurn: as pi 1.6 does between the turns of a run, it
+// compacts the history when the context the next request would send has crossed the threshold (a
+// turn with large tool results, say), so a long run does not wait for an overflow error. The loop
+// reads the compacted transcript for that request. A compaction that fails or finds nothing to do
+// leaves the run as it is.
+func (s *Session) prepareNextTurn(ctx context.Context, _ loop.TurnContext) (loop.NextTurn, error) {
+	settings := s.compactionSettings()
+	m := s.Model()
+	if !settings.Enabled || m == nil {
+		return loop.NextTurn{}, nil
+	}
+	window := s.contextWindow(m)
+	if window <= 0 || (window == m.ContextWindow && s.opts.UnknownContextWindow != nil && s.opts.UnknownContextWindow(m)) {
+		return loop.NextTurn{}, nil
+	}
+	est := compaction.EstimateRequestTokens(s.agent.Messages(), s.requestOverhead())
+	if compaction.ShouldCompact(est.Tokens, window, settings) {
+		_, _ = s.runCompaction(ctx, CompactionThreshold, "", false)
+	}
+	return loop.NextTurn{}, nil
 }
 
 // thresholdTokens is the context size to compare with the threshold: the message's usage, or, for an

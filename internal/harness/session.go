@@ -145,11 +145,12 @@ func New(opts Options) (*Session, error) {
 	steering, _ := loop.ParseQueueMode(settings.SteeringMode())
 	followUp, _ := loop.ParseQueueMode(settings.FollowUpMode())
 	s.agent = loop.NewAgent(loop.Config{
-		Stream:       s.sendRequest,
-		ConvertToLLM: ConvertToLLM,
-		RequestAuth:  opts.RequestAuth,
-		SteeringMode: steering,
-		FollowUpMode: followUp,
+		Stream:          s.sendRequest,
+		ConvertToLLM:    ConvertToLLM,
+		RequestAuth:     opts.RequestAuth,
+		PrepareNextTurn: s.prepareNextTurn,
+		SteeringMode:    steering,
+		FollowUpMode:    followUp,
 	}, loop.State{
 		Model:         opts.Model,
 		ThinkingLevel: level,
