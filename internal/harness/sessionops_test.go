@@ -191,7 +191,8 @@ func TestReplacementsApplyTheCommandLineModelAndLevel(t *testing.T) {
 }
 
 // Without a model on the command line, a fork takes the model of the branch it copies (pi opens the
-// fork as a resumed session), and a new session starts on the saved default model and level.
+// fork as a resumed session), and a new session starts on the saved default model and level (which
+// switching does not save).
 func TestReplacementsRestoreTheSessionModel(t *testing.T) {
 	f := newFixture(t, []scriptedTurn{textTurn("a1"), textTurn("a2")}, withRegistry(testModel, reasoningTestModel()))
 	m2 := f.s.opts.Models.Find("test", "m2")
@@ -219,10 +220,14 @@ func TestReplacementsRestoreTheSessionModel(t *testing.T) {
 		t.Errorf("fork before the user message that followed the switch to m1: model %v, want m1", m)
 	}
 
-	if err := f.s.SetModel(m2); err != nil {
+	if err := f.s.SetModel(m1); err != nil {
 		t.Fatal(err)
 	}
-	f.s.SetThinkingLevel(provider.ThinkingLow)
+	for k, v := range map[string]string{"defaultProvider": "test", "defaultModel": "m2", "defaultThinkingLevel": "low"} {
+		if err := f.s.opts.Settings.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := f.s.NewSession(""); err != nil {
 		t.Fatal(err)
 	}

@@ -215,7 +215,7 @@ func (s *server) setThinkingLevel(c *command) *response {
 		return c.fail(err)
 	}
 	if !provider.IsThinkingLevel(level) {
-		return c.fail(fmt.Errorf(`Invalid "level" in set_thinking_level: %q (expected one of off, minimal, low, medium, high, xhigh)`, level))
+		return c.fail(fmt.Errorf(`Invalid "level" in set_thinking_level: %q (expected one of off, minimal, low, medium, high, xhigh, max)`, level))
 	}
 	s.sess.SetThinkingLevel(provider.ThinkingLevel(level))
 	return c.ok()
