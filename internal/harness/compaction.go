@@ -159,7 +159,7 @@ func (s *Session) Compact(ctx context.Context, instructions string) (CompactionR
 	opCtx, end := s.beginOperationLocked(ctx)
 	s.mu.Unlock()
 	res, err := s.runCompaction(opCtx, CompactionManual, instructions, false)
-	end()
+	end(false)
 	if err == nil && s.agent.HasQueuedMessages() {
 		// Messages queued while the compaction ran are delivered now, as after an automatic one.
 		go s.deliverQueued()

@@ -201,7 +201,7 @@ func TestPromptPersistsEveryMessageInOrder(t *testing.T) {
 	}
 	types := strings.Join(f.events.types(), " ")
 	if !strings.HasPrefix(types, "agent_start turn_start message_start message_end message_start") ||
-		!strings.HasSuffix(types, "turn_end agent_end") {
+		!strings.HasSuffix(types, "turn_end agent_end agent_settled") {
 		t.Errorf("events: %s", types)
 	}
 }

@@ -304,7 +304,7 @@ func TestRequestAuthFailureEndsTheRunBeforeTheRequest(t *testing.T) {
 		t.Errorf("%d requests sent", n)
 	}
 	if got := strings.Join(f.events.types(), ","); got != "agent_start,turn_start,message_start,message_end,"+
-		"message_start,message_end,turn_end,agent_end" {
+		"message_start,message_end,turn_end,agent_end,agent_settled" {
 		t.Errorf("events %s", got)
 	}
 	msgs := f.s.Messages()

@@ -11,11 +11,13 @@ import (
 )
 
 // runPrompt sends a prompt and waits for its agent_end.
+// runPrompt prompts and waits until the session is idle again (agent_settled), as pi 1.6's
+// RpcClient.promptAndWait does.
 func runPrompt(t *testing.T, c *client, text string) {
 	t.Helper()
 	from := c.count()
 	c.ok(map[string]any{"type": "prompt", "message": text})
-	c.waitEvent(from, "agent_end")
+	c.waitEvent(from, "agent_settled")
 }
 
 func jsonOf(t *testing.T, v any) string {
