@@ -70,6 +70,12 @@ func TestCompactAndContextUsage(t *testing.T) {
 	if !strings.Contains(r.raw, `"contextUsage":{"tokens":null,"contextWindow":1000000,"percent":null}`) {
 		t.Errorf("contextUsage after compaction: %s", r.raw)
 	}
+	// pi 1.6 counts every message of the session file, the summarised ones too.
+	stats := r.obj["data"].(map[string]any)
+	if stats["userMessages"] != 2.0 || stats["assistantMessages"] != 2.0 || stats["totalMessages"] != 4.0 ||
+		stats["tokens"].(map[string]any)["output"].(float64) <= 0 {
+		t.Errorf("stats after compaction: %s", r.raw)
+	}
 	msgs := c.ok(map[string]any{"type": "get_messages"}).(map[string]any)["messages"].([]any)
 	if msgs[0].(map[string]any)["role"] != "compactionSummary" {
 		t.Errorf("transcript after compaction starts with %v", msgs[0])
