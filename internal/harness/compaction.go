@@ -133,6 +133,9 @@ func (s *Session) finishCompaction(ctx context.Context, p compaction.Params, pre
 		return res, err
 	}
 	s.agent.ReplaceMessages(built.Messages)
+	for _, m := range built.Messages {
+		res.EstimatedTokensAfter += compaction.EstimateTokens(m)
+	}
 	return res, nil
 }
 

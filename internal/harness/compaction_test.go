@@ -171,6 +171,14 @@ func TestThresholdCompactsAfterRun(t *testing.T) {
 	if u, ok := f.s.ContextUsage(); !ok || u.Known {
 		t.Errorf("usage right after a compaction must be unknown: %+v %v", u, ok)
 	}
+	// estimatedTokensAfter estimates the transcript the compaction left (pi 1.6).
+	want := 0
+	for _, m := range f.s.Messages() {
+		want += compaction.EstimateTokens(m)
+	}
+	if got := ends[0].Result.EstimatedTokensAfter; got != want || got == 0 {
+		t.Errorf("estimatedTokensAfter %d, the transcript's estimate %d", got, want)
+	}
 }
 
 // pi 1.6 compacts between the turns of a run once the context the next request would send crosses

@@ -52,6 +52,13 @@ func TestCompactAndContextUsage(t *testing.T) {
 	if !strings.Contains(r.raw, `"data":{"summary":`) || !strings.Contains(r.raw, `"details":{"readFiles":[],"modifiedFiles":[]}`) {
 		t.Errorf("result shape: %s", r.raw)
 	}
+	// pi 1.6: the estimate of what the compaction left, and what the summary request cost.
+	if after := res["estimatedTokensAfter"].(float64); after <= 0 {
+		t.Errorf("estimatedTokensAfter %v", after)
+	}
+	if u, _ := res["usage"].(map[string]any); u == nil || u["input"].(float64) <= 0 {
+		t.Errorf("usage of the summary request: %v", res["usage"])
+	}
 	if got := eventKinds(c.records()[from : at+1]); strings.Join(got, ",") != "compaction_start,compaction_end,response "+id+" compact success=true <nil>" {
 		t.Errorf("records: %v", got)
 	}
