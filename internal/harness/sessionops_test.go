@@ -236,6 +236,25 @@ func TestReplacementsRestoreTheSessionModel(t *testing.T) {
 	}
 }
 
+// pi 1.6: with no saved default, a new session starts on the startup model again; the model switched to
+// last does not carry over, since switching saves no default.
+func TestNewSessionStartsOnTheStartupModel(t *testing.T) {
+	f := newFixture(t, nil, withRegistry(testModel, reasoningTestModel()))
+	if err := f.s.SetModel(f.s.opts.Models.Find("test", "m2")); err != nil {
+		t.Fatal(err)
+	}
+	f.s.SetThinkingLevel(provider.ThinkingHigh)
+	if err := f.s.NewSession(""); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(entryKinds(f.s.Store()), " "); got != "model:m1 thinking:off" {
+		t.Errorf("new session entries %q, want the startup model with the default level clamped", got)
+	}
+	if m := f.s.Model(); m == nil || m.ID != "m1" || f.s.ThinkingLevel() != provider.ThinkingOff {
+		t.Errorf("new session on %v at %s", m, f.s.ThinkingLevel())
+	}
+}
+
 // switch_session to the session's own file re-opens it (pi allows it; pi-go must let go of its own lock
 // first) and the session goes on in the same file.
 func TestSwitchSessionToItsOwnFile(t *testing.T) {
