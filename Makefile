@@ -5,8 +5,18 @@ BIN     := bin/pi
 # "-dirty" when the tree had changes (Go's own vcs stamp is not relied on: GOFLAGS may turn it off).
 COMMIT  ?= $(shell git describe --always --dirty --abbrev=7 --exclude='*' 2>/dev/null)
 LDFLAGS := -s -w -X main.commit=$(COMMIT) $(if $(VERSION),-X main.version=$(VERSION))
-# Debian packages the tests drive: tmux (TUI end-to-end), ripgrep and fd-find (grep/find parity).
-TEST_PACKAGES := tmux ripgrep fd-find
+# Debian packages the tests drive: tmux (TUI end-to-end), ripgrep and fd-find (grep/find parity), npm
+# (to install the Node and pi below).
+TEST_PACKAGES := tmux ripgrep fd-find npm
+# Node 22 and pi 1.6.0 for the test that drives pi-go with pi's own RpcClient (cmd/pi), installed once
+# into a cache outside the module. `make test` sets PI_GO_REQUIRE_NODE=1: that test then fails instead
+# of skipping when they are missing. cmd/pi/rpcclient_e2e_test.go names the same versions.
+PI_TEST_CACHE     ?= $(HOME)/.cache/pi-go-test
+TEST_NODE_VERSION := 22.23.5
+TEST_PI_VERSION   := 1.6.0
+NODE_PACKAGE      := node-$(shell uname -s | tr A-Z a-z)-$(subst aarch64,arm64,$(subst x86_64,x64,$(shell uname -m)))
+TEST_NODE_DIR     := $(PI_TEST_CACHE)/node-$(TEST_NODE_VERSION)
+TEST_PI_DIR       := $(PI_TEST_CACHE)/pi-$(TEST_PI_VERSION)
 
 .PHONY: all run build install test deps bench bench-hyperfine lint fmt clean
 
@@ -27,6 +37,7 @@ deps:
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
 	command -v rg >/dev/null 2>&1 || missing="$$missing ripgrep"; \
 	(command -v fdfind >/dev/null 2>&1 || command -v fd >/dev/null 2>&1) || missing="$$missing fd-find"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages:$$missing"; \
 		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
@@ -34,11 +45,21 @@ deps:
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null || \
 		{ echo "could not install:$$missing (tests that need them will fail)"; exit 1; }; \
 	fi
+	@if [ ! -x "$(TEST_NODE_DIR)/node_modules/$(NODE_PACKAGE)/bin/node" ]; then \
+		echo "installing Node $(TEST_NODE_VERSION) into $(TEST_NODE_DIR)"; \
+		npm install --silent --no-audit --no-fund --prefix "$(TEST_NODE_DIR)" $(NODE_PACKAGE)@$(TEST_NODE_VERSION) >/dev/null || \
+		{ echo "could not install Node $(TEST_NODE_VERSION) (the RpcClient test will fail)"; exit 1; }; \
+	fi
+	@if [ ! -f "$(TEST_PI_DIR)/node_modules/@earendil-works/pi-coding-agent/dist/modes/rpc/rpc-client.js" ]; then \
+		echo "installing pi $(TEST_PI_VERSION) into $(TEST_PI_DIR)"; \
+		npm install --silent --no-audit --no-fund --prefix "$(TEST_PI_DIR)" @earendil-works/pi-coding-agent@$(TEST_PI_VERSION) >/dev/null || \
+		{ echo "could not install pi $(TEST_PI_VERSION) (the RpcClient test will fail)"; exit 1; }; \
+	fi
 	$(GO) mod download
 
 test: deps
 	$(GO) vet ./...
-	$(GO) test -race -timeout 9m ./...
+	PI_GO_REQUIRE_NODE=1 PI_GO_TEST_CACHE="$(PI_TEST_CACHE)" $(GO) test -race -timeout 9m ./...
 
 # bench runs every benchmark behind the issues' performance targets, one package at a time (-p 1: the
 # machine's cores are not shared between two benchmarks). It takes minutes: process benchmarks run the

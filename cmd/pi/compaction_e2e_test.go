@@ -136,23 +136,28 @@ func (p *project) compactions() []map[string]any {
 	return out
 }
 
-// A long session on a model with an 8k window overflows in a turn that reads a big file: the
-// compaction summarises the earlier prompts (scaled to the window, pi's 20000 kept tokens would keep
-// everything), keeps the read, and the continued run fits.
+// A long session on a model with an 8k window fills it in a turn that reads a big file. With the
+// window known, the compaction runs between that turn and the next request, when the threshold is
+// crossed (pi 1.6's prepareNextTurn), so nothing overflows; with a guessed window the next request
+// overflows and the error's window starts the compaction. Either way the compaction summarises the
+// earlier prompts (scaled to the window, pi's 20000 kept tokens would keep everything), keeps the
+// read, and the continued run fits.
 func TestOverflowInA8kWindowCompactsAndTheRunContinues(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		style   openaitest.Overflow
 		noUsage bool
 		args    func(p *project) []string
+		// reason is the compaction's; overflow also means one request overflowed first.
+		reason string
 	}{
-		{"registered window, OpenAI's error", openaitest.OverflowOpenAI, false, func(p *project) []string { return p.registerWindow(8192) }},
+		{"registered window, OpenAI's error", openaitest.OverflowOpenAI, false, func(p *project) []string { return p.registerWindow(8192) }, "threshold"},
 		// A --base-url server's window is a guess (128k); the overflow error names the real one.
 		{"guessed window, llama.cpp's error", openaitest.OverflowLlamaCpp, false, func(p *project) []string {
 			return []string{"--base-url", p.server.URL, "--model", "small"}
-		}},
+		}, "overflow"},
 		// Without usage the sizes are estimates, which must count the system prompt and the tools.
-		{"server without usage", openaitest.OverflowOpenAI, true, func(p *project) []string { return p.registerWindow(8192) }},
+		{"server without usage", openaitest.OverflowOpenAI, true, func(p *project) []string { return p.registerWindow(8192) }, "threshold"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := newProject(t)
@@ -169,13 +174,13 @@ func TestOverflowInA8kWindowCompactsAndTheRunContinues(t *testing.T) {
 				if r.code != 0 {
 					t.Fatalf("run %d: exit %d stdout %q stderr %q", i+1, r.code, r.stdout, r.stderr)
 				}
-				if i == len(prompts)-1 && (!strings.HasPrefix(r.stdout, "Answer ") || !strings.Contains(r.stderr, "Compacting the context (overflow)")) {
+				if i == len(prompts)-1 && (!strings.HasPrefix(r.stdout, "Answer ") || !strings.Contains(r.stderr, "Compacting the context ("+c.reason+")")) {
 					t.Errorf("the last run: stdout %q stderr %q", r.stdout, r.stderr)
 				}
 			}
 			overflows, largest, summaries, after := ws.stats()
-			if overflows != 1 {
-				t.Errorf("%d overflow errors, want the one that started the compaction", overflows)
+			if wantOverflows := map[string]int{"threshold": 0, "overflow": 1}[c.reason]; overflows != wantOverflows {
+				t.Errorf("%d overflow errors, want %d", overflows, wantOverflows)
 			}
 			// The history summary and the split turn's prefix summary run in parallel, in any order.
 			covered := false
@@ -197,10 +202,10 @@ func TestOverflowInA8kWindowCompactsAndTheRunContinues(t *testing.T) {
 			if len(comps) != 1 {
 				t.Fatalf("%d compactions", len(comps))
 			}
-			// "Compacted from N tokens" is the size of the context that overflowed (the server counted
-			// more than 8192), not a fraction of it.
-			if before := comps[0]["tokensBefore"].(float64); before < 8192*0.9 || before > 8192*1.5 {
-				t.Errorf("tokensBefore %v for a context of more than 8192 tokens (largest answered %d)", before, largest)
+			// "Compacted from N tokens" is the size of the context that crossed the threshold (8192 −
+			// 2048 reserved) or overflowed (the server counted more than 8192), not a fraction of it.
+			if before := comps[0]["tokensBefore"].(float64); before < (8192-2048)*0.9 || before > 8192*1.5 {
+				t.Errorf("tokensBefore %v for a context over the threshold (largest answered %d)", before, largest)
 			}
 		})
 	}

@@ -204,7 +204,7 @@ func TestJSONModeFollowsTheLoopContract(t *testing.T) {
 	}
 	want := "agent_start turn_start message_start message_end message_start message_end " +
 		"tool_execution_start tool_execution_update tool_execution_update tool_execution_end message_start message_end turn_end " +
-		"turn_start message_start message_end turn_end agent_end"
+		"turn_start message_start message_end turn_end agent_end agent_settled"
 	got := strings.Join(types, " ")
 	// bash may stream its output in one or more updates.
 	got = collapseRepeats(got, "tool_execution_update ")

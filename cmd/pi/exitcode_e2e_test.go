@@ -33,14 +33,18 @@ func TestJSONModeExitsOneWhenTheRunFails(t *testing.T) {
 			ErrorMessage string `json:"errorMessage"`
 		} `json:"messages"`
 	}
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+	// pi 1.6 ends with agent_settled; the run's outcome is in the agent_end before it.
+	if lines[len(lines)-1] != `{"type":"agent_settled","aborted":false}` {
+		t.Fatalf("last event %s", lines[len(lines)-1])
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-2]), &last); err != nil {
 		t.Fatal(err)
 	}
 	if last.Type != "agent_end" || len(last.Messages) == 0 {
-		t.Fatalf("last event %s", lines[len(lines)-1])
+		t.Fatalf("agent_end expected before agent_settled: %s", lines[len(lines)-2])
 	}
 	if m := last.Messages[len(last.Messages)-1]; m.StopReason != "error" || !strings.Contains(m.ErrorMessage, "Incorrect API key provided") {
-		t.Errorf("the last event does not say why: %s", lines[len(lines)-1])
+		t.Errorf("agent_end does not say why: %s", lines[len(lines)-2])
 	}
 
 	// A successful run still exits 0.

@@ -377,3 +377,81 @@ func TestFullOutputFilesLiveAsLongAsTheSession(t *testing.T) {
 	}
 	l.checkNoOutputFiles()
 }
+
+// TestRPCShutdownRules: pi 1.6's RPC mode shuts down in order when its input ends or on a first
+// SIGTERM; once that has started, the end of the input or a single signal does not cut it short, a
+// second signal exits at once. The command of the run ignores SIGTERM (its trap reports it through a
+// FIFO), so the orderly shutdown waits out the bash tool's second before SIGKILL: time for the test to
+// act while it is under way.
+func TestRPCShutdownRules(t *testing.T) {
+	const trapCommand = `trap 'echo term > term.fifo' TERM; echo $$ $PPID > pid.fifo; while :; do sleep 0.1; done`
+	for _, tc := range []struct {
+		name string
+		// start starts the shutdown; then one SIGTERM more is sent.
+		start    func(cmd *exec.Cmd, stdin io.Closer) error
+		wantCode int
+		// orderly: the run ended before the exit (its agent_settled is the last record).
+		orderly bool
+	}{
+		{"end of input, then a signal", func(_ *exec.Cmd, stdin io.Closer) error { return stdin.Close() }, 0, true},
+		{"a signal, then a second", func(cmd *exec.Cmd, _ io.Closer) error { return cmd.Process.Signal(syscall.SIGTERM) }, 143, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			l := newLifecycle(t)
+			if err := syscall.Mkfifo(filepath.Join(l.dir, "term.fifo"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			args, _ := json.Marshal(map[string]string{"command": trapCommand})
+			l.server.Enqueue(openaitest.ToolCallReply("test-model", "", openaitest.ToolCallSpec{ID: "c1", Name: "bash", Arguments: string(args)}))
+			cmd := exec.Command(piBinary, append(l.baseArgs(), "--mode", "rpc")...)
+			cmd.Dir, cmd.Env = l.dir, l.env()
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = cmd.Process.Kill() })
+			if _, err := io.WriteString(stdin, `{"type":"prompt","message":"trap it"}`+"\n"); err != nil {
+				t.Fatal(err)
+			}
+			shell, _ := l.readPids()
+			shellFd := openPidfd(t, shell)
+
+			if err := tc.start(cmd, stdin); err != nil {
+				t.Fatal(err)
+			}
+			// The command got its SIGTERM: the shutdown is under way.
+			if _, err := os.ReadFile(filepath.Join(l.dir, "term.fifo")); err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			err = cmd.Wait()
+			code := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tc.wantCode {
+				t.Errorf("exit %d, want %d; stderr: %s", code, tc.wantCode, stderr.String())
+			}
+			lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+			settled := lines[len(lines)-1] == `{"type":"agent_settled","aborted":true}`
+			if settled != tc.orderly {
+				t.Errorf("orderly shutdown %v, want %v; last record %s", settled, tc.orderly, lines[len(lines)-1])
+			}
+			if _, ok := awaitPidfd(shellFd, lifecycleBound); !ok {
+				t.Errorf("the command (pid %d) outlived pi", shell)
+			}
+			l.checkSession("trap it")
+		})
+	}
+}

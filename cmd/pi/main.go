@@ -67,9 +67,12 @@ func Main(args []string, io Streams) int {
 				fmt.Fprintln(io.Out, versionText())
 				return nil
 			}
-			ctx, stop := signalContext()
+			ctx, stop := signalContext(opts.Mode == "rpc")
 			defer stop()
 			err := run(ctx, &opts, io)
+			if errors.Is(err, errInputEnded) {
+				return nil // RPC's input ended first: a signal during its shutdown does not change the exit code
+			}
 			// A signal, or the terminal going away, ends every mode the same way once run has
 			// stopped what it started and saved the session: exit 128 + the signal's number.
 			if code := signalExitCode(ctx); code != 0 {
@@ -104,8 +107,11 @@ func Main(args []string, io Streams) int {
 
 // signalContext is cancelled by SIGINT, SIGTERM or SIGHUP (the terminal was closed); the signal that
 // did it is remembered so the exit code can say which (130 / 143 / 129). A SIGHUP that was ignored
-// when pi started (nohup) stays ignored: the user asked for the run to outlive the terminal.
-func signalContext() (context.Context, func()) {
+// when pi started (nohup) stays ignored: the user asked for the run to outlive the terminal. With
+// exitOnRepeat (RPC mode, as pi 1.6), the orderly shutdown the first signal starts is not cut short by
+// the end of the input, but a second signal exits at once with its own code; otherwise later signals
+// are ignored.
+func signalContext(exitOnRepeat bool) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	ch := make(chan os.Signal, 2)
 	sigs := []os.Signal{os.Interrupt, syscall.SIGTERM}
@@ -115,10 +121,20 @@ func signalContext() (context.Context, func()) {
 	signal.Notify(ch, sigs...)
 	done := make(chan struct{})
 	go func() {
-		select {
-		case sig := <-ch:
-			cancel(&signalError{sig: sig})
-		case <-done:
+		for n := 1; ; n++ {
+			select {
+			case sig := <-ch:
+				if n == 1 {
+					cancel(&signalError{sig: sig})
+					if !exitOnRepeat {
+						return
+					}
+					continue
+				}
+				os.Exit(exitCodeOf(sig))
+			case <-done:
+				return
+			}
 		}
 	}()
 	return ctx, func() {
@@ -136,12 +152,17 @@ func (e *signalError) Error() string { return "interrupted by " + e.sig.String()
 func signalExitCode(ctx context.Context) int {
 	var se *signalError
 	if errors.As(context.Cause(ctx), &se) {
-		if s, ok := se.sig.(syscall.Signal); ok {
-			return 128 + int(s)
-		}
-		return 130
+		return exitCodeOf(se.sig)
 	}
 	return 0
+}
+
+// exitCodeOf is a shell's exit code for a death by sig: 128 + its number.
+func exitCodeOf(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 130
 }
 
 const helpText = `pi-go - a coding agent in your terminal, compatible with pi's config, sessions and protocols.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/provider"
@@ -10,9 +11,17 @@ import (
 	"github.com/pi-go/pi-go/internal/tui"
 )
 
-// runRPC speaks pi's RPC protocol on stdin/stdout until stdin ends.
+// errInputEnded reports that RPC mode ended because its input did: the shutdown that started then is
+// orderly and exits 0, even if a signal arrives meanwhile (pi 1.6).
+var errInputEnded = errors.New("rpc: the input ended")
+
+// runRPC speaks pi's RPC protocol on stdin/stdout until stdin ends (errInputEnded) or ctx does.
 func (a *app) runRPC(ctx context.Context, sess *harness.Session) error {
-	return rpc.Serve(ctx, sess, a.io.In, a.io.Out, rpc.ServeOptions{Stderr: a.io.Err})
+	err := rpc.Serve(ctx, sess, a.io.In, a.io.Out, rpc.ServeOptions{Stderr: a.io.Err})
+	if err == nil {
+		return errInputEnded
+	}
+	return err
 }
 
 // runInteractive runs the TUI.

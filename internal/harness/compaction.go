@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/pi-go/pi-go/internal/harness/compaction"
+	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/session"
 )
@@ -132,6 +133,9 @@ func (s *Session) finishCompaction(ctx context.Context, p compaction.Params, pre
 		return res, err
 	}
 	s.agent.ReplaceMessages(built.Messages)
+	for _, m := range built.Messages {
+		res.EstimatedTokensAfter += compaction.EstimateTokens(m)
+	}
 	return res, nil
 }
 
@@ -158,7 +162,7 @@ func (s *Session) Compact(ctx context.Context, instructions string) (CompactionR
 	opCtx, end := s.beginOperationLocked(ctx)
 	s.mu.Unlock()
 	res, err := s.runCompaction(opCtx, CompactionManual, instructions, false)
-	end()
+	end(false)
 	if err == nil && s.agent.HasQueuedMessages() {
 		// Messages queued while the compaction ran are delivered now, as after an automatic one.
 		go s.deliverQueued()
@@ -258,6 +262,28 @@ func (s *Session) checkCompaction(ctx context.Context, msg *provider.AssistantMe
 		return true, nil
 	}
 	return false, nil
+}
+
+// prepareNextTurn is the loop's PrepareNextTurn: as pi 1.6 does between the turns of a run, it
+// compacts the history when the context the next request would send has crossed the threshold (a
+// turn with large tool results, say), so a long run does not wait for an overflow error. The loop
+// reads the compacted transcript for that request. A compaction that fails or finds nothing to do
+// leaves the run as it is.
+func (s *Session) prepareNextTurn(ctx context.Context, _ loop.TurnContext) (loop.NextTurn, error) {
+	settings := s.compactionSettings()
+	m := s.Model()
+	if !settings.Enabled || m == nil {
+		return loop.NextTurn{}, nil
+	}
+	window := s.contextWindow(m)
+	if window <= 0 || (window == m.ContextWindow && s.opts.UnknownContextWindow != nil && s.opts.UnknownContextWindow(m)) {
+		return loop.NextTurn{}, nil
+	}
+	est := compaction.EstimateRequestTokens(s.agent.Messages(), s.requestOverhead())
+	if compaction.ShouldCompact(est.Tokens, window, settings) {
+		_, _ = s.runCompaction(ctx, CompactionThreshold, "", false)
+	}
+	return loop.NextTurn{}, nil
 }
 
 // thresholdTokens is the context size to compare with the threshold: the message's usage, or, for an

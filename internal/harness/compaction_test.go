@@ -50,12 +50,13 @@ func compactionFixture(t *testing.T, turns []scriptedTurn, gate chan struct{}, w
 	var summaries []*provider.Request
 	model := *testModel
 	model.ContextWindow = window
-	f := newFixture(t, turns, func(o *Options) {
+	sc := &script{turns: turns}
+	f := newFixture(t, nil, func(o *Options) {
 		o.Model = &model
 		o.Settings = config.InMemorySettings(config.Settings{Compaction: config.CompactionSettings{ReserveTokens: 100, KeepRecentTokens: 5}})
-		sc := &script{turns: turns}
 		o.Stream = summaryAware(sc, gate, &summaries)
 	})
+	f.script = sc // the requests other than summaries
 	return f, &summaries
 }
 
@@ -169,6 +170,61 @@ func TestThresholdCompactsAfterRun(t *testing.T) {
 	}
 	if u, ok := f.s.ContextUsage(); !ok || u.Known {
 		t.Errorf("usage right after a compaction must be unknown: %+v %v", u, ok)
+	}
+	// estimatedTokensAfter estimates the transcript the compaction left (pi 1.6).
+	want := 0
+	for _, m := range f.s.Messages() {
+		want += compaction.EstimateTokens(m)
+	}
+	if got := ends[0].Result.EstimatedTokensAfter; got != want || got == 0 {
+		t.Errorf("estimatedTokensAfter %d, the transcript's estimate %d", got, want)
+	}
+}
+
+// pi 1.6 compacts between the turns of a run once the context the next request would send crosses
+// the threshold: after turn_end, before the next turn_start, and the next request carries the summary.
+func TestThresholdCompactsBetweenTurns(t *testing.T) {
+	bigToolTurn := func(b *provider.StreamBuilder) *provider.AssistantMessage {
+		i := 0
+		b.ToolCall(&i, "call_1", "nope", `{}`)
+		b.SetUsage(provider.Usage{Input: 940, Output: 10, TotalTokens: 950})
+		b.SetStopReason(provider.StopReasonToolUse, "")
+		return b.Finish()
+	}
+	f, summaries := compactionFixture(t, []scriptedTurn{usageTurn("a", 300), bigToolTurn, usageTurn("done", 400)}, nil, 1000)
+	ctx := context.Background()
+	if err := f.s.Prompt(ctx, "one", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.Prompt(ctx, "the second request, longer than what is kept", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	f.events.mu.Lock()
+	events := append([]Event(nil), f.events.events...)
+	f.events.mu.Unlock()
+	for _, e := range events {
+		switch e.Type {
+		case "turn_start", "turn_end", EventCompactionStart, EventCompactionEnd, "agent_end":
+			got = append(got, e.Type+" "+e.Reason)
+		}
+	}
+	want := []string{"turn_start ", "turn_end ", "agent_end ", // the first prompt
+		"turn_start ", "turn_end ", EventCompactionStart + " threshold", EventCompactionEnd + " threshold",
+		"turn_start ", "turn_end ", "agent_end "}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("events\n got %q\nwant %q", got, want)
+	}
+	if ends := f.events.ofType(EventCompactionEnd); ends[0].Result == nil || ends[0].WillRetry {
+		t.Errorf("compaction_end %+v", ends[0])
+	}
+	if len(*summaries) != 1 {
+		t.Fatalf("%d summary requests", len(*summaries))
+	}
+	last := f.script.requests[len(f.script.requests)-1]
+	if _, ok := last.Messages[0].(*provider.UserMessage); !ok ||
+		!strings.Contains(provider.TextOf(last.Messages[0].(*provider.UserMessage).Content, ""), "Keep going.") {
+		t.Errorf("the request after the compaction must start with the summary: %#v", last.Messages[0])
 	}
 }
 

@@ -17,6 +17,9 @@ const (
 	EventCompactionEnd        = "compaction_end"
 	EventQueueUpdate          = "queue_update"
 	EventThinkingLevelChanged = "thinking_level_changed"
+	// EventAgentSettled (pi 1.6) follows the last agent_end of a prompt, once its retries, compactions
+	// and queued messages are done and the session is idle: RpcClient.waitForIdle waits for it.
+	EventAgentSettled = "agent_settled"
 )
 
 // Compaction reasons.
@@ -40,7 +43,7 @@ type Event struct {
 	Success      bool
 	FinalError   string
 
-	// compaction_start / compaction_end
+	// compaction_start / compaction_end (Aborted also agent_settled's)
 	Reason  string
 	Result  *CompactionResult
 	Aborted bool
@@ -117,6 +120,8 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		list("followUp", nonNil(e.FollowUp))
 	case EventThinkingLevelChanged:
 		str("level", string(e.Level))
+	case EventAgentSettled:
+		boolean("aborted", e.Aborted)
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil

@@ -21,8 +21,9 @@ func (s *Session) AvailableModels() []*provider.Model {
 	return s.opts.Models.Available(s.opts.HasAuth)
 }
 
-// SetModel switches the model: it is recorded in the session and saved as the default in
-// settings.json, and the thinking level is re-clamped to what the model supports.
+// SetModel switches the model: it is recorded in the session (a model_change entry) and the thinking
+// level is chosen for it (thinkingForModelSwitch) and clamped to what it supports. As in pi 1.6,
+// settings.json is left alone: switching is not saving a default.
 func (s *Session) SetModel(m *provider.Model) error {
 	if m == nil {
 		return fmt.Errorf("no model given")
@@ -61,30 +62,32 @@ func (s *Session) CycleModel(backward bool) *CycleResult {
 func (s *Session) applyModel(m *provider.Model, level provider.ThinkingLevel) {
 	s.agent.SetModel(m)
 	s.appendEntry(s.Store().AppendModelChange(m.Provider, m.ID))
-	s.warn(s.opts.Settings.Set("defaultProvider", m.Provider))
-	s.warn(s.opts.Settings.Set("defaultModel", m.ID))
 	s.SetThinkingLevel(level)
 }
 
-// thinkingForModelSwitch is pi's rule: an explicit level wins; from a model without reasoning the saved
-// preference comes back; otherwise the current level carries over.
+// thinkingForModelSwitch is pi 1.6's rule for the level a model switch asks for (before clamping): an
+// explicit level (a scoped model's) wins, then the saved default of settings.json, then the current
+// level. So switching from a model without reasoning (level off) to one with it stays off unless a
+// default is saved.
 func (s *Session) thinkingForModelSwitch(explicit provider.ThinkingLevel) provider.ThinkingLevel {
 	if explicit != "" {
 		return explicit
 	}
-	if cur := s.Model(); cur == nil || !cur.Reasoning {
-		return s.settingsThinkingLevel()
+	if saved := s.opts.Settings.Settings().DefaultThinkingLevel; provider.IsThinkingLevel(saved) {
+		return provider.ThinkingLevel(saved)
 	}
 	return s.ThinkingLevel()
 }
 
-// SetThinkingLevel sets the level, clamped to the model. A change is recorded in the session, saved in
-// settings (unless it is the forced "off" of a model without reasoning) and announced.
+// SetThinkingLevel sets the level, clamped to what the model supports (with no model every level is
+// kept, as pi does). A change is recorded in the session (a thinking_level_change entry) and announced
+// (thinking_level_changed); as in pi 1.6, settings.json is left alone.
 func (s *Session) SetThinkingLevel(level provider.ThinkingLevel) {
-	m := s.Model()
-	effective := provider.ThinkingOff
-	if m != nil {
+	effective := level
+	if m := s.Model(); m != nil {
 		effective = provider.ClampThinkingLevel(m, level)
+	} else if !provider.IsThinkingLevel(string(level)) {
+		effective = provider.ThinkingOff
 	}
 	prev := s.ThinkingLevel()
 	s.agent.SetThinkingLevel(effective)
@@ -92,9 +95,6 @@ func (s *Session) SetThinkingLevel(level provider.ThinkingLevel) {
 		return
 	}
 	s.appendEntry(s.Store().AppendThinkingLevelChange(effective))
-	if (m != nil && m.Reasoning) || effective != provider.ThinkingOff {
-		s.warn(s.opts.Settings.Set("defaultThinkingLevel", string(effective)))
-	}
 	s.emit(Event{Type: EventThinkingLevelChanged, Level: effective})
 }
 

@@ -45,7 +45,7 @@ func openaiSession(t *testing.T, srv *openaitest.Server, settingsJSON string) (*
 	t.Cleanup(func() { s.Close() })
 	var events []Event
 	s.Subscribe(func(e Event) {
-		if e.Agent == nil {
+		if e.Agent == nil && e.Type != EventAgentSettled {
 			events = append(events, e)
 		}
 	})

@@ -24,16 +24,26 @@ func (s *Session) Prompt(ctx context.Context, text string, images []provider.Con
 	return s.PromptWithHooks(ctx, text, images, behavior, PromptHooks{})
 }
 
-// PromptHooks are the two moments of a prompt that pi 0.73.1's RPC mode acts on. Each hook that is set
-// is called exactly once, Decided first, both before any event of the run.
+// Disposition is what became of a prompt that was accepted (pi 1.6's preflight result).
+type Disposition string
+
+const (
+	// DispositionStarted: the prompt started a run.
+	DispositionStarted Disposition = "started"
+	// DispositionQueued: a run was active, so the prompt was queued as a steering or follow-up message.
+	DispositionQueued Disposition = "queued"
+)
+
+// PromptHooks are the two moments of a prompt that pi's RPC mode acts on. Each hook that is set is
+// called exactly once, Decided first, both before any event of the run.
 type PromptHooks struct {
 	// Decided: the session has taken the prompt (its run is starting, or it was queued) or refused it.
 	// A prompt or steering message sent after this point is ordered after this one.
 	Decided func()
-	// Preflight is pi's preflight result: nil once the message was queued or its run is about to start
-	// (after any compaction the prompt needs first), or the reason it was refused, which the call
-	// then also returns.
-	Preflight func(error)
+	// Preflight is pi's preflight result: what became of the prompt once it was queued or its run is
+	// about to start (after any compaction the prompt needs first), or the reason it was refused
+	// (then the call returns that error too).
+	Preflight func(Disposition, error)
 }
 
 // PromptWithHooks is Prompt reporting its preflight through hooks (RPC mode answers a prompt at that
@@ -46,9 +56,9 @@ func (s *Session) PromptWithHooks(ctx context.Context, text string, images []pro
 			hooks.Decided()
 		}
 	}
-	report := func(err error) error {
+	report := func(d Disposition, err error) error {
 		if hooks.Preflight != nil {
-			hooks.Preflight(err)
+			hooks.Preflight(d, err)
 		}
 		return err
 	}
@@ -62,27 +72,29 @@ func (s *Session) PromptWithHooks(ctx context.Context, text string, images []pro
 			s.FollowUp(text, images)
 		default:
 			decided()
-			return report(ErrBusy)
+			return report("", ErrBusy)
 		}
 		decided()
-		return report(nil)
+		return report(DispositionQueued, nil)
 	}
 	if err := s.checkModelLocked(); err != nil {
 		s.mu.Unlock()
 		decided()
-		return report(err)
+		return report("", err)
 	}
 	opCtx, end := s.beginOperationLocked(ctx)
 	s.mu.Unlock()
-	defer end()
+	started := false
+	defer func() { end(started) }()
 	decided()
 
 	s.flushPendingBash()
 	if _, err := s.checkCompaction(opCtx, s.lastAssistantMessage(), true); err != nil {
-		return report(err)
+		return report("", err)
 	}
 	s.resetSystemPrompt()
-	report(nil)
+	report(DispositionStarted, nil)
+	started = true
 	if err := s.agent.Prompt(opCtx, provider.NewUserMessage(text, images...)); err != nil {
 		return err
 	}
@@ -103,8 +115,10 @@ func (s *Session) Continue(ctx context.Context) error {
 	}
 	opCtx, end := s.beginOperationLocked(ctx)
 	s.mu.Unlock()
-	defer end()
+	started := true
+	defer func() { end(started) }()
 	if err := s.agent.Continue(opCtx); err != nil {
+		started = false // Continue's errors are preconditions: no run started
 		return err
 	}
 	return s.afterRun(opCtx)
@@ -112,14 +126,17 @@ func (s *Session) Continue(ctx context.Context) error {
 
 // beginOperationLocked marks the session busy with one operation (a run with its retries and
 // compactions, or a manual compaction) and returns its context and the function that ends it. The
-// caller holds s.mu and has checked that no operation runs.
-func (s *Session) beginOperationLocked(ctx context.Context) (context.Context, func()) {
+// caller holds s.mu and has checked that no operation runs. end(ran) says whether the operation
+// started an agent run: then its end is announced with agent_settled, once the session is idle again
+// (pi 1.6: no more automatic work follows), aborted when the operation was cancelled.
+func (s *Session) beginOperationLocked(ctx context.Context) (context.Context, func(ran bool)) {
 	opCtx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	s.busy = true
 	s.opCancel = cancel
 	s.opDone = done
-	return opCtx, func() {
+	return opCtx, func(ran bool) {
+		aborted := opCtx.Err() != nil
 		cancel()
 		s.mu.Lock()
 		s.busy = false
@@ -127,6 +144,9 @@ func (s *Session) beginOperationLocked(ctx context.Context) (context.Context, fu
 		s.opDone = nil
 		s.mu.Unlock()
 		s.flushPendingBash()
+		if ran {
+			s.emit(Event{Type: EventAgentSettled, Aborted: aborted})
+		}
 		close(done)
 	}
 }

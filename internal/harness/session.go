@@ -145,11 +145,12 @@ func New(opts Options) (*Session, error) {
 	steering, _ := loop.ParseQueueMode(settings.SteeringMode())
 	followUp, _ := loop.ParseQueueMode(settings.FollowUpMode())
 	s.agent = loop.NewAgent(loop.Config{
-		Stream:       s.sendRequest,
-		ConvertToLLM: ConvertToLLM,
-		RequestAuth:  opts.RequestAuth,
-		SteeringMode: steering,
-		FollowUpMode: followUp,
+		Stream:          s.sendRequest,
+		ConvertToLLM:    ConvertToLLM,
+		RequestAuth:     opts.RequestAuth,
+		PrepareNextTurn: s.prepareNextTurn,
+		SteeringMode:    steering,
+		FollowUpMode:    followUp,
 	}, loop.State{
 		Model:         opts.Model,
 		ThinkingLevel: level,
@@ -188,17 +189,20 @@ func (s *Session) reportStoreWarnings() {
 // adoptStore sets the agent up for the store it has just been given (new_session, switch_session,
 // fork, clone), as pi sets up the fresh session it builds for each: an empty session gets the model and
 // level a new one starts with and records them; a session with entries has its transcript, model and
-// level restored.
+// level restored. The model of a new session is the one chosen at startup (the command line's, or
+// the saved default then), or the saved default now: pi 1.6 resolves it again, and since switching
+// models saves no default, the model switched to last does not carry over.
 func (s *Session) adoptStore() error {
 	if len(s.Store().Entries()) > 0 {
 		return s.reloadFromStore(s.settingsThinkingLevel())
 	}
 	s.reportStoreWarnings()
-	m := s.agent.Model()
-	if s.opts.KeepModel && s.opts.Model != nil {
-		m = s.opts.Model
-	} else if d := s.settingsDefaultModel(); d != nil {
+	m := s.opts.Model
+	if d := s.settingsDefaultModel(); d != nil && !s.opts.KeepModel {
 		m = d
+	}
+	if m == nil {
+		m = s.agent.Model()
 	}
 	level := s.settingsThinkingLevel()
 	if s.opts.KeepThinking {

@@ -170,7 +170,7 @@ type Stats struct {
 	ContextUsage      *ContextUsage `json:"contextUsage,omitempty"`
 }
 
-// TokenTotals sums the usage of the transcript's assistant messages.
+// TokenTotals sums the usage of the session's assistant messages.
 type TokenTotals struct {
 	Input      int `json:"input"`
 	Output     int `json:"output"`
@@ -179,25 +179,35 @@ type TokenTotals struct {
 	Total      int `json:"total"`
 }
 
-// Stats counts messages, tokens and cost over the current transcript.
+// Stats counts messages, tool calls, tokens and cost over every message entry of the session file,
+// all branches and what compactions summarised included (pi 1.6; 0.73.1 counted the transcript only).
+// A message that cannot be read back counts without its tool calls and usage.
 func (s *Session) Stats() Stats {
-	msgs := s.agent.Messages()
 	store := s.Store()
-	st := Stats{SessionFile: store.SessionFile(), SessionID: store.SessionID(), TotalMessages: len(msgs)}
-	for _, m := range msgs {
-		switch m := m.(type) {
-		case *provider.UserMessage:
+	st := Stats{SessionFile: store.SessionFile(), SessionID: store.SessionID()}
+	for _, e := range store.Entries() {
+		if e.Type != session.TypeMessage {
+			continue
+		}
+		st.TotalMessages++
+		switch e.Role {
+		case provider.RoleUser:
 			st.UserMessages++
-		case *provider.ToolResultMessage:
+		case provider.RoleToolResult:
 			st.ToolResults++
-		case *provider.AssistantMessage:
+		case provider.RoleAssistant:
 			st.AssistantMessages++
-			st.ToolCalls += len(m.ToolCalls())
-			st.Tokens.Input += m.Usage.Input
-			st.Tokens.Output += m.Usage.Output
-			st.Tokens.CacheRead += m.Usage.CacheRead
-			st.Tokens.CacheWrite += m.Usage.CacheWrite
-			st.Cost += m.Usage.Cost.Total
+			m, err := e.Message()
+			a, ok := m.(*provider.AssistantMessage)
+			if err != nil || !ok {
+				continue
+			}
+			st.ToolCalls += len(a.ToolCalls())
+			st.Tokens.Input += a.Usage.Input
+			st.Tokens.Output += a.Usage.Output
+			st.Tokens.CacheRead += a.Usage.CacheRead
+			st.Tokens.CacheWrite += a.Usage.CacheWrite
+			st.Cost += a.Usage.Cost.Total
 		}
 	}
 	st.Tokens.Total = st.Tokens.Input + st.Tokens.Output + st.Tokens.CacheRead + st.Tokens.CacheWrite

@@ -191,7 +191,8 @@ func TestReplacementsApplyTheCommandLineModelAndLevel(t *testing.T) {
 }
 
 // Without a model on the command line, a fork takes the model of the branch it copies (pi opens the
-// fork as a resumed session), and a new session starts on the saved default model and level.
+// fork as a resumed session), and a new session starts on the saved default model and level (which
+// switching does not save).
 func TestReplacementsRestoreTheSessionModel(t *testing.T) {
 	f := newFixture(t, []scriptedTurn{textTurn("a1"), textTurn("a2")}, withRegistry(testModel, reasoningTestModel()))
 	m2 := f.s.opts.Models.Find("test", "m2")
@@ -219,15 +220,38 @@ func TestReplacementsRestoreTheSessionModel(t *testing.T) {
 		t.Errorf("fork before the user message that followed the switch to m1: model %v, want m1", m)
 	}
 
-	if err := f.s.SetModel(m2); err != nil {
+	if err := f.s.SetModel(m1); err != nil {
 		t.Fatal(err)
 	}
-	f.s.SetThinkingLevel(provider.ThinkingLow)
+	for k, v := range map[string]string{"defaultProvider": "test", "defaultModel": "m2", "defaultThinkingLevel": "low"} {
+		if err := f.s.opts.Settings.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := f.s.NewSession(""); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(entryKinds(f.s.Store()), " "); got != "model:m2 thinking:low" {
 		t.Errorf("new session entries %q, want the saved default model and level", got)
+	}
+}
+
+// pi 1.6: with no saved default, a new session starts on the startup model again; the model switched to
+// last does not carry over, since switching saves no default.
+func TestNewSessionStartsOnTheStartupModel(t *testing.T) {
+	f := newFixture(t, nil, withRegistry(testModel, reasoningTestModel()))
+	if err := f.s.SetModel(f.s.opts.Models.Find("test", "m2")); err != nil {
+		t.Fatal(err)
+	}
+	f.s.SetThinkingLevel(provider.ThinkingHigh)
+	if err := f.s.NewSession(""); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(entryKinds(f.s.Store()), " "); got != "model:m1 thinking:off" {
+		t.Errorf("new session entries %q, want the startup model with the default level clamped", got)
+	}
+	if m := f.s.Model(); m == nil || m.ID != "m1" || f.s.ThinkingLevel() != provider.ThinkingOff {
+		t.Errorf("new session on %v at %s", m, f.s.ThinkingLevel())
 	}
 }
 
@@ -284,7 +308,8 @@ func TestRequestsCarryTheModelsHeaders(t *testing.T) {
 }
 
 // Credentials that cannot be resolved (a failing key command, say) end the run before the request,
-// through the loop's failure path: no assistant message events, the error in the transcript.
+// through the loop's failure path: as in pi 1.6 the synthetic error message has its message events and
+// a turn_end, so it is in the transcript and the session file.
 func TestRequestAuthFailureEndsTheRunBeforeTheRequest(t *testing.T) {
 	f := newFixture(t, []scriptedTurn{textTurn("never")}, func(o *Options) {
 		o.RequestAuth = func(context.Context, *provider.Model) (string, map[string]string, error) {
@@ -297,12 +322,18 @@ func TestRequestAuthFailureEndsTheRunBeforeTheRequest(t *testing.T) {
 	if n := f.script.requestCount(); n != 0 {
 		t.Errorf("%d requests sent", n)
 	}
-	if got := strings.Join(f.events.types(), ","); got != "agent_start,turn_start,message_start,message_end,agent_end" {
+	if got := strings.Join(f.events.types(), ","); got != "agent_start,turn_start,message_start,message_end,"+
+		"message_start,message_end,turn_end,agent_end,agent_settled" {
 		t.Errorf("events %s", got)
 	}
 	msgs := f.s.Messages()
 	last, ok := msgs[len(msgs)-1].(*provider.AssistantMessage)
 	if !ok || last.StopReason != provider.StopReasonError || last.ErrorMessage != "apiKey command failed: exit status 1" {
 		t.Errorf("last message %#v", msgs[len(msgs)-1])
+	}
+	entries := f.s.Store().Entries()
+	stored, err := entries[len(entries)-1].Message()
+	if a, ok := stored.(*provider.AssistantMessage); err != nil || !ok || a.ErrorMessage != last.ErrorMessage {
+		t.Errorf("last session entry %v, %v", stored, err)
 	}
 }

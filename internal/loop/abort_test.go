@@ -87,6 +87,83 @@ func TestAbort(t *testing.T) {
 		})
 	})
 
+	t.Run("sequential batch: calls after the abort get an immediate error result", func(t *testing.T) {
+		runScenario(t, scenario{
+			cfg: Config{ToolExecution: ExecutionSequential},
+			tools: func(e *env) []Tool {
+				return []Tool{&testTool{name: "stopper", exec: func(ctx context.Context, c ToolCall, _ func(ToolResult)) (ToolResult, error) {
+					e.a.Abort()
+					return textResult("finished anyway"), nil
+				}}, echo(e, "echo")}
+			},
+			steps: func(e *env) []step {
+				return []step{callTools([]callSpec{call("call_1", "stopper", `{}`), call("call_2", "echo", `{}`),
+					call("call_3", "echo", `{}`)}), reply("never streamed")}
+			},
+			want: seq("agent_start", "turn_start", userEvents("hi"), toolCallEvents(3),
+				"tool_execution_start call_1", "tool_execution_end call_1", resultEvents("call_1", false),
+				"tool_execution_start call_2", "tool_execution_end call_2 error", resultEvents("call_2", true),
+				"tool_execution_start call_3", "tool_execution_end call_3 error", resultEvents("call_3", true),
+				"turn_end assistant:toolUse [toolResult:call_1,toolResult:call_2:error,toolResult:call_3:error]",
+				"turn_start", "message_start assistant", "message_end assistant:aborted", "turn_end assistant:aborted []",
+				"agent_end [user:hi,assistant:toolUse,toolResult:call_1,toolResult:call_2:error,toolResult:call_3:error,assistant:aborted]"),
+			check: func(t *testing.T, e *env) {
+				if n := e.executed.Load(); n != 0 {
+					t.Errorf("%d calls ran after the abort", n)
+				}
+				msgs := e.a.Messages()
+				if got := resultText(msgs[3]); got != "Operation aborted" {
+					t.Errorf("result text %q", got)
+				}
+				if got := resultText(msgs[2]); got != "finished anyway" {
+					t.Errorf("the call that was running keeps its result: %q", got)
+				}
+			},
+		})
+	})
+
+	t.Run("parallel batch: aborted while preparing, no call runs and no hook is asked again", func(t *testing.T) {
+		var ep *env
+		var before []string
+		runScenario(t, scenario{
+			cfg: Config{
+				BeforeToolCall: func(ctx context.Context, c ToolCallContext) (BeforeToolCallResult, error) {
+					before = append(before, c.ToolCall.ID)
+					ep.a.Abort()
+					return BeforeToolCallResult{}, nil
+				},
+				AfterToolCall: func(context.Context, AfterToolCallContext) (AfterToolCallResult, error) {
+					t.Error("AfterToolCall ran for a call that never started")
+					return AfterToolCallResult{}, nil
+				},
+			},
+			tools: func(e *env) []Tool { ep = e; return []Tool{echo(e, "echo")} },
+			steps: func(e *env) []step {
+				return []step{callTools([]callSpec{call("call_1", "echo", `{}`), call("call_2", "echo", `{}`)}), reply("never")}
+			},
+			want: seq("agent_start", "turn_start", userEvents("hi"), toolCallEvents(2),
+				"tool_execution_start call_1", "tool_execution_end call_1 error",
+				"tool_execution_start call_2", "tool_execution_end call_2 error",
+				resultEvents("call_1", true), resultEvents("call_2", true),
+				"turn_end assistant:toolUse [toolResult:call_1:error,toolResult:call_2:error]",
+				"turn_start", "message_start assistant", "message_end assistant:aborted", "turn_end assistant:aborted []",
+				"agent_end [user:hi,assistant:toolUse,toolResult:call_1:error,toolResult:call_2:error,assistant:aborted]"),
+			check: func(t *testing.T, e *env) {
+				if n := e.executed.Load(); n != 0 {
+					t.Errorf("%d calls ran after the abort", n)
+				}
+				if !slices.Equal(before, []string{"call_1"}) {
+					t.Errorf("BeforeToolCall asked for %v", before)
+				}
+				for _, i := range []int{2, 3} {
+					if got := resultText(e.a.Messages()[i]); got != "Operation aborted" {
+						t.Errorf("result %d text %q", i, got)
+					}
+				}
+			},
+		})
+	})
+
 	t.Run("during the initial poll: steering delivered, request aborted", func(t *testing.T) {
 		runScenario(t, scenario{
 			steps: func(e *env) []step { return []step{reply("never streamed")} },
@@ -142,6 +219,13 @@ func TestAbort(t *testing.T) {
 	})
 }
 
+// failureEvents is how a run that failed outside the stream contract ends (pi 1.6): its synthetic
+// message with message_start and message_end, turn_end, and agent_end with that message alone.
+func failureEvents(reason string) []string {
+	return []string{"message_start assistant", "message_end assistant:" + reason,
+		"turn_end assistant:" + reason + " []", "agent_end [assistant:" + reason + "]"}
+}
+
 func TestFailurePath(t *testing.T) {
 	synthetic := func(t *testing.T, e *env, reason provider.StopReason, text string) {
 		t.Helper()
@@ -173,7 +257,7 @@ func TestFailurePath(t *testing.T) {
 				}}
 			},
 			reason: provider.StopReasonError, text: "No API key for provider: mock",
-			want: seq("agent_start", "turn_start", userEvents("hi"), "agent_end [assistant:error]"),
+			want: seq("agent_start", "turn_start", userEvents("hi"), failureEvents("error")),
 		},
 		{
 			name: "TransformContext fails on the second request",
@@ -189,7 +273,7 @@ func TestFailurePath(t *testing.T) {
 			steps:  func(e *env) []step { return []step{reply("a", func() { e.a.FollowUp(user("f1")) })} },
 			reason: provider.StopReasonError, text: "transform failed",
 			want: seq("agent_start", "turn_start", userEvents("hi"), textEvents(), "turn_end assistant:stop []",
-				"turn_start", userEvents("f1"), "agent_end [assistant:error]"),
+				"turn_start", userEvents("f1"), failureEvents("error")),
 		},
 		{
 			name: "aborted while resolving the key",
@@ -200,7 +284,7 @@ func TestFailurePath(t *testing.T) {
 				}}
 			},
 			reason: provider.StopReasonAborted, text: "context canceled",
-			want: seq("agent_start", "turn_start", userEvents("hi"), "agent_end [assistant:aborted]"),
+			want: seq("agent_start", "turn_start", userEvents("hi"), failureEvents("aborted")),
 		},
 		{
 			name: "the stream function panics",
@@ -211,7 +295,7 @@ func TestFailurePath(t *testing.T) {
 				}}
 			},
 			reason: provider.StopReasonError, text: "panic: boom",
-			want: seq("agent_start", "turn_start", userEvents("hi"), "agent_end [assistant:error]"),
+			want: seq("agent_start", "turn_start", userEvents("hi"), failureEvents("error")),
 		},
 		{
 			name: "the stream function returns no message",
@@ -222,7 +306,7 @@ func TestFailurePath(t *testing.T) {
 				}}
 			},
 			reason: provider.StopReasonError, text: "stream function returned no message",
-			want: seq("agent_start", "turn_start", userEvents("hi"), "agent_end [assistant:error]"),
+			want: seq("agent_start", "turn_start", userEvents("hi"), failureEvents("error")),
 		},
 	}
 	for _, tc := range tests {
@@ -256,7 +340,23 @@ func TestFailurePath(t *testing.T) {
 				}
 			},
 			want: seq("agent_start", "turn_start", userEvents("hi"), textEvents(), "turn_end assistant:stop []",
-				"agent_end [assistant:error]"),
+				failureEvents("error")),
+		})
+		synthetic(t, e, provider.StopReasonError, "panic: listener broke")
+	})
+
+	t.Run("a subscriber that panics again while the failure is reported only cuts the report short", func(t *testing.T) {
+		e := runScenario(t, scenario{
+			steps: func(e *env) []step { return []step{reply("a")} },
+			before: func(e *env) {
+				e.rec.on = func(ev Event) {
+					if ev.Type == EventTurnEnd {
+						panic("listener broke")
+					}
+				}
+			},
+			want: seq("agent_start", "turn_start", userEvents("hi"), textEvents(), "turn_end assistant:stop []",
+				"message_start assistant", "message_end assistant:error", "turn_end assistant:error []"),
 		})
 		synthetic(t, e, provider.StopReasonError, "panic: listener broke")
 	})
@@ -281,7 +381,7 @@ func TestFailurePath(t *testing.T) {
 			},
 			steps: func(e *env) []step { return []step{callTools([]callSpec{call("call_1", "slow", `{}`)})} },
 			want: seq("agent_start", "turn_start", userEvents("hi"), toolCallEvents(1),
-				"tool_execution_start call_1", "tool_execution_update call_1", "agent_end [assistant:error]"),
+				"tool_execution_start call_1", "tool_execution_update call_1", failureEvents("error")),
 		})
 		<-stopped
 		synthetic(t, e, provider.StopReasonError, "panic: listener broke")

@@ -255,15 +255,18 @@ func (a *Agent) startRunLocked(parent context.Context) *run {
 func (a *Agent) execute(r *run, body func() error) {
 	defer a.finishRun()
 	if err := guard(body); err != nil {
-		a.handleRunFailure(r, err)
+		// A subscriber that panics again while the failure is reported only cuts the report short.
+		_ = guard(func() error { a.handleRunFailure(r, err); return nil })
 	}
 }
 
-// handleRunFailure records a synthetic assistant error message directly in the transcript (no message
-// events, so it is never persisted) and emits agent_end with it alone.
+// handleRunFailure ends the run with a synthetic assistant error message, delivered as pi 1.6 does: its
+// message_start and message_end (so the transcript and the session file get it), turn_end, and
+// agent_end with that message alone.
 func (a *Agent) handleRunFailure(r *run, err error) {
 	a.mu.Lock()
 	model := a.state.Model
+	a.mu.Unlock()
 	if model == nil {
 		model = &placeholderModel
 	}
@@ -280,9 +283,9 @@ func (a *Agent) handleRunFailure(r *run, err error) {
 		ErrorMessage: err.Error(),
 		Timestamp:    provider.Now(),
 	}
-	a.state.Messages = append(a.state.Messages, msg)
-	a.state.ErrorMessage = msg.ErrorMessage
-	a.mu.Unlock()
+	a.emit(&Event{Type: EventMessageStart, Message: msg})
+	a.emit(&Event{Type: EventMessageEnd, Message: msg})
+	a.emit(&Event{Type: EventTurnEnd, Message: msg, ToolResults: []*provider.ToolResultMessage{}})
 	a.emit(&Event{Type: EventAgentEnd, Messages: []provider.Message{msg}})
 }
 

@@ -67,13 +67,46 @@ type AfterToolCallResult struct {
 	Terminate *bool
 }
 
-// TurnContext is what ShouldStopAfterTurn sees after turn_end.
+// TurnContext is the turn that has just completed, as FinishTurn and PrepareNextTurn see it.
 type TurnContext struct {
 	Message     *provider.AssistantMessage
 	ToolResults []*provider.ToolResultMessage
 	// Messages is the transcript after the turn; NewMessages what this run added so far.
 	Messages    []provider.Message
 	NewMessages []provider.Message
+}
+
+// TurnDecision is FinishTurn's verdict on the run (pi's finishTurn result).
+type TurnDecision int
+
+const (
+	// TurnDefault lets the loop decide: it goes on while there are tool results, steering or
+	// follow-up messages to answer.
+	TurnDefault TurnDecision = iota
+	// TurnEnd ends the run right after this turn's turn_end; queued messages stay queued.
+	TurnEnd
+	// TurnContinue guarantees one more request. Tool results, steering or follow-ups satisfy it as
+	// usual; without any, the loop makes one request from the transcript as it stands.
+	TurnContinue
+)
+
+// NextTurn is what PrepareNextTurn adds to the next turn.
+type NextTurn struct {
+	// Messages go into the transcript before the next request, ahead of the steering or follow-up
+	// messages the turn delivers, each with message_start and message_end.
+	Messages []provider.Message
+}
+
+// RequestPlan is what one request is built from. PrepareRequest may change any field; the change
+// holds for that request only, since the loop reads the Agent's state afresh for every request (a
+// hook that wants a lasting change sets it on the Agent as well).
+type RequestPlan struct {
+	SystemPrompt  string
+	Model         *provider.Model
+	ThinkingLevel provider.ThinkingLevel
+	Tools         []Tool
+	// Messages is the transcript; TransformContext and ConvertToLLM run on it afterwards.
+	Messages []provider.Message
 }
 
 // Config is the fixed wiring of an Agent. Only Stream is required.
@@ -83,7 +116,7 @@ type Config struct {
 	// and toolResult messages.
 	ConvertToLLM func([]provider.Message) []provider.Message
 	// TransformContext runs before ConvertToLLM on every request. An error ends the run through the
-	// failure path (a synthetic error message, agent_end only).
+	// failure path (a synthetic error message: message_start, message_end, turn_end, agent_end).
 	TransformContext func(ctx context.Context, msgs []provider.Message) ([]provider.Message, error)
 	// RequestAuth resolves the credentials of every request just before it is sent: pi's getApiKey,
 	// with the headers that belong to the key (one call, so a key and its headers come from one
@@ -102,12 +135,19 @@ type Config struct {
 	// AfterToolCall runs after the tool finished, on the loop goroutine, before tool_execution_end. An
 	// error replaces the result with an error result.
 	AfterToolCall func(ctx context.Context, c AfterToolCallContext) (AfterToolCallResult, error)
-	// ShouldStopAfterTurn ends the run gracefully after turn_end (queues stay queued).
-	ShouldStopAfterTurn func(c TurnContext) bool
-	// PrepareNextTurn runs after every turn_end that does not end the run on an error, before
-	// ShouldStopAfterTurn and the steering poll. The loop re-reads the Agent's state (model, tools,
-	// system prompt, thinking level, messages) for every request, so the hook may change any of them.
-	PrepareNextTurn func(ctx context.Context)
+	// FinishTurn runs when a turn is complete, before its turn_end, also for a turn that ended in an
+	// error or abort (whose run ends regardless of the decision). An error ends the run through the
+	// failure path.
+	FinishTurn func(ctx context.Context, t TurnContext) (TurnDecision, error)
+	// PrepareNextTurn runs before every turn but the first: after the previous turn's turn_end and
+	// steering poll, before this turn's turn_start. It may take long (the coding agent compacts the
+	// history here), and may change the Agent's state (model, tools, system prompt, thinking level,
+	// messages), which the loop reads afresh for every request. It is not called when the run ends
+	// instead. An error ends the run through the failure path.
+	PrepareNextTurn func(ctx context.Context, t TurnContext) (NextTurn, error)
+	// PrepareRequest runs before every request, the first included, after the turn's messages were
+	// delivered. An error ends the run through the failure path.
+	PrepareRequest func(ctx context.Context, plan *RequestPlan) error
 	// SteeringMode and FollowUpMode are the initial queue modes (default one-at-a-time).
 	SteeringMode, FollowUpMode QueueMode
 }

@@ -65,22 +65,38 @@ func (r *run) end() {
 	r.emit(&Event{Type: EventAgentEnd, Messages: slices.Clone(r.newMessages)})
 }
 
-// loop is the two-layer loop of DESIGN.md §3: the inner loop runs turns while the model calls tools or
-// steering messages are pending; the outer loop picks up follow-ups when the inner loop would stop.
+// loop is the two-layer loop of DESIGN.md §3 as pi-agent-core 1.6 runs it: the inner loop runs turns
+// while the model calls tools or steering messages are pending; the outer loop picks up follow-ups
+// when the inner loop would stop. FinishTurn decides before each turn_end whether the run ends, goes on
+// as usual or makes one more request; PrepareNextTurn readies every turn after the first.
 func (r *run) loop() error {
 	cfg := &r.a.cfg
-	firstTurn := true
+	var last *TurnContext // the turn completed last; nil before the first
+	// explicitContinue: FinishTurn asked for one more request, and nothing has brought one yet.
+	explicitContinue := false
 	// Messages steered while idle (or while the run was starting) go right after the prompt.
 	pending := r.pollSteering()
 	for {
 		hasMoreToolCalls := true
 		for hasMoreToolCalls || len(pending) > 0 {
-			if firstTurn {
-				firstTurn = false
-			} else {
+			var prepared []provider.Message
+			if last != nil {
+				if cfg.PrepareNextTurn != nil {
+					next, err := cfg.PrepareNextTurn(r.ctx, *last)
+					if err != nil {
+						return err
+					}
+					prepared = next.Messages
+				}
+				// Preparation may take long (a compaction): steering sent meanwhile joins this turn,
+				// but only if the poll after turn_end found nothing, so that one-at-a-time mode never
+				// delivers two messages in one turn.
+				if len(pending) == 0 {
+					pending = r.pollSteering()
+				}
 				r.emit(&Event{Type: EventTurnStart})
 			}
-			for _, m := range pending {
+			for _, m := range slices.Concat(prepared, pending) {
 				r.emitMessage(m)
 				r.newMessages = append(r.newMessages, m)
 			}
@@ -92,47 +108,84 @@ func (r *run) loop() error {
 			}
 			r.newMessages = append(r.newMessages, msg)
 			if msg.StopReason == provider.StopReasonError || msg.StopReason == provider.StopReasonAborted {
+				// The run ends whatever FinishTurn decides; it still sees the turn.
+				if _, err := r.finishTurn(msg, nil); err != nil {
+					return err
+				}
 				r.emit(&Event{Type: EventTurnEnd, Message: msg, ToolResults: []*provider.ToolResultMessage{}})
 				r.end()
 				return nil
 			}
 
-			// The content is the ground truth: a "stop" or "length" message with tool calls runs them.
+			// The content is the ground truth: a message with tool calls gets their results whatever
+			// its stop reason says.
 			results := []*provider.ToolResultMessage{}
 			hasMoreToolCalls = false
 			if calls := msg.ToolCalls(); len(calls) > 0 {
-				var terminate bool
-				results, terminate = r.executeToolCalls(msg, calls, tools)
+				terminate := false
+				if msg.StopReason == provider.StopReasonLength {
+					// Cut off by the output limit: any call's arguments may be truncated, so none runs.
+					results = r.failTruncatedToolCalls(calls)
+				} else {
+					results, terminate = r.executeToolCalls(msg, calls, tools)
+				}
 				hasMoreToolCalls = !terminate
 				for _, res := range results {
 					r.newMessages = append(r.newMessages, res)
 				}
 			}
-			r.emit(&Event{Type: EventTurnEnd, Message: msg, ToolResults: results})
-
-			if cfg.PrepareNextTurn != nil {
-				cfg.PrepareNextTurn(r.ctx)
+			turn, err := r.finishTurn(msg, results)
+			if err != nil {
+				return err
 			}
-			if cfg.ShouldStopAfterTurn != nil && cfg.ShouldStopAfterTurn(TurnContext{
-				Message:     msg,
-				ToolResults: results,
-				Messages:    r.a.Messages(),
-				NewMessages: slices.Clone(r.newMessages),
-			}) {
+			last = &turn.ctx
+			r.emit(&Event{Type: EventTurnEnd, Message: msg, ToolResults: results})
+			if turn.decision == TurnEnd {
 				r.end()
 				return nil
 			}
 			// Steering is polled only here, after the whole batch: it never cuts tool calls short.
 			pending = r.pollSteering()
+			explicitContinue = turn.decision == TurnContinue && !hasMoreToolCalls && len(pending) == 0
 		}
-		followUps := r.pollFollowUp()
-		if len(followUps) == 0 {
-			break
+		if followUps := r.pollFollowUp(); len(followUps) > 0 {
+			explicitContinue = false
+			pending = followUps
+			continue
 		}
-		pending = followUps
+		if explicitContinue {
+			// Nothing else brought the request FinishTurn asked for: one from the transcript as it is.
+			explicitContinue = false
+			continue
+		}
+		break
 	}
 	r.end()
 	return nil
+}
+
+// finishedTurn is a completed turn and FinishTurn's decision on it.
+type finishedTurn struct {
+	ctx      TurnContext
+	decision TurnDecision
+}
+
+// finishTurn builds the turn's context and asks FinishTurn about it.
+func (r *run) finishTurn(msg *provider.AssistantMessage, results []*provider.ToolResultMessage) (finishedTurn, error) {
+	cfg := &r.a.cfg
+	t := finishedTurn{ctx: TurnContext{Message: msg, ToolResults: results}}
+	if cfg.FinishTurn == nil && cfg.PrepareNextTurn == nil {
+		return t, nil
+	}
+	t.ctx.Messages = r.a.Messages()
+	t.ctx.NewMessages = slices.Clone(r.newMessages)
+	if cfg.FinishTurn != nil {
+		var err error
+		if t.decision, err = cfg.FinishTurn(r.ctx, t.ctx); err != nil {
+			return t, err
+		}
+	}
+	return t, nil
 }
 
 // streamAssistant makes one LLM request from the Agent's current state and streams the response into
@@ -141,8 +194,18 @@ func (r *run) loop() error {
 func (r *run) streamAssistant() (*provider.AssistantMessage, []Tool, error) {
 	cfg := &r.a.cfg
 	st := r.a.requestState()
+	plan := RequestPlan{SystemPrompt: st.systemPrompt, Model: st.model, ThinkingLevel: st.thinking, Tools: st.tools,
+		Messages: st.messages}
+	if cfg.PrepareRequest != nil {
+		if err := cfg.PrepareRequest(r.ctx, &plan); err != nil {
+			return nil, nil, err
+		}
+		if plan.Model == nil {
+			plan.Model = st.model
+		}
+	}
 
-	msgs := st.messages
+	msgs := plan.Messages
 	if cfg.TransformContext != nil {
 		var err error
 		if msgs, err = cfg.TransformContext(r.ctx, msgs); err != nil {
@@ -159,11 +222,11 @@ func (r *run) streamAssistant() (*provider.AssistantMessage, []Tool, error) {
 	opts := cfg.StreamOptions
 	opts.SessionID = st.sessionID
 	opts.Reasoning = ""
-	if st.thinking != provider.ThinkingOff {
-		opts.Reasoning = st.thinking
+	if plan.ThinkingLevel != provider.ThinkingOff && plan.ThinkingLevel != "" {
+		opts.Reasoning = plan.ThinkingLevel
 	}
 	if cfg.RequestAuth != nil {
-		key, headers, err := cfg.RequestAuth(r.ctx, st.model)
+		key, headers, err := cfg.RequestAuth(r.ctx, plan.Model)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -180,10 +243,10 @@ func (r *run) streamAssistant() (*provider.AssistantMessage, []Tool, error) {
 		return nil, nil, errors.New("agent has no stream function")
 	}
 
-	req := &provider.Request{Model: st.model, SystemPrompt: st.systemPrompt, Messages: llm, Options: opts}
-	if len(st.tools) > 0 {
-		req.Tools = make([]provider.ToolDefinition, len(st.tools))
-		for i, t := range st.tools {
+	req := &provider.Request{Model: plan.Model, SystemPrompt: plan.SystemPrompt, Messages: llm, Options: opts}
+	if len(plan.Tools) > 0 {
+		req.Tools = make([]provider.ToolDefinition, len(plan.Tools))
+		for i, t := range plan.Tools {
 			req.Tools[i] = t.Definition()
 		}
 	}
@@ -197,7 +260,7 @@ func (r *run) streamAssistant() (*provider.AssistantMessage, []Tool, error) {
 		r.emit(&Event{Type: EventMessageStart, Message: final})
 	}
 	r.emit(&Event{Type: EventMessageEnd, Message: final})
-	return final, st.tools, nil
+	return final, plan.Tools, nil
 }
 
 // streamState turns provider events into message events for one request.

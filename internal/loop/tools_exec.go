@@ -100,6 +100,24 @@ func (r *run) executeToolCalls(msg *provider.AssistantMessage, calls []provider.
 	return results, terminate
 }
 
+// failTruncatedToolCalls answers every call of a message cut off by the output token limit with an
+// error result, without running any: their arguments may be incomplete even when they parse. Each
+// call's events complete before the next call's, as in a sequential batch.
+func (r *run) failTruncatedToolCalls(calls []provider.Content) []*provider.ToolResultMessage {
+	results := make([]*provider.ToolResultMessage, 0, len(calls))
+	for _, c := range calls {
+		r.emitToolStart(c)
+		s := &toolCallState{call: c}
+		s.fail(`Tool call "` + c.Name + `" was not executed: the response hit the output token limit, so its ` +
+			`arguments may be truncated. Re-issue the tool call with complete arguments.`)
+		r.emitToolEnd(s)
+		m := s.resultMessage()
+		r.emitMessage(m)
+		results = append(results, m)
+	}
+	return results
+}
+
 func findTool(tools []Tool, name string) Tool {
 	for _, t := range tools {
 		if t.Definition().Name == name {
@@ -109,10 +127,19 @@ func findTool(tools []Tool, name string) Tool {
 	return nil
 }
 
+// abortedText is the result of every call that had not started when the run was aborted (pi 1.6: no
+// call is left without a result, and none starts after an abort).
+const abortedText = "Operation aborted"
+
 // prepare finds the tool, prepares and validates the arguments and asks BeforeToolCall. Any failure
-// makes the call immediate: it gets an error result without running.
+// makes the call immediate: it gets an error result without running. Once the run is aborted nothing
+// is prepared and no hook runs.
 func (r *run) prepare(c provider.Content, b *batch) *toolCallState {
 	s := &toolCallState{call: c}
+	if r.ctx.Err() != nil {
+		s.fail(abortedText)
+		return s
+	}
 	tool := findTool(b.tools, c.Name)
 	if tool == nil {
 		s.fail(fmt.Sprintf("Tool %s not found", c.Name))
@@ -142,6 +169,10 @@ func (r *run) prepare(c provider.Content, b *batch) *toolCallState {
 			s.fail(err.Error())
 			return s
 		}
+		if r.ctx.Err() != nil {
+			s.fail(abortedText)
+			return s
+		}
 		if res.Block {
 			reason := res.Reason
 			if reason == "" {
@@ -166,13 +197,15 @@ func errorResult(text string) ToolResult {
 	return ToolResult{Content: []provider.Content{provider.TextContent(text)}, Details: map[string]any{}}
 }
 
-// toolEvent travels from a running tool to the loop goroutine: an update, or the end of Execute.
+// toolEvent travels from a running tool to the loop goroutine: an update, or the end of Execute
+// (aborted: Execute was not called, the run was aborted first).
 type toolEvent struct {
-	s      *toolCallState
-	update *ToolResult
-	done   bool
-	result ToolResult
-	err    error
+	s       *toolCallState
+	update  *ToolResult
+	done    bool
+	aborted bool
+	result  ToolResult
+	err     error
 }
 
 // runTools executes the calls concurrently. Their updates and completions are funnelled to this (the
@@ -214,8 +247,13 @@ func (r *run) runTools(states []*toolCallState, b *batch) {
 	}
 }
 
-// runTool runs one call on its own goroutine; a panic becomes an error result.
+// runTool runs one call on its own goroutine; a panic becomes an error result. A call whose turn
+// comes after the run was aborted does not start.
 func runTool(ctx context.Context, s *toolCallState, ch chan<- toolEvent) {
+	if ctx.Err() != nil {
+		ch <- toolEvent{s: s, done: true, aborted: true}
+		return
+	}
 	onUpdate := func(partial ToolResult) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -240,9 +278,15 @@ func runTool(ctx context.Context, s *toolCallState, ch chan<- toolEvent) {
 	ch <- toolEvent{s: s, done: true, result: res, err: err}
 }
 
-// finalize records the tool's outcome and applies AfterToolCall, whose error replaces the result.
+// finalize records the tool's outcome and applies AfterToolCall, whose error replaces the result. A
+// call that never started gets the abort result without the hook.
 func (r *run) finalize(ev toolEvent, b *batch) {
 	s := ev.s
+	if ev.aborted {
+		s.result = errorResult(abortedText)
+		s.isError = true
+		return
+	}
 	if ev.err != nil {
 		s.result = errorResult(ev.err.Error())
 		s.isError = true

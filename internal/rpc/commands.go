@@ -21,37 +21,42 @@ type handler struct {
 	background bool
 }
 
-// handlers is pi 0.73.1's command table (pi-reference §4.3) for the features pi-go has.
+// handlers is pi 1.6's command table (pi-reference §4.3 and pi 1.6's docs/rpc.md) for the features
+// pi-go has.
 var handlers = map[string]handler{
-	"prompt":                  {fn: (*server).prompt},
-	"steer":                   {fn: (*server).steer},
-	"follow_up":               {fn: (*server).followUp},
-	"abort":                   {fn: (*server).abort, background: true},
-	"new_session":             {fn: (*server).newSession, background: true},
-	"get_state":               {fn: (*server).getState},
-	"get_messages":            {fn: (*server).getMessages},
-	"set_model":               {fn: (*server).setModel},
-	"cycle_model":             {fn: (*server).cycleModel},
-	"get_available_models":    {fn: (*server).getAvailableModels},
-	"set_thinking_level":      {fn: (*server).setThinkingLevel},
-	"cycle_thinking_level":    {fn: (*server).cycleThinkingLevel},
-	"set_steering_mode":       {fn: (*server).setSteeringMode},
-	"set_follow_up_mode":      {fn: (*server).setFollowUpMode},
-	"compact":                 {fn: (*server).compact, background: true},
-	"set_auto_compaction":     {fn: (*server).setAutoCompaction},
-	"set_auto_retry":          {fn: (*server).setAutoRetry},
-	"abort_retry":             {fn: (*server).abortRetry},
-	"bash":                    {fn: (*server).bash}, // starts its own goroutine, see bash
-	"abort_bash":              {fn: (*server).abortBash},
-	"get_session_stats":       {fn: (*server).getSessionStats},
-	"export_html":             {fn: (*server).exportHTML},
-	"switch_session":          {fn: (*server).switchSession, background: true},
-	"fork":                    {fn: (*server).fork, background: true},
-	"clone":                   {fn: (*server).clone, background: true},
-	"get_fork_messages":       {fn: (*server).getForkMessages},
-	"get_last_assistant_text": {fn: (*server).getLastAssistantText},
-	"set_session_name":        {fn: (*server).setSessionName},
-	"get_commands":            {fn: (*server).getCommands},
+	"prompt":                        {fn: (*server).prompt},
+	"steer":                         {fn: (*server).steer},
+	"follow_up":                     {fn: (*server).followUp},
+	"abort":                         {fn: (*server).abort, background: true},
+	"clear_queue":                   {fn: (*server).clearQueue},
+	"new_session":                   {fn: (*server).newSession, background: true},
+	"get_state":                     {fn: (*server).getState},
+	"get_messages":                  {fn: (*server).getMessages},
+	"set_model":                     {fn: (*server).setModel},
+	"cycle_model":                   {fn: (*server).cycleModel},
+	"get_available_models":          {fn: (*server).getAvailableModels},
+	"set_thinking_level":            {fn: (*server).setThinkingLevel},
+	"cycle_thinking_level":          {fn: (*server).cycleThinkingLevel},
+	"get_available_thinking_levels": {fn: (*server).getAvailableThinkingLevels},
+	"set_steering_mode":             {fn: (*server).setSteeringMode},
+	"set_follow_up_mode":            {fn: (*server).setFollowUpMode},
+	"compact":                       {fn: (*server).compact, background: true},
+	"set_auto_compaction":           {fn: (*server).setAutoCompaction},
+	"set_auto_retry":                {fn: (*server).setAutoRetry},
+	"abort_retry":                   {fn: (*server).abortRetry},
+	"bash":                          {fn: (*server).bash}, // starts its own goroutine, see bash
+	"abort_bash":                    {fn: (*server).abortBash},
+	"get_session_stats":             {fn: (*server).getSessionStats},
+	"export_html":                   {fn: (*server).exportHTML},
+	"switch_session":                {fn: (*server).switchSession, background: true},
+	"fork":                          {fn: (*server).fork, background: true},
+	"clone":                         {fn: (*server).clone, background: true},
+	"get_fork_messages":             {fn: (*server).getForkMessages},
+	"get_entries":                   {fn: (*server).getEntries},
+	"get_tree":                      {fn: (*server).getTree},
+	"get_last_assistant_text":       {fn: (*server).getLastAssistantText},
+	"set_session_name":              {fn: (*server).setSessionName},
+	"get_commands":                  {fn: (*server).getCommands},
 }
 
 // prompt answers once, after preflight: accepted (the run starts), queued (a run is active and a
@@ -86,7 +91,7 @@ func (s *server) prompt(c *command) *response {
 		})
 		return written
 	}
-	earlier, progress, streaming, end := s.runs.beginPrompt()
+	earlier, progress, inRun, end := s.runs.beginPrompt()
 	s.tasks.Add(1)
 	go func() {
 		defer s.tasks.Done()
@@ -98,14 +103,14 @@ func (s *server) prompt(c *command) *response {
 				answer(c.failText(fmt.Sprint(r)))
 			}
 		}()
-		s.awaitSettled(earlier, progress, streaming)
+		s.awaitSettled(earlier, progress, inRun)
 		err := s.sess.PromptWithHooks(s.runCtx, text, images, behavior, harness.PromptHooks{
 			Decided: decide,
-			Preflight: func(err error) {
+			Preflight: func(d harness.Disposition, err error) {
 				if err != nil {
 					answer(c.fail(err))
 				} else {
-					answer(c.ok())
+					answer(c.okData(dispositionData{Disposition: d}))
 				}
 			},
 		})
@@ -126,20 +131,30 @@ func (s *server) prompt(c *command) *response {
 func (s *server) steer(c *command) *response    { return s.queueMessage(c, s.sess.Steer) }
 func (s *server) followUp(c *command) *response { return s.queueMessage(c, s.sess.FollowUp) }
 
-// queueMessage hands the command's message and images to enqueue (Steer or FollowUp).
+// queueMessage hands the command's message and images to enqueue (Steer or FollowUp). pi 1.6 answers
+// with the disposition: always queued, as pi-go has no input handlers that could handle it instead.
 func (s *server) queueMessage(c *command, enqueue func(string, []provider.Content)) *response {
 	text, images, err := c.message()
 	if err != nil {
 		return c.fail(err)
 	}
 	enqueue(text, images)
+	return c.okData(dispositionData{Disposition: harness.DispositionQueued})
+}
+
+// abort cancels whatever runs (the run with its retries, a compaction, manual ones included) and
+// answers once the session is idle again: after the run's agent_settled, or after the cancelled
+// compact command's own answer, as in pi.
+func (s *server) abort(c *command) *response {
+	s.sess.Abort()
+	s.runs.waitCompacts(s.runCtx)
 	return c.ok()
 }
 
-// abort answers once the agent is idle (after its agent_end).
-func (s *server) abort(c *command) *response {
-	s.sess.Abort()
-	return c.ok()
+// clearQueue empties both queues (announced with queue_update) and answers with what they held.
+func (s *server) clearQueue(c *command) *response {
+	steering, followUp := s.sess.ClearQueue()
+	return c.okData(queueData{Steering: nonNilStrings(steering), FollowUp: nonNilStrings(followUp)})
 }
 
 func (s *server) newSession(c *command) *response {
@@ -215,7 +230,7 @@ func (s *server) setThinkingLevel(c *command) *response {
 		return c.fail(err)
 	}
 	if !provider.IsThinkingLevel(level) {
-		return c.fail(fmt.Errorf(`Invalid "level" in set_thinking_level: %q (expected one of off, minimal, low, medium, high, xhigh)`, level))
+		return c.fail(fmt.Errorf(`Invalid "level" in set_thinking_level: %q (expected one of off, minimal, low, medium, high, xhigh, max)`, level))
 	}
 	s.sess.SetThinkingLevel(provider.ThinkingLevel(level))
 	return c.ok()
@@ -227,6 +242,11 @@ func (s *server) cycleThinkingLevel(c *command) *response {
 		return c.okData(jsonNull)
 	}
 	return c.okData(levelData{Level: level})
+}
+
+// getAvailableThinkingLevels lists the levels of the current model (every level without one).
+func (s *server) getAvailableThinkingLevels(c *command) *response {
+	return c.okData(levelsData{Levels: s.sess.AvailableThinkingLevels()})
 }
 
 func (s *server) setSteeringMode(c *command) *response {
@@ -251,8 +271,16 @@ func (s *server) setQueueMode(c *command, set func(loop.QueueMode) error) *respo
 	return c.ok()
 }
 
-// compact summarises the history now, after aborting a running agent; abort cancels it.
+// compact summarises the history now, after aborting a running agent; abort cancels it. It writes its
+// own answer, so that an abort answering after it can wait for that.
 func (s *server) compact(c *command) *response {
+	answered := s.runs.beginCompact()
+	defer answered()
+	s.write(s.compactResponse(c), true)
+	return nil
+}
+
+func (s *server) compactResponse(c *command) *response {
 	instructions, _, err := c.optStr("customInstructions")
 	if err != nil {
 		return c.fail(err)
@@ -286,12 +314,17 @@ func (s *server) abortRetry(c *command) *response {
 }
 
 // bash runs a command as the user's `!`: the result is recorded in the transcript (after the current
-// run, if one is active) and reaches the model with the next prompt. No event is emitted.
+// run, if one is active) and reaches the model with the next prompt, unless excludeFromContext says it
+// is for the user only. Its output streams as bash_execution_update events carrying the command's id.
 // bash runs the command in the background (later commands overtake it), but registers its
 // cancellation before the next command is read: an abort_bash sent right after it stops it, as in pi,
 // where the command has started before abort_bash is handled.
 func (s *server) bash(c *command) *response {
 	cmd, err := c.str("command")
+	if err != nil {
+		return c.fail(err)
+	}
+	exclude, err := c.optBoolean("excludeFromContext")
 	if err != nil {
 		return c.fail(err)
 	}
@@ -314,7 +347,9 @@ func (s *server) bash(c *command) *response {
 			cancel()
 		}()
 		s.run(c, handler{fn: func(s *server, c *command) *response {
-			res, err := s.sess.ExecuteBash(ctx, cmd, false, nil)
+			res, err := s.sess.ExecuteBash(ctx, cmd, exclude, func(delta string) {
+				s.write(bashUpdate{id: c.id, delta: delta}, false)
+			})
 			if err != nil {
 				return c.fail(err)
 			}

@@ -52,6 +52,13 @@ func TestCompactAndContextUsage(t *testing.T) {
 	if !strings.Contains(r.raw, `"data":{"summary":`) || !strings.Contains(r.raw, `"details":{"readFiles":[],"modifiedFiles":[]}`) {
 		t.Errorf("result shape: %s", r.raw)
 	}
+	// pi 1.6: the estimate of what the compaction left, and what the summary request cost.
+	if after := res["estimatedTokensAfter"].(float64); after <= 0 {
+		t.Errorf("estimatedTokensAfter %v", after)
+	}
+	if u, _ := res["usage"].(map[string]any); u == nil || u["input"].(float64) <= 0 {
+		t.Errorf("usage of the summary request: %v", res["usage"])
+	}
 	if got := eventKinds(c.records()[from : at+1]); strings.Join(got, ",") != "compaction_start,compaction_end,response "+id+" compact success=true <nil>" {
 		t.Errorf("records: %v", got)
 	}
@@ -69,6 +76,12 @@ func TestCompactAndContextUsage(t *testing.T) {
 	r = c.call(map[string]any{"type": "get_session_stats"})
 	if !strings.Contains(r.raw, `"contextUsage":{"tokens":null,"contextWindow":1000000,"percent":null}`) {
 		t.Errorf("contextUsage after compaction: %s", r.raw)
+	}
+	// pi 1.6 counts every message of the session file, the summarised ones too.
+	stats := r.obj["data"].(map[string]any)
+	if stats["userMessages"] != 2.0 || stats["assistantMessages"] != 2.0 || stats["totalMessages"] != 4.0 ||
+		stats["tokens"].(map[string]any)["output"].(float64) <= 0 {
+		t.Errorf("stats after compaction: %s", r.raw)
 	}
 	msgs := c.ok(map[string]any{"type": "get_messages"}).(map[string]any)["messages"].([]any)
 	if msgs[0].(map[string]any)["role"] != "compactionSummary" {

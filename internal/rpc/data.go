@@ -2,11 +2,17 @@ package rpc
 
 import (
 	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
-// The data of RPC responses, field for field as pi 0.73.1 writes them: a field pi leaves undefined is
+// The data of RPC responses, field for field as pi writes them: a field pi leaves undefined is
 // omitted, not null.
+
+// dispositionData answers prompt, steer and follow_up (pi 1.6): what became of the message.
+type dispositionData struct {
+	Disposition harness.Disposition `json:"disposition"`
+}
 
 // stateData is get_state's RpcSessionState.
 type stateData struct {
@@ -66,6 +72,41 @@ type cycleModelData struct {
 
 type levelData struct {
 	Level provider.ThinkingLevel `json:"level"`
+}
+
+type levelsData struct {
+	Levels []provider.ThinkingLevel `json:"levels"`
+}
+
+// queueData answers clear_queue: the texts the queues held.
+type queueData struct {
+	Steering []string `json:"steering"`
+	FollowUp []string `json:"followUp"`
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// bashUpdate is the bash_execution_update event (pi 1.6): output of an RPC bash command as it
+// arrives, with the command's id (omitted when the command had none).
+type bashUpdate struct {
+	id    []byte
+	delta string
+}
+
+func (u bashUpdate) MarshalJSON() ([]byte, error) {
+	b := []byte(`{"type":"bash_execution_update"`)
+	if u.id != nil {
+		b = append(b, `,"id":`...)
+		b = append(b, u.id...)
+	}
+	b = append(b, `,"delta":`...)
+	b = jsonx.AppendString(b, u.delta)
+	return append(b, '}'), nil
 }
 
 // cancelledData answers new_session, switch_session and clone: pi-go has no extension that could

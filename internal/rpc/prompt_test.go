@@ -31,7 +31,7 @@ func TestPromptStreamsEventsToAgentEnd(t *testing.T) {
 
 	id := c.send(map[string]any{"type": "prompt", "message": "hi"})
 	respAt, resp := c.waitFor(0, func(r record) bool { return r.isResponse(id) })
-	if resp.raw != `{"id":"`+id+`","type":"response","command":"prompt","success":true}` {
+	if resp.raw != `{"id":"`+id+`","type":"response","command":"prompt","success":true,"data":{"disposition":"started"}}` {
 		t.Errorf("response: %s", resp.raw)
 	}
 	endAt, end := c.waitEvent(respAt, "agent_end")
@@ -42,6 +42,9 @@ func TestPromptStreamsEventsToAgentEnd(t *testing.T) {
 		"message_start(assistant)", "message_update(assistant) text_start", "message_update(assistant) text_delta",
 		"message_update(assistant) text_end", "message_end(assistant)", "turn_end(assistant)", "agent_end",
 	}, "\n")
+	if _, settled := c.waitEvent(endAt, "agent_settled"); settled.raw != `{"type":"agent_settled","aborted":false}` {
+		t.Errorf("agent_settled: %s", settled.raw)
+	}
 	if got != want {
 		t.Errorf("events:\n%s\nwant:\n%s", got, want)
 	}
@@ -57,8 +60,9 @@ func TestPromptStreamsEventsToAgentEnd(t *testing.T) {
 	}
 }
 
-// A client that has read agent_end finds the agent idle, as in pi: get_state says so and a prompt
-// starts a new run, even while the session is still closing the previous operation.
+// A client written for pi 0.73.1 takes agent_end for the end of the run: a prompt it sends then starts
+// a new run once the previous operation has settled, instead of being refused. get_state says busy
+// until agent_settled, as pi 1.6 does.
 func TestPromptRightAfterAgentEndIsAccepted(t *testing.T) {
 	f := newFixture(t, fixtureOptions{})
 	f.srv.Enqueue(openaitest.TextReply("mock-model", "one"), openaitest.TextReply("mock-model", "two"))
@@ -84,8 +88,8 @@ func TestPromptRightAfterAgentEndIsAccepted(t *testing.T) {
 	if !f.sess.IsStreaming() {
 		t.Fatal("the first operation should still be open")
 	}
-	if st := c.ok(map[string]any{"type": "get_state"}).(map[string]any); st["isStreaming"] != false {
-		t.Errorf("get_state after agent_end: %v", st["isStreaming"])
+	if st := c.ok(map[string]any{"type": "get_state"}).(map[string]any); st["isStreaming"] != true {
+		t.Errorf("get_state between agent_end and agent_settled: %v", st["isStreaming"])
 	}
 	id := c.send(map[string]any{"type": "prompt", "message": "second"})
 	<-registered // the second prompt has seen the run over and waits for the operation
@@ -93,8 +97,12 @@ func TestPromptRightAfterAgentEndIsAccepted(t *testing.T) {
 	if r := c.response(id); r.obj["success"] != true {
 		t.Fatalf("prompt after agent_end: %s", r.raw)
 	}
-	_, end := c.waitFor(0, func(r record) bool { return r.obj["type"] == "agent_end" && strings.Contains(r.raw, "two") })
+	endAt, end := c.waitFor(0, func(r record) bool { return r.obj["type"] == "agent_end" && strings.Contains(r.raw, "two") })
 	if !strings.Contains(end.raw, `"text":"second"`) {
 		t.Errorf("second run: %s", end.raw)
+	}
+	c.waitEvent(endAt, "agent_settled")
+	if st := c.ok(map[string]any{"type": "get_state"}).(map[string]any); st["isStreaming"] != false {
+		t.Errorf("get_state after agent_settled: %v", st["isStreaming"])
 	}
 }

@@ -87,6 +87,11 @@ func (c *command) okData(v any) *response {
 	return &response{id: c.id, command: c.name(), success: true, data: data}
 }
 
+// okRaw is a success whose data is already encoded.
+func (c *command) okRaw(data []byte) *response {
+	return &response{id: c.id, command: c.name(), success: true, data: data}
+}
+
 // fail is the command's error response: pi 0.73.1 attributes every failure to the command's id and type.
 func (c *command) fail(err error) *response {
 	return c.failText(err.Error())
@@ -151,6 +156,14 @@ func (c *command) optStr(name string) (string, bool, error) {
 	}
 	s, err := c.str(name)
 	return s, err == nil, err
+}
+
+// optBoolean reads a boolean field that may be absent or null.
+func (c *command) optBoolean(name string) (bool, error) {
+	if !c.present(name) {
+		return false, nil
+	}
+	return c.boolean(name)
 }
 
 // boolean reads a boolean field that must be there.

@@ -179,8 +179,7 @@ func (s *server) handleLine(l inputLine) {
 	h, known := handlers[c.typ]
 	switch {
 	case !known:
-		// pi reports unknown commands without their id.
-		s.write(&response{command: c.name(), errJSON: jsonx.AppendString(nil, "Unknown command: "+c.typ)}, true)
+		s.write(c.failText("Unknown command: "+c.typ), true)
 	case h.background:
 		s.tasks.Add(1)
 		go func() {
@@ -194,7 +193,8 @@ func (s *server) handleLine(l inputLine) {
 
 // parseCommand turns a valid JSON document into a command. Documents that are no command get pi's
 // answers: "Unknown command: undefined" for values without a type, the type as JavaScript prints it for
-// a type that is no string. A nil command with a nil response means there is nothing to answer.
+// a type that is no string; as in pi 1.6, an object's id is echoed. A nil command with a nil response
+// means there is nothing to answer.
 func parseCommand(text string) (*command, *response) {
 	doc := strings.TrimLeft(text, " \t\r\n")
 	switch doc[0] {
@@ -209,30 +209,30 @@ func parseCommand(text string) (*command, *response) {
 	if err != nil {
 		return nil, parseFailureText(err.Error())
 	}
+	var id []byte
+	if rawID, ok := fields["id"]; ok {
+		v, err := parseJSValue([]byte(rawID))
+		if err != nil {
+			return nil, parseFailureText(err.Error())
+		}
+		id = v.appendStringify(nil)
+	}
 	rawType, hasType := fields["type"]
 	if !hasType {
-		return nil, &response{errJSON: jsonx.AppendString(nil, "Unknown command: undefined")}
+		return nil, &response{id: id, errJSON: jsonx.AppendString(nil, "Unknown command: undefined")}
 	}
 	typ, err := parseJSValue([]byte(rawType))
 	if err != nil {
 		return nil, parseFailureText(err.Error())
 	}
 	if typ.kind != 's' {
-		return nil, &response{command: typ.appendStringify(nil),
+		return nil, &response{id: id, command: typ.appendStringify(nil),
 			errJSON: jsonx.AppendString(nil, "Unknown command: "+typ.String())}
 	}
 	if typ.str == "extension_ui_response" {
 		return nil, nil
 	}
-	c := &command{typ: typ.str, fields: fields}
-	if rawID, ok := fields["id"]; ok {
-		id, err := parseJSValue([]byte(rawID))
-		if err != nil {
-			return nil, parseFailureText(err.Error())
-		}
-		c.id = id.appendStringify(nil)
-	}
-	return c, nil
+	return &command{typ: typ.str, fields: fields, id: id}, nil
 }
 
 // run executes a command and writes its response. A panic in a command is that command's error

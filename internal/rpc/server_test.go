@@ -18,11 +18,12 @@ func TestParseErrorsAndUnknownCommandsAsPi(t *testing.T) {
 		{``, `{"type":"response","command":"parse","success":false,"error":"Failed to parse command: Unexpected end of JSON input"}`},
 		{`hello`, `{"type":"response","command":"parse","success":false,"error":"Failed to parse command: Unexpected token 'h', \"hello\" is not valid JSON"}`},
 		{"\xff\xfe{}", "{\"type\":\"response\",\"command\":\"parse\",\"success\":false,\"error\":\"Failed to parse command: Unexpected token '\ufffd', \\\"\ufffd\ufffd{}\\\" is not valid JSON\"}"},
-		{`{"id":"u1","type":"frobnicate"}`, `{"type":"response","command":"frobnicate","success":false,"error":"Unknown command: frobnicate"}`},
-		{`{"id":"u2"}`, `{"type":"response","success":false,"error":"Unknown command: undefined"}`},
+		{`{"id":"u1","type":"frobnicate"}`, `{"id":"u1","type":"response","command":"frobnicate","success":false,"error":"Unknown command: frobnicate"}`},
+		{`{"id":"u2"}`, `{"id":"u2","type":"response","success":false,"error":"Unknown command: undefined"}`},
+		{`{"type":"frobnicate"}`, `{"type":"response","command":"frobnicate","success":false,"error":"Unknown command: frobnicate"}`},
 		{`42`, `{"type":"response","success":false,"error":"Unknown command: undefined"}`},
 		{`["get_state"]`, `{"type":"response","success":false,"error":"Unknown command: undefined"}`},
-		{`{"type":5}`, `{"type":"response","command":5,"success":false,"error":"Unknown command: 5"}`},
+		{`{"type":5,"id":3}`, `{"id":3,"type":"response","command":5,"success":false,"error":"Unknown command: 5"}`},
 		{`{"type":["get_state"]}`, `{"type":"response","command":["get_state"],"success":false,"error":"Unknown command: get_state"}`},
 		{`{"type":{"b":1,"1":2}}`, `{"type":"response","command":{"1":2,"b":1},"success":false,"error":"Unknown command: [object Object]"}`},
 		{`null`, `{"type":"response","command":"parse","success":false,"error":"Failed to parse command: a command must be a JSON object, not null"}`},
@@ -94,7 +95,7 @@ func TestBadInputLosesNothing(t *testing.T) {
 	f.srv.Enqueue(openaitest.TextReply("mock-model", "first answer"))
 	c := startClient(t, f.sess, ServeOptions{MaxLineBytes: 12 << 20})
 	c.ok(map[string]any{"type": "prompt", "message": "hello"})
-	c.waitEvent(0, "agent_end")
+	c.waitEvent(0, "agent_settled")
 	file := f.sess.Store().SessionFile()
 	before, err := readFile(file)
 	if err != nil {

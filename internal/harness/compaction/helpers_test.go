@@ -104,6 +104,8 @@ func (s *scriptedStream) stream(ctx context.Context, req *provider.Request, emit
 		return sb.Fail(provider.StopReasonError, fail)
 	}
 	sb.Text(text)
+	// Every answer costs the same: a split turn's result adds up two of them.
+	sb.SetUsage(provider.Usage{Input: 100, Output: 10, TotalTokens: 110})
 	return sb.Finish()
 }
 

@@ -108,8 +108,14 @@ func failure(m *provider.AssistantMessage) string {
 // to update it with the new messages instead. customInstructions are added as "Additional focus".
 // The answer may use up to 80 % of reserveTokens. A failed answer gives "Summarization failed: …".
 func (s Summarizer) GenerateSummary(ctx context.Context, msgs []provider.Message, reserveTokens int, customInstructions, previousSummary string) (string, error) {
+	text, _, err := s.generateSummary(ctx, msgs, reserveTokens, customInstructions, previousSummary)
+	return text, err
+}
+
+// generateSummary is GenerateSummary that also returns the request's usage.
+func (s Summarizer) generateSummary(ctx context.Context, msgs []provider.Message, reserveTokens int, customInstructions, previousSummary string) (string, provider.Usage, error) {
 	if err := s.validate(); err != nil {
-		return "", err
+		return "", provider.Usage{}, err
 	}
 	instructions := summarizationPrompt
 	if previousSummary != "" {
@@ -126,30 +132,36 @@ func (s Summarizer) GenerateSummary(ctx context.Context, msgs []provider.Message
 	}
 	msg, err := s.request(ctx, prompt, int(math.Floor(0.8*float64(reserveTokens))), s.reasoning())
 	if err != nil {
-		return "", err
+		return "", provider.Usage{}, err
 	}
 	if msg.StopReason == provider.StopReasonError {
-		return "", errors.New("Summarization failed: " + failure(msg)) //nolint:staticcheck // pi's text
+		return "", provider.Usage{}, errors.New("Summarization failed: " + failure(msg)) //nolint:staticcheck // pi's text
 	}
-	return answerText(msg), nil
+	return answerText(msg), msg.Usage, nil
 }
 
 // GenerateTurnPrefixSummary summarises the beginning of a split turn (Original Request, Early
 // Progress, Context for Suffix) in up to half of reserveTokens. A failed answer gives "Turn prefix
 // summarization failed: …".
 func (s Summarizer) GenerateTurnPrefixSummary(ctx context.Context, msgs []provider.Message, reserveTokens int) (string, error) {
+	text, _, err := s.generateTurnPrefixSummary(ctx, msgs, reserveTokens)
+	return text, err
+}
+
+// generateTurnPrefixSummary is GenerateTurnPrefixSummary that also returns the request's usage.
+func (s Summarizer) generateTurnPrefixSummary(ctx context.Context, msgs []provider.Message, reserveTokens int) (string, provider.Usage, error) {
 	if err := s.validate(); err != nil {
-		return "", err
+		return "", provider.Usage{}, err
 	}
 	prompt := s.prompt(msgs, turnPrefixPrompt)
 	msg, err := s.request(ctx, prompt, int(math.Floor(0.5*float64(reserveTokens))), s.reasoning())
 	if err != nil {
-		return "", err
+		return "", provider.Usage{}, err
 	}
 	if msg.StopReason == provider.StopReasonError {
-		return "", errors.New("Turn prefix summarization failed: " + failure(msg)) //nolint:staticcheck // pi's text
+		return "", provider.Usage{}, errors.New("Turn prefix summarization failed: " + failure(msg)) //nolint:staticcheck // pi's text
 	}
-	return answerText(msg), nil
+	return answerText(msg), msg.Usage, nil
 }
 
 // noPriorHistory stands for the history summary of a split turn that has no history before it.
@@ -168,8 +180,10 @@ func (s Summarizer) Summarize(ctx context.Context, prep *Preparation, customInst
 	}
 	reserve := prep.Settings.ReserveTokens
 	var summary string
+	var usage provider.Usage
 	if prep.IsSplitTurn && len(prep.TurnPrefixMessages) > 0 {
 		var history, prefix string
+		var historyUsage, prefixUsage provider.Usage
 		g, gctx := errgroup.WithContext(ctx)
 		g.Go(func() error {
 			if len(prep.MessagesToSummarize) == 0 {
@@ -177,12 +191,12 @@ func (s Summarizer) Summarize(ctx context.Context, prep *Preparation, customInst
 				return nil
 			}
 			var err error
-			history, err = s.GenerateSummary(gctx, prep.MessagesToSummarize, reserve, customInstructions, prep.PreviousSummary)
+			history, historyUsage, err = s.generateSummary(gctx, prep.MessagesToSummarize, reserve, customInstructions, prep.PreviousSummary)
 			return err
 		})
 		g.Go(func() error {
 			var err error
-			prefix, err = s.GenerateTurnPrefixSummary(gctx, prep.TurnPrefixMessages, reserve)
+			prefix, prefixUsage, err = s.generateTurnPrefixSummary(gctx, prep.TurnPrefixMessages, reserve)
 			return err
 		})
 		err := g.Wait()
@@ -193,9 +207,11 @@ func (s Summarizer) Summarize(ctx context.Context, prep *Preparation, customInst
 			return Result{}, err
 		}
 		summary = history + "\n\n---\n\n**Turn Context (split turn):**\n\n" + prefix
+		usage = historyUsage
+		usage.Add(prefixUsage)
 	} else {
 		var err error
-		summary, err = s.GenerateSummary(ctx, prep.MessagesToSummarize, reserve, customInstructions, prep.PreviousSummary)
+		summary, usage, err = s.generateSummary(ctx, prep.MessagesToSummarize, reserve, customInstructions, prep.PreviousSummary)
 		if err != nil {
 			return Result{}, err
 		}
@@ -213,6 +229,7 @@ func (s Summarizer) Summarize(ctx context.Context, prep *Preparation, customInst
 		Summary:          summary,
 		FirstKeptEntryID: prep.FirstKeptEntryID,
 		TokensBefore:     prep.TokensBefore,
+		Usage:            usage,
 		Details:          Details{ReadFiles: readFiles, ModifiedFiles: modifiedFiles},
 	}, nil
 }

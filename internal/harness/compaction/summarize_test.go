@@ -206,6 +206,10 @@ func TestSummarizeSplitTurn(t *testing.T) {
 	if res.FirstKeptEntryID != prep.FirstKeptEntryID || res.TokensBefore != prep.TokensBefore {
 		t.Errorf("result %+v", res)
 	}
+	// The usage is both requests' (pi 1.6's combineUsage).
+	if res.Usage.Input != 200 || res.Usage.Output != 20 || res.Usage.TotalTokens != 220 {
+		t.Errorf("usage %+v", res.Usage)
+	}
 }
 
 func TestSummarizeSplitTurnWithoutHistory(t *testing.T) {
@@ -271,7 +275,10 @@ func TestCompactEndToEnd(t *testing.T) {
 		t.Errorf("result %+v", res)
 	}
 	data, _ := provider.MarshalJS(res)
-	if want := `{"summary":"## Goal\nfirst\n\n<read-files>\nnotes.md\n</read-files>","firstKeptEntryId":"` + res.FirstKeptEntryID + `","tokensBefore":6200,"details":{"readFiles":["notes.md"],"modifiedFiles":[]}}`; string(data) != want {
+	// estimatedTokensAfter is the harness's to fill in, once the context is rebuilt.
+	if want := `{"summary":"## Goal\nfirst\n\n<read-files>\nnotes.md\n</read-files>","firstKeptEntryId":"` + res.FirstKeptEntryID +
+		`","tokensBefore":6200,"estimatedTokensAfter":0,"usage":{"input":100,"output":10,"cacheRead":0,"cacheWrite":0,"totalTokens":110,` +
+		`"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"details":{"readFiles":["notes.md"],"modifiedFiles":[]}}`; string(data) != want {
 		t.Errorf("JSON %s", data)
 	}
 	// The latest request is kept: the cut is at "now edit main.go".

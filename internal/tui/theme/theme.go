@@ -265,8 +265,8 @@ func (t *Theme) attr(on, s string) string {
 	return on + s + Reset
 }
 
-// ThinkingKey is the colour key of a thinking level ("off", "minimal", ... "xhigh"); the editor border
-// uses it.
+// ThinkingKey is the colour key of a thinking level ("off", "minimal", ... "xhigh", "max", which shares
+// xhigh's colour); the editor border uses it.
 func ThinkingKey(level string) Key {
 	switch level {
 	case "minimal":
@@ -277,7 +277,7 @@ func ThinkingKey(level string) Key {
 		return ThinkingMedium
 	case "high":
 		return ThinkingHigh
-	case "xhigh":
+	case "xhigh", "max":
 		return ThinkingXHigh
 	default:
 		return ThinkingOff
