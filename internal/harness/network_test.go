@@ -80,16 +80,20 @@ func TestHTTPIdleTimeoutFromSettings(t *testing.T) {
 	srv.Enqueue(stall, stall)
 	s, delays, events := openaiSession(t, srv, `{"httpIdleTimeoutMs": 100, "retry": {"maxRetries": 1}}`)
 	last := promptWithin(t, s, 20*time.Second)
-	want := "Request timed out: no data from " + srv.URL + "/chat/completions for 100 ms (the stream stalled)"
-	if last.StopReason != provider.StopReasonError || last.ErrorMessage != want {
-		t.Fatalf("got %s %q, want %q", last.StopReason, last.ErrorMessage, want)
+	// The stall is the case under test, but on a loaded machine the response headers themselves may take
+	// longer than 100 ms: either text shows the setting reached the provider.
+	stalled := "Request timed out: no data from " + srv.URL + "/chat/completions for 100 ms (the stream stalled)"
+	slow := "Request timed out: no response from " + srv.URL + "/chat/completions for 100 ms"
+	timedOut := func(msg string) bool { return msg == stalled || msg == slow }
+	if last.StopReason != provider.StopReasonError || !timedOut(last.ErrorMessage) {
+		t.Fatalf("got %s %q, want %q", last.StopReason, last.ErrorMessage, stalled)
 	}
 	if len(srv.Requests()) != 2 || len(*delays) != 1 {
 		t.Fatalf("%d requests, delays %v: want one retry", len(srv.Requests()), *delays)
 	}
 	ev := *events
-	if len(ev) != 2 || ev[0].Type != EventAutoRetryStart || ev[0].ErrorMessage != want ||
-		ev[1].Type != EventAutoRetryEnd || ev[1].Success || ev[1].FinalError != want {
+	if len(ev) != 2 || ev[0].Type != EventAutoRetryStart || !timedOut(ev[0].ErrorMessage) ||
+		ev[1].Type != EventAutoRetryEnd || ev[1].Success || ev[1].FinalError != last.ErrorMessage {
 		t.Fatalf("events %+v", ev)
 	}
 }
@@ -102,8 +106,10 @@ func TestContentIdleTimeoutFromSettings(t *testing.T) {
 	srv.Enqueue(openaitest.Response{Events: []string{c.Role()}, End: openaitest.EndKeepAlive, KeepAlive: time.Millisecond})
 	s, _, _ := openaiSession(t, srv, `{"httpIdleTimeoutMs": "disabled", "contentIdleTimeoutMs": 100, "retry": {"enabled": false}}`)
 	last := promptWithin(t, s, 20*time.Second)
+	// As above, a loaded machine may not have seen the response begin within 100 ms.
 	if last.StopReason != provider.StopReasonError ||
-		!strings.HasPrefix(last.ErrorMessage, "Request timed out: no content from "+srv.URL+"/chat/completions for 100 ms") {
+		!strings.HasPrefix(last.ErrorMessage, "Request timed out: no content from "+srv.URL+"/chat/completions for 100 ms") &&
+			last.ErrorMessage != "Request timed out: no response from "+srv.URL+"/chat/completions for 100 ms" {
 		t.Fatalf("got %s %q", last.StopReason, last.ErrorMessage)
 	}
 }
