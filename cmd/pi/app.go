@@ -172,6 +172,9 @@ func (a *app) loadModels() error {
 	for _, w := range authFile.Warnings {
 		a.warn("%s", w)
 	}
+	for _, w := range config.BareEnvNameWarnings(models, authFile, os.Getenv) {
+		a.warn("%s", w)
+	}
 	a.auth = config.NewAuth(config.AuthOptions{File: authFile, Models: models})
 	if a.endpoint != nil {
 		a.auth.AddEndpoint(*a.endpoint)

@@ -46,6 +46,8 @@ type project struct {
 	dir      string
 	agentDir string
 	server   *openaitest.Server
+	// env are extra environment variables for every run ("NAME=value").
+	env []string
 }
 
 func newProject(t *testing.T) *project {
@@ -89,6 +91,7 @@ func (p *project) run(stdin string, args ...string) result {
 		"PI_CODING_AGENT_DIR=" + p.agentDir,
 		"PI_DEMO_DELAY=0",
 	}
+	cmd.Env = append(cmd.Env, p.env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
