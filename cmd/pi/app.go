@@ -64,6 +64,12 @@ func run(ctx context.Context, opts *Options, streams Streams) error {
 	for _, w := range a.settings.TimeoutWarnings() {
 		a.warn("%s", w)
 	}
+	// Before any request: Go's HTTP client reads the proxy variables once.
+	for name, value := range config.ProxyEnv(a.settings.Settings().HTTPProxy, os.LookupEnv) {
+		if err := os.Setenv(name, value); err != nil {
+			return fmt.Errorf("httpProxy: %w", err)
+		}
+	}
 	if err := a.loadModelsUnlessInterrupted(ctx); err != nil {
 		return err
 	}
