@@ -17,7 +17,7 @@ type Model struct {
 	Reasoning bool   `json:"reasoning"`
 	// ThinkingLevelMap (pi 0.73.1, model level) maps a thinking level to the value the server expects;
 	// a level absent from the map is sent under its own name, a null value marks the level unsupported,
-	// and xhigh is offered only when it is mapped (see SupportedThinkingLevels).
+	// and xhigh and max are offered only when they are mapped (see SupportedThinkingLevels).
 	ThinkingLevelMap map[ThinkingLevel]*string `json:"thinkingLevelMap,omitempty"`
 	Input            []string                  `json:"input"`
 	Cost             ModelCost                 `json:"cost"`
@@ -129,10 +129,12 @@ const (
 	ThinkingMedium  ThinkingLevel = "medium"
 	ThinkingHigh    ThinkingLevel = "high"
 	ThinkingXHigh   ThinkingLevel = "xhigh"
+	// ThinkingMax (pi 1.6) is above xhigh, offered only by models that map it.
+	ThinkingMax ThinkingLevel = "max"
 )
 
 // ThinkingLevels lists every level in increasing order.
-var ThinkingLevels = []ThinkingLevel{ThinkingOff, ThinkingMinimal, ThinkingLow, ThinkingMedium, ThinkingHigh, ThinkingXHigh}
+var ThinkingLevels = []ThinkingLevel{ThinkingOff, ThinkingMinimal, ThinkingLow, ThinkingMedium, ThinkingHigh, ThinkingXHigh, ThinkingMax}
 
 // ParseThinkingLevel validates a level name.
 func ParseThinkingLevel(s string) (ThinkingLevel, error) {
@@ -141,5 +143,5 @@ func ParseThinkingLevel(s string) (ThinkingLevel, error) {
 			return l, nil
 		}
 	}
-	return "", fmt.Errorf("invalid thinking level %q (valid: off, minimal, low, medium, high, xhigh)", s)
+	return "", fmt.Errorf("invalid thinking level %q (valid: off, minimal, low, medium, high, xhigh, max)", s)
 }

@@ -11,8 +11,9 @@ func IsThinkingLevel(s string) bool {
 }
 
 // SupportedThinkingLevels lists the levels a model accepts, in increasing order: only off for a
-// model without reasoning; otherwise every level except those its ThinkingLevelMap marks null, and
-// xhigh only when the map names a value for it (or its compat allows it, see supportsXHigh).
+// model without reasoning; otherwise every level except those its ThinkingLevelMap marks null, xhigh
+// only when the map names a value for it (or its compat allows it, see supportsXHigh), and max only
+// when the map names one (pi 1.6).
 func SupportedThinkingLevels(m *Model) []ThinkingLevel {
 	if m == nil || !m.Reasoning {
 		return []ThinkingLevel{ThinkingOff}
@@ -23,7 +24,7 @@ func SupportedThinkingLevels(m *Model) []ThinkingLevel {
 		if present && mapped == nil {
 			continue
 		}
-		if level == ThinkingXHigh && !supportsXHigh(m, present) {
+		if level == ThinkingXHigh && !supportsXHigh(m, present) || level == ThinkingMax && !present {
 			continue
 		}
 		out = append(out, level)

@@ -93,7 +93,29 @@ func TestNextThinkingLevel(t *testing.T) {
 }
 
 func TestIsThinkingLevel(t *testing.T) {
-	if !IsThinkingLevel("xhigh") || IsThinkingLevel("max") || IsThinkingLevel("") {
+	if !IsThinkingLevel("xhigh") || !IsThinkingLevel("max") || IsThinkingLevel("maximum") || IsThinkingLevel("") {
 		t.Error("IsThinkingLevel")
+	}
+}
+
+// pi 1.6's max level: offered only by a model that maps it, and clamped like the others (pi's
+// clampThinkingLevel: up first, then down).
+func TestThinkingLevelMax(t *testing.T) {
+	plain := &Model{Reasoning: true}
+	if got := ClampThinkingLevel(plain, ThinkingMax); got != ThinkingHigh {
+		t.Errorf("max on a model without max or xhigh: %s", got)
+	}
+	mapped := &Model{Reasoning: true, ThinkingLevelMap: levelMap("xhigh=xhigh max=max")}
+	if got := ClampThinkingLevel(mapped, ThinkingMax); got != ThinkingMax {
+		t.Errorf("max on a model mapping it: %s", got)
+	}
+	if levels := SupportedThinkingLevels(mapped); levels[len(levels)-1] != ThinkingMax {
+		t.Errorf("levels %v", levels)
+	}
+	if levels := SupportedThinkingLevels(plain); levels[len(levels)-1] != ThinkingHigh {
+		t.Errorf("levels %v", levels)
+	}
+	if got := ClampThinkingLevel(&Model{}, ThinkingMax); got != ThinkingOff {
+		t.Errorf("max without reasoning: %s", got)
 	}
 }
