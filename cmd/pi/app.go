@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/pi-go/pi-go/internal/config"
@@ -48,14 +49,23 @@ func (a *app) flushWarnings() {
 }
 
 // run is the whole program after flag parsing.
-func run(ctx context.Context, opts *Options, streams Streams) error {
+func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 	a := &app{opts: opts, io: streams}
-	var err error
+	// Warnings gathered before a failure are printed before its message, as pi prints its
+	// diagnostics first (the modes print or show them themselves otherwise).
+	defer func() {
+		if err != nil {
+			a.flushWarnings()
+		}
+	}()
 	if a.cwd, err = os.Getwd(); err != nil {
 		return fmt.Errorf("current directory: %w", err)
 	}
 	if a.paths, err = config.NewAgentPaths(os.Getenv); err != nil {
 		return err
+	}
+	for _, w := range opts.Warnings {
+		a.warn("%s", w)
 	}
 	a.settings = config.LoadSettings(a.paths.Dir, a.cwd)
 	for _, e := range a.settings.Errors() {
@@ -104,6 +114,12 @@ func run(ctx context.Context, opts *Options, streams Streams) error {
 	store, err := a.openSession(interactive)
 	if err != nil {
 		return err
+	}
+	if opts.NameSet {
+		if _, err := store.AppendSessionInfo(opts.Name); err != nil {
+			store.Close()
+			return err
+		}
 	}
 	sel, err := a.selectModel(store, interactive)
 	if err != nil {
@@ -212,14 +228,19 @@ func (a *app) openSession(interactive bool) (*session.Manager, error) {
 	o := a.opts
 	dir := a.sessionDir()
 	switch {
+	case o.NoSession && o.SessionID != "":
+		return session.InMemoryWithID(a.cwd, o.SessionID), nil
 	case o.NoSession:
 		return session.InMemory(a.cwd), nil
 	case o.Fork != "":
+		if o.SessionID != "" && a.findSessionByID(dir, o.SessionID) != "" {
+			return nil, &exitError{code: 1, msg: fmt.Sprintf("Session already exists with id '%s'", o.SessionID)}
+		}
 		path, err := a.resolveSessionArg(o.Fork, dir)
 		if err != nil {
 			return nil, err
 		}
-		m, err := session.ForkFrom(path, a.cwd, dir)
+		m, err := session.ForkFromWithID(path, a.cwd, dir, o.SessionID)
 		if err != nil {
 			return nil, &exitError{code: 1, msg: "Error: " + err.Error()}
 		}
@@ -253,8 +274,27 @@ func (a *app) openSession(interactive bool) (*session.Manager, error) {
 			return nil, sessionOpenError(err)
 		}
 		return m, nil
+	case o.SessionID != "":
+		if path := a.findSessionByID(dir, o.SessionID); path != "" {
+			return a.openFile(path, dir)
+		}
+		a.warn("No project session found with id '%s'; creating a new session with that id.", o.SessionID)
+		return session.CreateWithID(a.cwd, dir, o.SessionID)
 	}
 	return session.Create(a.cwd, dir), nil
+}
+
+// findSessionByID is the session file of this project with exactly id (pi 1.6's findById): in a
+// session directory other than the project's own, only a session of this directory counts.
+func (a *app) findSessionByID(dir, id string) string {
+	path := session.FindByID(dir, id)
+	if path == "" || filepath.Clean(dir) == filepath.Clean(a.paths.SessionDirFor(a.cwd)) {
+		return path
+	}
+	if info, ok := session.Describe(path); ok && info.Cwd == a.cwd {
+		return path
+	}
+	return ""
 }
 
 func (a *app) openFile(path, dir string) (*session.Manager, error) {
@@ -309,15 +349,16 @@ func newRouter() *provider.Router {
 // newSession builds the harness session: tools, system prompt, model.
 func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.Session, error) {
 	settings := a.settings.Settings()
-	toolNames := harness.DefaultToolNames
-	switch {
-	case a.opts.NoTools || a.opts.NoBuiltinTools:
-		toolNames = nil
-		if a.opts.ToolsSet {
-			toolNames = a.opts.Tools
-		}
-	case a.opts.ToolsSet:
-		toolNames = a.opts.Tools
+	defaults, _ := settings.DefaultTools()
+	toolNames, selWarnings := harness.SelectToolNames(harness.ToolSelection{
+		Defaults: defaults,
+		NoTools:  a.opts.NoTools || a.opts.NoBuiltinTools,
+		Tools:    a.opts.Tools,
+		ToolsSet: a.opts.ToolsSet,
+		Exclude:  a.opts.ExcludeTools,
+	})
+	for _, w := range selWarnings {
+		a.warn("%s", w)
 	}
 	var sess *harness.Session
 	modelAcceptsImages := func() bool {

@@ -294,7 +294,7 @@ func TestErrorsAUserCanMake(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--thinking", "ultra", "-p", "x"}, "invalid --thinking"},
+		{[]string{"--thinking", "ultra", "-p", "x"}, "Warning: Invalid thinking level \"ultra\""}, // pi 1.6 warns and goes on
 		{[]string{"--model", "no-such-model-anywhere", "-p", "x"}, "no-such-model-anywhere"},
 		{[]string{"--provider", "nope", "--model", "x", "-p", "x"}, "nope"},
 		{[]string{"--provider", "demo", "@missing.txt", "-p"}, "File not found"},
