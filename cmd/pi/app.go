@@ -34,6 +34,8 @@ type app struct {
 	sink *tui.WarningSink
 	// outputs holds the full-output files of long commands; removed when run returns.
 	outputs *shell.OutputDir
+	// projectTrusted: the project's .pi settings and resources count (pi 1.6's project trust).
+	projectTrusted bool
 }
 
 func (a *app) warn(format string, args ...any) {
@@ -121,6 +123,10 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 			return err
 		}
 	}
+	if err := a.resolveProjectTrust(ctx, interactive); err != nil {
+		store.Close()
+		return err
+	}
 	sel, err := a.selectModel(store, interactive)
 	if err != nil {
 		store.Close()
@@ -207,6 +213,58 @@ func (a *app) loadModels() error {
 // hasAuth reports whether a provider can be used: it has credentials, or it is the demo model.
 func (a *app) hasAuth(p string) bool {
 	return p == demo.ProviderName || a.auth.HasAuth(p)
+}
+
+// resolveProjectTrust decides whether the project's .pi settings and resources count (pi 1.6):
+// --approve/--no-approve, else the nearest decision in trust.json, else trusted when the project has
+// nothing that needs a decision, else defaultProjectTrust, whose "ask" asks in the interactive mode
+// (before the session starts) and means "not trusted" in the others. The session directory was
+// looked up with the project's settings before, as pi does.
+func (a *app) resolveProjectTrust(ctx context.Context, interactive bool) error {
+	home, _ := os.UserHomeDir()
+	if h := os.Getenv("HOME"); h != "" {
+		home = h
+	}
+	q := config.TrustQuery{
+		Override:     a.opts.Approve,
+		HasResources: config.HasTrustRequiringProjectResources(a.cwd, home),
+		Default:      a.settings.Settings().DefaultProjectTrust(),
+	}
+	store := config.NewTrustStore(a.paths.Dir)
+	if q.Override == nil {
+		saved, err := store.Get(a.cwd)
+		if err != nil {
+			a.warn("%v", err)
+		}
+		q.Saved = saved
+	}
+	trusted, ask := q.Resolve()
+	if ask && interactive {
+		options := config.TrustOptions(a.cwd, true)
+		labels := make([]string, len(options))
+		for i, o := range options {
+			labels[i] = o.Label
+		}
+		choice, err := tui.StartupSelect(ctx, a.io.In, a.io.Out, a.settings.Settings().Theme, config.TrustPrompt(a.cwd), labels)
+		if err != nil {
+			return err
+		}
+		if code := signalExitCode(ctx); code != 0 {
+			return &exitError{code: code}
+		}
+		if choice >= 0 {
+			trusted = options[choice].Trusted
+			if err := store.SetMany(options[choice].Updates); err != nil {
+				a.warn("Could not save the trust decision: %v", err)
+			}
+		}
+	}
+	a.projectTrusted = trusted
+	a.settings.SetProjectTrusted(trusted)
+	if !trusted && q.HasResources && interactive {
+		a.warn("%s", tui.UntrustedProjectWarning())
+	}
+	return nil
 }
 
 // sessionDir is where this project's sessions live.
@@ -437,7 +495,7 @@ func (a *app) requestAuth(ctx context.Context, m *provider.Model) (string, map[s
 // systemPromptOptions gathers --system-prompt / SYSTEM.md, appends and context files.
 func (a *app) systemPromptOptions(cwd string) (harness.SystemPromptOptions, error) {
 	var o harness.SystemPromptOptions
-	systemFile, appendFile := harness.DiscoverPromptFiles(a.paths.Dir, cwd)
+	systemFile, appendFile := harness.DiscoverPromptFiles(a.paths.Dir, cwd, a.projectTrusted)
 	custom := a.opts.SystemPrompt
 	if custom == "" {
 		custom = systemFile

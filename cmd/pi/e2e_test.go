@@ -246,7 +246,8 @@ func TestContextFilesAndSystemPromptReachTheRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.server.Enqueue(openaitest.TextReply("test-model", "ok"))
-	if r := p.run("", append(p.baseArgs(), "-p", "hi")...); r.code != 0 {
+	// The project's .pi files count only when it is trusted (pi 1.6).
+	if r := p.run("", append(p.baseArgs(), "--approve", "-p", "hi")...); r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	sys := requestMessages(t, p.server, 1)[0]
@@ -264,7 +265,7 @@ func TestContextFilesAndSystemPromptReachTheRequest(t *testing.T) {
 	// SYSTEM.md replaces the default prompt.
 	p.write(".pi/SYSTEM.md", "CUSTOM-SYSTEM-PROMPT")
 	p.server.Enqueue(openaitest.TextReply("test-model", "ok"))
-	if r := p.run("", append(p.baseArgs(), "--no-session", "-p", "hi")...); r.code != 0 {
+	if r := p.run("", append(p.baseArgs(), "--approve", "--no-session", "-p", "hi")...); r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	content, _ = requestMessages(t, p.server, 2)[0]["content"].(string)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/provider/demo"
@@ -34,6 +35,8 @@ func (a *app) runInteractive(ctx context.Context, sess *harness.Session, sel mod
 		Warnings:        a.warnings,
 		WarningSink:     a.sink,
 		Settings:        a.settings,
+		Trust:           config.NewTrustStore(a.paths.Dir),
+		ProjectTrusted:  a.projectTrusted,
 	}
 	a.warnings = nil
 	if f, ok := a.io.In.(interface{ Fd() uintptr }); ok && f != nil {

@@ -41,9 +41,11 @@ type Options struct {
 	Fork           string
 	ListModels     *string
 	NoContextFiles bool
-	Verbose        bool
-	Offline        bool
-	Version        bool
+	// Approve is --approve (true) or --no-approve (false), the last one given; nil: neither.
+	Approve *bool
+	Verbose bool
+	Offline bool
+	Version bool
 
 	// Messages are the positional prompts; FileArgs the @file arguments (without "@").
 	Messages []string
@@ -58,6 +60,7 @@ var shortAliases = map[string]string{
 	"-nbt": "--no-builtin-tools",
 	"-nc":  "--no-context-files",
 	"-xt":  "--exclude-tools",
+	"-na":  "--no-approve",
 }
 
 // normalizeArgs rewrites pi's argument forms that pflag does not know: the multi-letter aliases,
@@ -135,6 +138,10 @@ func bindFlags(cmd *cobra.Command, o *Options, listModels *string) {
 	f.BoolVar(&o.NoContextFiles, "no-context-files", false, "Don't load AGENTS.md / CLAUDE.md files (alias -nc)")
 	f.StringVar(listModels, "list-models", "", "List available models (with optional fuzzy search) and exit")
 	f.Lookup("list-models").NoOptDefVal = ""
+	approve := f.VarPF(&trustFlag{target: &o.Approve, value: true}, "approve", "a", "Trust project-local files for this run")
+	approve.NoOptDefVal = "true"
+	noApprove := f.VarPF(&trustFlag{target: &o.Approve, value: false}, "no-approve", "", "Ignore project-local files for this run (alias -na)")
+	noApprove.NoOptDefVal = "true"
 	f.BoolVar(&o.Verbose, "verbose", false, "Force verbose startup")
 	f.BoolVar(&o.Offline, "offline", false, "Disable startup network operations (pi-go makes none; accepted for compatibility)")
 	f.BoolVarP(&o.Version, "version", "v", false, "Show the version number")
@@ -229,6 +236,25 @@ func trimList(list []string) []string {
 	}
 	return out
 }
+
+// trustFlag is --approve or --no-approve: both set one decision, so the last one given wins, as in pi.
+type trustFlag struct {
+	target **bool
+	value  bool
+}
+
+func (f *trustFlag) Set(s string) error {
+	if s != "true" {
+		return fmt.Errorf("takes no value")
+	}
+	v := f.value
+	*f.target = &v
+	return nil
+}
+
+func (f *trustFlag) String() string   { return "" }
+func (f *trustFlag) Type() string     { return "bool" }
+func (f *trustFlag) IsBoolFlag() bool { return true }
 
 // usageErr is a mistake on the command line: printed as one line, exit code 1.
 type usageErr struct{ msg string }

@@ -47,7 +47,7 @@ func TestHTTPProxySetting(t *testing.T) {
 
 	// A trusted project's settings.json still cannot set a proxy.
 	p = setup(`{"retry": {"enabled": false}}`, `{"httpProxy": "http://127.0.0.1:1"}`)
-	r := p.run("", "--model", "mock/mock-model", "-p", "hi")
+	r := p.run("", "--approve", "--model", "mock/mock-model", "-p", "hi")
 	if r.code == 0 || !strings.Contains(r.stderr, "httpProxy can only be set in") || len(p.server.Requests()) != 0 {
 		t.Fatalf("project httpProxy: exit %d, stderr %q", r.code, r.stderr)
 	}

@@ -193,10 +193,16 @@ func ResolvePromptText(input string) (string, error) {
 	return input, nil
 }
 
-// DiscoverPromptFiles finds SYSTEM.md and APPEND_SYSTEM.md, project (.pi/) first, then global.
-func DiscoverPromptFiles(agentDir, cwd string) (systemFile, appendFile string) {
+// DiscoverPromptFiles finds SYSTEM.md and APPEND_SYSTEM.md, project (.pi/) first, then global; the
+// project's only when the project is trusted (pi 1.6).
+func DiscoverPromptFiles(agentDir, cwd string, projectTrusted bool) (systemFile, appendFile string) {
+	dirs := []string{agentDir}
+	if projectTrusted {
+		dirs = []string{filepath.Join(cwd, ".pi"), agentDir}
+	}
 	pick := func(name string) string {
-		for _, p := range []string{filepath.Join(cwd, ".pi", name), filepath.Join(agentDir, name)} {
+		for _, dir := range dirs {
+			p := filepath.Join(dir, name)
 			if info, err := os.Stat(p); err == nil && !info.IsDir() {
 				return p
 			}
