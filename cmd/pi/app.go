@@ -36,6 +36,8 @@ type app struct {
 	outputs *shell.OutputDir
 	// projectTrusted: the project's .pi settings and resources count (pi 1.6's project trust).
 	projectTrusted bool
+	// sessDir is the session directory, looked up before project trust is resolved (as pi does).
+	sessDir string
 }
 
 func (a *app) warn(format string, args ...any) {
@@ -285,6 +287,7 @@ func (a *app) sessionDir() string {
 func (a *app) openSession(interactive bool) (*session.Manager, error) {
 	o := a.opts
 	dir := a.sessionDir()
+	a.sessDir = dir
 	switch {
 	case o.NoSession && o.SessionID != "":
 		return session.InMemoryWithID(a.cwd, o.SessionID), nil

@@ -30,7 +30,7 @@ func (a *app) runInteractive(ctx context.Context, sess *harness.Session, sel mod
 		Demo:            sel.demo,
 		DemoHint:        demo.Hint,
 		ResumePicker:    a.opts.Resume,
-		SessionsDir:     a.sessionDir(),
+		SessionsDir:     a.sessDir,
 		SessionsRoot:    a.paths.Sessions(),
 		Warnings:        a.warnings,
 		WarningSink:     a.sink,
