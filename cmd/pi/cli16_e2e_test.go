@@ -173,3 +173,20 @@ func TestSessionIDAndName(t *testing.T) {
 		t.Errorf("fork onto an existing id: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// AGENTS.override.md is read instead of the AGENTS.md beside it (the interop case "AGENTS.override.md
+// beside AGENTS.md").
+func TestAgentsOverrideReachesTheRequest(t *testing.T) {
+	p := mockProject(t)
+	p.write("AGENTS.md", "Use tabs.\n")
+	p.write("AGENTS.override.md", "Use spaces, not tabs.\n")
+	p.server.Enqueue(openaitest.TextReply("mock-model", "ok"))
+	if r := p.run("", "--model", "mock/mock-model", "--no-session", "-p", "hi"); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	system := contentText(requestMessages(t, p.server, 1)[0]["content"])
+	if !strings.Contains(system, "Use spaces, not tabs.") || strings.Contains(system, "Use tabs.") ||
+		!strings.Contains(system, filepath.Join(p.dir, "AGENTS.override.md")) {
+		t.Errorf("system prompt:\n%s", system)
+	}
+}
