@@ -436,6 +436,12 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		DisableImageResize: !settings.AutoResizeImages(),
 		OutputDir:          a.outputs,
 		ModelAcceptsImages: modelAcceptsImages,
+		SessionEnv: func() []string {
+			if sess == nil {
+				return nil
+			}
+			return sess.SessionEnv()
+		},
 	})
 	for _, w := range toolWarnings {
 		a.warn("%s", w)

@@ -190,3 +190,38 @@ func TestAgentsOverrideReachesTheRequest(t *testing.T) {
 		t.Errorf("system prompt:\n%s", system)
 	}
 }
+
+// The bash tool's commands get AI_AGENT=pi and the session's variables (the interop case "bash tool
+// environment"); PI_SESSION_FILE only for a session saved to a file.
+func TestBashToolEnvironment(t *testing.T) {
+	for _, saved := range []bool{true, false} {
+		p := mockProject(t)
+		p.env = []string{"PI_SESSION_ID=inherited", "PI_MODEL=inherited"}
+		p.server.Enqueue(
+			openaitest.ToolCallReply("mock-model", "", openaitest.ToolCallSpec{ID: "c1", Name: "bash",
+				Arguments: `{"command":"env | grep -E '^(AI_AGENT|PI_[A-Z_]+)=' | grep -v -e PI_CODING_AGENT_DIR -e PI_DEMO_DELAY | sort"}`}),
+			openaitest.TextReply("mock-model", "That is the environment."))
+		args := []string{"--model", "mock/mock-model", "--session-id", "env-session", "-p", "show the environment"}
+		if !saved {
+			args = append(args, "--no-session")
+		}
+		r := p.run("", args...)
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		msgs := requestMessages(t, p.server, 2)
+		got := contentText(msgs[len(msgs)-1]["content"])
+		want := "AI_AGENT=pi\nPI_CODING_AGENT=true\nPI_MODEL=mock-model\nPI_PROVIDER=mock\nPI_REASONING_LEVEL=off\n"
+		if saved {
+			files, _ := filepath.Glob(filepath.Join(p.agentDir, "sessions", "*", "*_env-session.jsonl"))
+			if len(files) != 1 {
+				t.Fatalf("session files %v", files)
+			}
+			want += "PI_SESSION_FILE=" + files[0] + "\n"
+		}
+		want += "PI_SESSION_ID=env-session\n"
+		if got != want {
+			t.Errorf("saved %v: the command saw\n%s\nwant\n%s", saved, got, want)
+		}
+	}
+}

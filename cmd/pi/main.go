@@ -18,6 +18,9 @@ import (
 )
 
 func main() {
+	// pi 1.6's process markers: every child (tools, ! commands, !command config values) sees them.
+	_ = os.Setenv("PI_CODING_AGENT", "true")
+	_ = os.Setenv("AI_AGENT", "pi")
 	os.Exit(Main(os.Args[1:], Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/tools"
 	"github.com/pi-go/pi-go/internal/tools/shell"
 )
@@ -16,6 +17,25 @@ var BuiltinToolNames = []string{"read", "bash", "edit", "write", "grep", "find",
 
 // DefaultToolNames are the tools active when neither --tools nor defaultTools says otherwise.
 var DefaultToolNames = config.DefaultToolNames
+
+// SessionEnv is what pi 1.6 tells the bash tool's commands about the session, resolved at each
+// command: PI_SESSION_ID, PI_SESSION_FILE (only for a session saved to a file), PI_PROVIDER and
+// PI_MODEL (with a model), PI_REASONING_LEVEL (the level in effect for the model).
+func (s *Session) SessionEnv() []string {
+	store := s.Store()
+	env := []string{"PI_SESSION_ID=" + store.SessionID()}
+	if f := store.SessionFile(); f != "" {
+		env = append(env, "PI_SESSION_FILE="+f)
+	}
+	m := s.Model()
+	if m != nil {
+		env = append(env, "PI_PROVIDER="+m.Provider, "PI_MODEL="+m.ID)
+	}
+	if level := s.ThinkingLevel(); level != "" {
+		env = append(env, "PI_REASONING_LEVEL="+string(provider.ClampThinkingLevel(m, level)))
+	}
+	return env
+}
 
 // ToolSelection is what decides the active built-in tools: the command line and defaultTools.
 type ToolSelection struct {
@@ -148,6 +168,8 @@ type ToolOptions struct {
 	OutputDir *shell.OutputDir
 	// ModelAcceptsImages reports whether the current model takes images (nil: yes).
 	ModelAcceptsImages func() bool
+	// SessionEnv gives the bash tool's commands the session's variables (see shell.Options).
+	SessionEnv func() []string
 }
 
 // BuildTools creates the named built-in tools in the given order. Unknown names are returned as
@@ -175,6 +197,7 @@ func BuildTools(names []string, o ToolOptions) ([]loop.Tool, []string) {
 				CommandPrefix: o.ShellCommandPrefix,
 				BinDir:        o.BinDir,
 				OutputDir:     o.OutputDir,
+				SessionEnv:    o.SessionEnv,
 			}))
 		case "edit":
 			out = append(out, tools.NewEdit(o.Cwd, tools.EditOptions{Mutations: mutations}))
