@@ -28,8 +28,8 @@ const editSchema = `{"type":"object","required":["path","edits"],"properties":{`
 	`"path":{"type":"string","description":"Path to the file to edit (relative or absolute)"},` +
 	`"edits":{"type":"array","items":{"type":"object","required":["oldText","newText"],"properties":{` +
 	`"oldText":{"type":"string","description":"Exact text for one targeted replacement. It must be unique in the original file and must not overlap with any other edits[].oldText in the same call."},` +
-	`"newText":{"type":"string","description":"Replacement text for this targeted edit."}},"additionalProperties":false},` +
-	`"description":"One or more targeted replacements. Each edit is matched against the original file, not incrementally. Do not include overlapping or nested edits. If two changes touch the same block or nearby lines, merge them into one edit instead."}},"additionalProperties":false}`
+	`"newText":{"type":"string","description":"Replacement text for this targeted edit."}}},` +
+	`"description":"One or more targeted replacements. Each edit is matched against the original file, not incrementally. Do not include overlapping or nested edits. If two changes touch the same block or nearby lines, merge them into one edit instead."}}}`
 
 // EditOptions configure the edit tool.
 type EditOptions struct {
