@@ -129,7 +129,7 @@ const (
 	ThinkingMedium  ThinkingLevel = "medium"
 	ThinkingHigh    ThinkingLevel = "high"
 	ThinkingXHigh   ThinkingLevel = "xhigh"
-	// ThinkingMax (pi 1.6) is above xhigh, offered only by models that map it.
+	// ThinkingMax (pi 0.80.6) is above xhigh, for the models that map it.
 	ThinkingMax ThinkingLevel = "max"
 )
 

@@ -13,7 +13,7 @@ func IsThinkingLevel(s string) bool {
 // SupportedThinkingLevels lists the levels a model accepts, in increasing order: only off for a
 // model without reasoning; otherwise every level except those its ThinkingLevelMap marks null, xhigh
 // only when the map names a value for it (or its compat allows it, see supportsXHigh), and max only
-// when the map names one (pi 1.6).
+// when the map names a value for it (pi 1.6).
 func SupportedThinkingLevels(m *Model) []ThinkingLevel {
 	if m == nil || !m.Reasoning {
 		return []ThinkingLevel{ThinkingOff}
@@ -42,8 +42,8 @@ func supportsXHigh(m *Model, mapped bool) bool {
 }
 
 // ClampThinkingLevel returns level if the model supports it, else the nearest supported level above
-// it, else the nearest below it (pi's clampThinkingLevel): xhigh on a model without xhigh becomes
-// high, minimal on a model that cannot go below high becomes high, anything on a model without
+// it, else the nearest below it (pi's clampThinkingLevel): xhigh or max on a model without them
+// becomes high, minimal on a model that cannot go below high becomes high, anything on a model without
 // reasoning becomes off. An unknown level becomes the lowest supported one.
 func ClampThinkingLevel(m *Model, level ThinkingLevel) ThinkingLevel {
 	supported := SupportedThinkingLevels(m)

@@ -23,6 +23,9 @@ func TestSupportedThinkingLevels(t *testing.T) {
 		{"deepseek v4", &Model{Reasoning: true, ThinkingLevelMap: levelMap("minimal=null low=null medium=null high=high xhigh=max")}, "[off high xhigh]"},
 		{"compat supportsXhigh", &Model{Reasoning: true, Compat: &Compat{SupportsXHigh: Ptr(true)}}, "[off minimal low medium high xhigh]"},
 		{"compat map xhigh", &Model{Reasoning: true, Compat: &Compat{ThinkingLevelMap: map[string]string{"xhigh": "max"}}}, "[off minimal low medium high xhigh]"},
+		{"max mapped", &Model{Reasoning: true, ThinkingLevelMap: levelMap("xhigh=xhigh max=max")}, "[off minimal low medium high xhigh max]"},
+		{"max without xhigh", &Model{Reasoning: true, ThinkingLevelMap: levelMap("max=max")}, "[off minimal low medium high max]"},
+		{"compat supportsXhigh gives no max", &Model{Reasoning: true, Compat: &Compat{SupportsXHigh: Ptr(true)}}, "[off minimal low medium high xhigh]"},
 		{"null beats compat", &Model{Reasoning: true, ThinkingLevelMap: levelMap("xhigh=null"), Compat: &Compat{SupportsXHigh: Ptr(true)}}, "[off minimal low medium high]"},
 	}
 	for _, tt := range tests {
@@ -44,6 +47,8 @@ func TestClampThinkingLevel(t *testing.T) {
 	}{
 		{plain, ThinkingMedium, ThinkingMedium},
 		{plain, ThinkingXHigh, ThinkingHigh}, // no xhigh: nearest below
+		{plain, ThinkingMax, ThinkingHigh},
+		{&Model{Reasoning: true, ThinkingLevelMap: levelMap("max=max")}, ThinkingXHigh, ThinkingMax}, // upward first
 		{gpt5, ThinkingOff, ThinkingMinimal}, // off unsupported: nearest above
 		{gpt5, ThinkingXHigh, ThinkingHigh},
 		{ds, ThinkingMinimal, ThinkingHigh}, // upward first
@@ -90,32 +95,17 @@ func TestNextThinkingLevel(t *testing.T) {
 	if next, _ := NextThinkingLevel(ds, ThinkingHigh); next != ThinkingXHigh {
 		t.Errorf("high -> %s", next)
 	}
+	maxed := &Model{Reasoning: true, ThinkingLevelMap: levelMap("xhigh=xhigh max=max")}
+	if next, _ := NextThinkingLevel(maxed, ThinkingXHigh); next != ThinkingMax {
+		t.Errorf("xhigh -> %s", next)
+	}
+	if next, _ := NextThinkingLevel(maxed, ThinkingMax); next != ThinkingOff {
+		t.Errorf("max -> %s", next)
+	}
 }
 
 func TestIsThinkingLevel(t *testing.T) {
 	if !IsThinkingLevel("xhigh") || !IsThinkingLevel("max") || IsThinkingLevel("maximum") || IsThinkingLevel("") {
 		t.Error("IsThinkingLevel")
-	}
-}
-
-// pi 1.6's max level: offered only by a model that maps it, and clamped like the others (pi's
-// clampThinkingLevel: up first, then down).
-func TestThinkingLevelMax(t *testing.T) {
-	plain := &Model{Reasoning: true}
-	if got := ClampThinkingLevel(plain, ThinkingMax); got != ThinkingHigh {
-		t.Errorf("max on a model without max or xhigh: %s", got)
-	}
-	mapped := &Model{Reasoning: true, ThinkingLevelMap: levelMap("xhigh=xhigh max=max")}
-	if got := ClampThinkingLevel(mapped, ThinkingMax); got != ThinkingMax {
-		t.Errorf("max on a model mapping it: %s", got)
-	}
-	if levels := SupportedThinkingLevels(mapped); levels[len(levels)-1] != ThinkingMax {
-		t.Errorf("levels %v", levels)
-	}
-	if levels := SupportedThinkingLevels(plain); levels[len(levels)-1] != ThinkingHigh {
-		t.Errorf("levels %v", levels)
-	}
-	if got := ClampThinkingLevel(&Model{}, ThinkingMax); got != ThinkingOff {
-		t.Errorf("max without reasoning: %s", got)
 	}
 }
