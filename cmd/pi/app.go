@@ -422,20 +422,20 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		a.warn("%s", w)
 	}
 	var sess *harness.Session
-	modelAcceptsImages := func() bool {
-		if sess == nil || sess.Model() == nil {
-			return true
+	imagesUnsupportedBy := func() string {
+		if sess == nil || sess.Model() == nil || sess.Model().SupportsImages() {
+			return ""
 		}
-		return sess.Model().SupportsImages()
+		return sess.Model().ID
 	}
 	tools, toolWarnings := harness.BuildTools(toolNames, harness.ToolOptions{
-		Cwd:                store.Cwd(),
-		ShellPath:          settings.ShellPath,
-		ShellCommandPrefix: settings.ShellCommandPrefix,
-		BinDir:             a.paths.Bin(),
-		DisableImageResize: !settings.AutoResizeImages(),
-		OutputDir:          a.outputs,
-		ModelAcceptsImages: modelAcceptsImages,
+		Cwd:                 store.Cwd(),
+		ShellPath:           settings.ShellPath,
+		ShellCommandPrefix:  settings.ShellCommandPrefix,
+		BinDir:              a.paths.Bin(),
+		DisableImageResize:  !settings.AutoResizeImages(),
+		OutputDir:           a.outputs,
+		ImagesUnsupportedBy: imagesUnsupportedBy,
 		SessionEnv: func() []string {
 			if sess == nil {
 				return nil

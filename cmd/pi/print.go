@@ -145,7 +145,7 @@ func (a *app) initialMessage(stdinText string) (string, []provider.Content, erro
 		}
 		if isImage {
 			if img == nil {
-				fmt.Fprintf(&text, "<file name=\"%s\">[Image omitted: could not be resized below the inline image size limit.]</file>\n", path)
+				fmt.Fprintf(&text, "<file name=\"%s\">%s</file>\n", path, note)
 				continue
 			}
 			images = append(images, *img)

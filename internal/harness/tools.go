@@ -166,8 +166,9 @@ type ToolOptions struct {
 	DisableImageResize bool
 	// OutputDir receives the bash tool's full-output files (nil: the system temp directory).
 	OutputDir *shell.OutputDir
-	// ModelAcceptsImages reports whether the current model takes images (nil: yes).
-	ModelAcceptsImages func() bool
+	// ImagesUnsupportedBy is the current model's id when it takes no images, else "" (nil: every
+	// model takes images).
+	ImagesUnsupportedBy func() string
 	// SessionEnv gives the bash tool's commands the session's variables (see shell.Options).
 	SessionEnv func() []string
 }
@@ -188,8 +189,8 @@ func BuildTools(names []string, o ToolOptions) ([]loop.Tool, []string) {
 		switch name {
 		case "read":
 			out = append(out, tools.NewRead(o.Cwd, tools.ReadOptions{
-				DisableImageResize: o.DisableImageResize,
-				ModelAcceptsImages: o.ModelAcceptsImages,
+				DisableImageResize:  o.DisableImageResize,
+				ImagesUnsupportedBy: o.ImagesUnsupportedBy,
 			}))
 		case "bash":
 			out = append(out, tools.NewBash(o.Cwd, shell.Options{
