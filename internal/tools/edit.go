@@ -46,7 +46,9 @@ type EditArgs struct {
 
 // EditDetails is the edit tool's details object.
 type EditDetails struct {
-	Diff             string `json:"diff"`
+	Diff string `json:"diff"`
+	// Patch is the change as a standard unified diff (pi 1.6).
+	Patch            string `json:"patch"`
 	FirstChangedLine int    `json:"firstChangedLine,omitempty"`
 }
 
@@ -181,7 +183,7 @@ func (t *editTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 	diff, first := textdiff.Format(base, next, textdiff.DefaultContext)
 	return loop.ToolResult{
 		Content: []provider.Content{provider.TextContent(fmt.Sprintf("Successfully replaced %d block(s) in %s.", len(args.Edits), args.Path))},
-		Details: &EditDetails{Diff: diff, FirstChangedLine: first},
+		Details: &EditDetails{Diff: diff, Patch: textdiff.Patch(args.Path, base, next, textdiff.DefaultContext), FirstChangedLine: first},
 	}, nil
 }
 
