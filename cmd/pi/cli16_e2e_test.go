@@ -157,8 +157,10 @@ func TestSessionIDAndName(t *testing.T) {
 	}
 	data, _ := os.ReadFile(files[0])
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	// As pi 1.6: the name first, then the new session's model and thinking level.
 	if !strings.HasPrefix(lines[0], `{"type":"session","version":3,"id":"interop-session-1",`) ||
-		!strings.HasPrefix(lines[1], `{"type":"session_info","id":"`) || !strings.HasSuffix(lines[1], `,"name":"interop name"}`) {
+		!strings.HasPrefix(lines[1], `{"type":"session_info","id":"`) || !strings.HasSuffix(lines[1], `,"name":"interop name"}`) ||
+		!strings.HasPrefix(lines[2], `{"type":"model_change",`) || !strings.HasPrefix(lines[3], `{"type":"thinking_level_change",`) {
 		t.Errorf("session file:\n%s", data)
 	}
 	r = p.run("", "--model", "mock/mock-model", "--session-id", "interop-session-1", "-p", "again")

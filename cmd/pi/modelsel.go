@@ -86,7 +86,7 @@ func (a *app) selectModel(store *session.Manager, interactive bool) (modelSelect
 		a.auth.SetRuntimeAPIKey(target.Provider, config.NewAPIKey(o.APIKey))
 	}
 
-	resuming := len(store.Entries()) > 0
+	resuming := !store.IsFresh()
 	if sel.model == nil && len(sel.scoped) > 0 && !resuming {
 		s := a.settings.Settings()
 		pick := sel.scoped[0]

@@ -61,3 +61,16 @@ func FindByID(dir, id string) string {
 	}
 	return ""
 }
+
+// IsFresh reports whether the session has nothing yet but, perhaps, its name (--name writes the name
+// before the session starts): it is started, not resumed.
+func (m *Manager) IsFresh() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, e := range m.entries {
+		if e.Type != TypeSessionInfo {
+			return false
+		}
+	}
+	return true
+}
