@@ -132,11 +132,13 @@ func TestThinkingMaxAndEndOfOptions(t *testing.T) {
 	}
 }
 
-// -p with an answer cut at the output limit prints it, says so on stderr and exits 1 (pi 1.6).
+// -p with an answer cut at the output limit prints it, says so on stderr and exits 1 (pi 1.6). The
+// answer uses the model's whole output limit (16384 tokens): a shorter "length" stop is one pi 1.6
+// recovers from like a context overflow instead.
 func TestPrintModeTruncatedAnswer(t *testing.T) {
 	p := mockProject(t)
 	c := openaitest.NewChunks("mock-model")
-	p.server.Enqueue(openaitest.Response{Events: []string{c.Role(), c.Text("Cut short"), c.Finish("length"), c.Usage(10, 5, 0), openaitest.Done()}})
+	p.server.Enqueue(openaitest.Response{Events: []string{c.Role(), c.Text("Cut short"), c.Finish("length"), c.Usage(10, 16384, 0), openaitest.Done()}})
 	r := p.run("", "--model", "mock/mock-model", "--no-session", "-p", "hi")
 	if r.code != 1 || r.stdout != "Cut short\n" || r.stderr != "Response was truncated: the model reached its output token limit.\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
