@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/pi-go/pi-go/internal/config"
@@ -33,6 +34,10 @@ type app struct {
 	sink *tui.WarningSink
 	// outputs holds the full-output files of long commands; removed when run returns.
 	outputs *shell.OutputDir
+	// projectTrusted: the project's .pi settings and resources count (pi 1.6's project trust).
+	projectTrusted bool
+	// sessDir is the session directory, looked up before project trust is resolved (as pi does).
+	sessDir string
 }
 
 func (a *app) warn(format string, args ...any) {
@@ -48,14 +53,23 @@ func (a *app) flushWarnings() {
 }
 
 // run is the whole program after flag parsing.
-func run(ctx context.Context, opts *Options, streams Streams) error {
+func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 	a := &app{opts: opts, io: streams}
-	var err error
+	// Warnings gathered before a failure are printed before its message, as pi prints its
+	// diagnostics first (the modes print or show them themselves otherwise).
+	defer func() {
+		if err != nil {
+			a.flushWarnings()
+		}
+	}()
 	if a.cwd, err = os.Getwd(); err != nil {
 		return fmt.Errorf("current directory: %w", err)
 	}
 	if a.paths, err = config.NewAgentPaths(os.Getenv); err != nil {
 		return err
+	}
+	for _, w := range opts.Warnings {
+		a.warn("%s", w)
 	}
 	a.settings = config.LoadSettings(a.paths.Dir, a.cwd)
 	for _, e := range a.settings.Errors() {
@@ -63,6 +77,12 @@ func run(ctx context.Context, opts *Options, streams Streams) error {
 	}
 	for _, w := range a.settings.TimeoutWarnings() {
 		a.warn("%s", w)
+	}
+	// Before any request: Go's HTTP client reads the proxy variables once.
+	for name, value := range config.ProxyEnv(a.settings.Settings().HTTPProxy, os.LookupEnv) {
+		if err := os.Setenv(name, value); err != nil {
+			return fmt.Errorf("httpProxy: %w", err)
+		}
 	}
 	if err := a.loadModelsUnlessInterrupted(ctx); err != nil {
 		return err
@@ -97,6 +117,16 @@ func run(ctx context.Context, opts *Options, streams Streams) error {
 	}
 	store, err := a.openSession(interactive)
 	if err != nil {
+		return err
+	}
+	if opts.NameSet {
+		if _, err := store.AppendSessionInfo(opts.Name); err != nil {
+			store.Close()
+			return err
+		}
+	}
+	if err := a.resolveProjectTrust(ctx, interactive); err != nil {
+		store.Close()
 		return err
 	}
 	sel, err := a.selectModel(store, interactive)
@@ -172,6 +202,9 @@ func (a *app) loadModels() error {
 	for _, w := range authFile.Warnings {
 		a.warn("%s", w)
 	}
+	for _, w := range config.BareEnvNameWarnings(models, authFile, os.Getenv) {
+		a.warn("%s", w)
+	}
 	a.auth = config.NewAuth(config.AuthOptions{File: authFile, Models: models})
 	if a.endpoint != nil {
 		a.auth.AddEndpoint(*a.endpoint)
@@ -182,6 +215,58 @@ func (a *app) loadModels() error {
 // hasAuth reports whether a provider can be used: it has credentials, or it is the demo model.
 func (a *app) hasAuth(p string) bool {
 	return p == demo.ProviderName || a.auth.HasAuth(p)
+}
+
+// resolveProjectTrust decides whether the project's .pi settings and resources count (pi 1.6):
+// --approve/--no-approve, else the nearest decision in trust.json, else trusted when the project has
+// nothing that needs a decision, else defaultProjectTrust, whose "ask" asks in the interactive mode
+// (before the session starts) and means "not trusted" in the others. The session directory was
+// looked up with the project's settings before, as pi does.
+func (a *app) resolveProjectTrust(ctx context.Context, interactive bool) error {
+	home, _ := os.UserHomeDir()
+	if h := os.Getenv("HOME"); h != "" {
+		home = h
+	}
+	q := config.TrustQuery{
+		Override:     a.opts.Approve,
+		HasResources: config.HasTrustRequiringProjectResources(a.cwd, home),
+		Default:      a.settings.Settings().DefaultProjectTrust(),
+	}
+	store := config.NewTrustStore(a.paths.Dir)
+	if q.Override == nil {
+		saved, err := store.Get(a.cwd)
+		if err != nil {
+			a.warn("%v", err)
+		}
+		q.Saved = saved
+	}
+	trusted, ask := q.Resolve()
+	if ask && interactive {
+		options := config.TrustOptions(a.cwd, true)
+		labels := make([]string, len(options))
+		for i, o := range options {
+			labels[i] = o.Label
+		}
+		choice, err := tui.StartupSelect(ctx, a.io.In, a.io.Out, a.settings.Settings().Theme, config.TrustPrompt(a.cwd), labels)
+		if err != nil {
+			return err
+		}
+		if code := signalExitCode(ctx); code != 0 {
+			return &exitError{code: code}
+		}
+		if choice >= 0 {
+			trusted = options[choice].Trusted
+			if err := store.SetMany(options[choice].Updates); err != nil {
+				a.warn("Could not save the trust decision: %v", err)
+			}
+		}
+	}
+	a.projectTrusted = trusted
+	a.settings.SetProjectTrusted(trusted)
+	if !trusted && q.HasResources && interactive {
+		a.warn("%s", tui.UntrustedProjectWarning())
+	}
+	return nil
 }
 
 // sessionDir is where this project's sessions live.
@@ -202,15 +287,21 @@ func (a *app) sessionDir() string {
 func (a *app) openSession(interactive bool) (*session.Manager, error) {
 	o := a.opts
 	dir := a.sessionDir()
+	a.sessDir = dir
 	switch {
+	case o.NoSession && o.SessionID != "":
+		return session.InMemoryWithID(a.cwd, o.SessionID), nil
 	case o.NoSession:
 		return session.InMemory(a.cwd), nil
 	case o.Fork != "":
+		if o.SessionID != "" && a.findSessionByID(dir, o.SessionID) != "" {
+			return nil, &exitError{code: 1, msg: fmt.Sprintf("Session already exists with id '%s'", o.SessionID)}
+		}
 		path, err := a.resolveSessionArg(o.Fork, dir)
 		if err != nil {
 			return nil, err
 		}
-		m, err := session.ForkFrom(path, a.cwd, dir)
+		m, err := session.ForkFromWithID(path, a.cwd, dir, o.SessionID)
 		if err != nil {
 			return nil, &exitError{code: 1, msg: "Error: " + err.Error()}
 		}
@@ -244,8 +335,27 @@ func (a *app) openSession(interactive bool) (*session.Manager, error) {
 			return nil, sessionOpenError(err)
 		}
 		return m, nil
+	case o.SessionID != "":
+		if path := a.findSessionByID(dir, o.SessionID); path != "" {
+			return a.openFile(path, dir)
+		}
+		a.warn("No project session found with id '%s'; creating a new session with that id.", o.SessionID)
+		return session.CreateWithID(a.cwd, dir, o.SessionID)
 	}
 	return session.Create(a.cwd, dir), nil
+}
+
+// findSessionByID is the session file of this project with exactly id (pi 1.6's findById): in a
+// session directory other than the project's own, only a session of this directory counts.
+func (a *app) findSessionByID(dir, id string) string {
+	path := session.FindByID(dir, id)
+	if path == "" || filepath.Clean(dir) == filepath.Clean(a.paths.SessionDirFor(a.cwd)) {
+		return path
+	}
+	if info, ok := session.Describe(path); ok && info.Cwd == a.cwd {
+		return path
+	}
+	return ""
 }
 
 func (a *app) openFile(path, dir string) (*session.Manager, error) {
@@ -300,31 +410,38 @@ func newRouter() *provider.Router {
 // newSession builds the harness session: tools, system prompt, model.
 func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.Session, error) {
 	settings := a.settings.Settings()
-	toolNames := harness.DefaultToolNames
-	switch {
-	case a.opts.NoTools || a.opts.NoBuiltinTools:
-		toolNames = nil
-		if a.opts.ToolsSet {
-			toolNames = a.opts.Tools
-		}
-	case a.opts.ToolsSet:
-		toolNames = a.opts.Tools
+	defaults, _ := settings.DefaultTools()
+	toolNames, selWarnings := harness.SelectToolNames(harness.ToolSelection{
+		Defaults: defaults,
+		NoTools:  a.opts.NoTools || a.opts.NoBuiltinTools,
+		Tools:    a.opts.Tools,
+		ToolsSet: a.opts.ToolsSet,
+		Exclude:  a.opts.ExcludeTools,
+	})
+	for _, w := range selWarnings {
+		a.warn("%s", w)
 	}
 	var sess *harness.Session
-	modelAcceptsImages := func() bool {
-		if sess == nil || sess.Model() == nil {
-			return true
+	imagesUnsupportedBy := func() string {
+		if sess == nil || sess.Model() == nil || sess.Model().SupportsImages() {
+			return ""
 		}
-		return sess.Model().SupportsImages()
+		return sess.Model().ID
 	}
 	tools, toolWarnings := harness.BuildTools(toolNames, harness.ToolOptions{
-		Cwd:                store.Cwd(),
-		ShellPath:          settings.ShellPath,
-		ShellCommandPrefix: settings.ShellCommandPrefix,
-		BinDir:             a.paths.Bin(),
-		DisableImageResize: !settings.AutoResizeImages(),
-		OutputDir:          a.outputs,
-		ModelAcceptsImages: modelAcceptsImages,
+		Cwd:                 store.Cwd(),
+		ShellPath:           settings.ShellPath,
+		ShellCommandPrefix:  settings.ShellCommandPrefix,
+		BinDir:              a.paths.Bin(),
+		DisableImageResize:  !settings.AutoResizeImages(),
+		OutputDir:           a.outputs,
+		ImagesUnsupportedBy: imagesUnsupportedBy,
+		SessionEnv: func() []string {
+			if sess == nil {
+				return nil
+			}
+			return sess.SessionEnv()
+		},
 	})
 	for _, w := range toolWarnings {
 		a.warn("%s", w)
@@ -387,7 +504,7 @@ func (a *app) requestAuth(ctx context.Context, m *provider.Model) (string, map[s
 // systemPromptOptions gathers --system-prompt / SYSTEM.md, appends and context files.
 func (a *app) systemPromptOptions(cwd string) (harness.SystemPromptOptions, error) {
 	var o harness.SystemPromptOptions
-	systemFile, appendFile := harness.DiscoverPromptFiles(a.paths.Dir, cwd)
+	systemFile, appendFile := harness.DiscoverPromptFiles(a.paths.Dir, cwd, a.projectTrusted)
 	custom := a.opts.SystemPrompt
 	if custom == "" {
 		custom = systemFile

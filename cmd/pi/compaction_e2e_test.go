@@ -23,6 +23,7 @@ type windowServer struct {
 	overflows int      // requests answered with the overflow error
 	largest   int      // the largest prompt answered
 	summaries []string // the summary requests' prompts
+	sumLimits []int    // the summary requests' max_completion_tokens
 	afterSum  []int    // sizes of the requests after the first summary request
 	sizes     []int    // sizes of all requests in order, summary requests as -1
 }
@@ -67,7 +68,8 @@ func (ws *windowServer) answer(r *openaitest.Request, prompt int) openaitest.Res
 
 func (ws *windowServer) reply(r *openaitest.Request, prompt int) openaitest.Response {
 	var req struct {
-		Messages []map[string]any `json:"messages"`
+		Messages  []map[string]any `json:"messages"`
+		MaxTokens int              `json:"max_completion_tokens"`
 	}
 	if err := json.Unmarshal(r.Body, &req); err != nil {
 		return openaitest.ErrorResponse(400, err.Error())
@@ -80,6 +82,7 @@ func (ws *windowServer) reply(r *openaitest.Request, prompt int) openaitest.Resp
 	if isSummaryRequest(r.Body) {
 		ws.mu.Lock()
 		ws.summaries = append(ws.summaries, text)
+		ws.sumLimits = append(ws.sumLimits, req.MaxTokens)
 		ws.mu.Unlock()
 		return openaitest.Reply("small", prompt, "## Goal\nThe summary of the earlier work.")
 	}
@@ -189,6 +192,13 @@ func TestOverflowInA8kWindowCompactsAndTheRunContinues(t *testing.T) {
 			}
 			if len(summaries) != 2 || !covered {
 				t.Fatalf("the summary must cover the earlier prompts: %.300q", summaries)
+			}
+			// pi 1.6 lets a summary use the model's whole output limit (maxTokens 1024 here).
+			ws.mu.Lock()
+			limits := append([]int(nil), ws.sumLimits...)
+			ws.mu.Unlock()
+			if c.name != "guessed window, llama.cpp's error" && (len(limits) != 2 || limits[0] != 1024 || limits[1] != 1024) {
+				t.Errorf("summary requests' max_completion_tokens %v, want the model's 1024", limits)
 			}
 			if len(after) == 0 {
 				t.Fatal("no request after the compaction")

@@ -49,6 +49,8 @@ type project struct {
 	dir      string
 	agentDir string
 	server   *openaitest.Server
+	// env are extra environment variables for every run ("NAME=value").
+	env []string
 }
 
 func newProject(t *testing.T) *project {
@@ -92,6 +94,7 @@ func (p *project) run(stdin string, args ...string) result {
 		"PI_CODING_AGENT_DIR=" + p.agentDir,
 		"PI_DEMO_DELAY=0",
 	}
+	cmd.Env = append(cmd.Env, p.env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -246,7 +249,8 @@ func TestContextFilesAndSystemPromptReachTheRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.server.Enqueue(openaitest.TextReply("test-model", "ok"))
-	if r := p.run("", append(p.baseArgs(), "-p", "hi")...); r.code != 0 {
+	// The project's .pi files count only when it is trusted (pi 1.6).
+	if r := p.run("", append(p.baseArgs(), "--approve", "-p", "hi")...); r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	sys := requestMessages(t, p.server, 1)[0]
@@ -264,7 +268,7 @@ func TestContextFilesAndSystemPromptReachTheRequest(t *testing.T) {
 	// SYSTEM.md replaces the default prompt.
 	p.write(".pi/SYSTEM.md", "CUSTOM-SYSTEM-PROMPT")
 	p.server.Enqueue(openaitest.TextReply("test-model", "ok"))
-	if r := p.run("", append(p.baseArgs(), "--no-session", "-p", "hi")...); r.code != 0 {
+	if r := p.run("", append(p.baseArgs(), "--approve", "--no-session", "-p", "hi")...); r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	content, _ = requestMessages(t, p.server, 2)[0]["content"].(string)
@@ -294,7 +298,7 @@ func TestErrorsAUserCanMake(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--thinking", "ultra", "-p", "x"}, "invalid --thinking"},
+		{[]string{"--thinking", "ultra", "-p", "x"}, "Warning: Invalid thinking level \"ultra\""}, // pi 1.6 warns and goes on
 		{[]string{"--model", "no-such-model-anywhere", "-p", "x"}, "no-such-model-anywhere"},
 		{[]string{"--provider", "nope", "--model", "x", "-p", "x"}, "nope"},
 		{[]string{"--provider", "demo", "@missing.txt", "-p"}, "File not found"},

@@ -18,6 +18,9 @@ import (
 )
 
 func main() {
+	// pi 1.6's process markers: every child (tools, ! commands, !command config values) sees them.
+	_ = os.Setenv("PI_CODING_AGENT", "true")
+	_ = os.Setenv("AI_AGENT", "pi")
 	os.Exit(Main(os.Args[1:], Streams{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))
 }
 
@@ -88,9 +91,14 @@ func Main(args []string, io Streams) int {
 	cmd.SetOut(io.Out)
 	cmd.SetErr(io.Err)
 	bindFlags(cmd, &opts, &listModels)
-	cmd.SetArgs(normalizeArgs(args))
+	normalized, err := normalizeArgs(args)
+	if err != nil {
+		fmt.Fprintln(io.Err, "Error: "+err.Error())
+		return 1
+	}
+	cmd.SetArgs(normalized)
 	cmd.CompletionOptions.HiddenDefaultCmd = true
-	err := cmd.Execute()
+	err = cmd.Execute()
 	if err == nil {
 		return 0
 	}
@@ -181,6 +189,9 @@ Examples:
   pi --model openai/gpt-4o-mini              choose a model ("provider/id", fuzzy, ":high" suffix)
   pi --base-url http://localhost:11434/v1 --model qwen2.5-coder    any OpenAI-compatible server
   pi --tools read,grep,find,ls -p "Review the code in internal/"   read-only tools
+  pi --tools +grep,-bash                     the default tools with grep and without bash
+  pi --session-id fix-login --name "Login bug"   this directory's session with that id, named
+  pi -p -- "- a prompt starting with a dash" "--" ends the options
 
 Environment:
   OPENAI_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY, DEEPSEEK_API_KEY, MISTRAL_API_KEY, XAI_API_KEY,

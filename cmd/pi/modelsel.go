@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -84,7 +86,7 @@ func (a *app) selectModel(store *session.Manager, interactive bool) (modelSelect
 		a.auth.SetRuntimeAPIKey(target.Provider, config.NewAPIKey(o.APIKey))
 	}
 
-	resuming := len(store.Entries()) > 0
+	resuming := !store.IsFresh()
 	if sel.model == nil && len(sel.scoped) > 0 && !resuming {
 		s := a.settings.Settings()
 		pick := sel.scoped[0]
@@ -115,6 +117,12 @@ func (a *app) selectModel(store *session.Manager, interactive bool) (modelSelect
 	}
 	if sel.model != nil && !a.hasAuth(sel.model.Provider) {
 		if !interactive {
+			// A key that names an unset variable says which (resolving it runs no command: a
+			// command always counts as configured).
+			var nk *config.NoAPIKeyError
+			if _, _, err := a.auth.APIKey(context.Background(), sel.model.Provider); err != nil && !errors.As(err, &nk) {
+				return sel, &exitError{code: 1, msg: "Error: " + err.Error()}
+			}
 			env := provider.APIKeyEnvVar(sel.model.Provider)
 			hint := "set its apiKey in ~/.pi/agent/models.json or pass --api-key"
 			if env != "" {

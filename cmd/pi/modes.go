@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/provider/demo"
@@ -38,11 +39,13 @@ func (a *app) runInteractive(ctx context.Context, sess *harness.Session, sel mod
 		Demo:            sel.demo,
 		DemoHint:        demo.Hint,
 		ResumePicker:    a.opts.Resume,
-		SessionsDir:     a.sessionDir(),
+		SessionsDir:     a.sessDir,
 		SessionsRoot:    a.paths.Sessions(),
 		Warnings:        a.warnings,
 		WarningSink:     a.sink,
 		Settings:        a.settings,
+		Trust:           config.NewTrustStore(a.paths.Dir),
+		ProjectTrusted:  a.projectTrusted,
 	}
 	a.warnings = nil
 	if f, ok := a.io.In.(interface{ Fd() uintptr }); ok && f != nil {

@@ -6,7 +6,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/provider/demo"
+	"github.com/pi-go/pi-go/internal/session"
 )
 
 // Options is everything the command line says, parsed but not yet acted on.
@@ -21,6 +24,7 @@ type Options struct {
 	Models             []string
 	Tools              []string
 	ToolsSet           bool
+	ExcludeTools       []string
 	NoTools            bool
 	NoBuiltinTools     bool
 	Print              bool
@@ -28,18 +32,26 @@ type Options struct {
 	Continue           bool
 	Resume             bool
 	Session            string
+	SessionID          string
 	SessionDir         string
-	NoSession          bool
-	Fork               string
-	ListModels         *string
-	NoContextFiles     bool
-	Verbose            bool
-	Offline            bool
-	Version            bool
+	// Name is --name (NameSet: it was given), the session's display name.
+	Name           string
+	NameSet        bool
+	NoSession      bool
+	Fork           string
+	ListModels     *string
+	NoContextFiles bool
+	// Approve is --approve (true) or --no-approve (false), the last one given; nil: neither.
+	Approve *bool
+	Verbose bool
+	Offline bool
+	Version bool
 
 	// Messages are the positional prompts; FileArgs the @file arguments (without "@").
 	Messages []string
 	FileArgs []string
+	// Warnings are command-line problems pi reports and goes on (an invalid --thinking).
+	Warnings []string
 }
 
 // shortAliases maps pi's multi-letter single-dash aliases, which pflag cannot express, to long flags.
@@ -47,17 +59,36 @@ var shortAliases = map[string]string{
 	"-nt":  "--no-tools",
 	"-nbt": "--no-builtin-tools",
 	"-nc":  "--no-context-files",
+	"-xt":  "--exclude-tools",
+	"-na":  "--no-approve",
 }
 
 // normalizeArgs rewrites pi's argument forms that pflag does not know: the multi-letter aliases,
 // `--list-models <search>` with a separate optional value, and `@file` arguments (kept positional).
-func normalizeArgs(args []string) []string {
+// It also gives pi 1.6's errors for the flags whose value pi checks before anything else (pflag
+// would take "--mode -p" as the mode "-p").
+func normalizeArgs(args []string) ([]string, error) {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if long, ok := shortAliases[a]; ok {
 			out = append(out, long)
 			continue
+		}
+		switch a {
+		case "--mode":
+			if i+1 >= len(args) || strings.HasPrefix(args[i+1], "-") {
+				return nil, usageError("--mode requires text, json, or rpc")
+			}
+			switch mode := args[i+1]; mode {
+			case "text", "json", "rpc":
+			default:
+				return nil, usageError(fmt.Sprintf("Invalid mode %q. Valid values: text, json, rpc", mode))
+			}
+		case "--name", "-n":
+			if i+1 >= len(args) {
+				return nil, usageError("--name requires a value")
+			}
 		}
 		if a == "--list-models" {
 			if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && !strings.HasPrefix(args[i+1], "@") {
@@ -74,7 +105,7 @@ func normalizeArgs(args []string) []string {
 		}
 		out = append(out, a)
 	}
-	return out
+	return out, nil
 }
 
 // bindFlags declares pi's flags on cmd, writing into o.
@@ -92,17 +123,25 @@ func bindFlags(cmd *cobra.Command, o *Options, listModels *string) {
 	f.BoolVarP(&o.Continue, "continue", "c", false, "Continue the most recent session of this directory")
 	f.BoolVarP(&o.Resume, "resume", "r", false, "Select a session to resume")
 	f.StringVar(&o.Session, "session", "", "Use a specific session file or session id prefix")
+	f.StringVar(&o.SessionID, "session-id", "", "Use the current directory's existing session with the ID, creating it otherwise")
 	f.StringVar(&o.Fork, "fork", "", "Fork a session file or session id prefix into a new session")
 	f.StringVar(&o.SessionDir, "session-dir", "", "Directory for session storage and lookup (env PI_CODING_AGENT_SESSION_DIR)")
 	f.BoolVar(&o.NoSession, "no-session", false, "Don't save the session (ephemeral)")
+	f.StringVarP(&o.Name, "name", "n", "", "Set the session's display name")
 	f.StringSliceVar(&o.Models, "models", nil, "Comma-separated model patterns for Ctrl+P cycling (globs and fuzzy matching)")
 	f.BoolVar(&o.NoTools, "no-tools", false, "Disable all tools (alias -nt)")
 	f.BoolVar(&o.NoBuiltinTools, "no-builtin-tools", false, "Disable built-in tools (alias -nbt)")
-	f.StringSliceVarP(&o.Tools, "tools", "t", nil, "Comma-separated allowlist of tools: read,bash,edit,write,grep,find,ls")
-	f.StringVar(&o.Thinking, "thinking", "", "Thinking level: off, minimal, low, medium, high, xhigh")
+	f.StringSliceVarP(&o.Tools, "tools", "t", nil, "Comma-separated allowlist of tool names or patterns (*): read,bash,edit,write,grep,find,ls;\n"+
+		"only +name/-name entries add to or remove from the defaults")
+	f.StringSliceVar(&o.ExcludeTools, "exclude-tools", nil, "Comma-separated denylist of tool names or patterns (*) (alias -xt)")
+	f.StringVar(&o.Thinking, "thinking", "", "Thinking level: off, minimal, low, medium, high, xhigh, max")
 	f.BoolVar(&o.NoContextFiles, "no-context-files", false, "Don't load AGENTS.md / CLAUDE.md files (alias -nc)")
 	f.StringVar(listModels, "list-models", "", "List available models (with optional fuzzy search) and exit")
 	f.Lookup("list-models").NoOptDefVal = ""
+	approve := f.VarPF(&trustFlag{target: &o.Approve, value: true}, "approve", "a", "Trust project-local files for this run")
+	approve.NoOptDefVal = "true"
+	noApprove := f.VarPF(&trustFlag{target: &o.Approve, value: false}, "no-approve", "", "Ignore project-local files for this run (alias -na)")
+	noApprove.NoOptDefVal = "true"
 	f.BoolVar(&o.Verbose, "verbose", false, "Force verbose startup")
 	f.BoolVar(&o.Offline, "offline", false, "Disable startup network operations (pi-go makes none; accepted for compatibility)")
 	f.BoolVarP(&o.Version, "version", "v", false, "Show the version number")
@@ -114,6 +153,7 @@ func finishOptions(cmd *cobra.Command, o *Options, listModels string, args []str
 		o.ListModels = &listModels
 	}
 	o.ToolsSet = cmd.Flags().Changed("tools")
+	o.NameSet = cmd.Flags().Changed("name")
 	for _, a := range args {
 		if strings.HasPrefix(a, "@") && len(a) > 1 {
 			o.FileArgs = append(o.FileArgs, a[1:])
@@ -124,11 +164,37 @@ func finishOptions(cmd *cobra.Command, o *Options, listModels string, args []str
 	switch o.Mode {
 	case "", "text", "json", "rpc":
 	default:
-		return usageError(fmt.Sprintf("invalid --mode %q (valid: text, json, rpc)", o.Mode))
+		return usageError(fmt.Sprintf("Invalid mode %q. Valid values: text, json, rpc", o.Mode))
 	}
-	if o.Thinking != "" {
-		if _, err := provider.ParseThinkingLevel(o.Thinking); err != nil {
-			return usageError(fmt.Sprintf("invalid --thinking %q (valid: off, minimal, low, medium, high, xhigh)", o.Thinking))
+	if o.Thinking != "" && !provider.IsThinkingLevel(o.Thinking) {
+		// pi 1.6 warns and goes on without the level.
+		o.Warnings = append(o.Warnings, fmt.Sprintf("Invalid thinking level %q. Valid values: off, minimal, low, medium, high, xhigh, max", o.Thinking))
+		o.Thinking = ""
+	}
+	if o.Provider != "" && o.Model == "" && o.ListModels == nil && !strings.EqualFold(o.Provider, demo.ProviderName) {
+		return usageError(fmt.Sprintf("--provider requires --model (for example: --provider %s --model <pattern>)", o.Provider))
+	}
+	if o.NameSet {
+		if o.Name = strings.TrimSpace(o.Name); o.Name == "" {
+			return usageError("--name requires a non-empty value")
+		}
+	}
+	if o.SessionID != "" || cmd.Flags().Changed("session-id") {
+		var conflicts []string
+		if o.Session != "" {
+			conflicts = append(conflicts, "--session")
+		}
+		if o.Continue {
+			conflicts = append(conflicts, "--continue")
+		}
+		if o.Resume {
+			conflicts = append(conflicts, "--resume")
+		}
+		if len(conflicts) > 0 {
+			return usageError("--session-id cannot be combined with " + strings.Join(conflicts, ", "))
+		}
+		if !session.ValidID(o.SessionID) {
+			return usageError("Session id must be non-empty, contain only alphanumeric characters, '-', '_', and '.', and start and end with an alphanumeric character")
 		}
 	}
 	if o.Fork != "" {
@@ -152,15 +218,43 @@ func finishOptions(cmd *cobra.Command, o *Options, listModels string, args []str
 	if o.Mode == "rpc" && len(o.FileArgs) > 0 {
 		return usageError("@file arguments are not supported in RPC mode")
 	}
-	var tools []string
-	for _, t := range o.Tools {
-		if t = strings.TrimSpace(t); t != "" {
-			tools = append(tools, t)
-		}
+	o.Tools = trimList(o.Tools)
+	o.ExcludeTools = trimList(o.ExcludeTools)
+	if problem := config.ToolListError(o.Tools); problem != "" {
+		return usageError("--tools: " + problem)
 	}
-	o.Tools = tools
 	return nil
 }
+
+// trimList drops the blanks of a comma-separated flag's entries.
+func trimList(list []string) []string {
+	var out []string
+	for _, e := range list {
+		if e = strings.TrimSpace(e); e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// trustFlag is --approve or --no-approve: both set one decision, so the last one given wins, as in pi.
+type trustFlag struct {
+	target **bool
+	value  bool
+}
+
+func (f *trustFlag) Set(s string) error {
+	if s != "true" {
+		return fmt.Errorf("takes no value")
+	}
+	v := f.value
+	*f.target = &v
+	return nil
+}
+
+func (f *trustFlag) String() string   { return "" }
+func (f *trustFlag) Type() string     { return "bool" }
+func (f *trustFlag) IsBoolFlag() bool { return true }
 
 // usageErr is a mistake on the command line: printed as one line, exit code 1.
 type usageErr struct{ msg string }

@@ -97,8 +97,14 @@ func (a *app) runPrint(ctx context.Context, sess *harness.Session, initial strin
 			b.WriteByte('\n')
 		}
 	}
-	_, err := fmt.Fprint(a.io.Out, b.String())
-	return err
+	if _, err := fmt.Fprint(a.io.Out, b.String()); err != nil {
+		return err
+	}
+	if last.StopReason == provider.StopReasonLength {
+		// pi 1.6: the truncated answer is printed, and the exit status says it is incomplete.
+		return &exitError{code: 1, msg: "Response was truncated: the model reached its output token limit."}
+	}
+	return nil
 }
 
 // printProgress tells a -p user on stderr why nothing happens for a while.
@@ -139,7 +145,7 @@ func (a *app) initialMessage(stdinText string) (string, []provider.Content, erro
 		}
 		if isImage {
 			if img == nil {
-				fmt.Fprintf(&text, "<file name=\"%s\">[Image omitted: could not be resized below the inline image size limit.]</file>\n", path)
+				fmt.Fprintf(&text, "<file name=\"%s\">%s</file>\n", path, note)
 				continue
 			}
 			images = append(images, *img)

@@ -106,8 +106,12 @@ func (h Headers) MarshalJSON() ([]byte, error) {
 // belong to providers pi-go does not talk to.
 type AuthCredential struct {
 	Type string `json:"type"` // "api_key" or "oauth"
-	// Key is the api_key value as written: a literal, an environment variable name or a !command.
+	// Key is the api_key value as written: a literal, a template with $NAME references or a
+	// !command (see ValueResolver).
 	Key string `json:"key,omitempty"`
+	// Env are variables for this credential's $NAME references, read before the environment
+	// (pi 1.6's provider-scoped env).
+	Env map[string]string `json:"env,omitempty"`
 }
 
 // AuthFile is a parsed auth.json: {"<provider>": {"type": "api_key", "key": "..."}, ...}.
@@ -203,9 +207,11 @@ type AuthOptions struct {
 	Models   *ModelsConfig  // parsed models.json (provider apiKey, headers, authHeader); nil: none
 }
 
-// Auth finds API keys and request headers in pi's order (pi-reference §3.9): the runtime --api-key,
-// auth.json api_key entries, the provider's environment variable, models.json's provider apiKey.
-// Safe for concurrent use.
+// Auth finds API keys and request headers in pi 1.6's order: the runtime --api-key, auth.json
+// api_key entries, models.json's provider apiKey, the provider's environment variable. (pi 0.73.1
+// read the environment variable before models.json.) A models.json apiKey that names an unset
+// variable leaves the provider without a key, as in pi 1.6: it does not fall back to the
+// environment variable. Safe for concurrent use.
 type Auth struct {
 	getenv   Getenv
 	resolver *ValueResolver
@@ -262,7 +268,7 @@ func (a *Auth) envVarFor(prov string) (builtin, extra string) {
 
 // HasAuth reports whether a provider has any key configured (or needs none), without running
 // commands: the test for "available" models. Like pi, an auth.json entry or a models.json apiKey
-// counts even if resolving it later fails.
+// counts even if resolving it later fails; a value naming an unset variable does not.
 func (a *Auth) HasAuth(prov string) bool {
 	a.mu.Lock()
 	_, rt := a.runtime[prov]
@@ -272,16 +278,16 @@ func (a *Auth) HasAuth(prov string) bool {
 		return true
 	}
 	if c, ok := a.fileEntry(prov); ok && c.Key != "" {
-		return true
+		return a.resolver.Configured(c.Key, c.Env)
+	}
+	if p := a.models.Provider(prov); p != nil && p.APIKey != "" {
+		return a.resolver.Configured(p.APIKey, nil)
 	}
 	builtin, extra := a.envVarFor(prov)
 	for _, env := range []string{builtin, extra} {
 		if env != "" && a.getenv(env) != "" {
 			return true
 		}
-	}
-	if p := a.models.Provider(prov); p != nil && p.APIKey != "" {
-		return true
 	}
 	return false
 }
@@ -296,7 +302,8 @@ func (a *Auth) fileEntry(prov string) (AuthCredential, bool) {
 
 // APIKey returns the key for a provider and where it came from. A provider that needs no key gets
 // the zero key and KeyNotNeeded; one with nothing configured gets a *NoAPIKeyError. A value that
-// fails to resolve (a !command that fails) is an error naming its source, never a fall-through.
+// fails to resolve (a !command that fails, a $NAME that is not set) is an error naming its source,
+// never a fall-through.
 func (a *Auth) APIKey(ctx context.Context, prov string) (APIKey, KeySource, error) {
 	a.mu.Lock()
 	rt, hasRT := a.runtime[prov]
@@ -306,12 +313,20 @@ func (a *Auth) APIKey(ctx context.Context, prov string) (APIKey, KeySource, erro
 		return rt, KeyFromRuntime, nil
 	}
 	if c, ok := a.fileEntry(prov); ok && c.Key != "" {
-		v, err := a.resolver.Resolve(ctx, c.Key)
+		v, err := a.resolver.ResolveWith(ctx, c.Key, c.Env)
 		if err != nil {
 			return APIKey{}, KeyFromAuthFile, fmt.Errorf("API key for provider %q in %s (%s.key): %w",
 				prov, fileOr(a.file.Path, "auth.json"), prov, err)
 		}
 		return NewAPIKey(v), KeyFromAuthFile, nil
+	}
+	if p := a.models.Provider(prov); p != nil && p.APIKey != "" {
+		v, err := a.resolver.Resolve(ctx, p.APIKey)
+		if err != nil {
+			return APIKey{}, KeyFromModelsJSON, fmt.Errorf("API key for provider %q in %s (providers.%s.apiKey): %w",
+				prov, fileOr(a.models.Path, "models.json"), prov, err)
+		}
+		return NewAPIKey(v), KeyFromModelsJSON, nil
 	}
 	builtin, extra := a.envVarFor(prov)
 	for _, env := range []string{builtin, extra} {
@@ -321,14 +336,6 @@ func (a *Auth) APIKey(ctx context.Context, prov string) (APIKey, KeySource, erro
 		if v := a.getenv(env); v != "" {
 			return NewAPIKey(v), KeyFromEnv, nil
 		}
-	}
-	if p := a.models.Provider(prov); p != nil && p.APIKey != "" {
-		v, err := a.resolver.Resolve(ctx, p.APIKey)
-		if err != nil {
-			return APIKey{}, KeyFromModelsJSON, fmt.Errorf("API key for provider %q in %s (providers.%s.apiKey): %w",
-				prov, fileOr(a.models.Path, "models.json"), prov, err)
-		}
-		return NewAPIKey(v), KeyFromModelsJSON, nil
 	}
 	if keyless {
 		return APIKey{}, KeyNotNeeded, nil
@@ -366,7 +373,7 @@ func (a *Auth) RequestAuth(ctx context.Context, m *provider.Model) (RequestAuth,
 		if err := a.resolveHeaders(ctx, headers, mh, m.Provider, at); err != nil {
 			return RequestAuth{}, err
 		}
-		if pc.AuthHeader {
+		if pc.AuthHeader != nil && *pc.AuthHeader {
 			if key.IsZero() {
 				return RequestAuth{}, &NoAPIKeyError{Provider: m.Provider, EnvVar: provider.APIKeyEnvVar(m.Provider)}
 			}
@@ -414,4 +421,55 @@ func (a *Auth) resolveHeaders(ctx context.Context, dst Headers, src map[string]s
 		dst[name] = v
 	}
 	return nil
+}
+
+// BareEnvNameWarnings names every models.json apiKey and header value, and every auth.json key, that
+// is the bare name of a set environment variable: pi 0.73.1 sent that variable's value, pi 1.6 (and
+// pi-go) send the name itself. One line per value, naming the file and the key; the value is a
+// variable's name, never a secret.
+func BareEnvNameWarnings(models *ModelsConfig, file *AuthFile, getenv Getenv) []string {
+	var out []string
+	warn := func(path, at, value string) {
+		if bareEnvName(value, getenv) {
+			out = append(out, fmt.Sprintf("%s: %s is the literal text %q; pi 1.6 no longer reads environment variables by bare name: write \"$%s\"",
+				path, at, value, value))
+		}
+	}
+	headers := func(path, at string, h map[string]string) {
+		for _, name := range sortedStringKeys(h) {
+			warn(path, at+"."+name, h[name])
+		}
+	}
+	if models != nil {
+		path := fileOr(models.Path, "models.json")
+		for _, p := range models.Providers {
+			at := "providers." + p.Name
+			warn(path, at+".apiKey", p.APIKey)
+			headers(path, at+".headers", p.Headers)
+			for i, m := range p.Models {
+				headers(path, fmt.Sprintf("%s.models.%d.headers", at, i), m.Headers)
+			}
+			for _, id := range sortedStringKeys(p.ModelOverrides) {
+				headers(path, at+".modelOverrides."+id+".headers", p.ModelOverrides[id].Headers)
+			}
+		}
+	}
+	if file != nil {
+		path := fileOr(file.Path, "auth.json")
+		for _, name := range sortedStringKeys(file.Entries) {
+			if c := file.Entries[name]; c.Type == "api_key" {
+				warn(path, name+".key", c.Key)
+			}
+		}
+	}
+	return out
+}
+
+func sortedStringKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

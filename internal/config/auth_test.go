@@ -77,7 +77,9 @@ func writeAuth(t *testing.T, content string) *AuthFile {
 func TestAPIKeyLookupOrder(t *testing.T) {
 	models, err := parseModelsConfig([]byte(`{"providers": {
 		"openai": {"baseUrl": "https://api.openai.com/v1", "apiKey": "models-json-openai"},
-		"local": {"baseUrl": "http://localhost:8080/v1", "api": "openai-completions", "apiKey": "LOCAL_KEY_VAR", "models": [{"id": "m"}]}
+		"local": {"baseUrl": "http://localhost:8080/v1", "api": "openai-completions", "apiKey": "$LOCAL_KEY_VAR", "models": [{"id": "m"}]},
+		"bare": {"baseUrl": "http://localhost:8081/v1", "api": "openai-completions", "apiKey": "LOCAL_KEY_VAR", "models": [{"id": "m"}]},
+		"groq": {"apiKey": "$UNSET_GROQ"}
 	}}`), "models.json")
 	if err != nil {
 		t.Fatal(err)
@@ -107,13 +109,23 @@ func TestAPIKeyLookupOrder(t *testing.T) {
 	check(a, "openai", "runtime-openai", KeyFromRuntime) // --api-key first
 	a.SetRuntimeAPIKey("openai", APIKey{})
 	check(a, "openai", "auth-json-openai", KeyFromAuthFile)
-	check(newAuth(nil, models), "openai", "env-openai", KeyFromEnv) // env before models.json
-	delete(env, "OPENAI_API_KEY")
-	check(newAuth(nil, models), "openai", "models-json-openai", KeyFromModelsJSON)
-	check(a, "groq", "env-groq", KeyFromEnv)          // OAuth entries are not keys for pi-go
-	check(a, "local", "env-local", KeyFromModelsJSON) // models.json apiKey naming an env var
+	check(newAuth(nil, models), "openai", "models-json-openai", KeyFromModelsJSON) // models.json before env (pi 1.6)
+	check(newAuth(nil, nil), "openai", "env-openai", KeyFromEnv)
+	check(newAuth(nil, nil), "groq", "env-groq", KeyFromEnv) // OAuth entries are not keys for pi-go
+	check(a, "local", "env-local", KeyFromModelsJSON)        // models.json apiKey "$NAME"
+	check(a, "bare", "LOCAL_KEY_VAR", KeyFromModelsJSON)     // a bare name is the literal (pi 1.6)
+	// A models.json apiKey naming an unset variable leaves the provider without a key: no fall back
+	// to GROQ_API_KEY, as in pi 1.6.
+	if a.HasAuth("groq") {
+		t.Error("groq: HasAuth with its apiKey variable unset")
+	}
+	if _, _, err := a.APIKey(ctx, "groq"); err == nil || err.Error() != `API key for provider "groq" in models.json (providers.groq.apiKey): environment variable UNSET_GROQ is not set` {
+		t.Errorf("groq: %v", err)
+	}
 	delete(env, "LOCAL_KEY_VAR")
-	check(a, "local", "LOCAL_KEY_VAR", KeyFromModelsJSON) // ... or the literal when it is unset
+	if _, _, err := a.APIKey(ctx, "local"); err == nil || !strings.Contains(err.Error(), "LOCAL_KEY_VAR is not set") {
+		t.Errorf("local with its variable unset: %v", err)
+	}
 
 	_, _, err = a.APIKey(ctx, "mistral")
 	var nk *NoAPIKeyError
@@ -185,8 +197,8 @@ func TestLoadAuthFile(t *testing.T) {
 
 func TestRequestAuthHeaders(t *testing.T) {
 	models, err := parseModelsConfig([]byte(`{"providers": {
-		"proxy": {"baseUrl": "http://p/v1", "api": "openai-completions", "apiKey": "PROXY_KEY", "authHeader": true,
-			"headers": {"x-org": "ORG_VAR", "x-both": "provider"},
+		"proxy": {"baseUrl": "http://p/v1", "api": "openai-completions", "apiKey": "$PROXY_KEY", "authHeader": true,
+			"headers": {"x-org": "$ORG_VAR", "x-both": "provider"},
 			"models": [{"id": "m", "headers": {"x-both": "model", "x-model": "literal"}}]},
 		"openai": {"modelOverrides": {"gpt-4o": {"headers": {"x-override": "yes"}}}},
 		"nokey": {"baseUrl": "http://n/v1", "api": "openai-completions", "apiKey": "!false", "authHeader": true, "models": [{"id": "m"}]}
@@ -315,4 +327,25 @@ func mustParseModels(t *testing.T, content string) *ModelsConfig {
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// auth.json keys resolve like models.json values; a credential's "env" is read before the
+// environment (pi 1.6).
+func TestAuthFileKeyTemplates(t *testing.T) {
+	file := writeAuth(t, `{"openai": {"type": "api_key", "key": "$OWN_KEY", "env": {"OWN_KEY": "from-credential"}},
+		"groq": {"type": "api_key", "key": "gsk-${GROQ_PART}"}, "xai": {"type": "api_key", "key": "$UNSET_XAI"}}`)
+	a := NewAuth(AuthOptions{Getenv: envMap(map[string]string{"OWN_KEY": "from-env", "GROQ_PART": "abc", "XAI_API_KEY": "env-xai"}), File: file})
+	ctx := context.Background()
+	if k, src, err := a.APIKey(ctx, "openai"); err != nil || k.Reveal() != "from-credential" || src != KeyFromAuthFile {
+		t.Errorf("openai: %q %s %v", k.Reveal(), src, err)
+	}
+	if k, _, err := a.APIKey(ctx, "groq"); err != nil || k.Reveal() != "gsk-abc" {
+		t.Errorf("groq: %q %v", k.Reveal(), err)
+	}
+	if a.HasAuth("xai") {
+		t.Error("xai: HasAuth with its key's variable unset")
+	}
+	if _, _, err := a.APIKey(ctx, "xai"); err == nil || !strings.Contains(err.Error(), "(xai.key): environment variable UNSET_XAI is not set") {
+		t.Errorf("xai: %v", err)
+	}
 }

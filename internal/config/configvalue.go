@@ -16,12 +16,15 @@ import (
 // DefaultCommandTimeout bounds a "!command" config value, as pi does.
 const DefaultCommandTimeout = 10 * time.Second
 
-// ValueResolver resolves pi's config values (API keys and header values in models.json and
-// auth.json): "!command" runs command in the shell and uses its trimmed stdout; otherwise a value
-// that names a non-empty environment variable is replaced by that variable's value; anything else is
-// the literal. Command results are cached for the resolver's lifetime (one per process); a command
-// that fails is run again on the next request, so unlocking a password manager takes effect without
-// a restart. Safe for concurrent use; concurrent requests for one command run it once.
+// ValueResolver resolves pi 1.6's config values (API keys and header values in models.json and
+// auth.json): "!command" runs command in the shell and uses its trimmed stdout; any other value is a
+// template whose "$NAME" and "${NAME}" are replaced by environment variables, with "$$" for a literal
+// "$" and "$!" for a literal "!" (template.go); a value without references is the literal text. pi
+// 0.73.1 took a bare string that named an environment variable as that variable; pi 1.6 sends the
+// text, and so does pi-go (BareEnvNameWarnings says so to whoever relied on it). Command results are
+// cached for the resolver's lifetime (one per process); a command that fails is run again on the next
+// request, so unlocking a password manager takes effect without a restart. Safe for concurrent use;
+// concurrent requests for one command run it once.
 type ValueResolver struct {
 	getenv  Getenv
 	timeout time.Duration
@@ -56,14 +59,55 @@ func (e *CommandError) Error() string {
 	return "!command " + e.Reason + " (the command and its output are not shown, as they may hold secrets; run it in a shell to see them)"
 }
 
-// Resolve returns the value's meaning. For a command that fails, times out or prints nothing, the
-// error is a *CommandError.
-func (r *ValueResolver) Resolve(ctx context.Context, value string) (string, error) {
-	if !IsCommand(value) {
-		if v := r.getenv(value); v != "" {
-			return v, nil
+// MissingEnvError is a value that refers to environment variables that are not set (or empty): pi
+// 1.6 then has no value at all, not a partial one.
+type MissingEnvError struct {
+	Names []string
+}
+
+func (e *MissingEnvError) Error() string {
+	if len(e.Names) == 1 {
+		return "environment variable " + e.Names[0] + " is not set"
+	}
+	return "environment variables " + strings.Join(e.Names, ", ") + " are not set"
+}
+
+// lookup reads a variable from env first, then the resolver's environment; empty counts as unset.
+func (r *ValueResolver) lookup(name string, env map[string]string) (string, bool) {
+	if v := env[name]; v != "" {
+		return v, true
+	}
+	if v := r.getenv(name); v != "" {
+		return v, true
+	}
+	return "", false
+}
+
+// Configured reports whether value can give a value without running anything: a command always
+// counts (as in pi, it may still fail later), a template when every variable it names is set.
+func (r *ValueResolver) Configured(value string, env map[string]string) bool {
+	if IsCommand(value) {
+		return true
+	}
+	for _, name := range EnvVarNames(value) {
+		if _, ok := r.lookup(name, env); !ok {
+			return false
 		}
-		return value, nil
+	}
+	return true
+}
+
+// Resolve returns the value's meaning. For a command that fails, times out or prints nothing, the
+// error is a *CommandError; for a template naming unset variables, a *MissingEnvError.
+func (r *ValueResolver) Resolve(ctx context.Context, value string) (string, error) {
+	return r.ResolveWith(ctx, value, nil)
+}
+
+// ResolveWith is Resolve with env consulted before the environment (auth.json's per-credential
+// "env" object).
+func (r *ValueResolver) ResolveWith(ctx context.Context, value string, env map[string]string) (string, error) {
+	if !IsCommand(value) {
+		return r.expand(value, env)
 	}
 	r.mu.Lock()
 	cached, ok := r.cache[value]

@@ -123,3 +123,17 @@ func (o *orderedObject) toMap() (map[string]any, error) {
 	}
 	return out, nil
 }
+
+// marshalCompact writes the object on one line (a nested value; marshalIndent indents it when the
+// file is written).
+func (o *orderedObject) marshalCompact() (json.RawMessage, error) {
+	data, err := o.marshalIndent()
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, data); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

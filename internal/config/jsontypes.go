@@ -43,7 +43,11 @@ func checkObject(obj map[string]any, t reflect.Type, prefix string) (map[string]
 	return clean, problems
 }
 
-var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+var (
+	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+	rawMessageType  = reflect.TypeFor[json.RawMessage]()
+	settingKindType = reflect.TypeFor[settingKind]()
+)
 
 // checkValue checks one value against type t. ok is false when the value is unusable as a whole;
 // otherwise the returned value has its wrongly typed parts removed (entries of a map, keys of an
@@ -56,7 +60,18 @@ func checkValue(v any, t reflect.Type, path string) (clean any, problems []typeP
 		t = t.Elem()
 	}
 	if reflect.PointerTo(t).Implements(jsonUnmarshaler) {
-		// The field decodes (and validates) itself: json.RawMessage holds any value, others say why.
+		// The field decodes (and validates) itself: json.RawMessage holds any value (its reader
+		// checks it), the settings unions refuse a value of the wrong kind.
+		if t == rawMessageType {
+			return v, nil, true
+		}
+		data, err := json.Marshal(v)
+		if err == nil {
+			err = reflect.New(t).Interface().(json.Unmarshaler).UnmarshalJSON(data)
+		}
+		if err != nil {
+			return nil, []typeProblem{{path, describeType(t), describeJSON(v)}}, false
+		}
 		return v, nil, true
 	}
 	bad := func(got string) (any, []typeProblem, bool) {
@@ -162,6 +177,9 @@ func describeType(t reflect.Type) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	if t.Implements(settingKindType) {
+		return reflect.Zero(t).Interface().(settingKind).settingKind()
+	}
 	switch t.Kind() {
 	case reflect.Bool:
 		return "a boolean"
@@ -172,6 +190,9 @@ func describeType(t reflect.Type) string {
 	case reflect.Float32, reflect.Float64:
 		return "a number"
 	case reflect.Slice:
+		if t.Elem().Implements(settingKindType) {
+			return "an array whose items are each " + describeType(t.Elem())
+		}
 		return "an array of " + plural(describeType(t.Elem()))
 	}
 	return "an object"

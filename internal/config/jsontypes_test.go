@@ -109,12 +109,12 @@ func settingLeaves(t reflect.Type, prefix string) []settingLeaf {
 		if name == "" || name == "-" {
 			continue
 		}
-		if f.Type.Kind() == reflect.Struct {
+		if f.Type == rawMessageType {
+			continue // validated by its own reader (the timeouts: TestTimeoutSettings)
+		}
+		if f.Type.Kind() == reflect.Struct && !reflect.PointerTo(f.Type).Implements(jsonUnmarshaler) {
 			out = append(out, settingLeaves(f.Type, prefix+name+".")...)
 			continue
-		}
-		if reflect.PointerTo(f.Type).Implements(jsonUnmarshaler) {
-			continue // validated by its own reader (the timeouts: TestTimeoutSettings)
 		}
 		out = append(out, settingLeaf{prefix + name, f.Type})
 	}
@@ -125,6 +125,9 @@ func settingLeaves(t reflect.Type, prefix string) []settingLeaf {
 func wrongValue(t reflect.Type) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if reflect.PointerTo(t).Implements(jsonUnmarshaler) {
+		return "[]" // the unions take booleans, strings, numbers or objects, never an array
 	}
 	switch t.Kind() {
 	case reflect.String, reflect.Slice, reflect.Map:

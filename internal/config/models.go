@@ -31,11 +31,11 @@ type ProviderConfig struct {
 	Name           string                         `json:"-"` // the key in "providers"
 	DisplayName    string                         `json:"name,omitempty"`
 	BaseURL        string                         `json:"baseUrl,omitempty"`
-	APIKey         string                         `json:"apiKey,omitempty"` // literal, env var name or !command
+	APIKey         string                         `json:"apiKey,omitempty"` // literal, $NAME template or !command
 	API            string                         `json:"api,omitempty"`
 	Headers        map[string]string              `json:"headers,omitempty"` // values resolved like APIKey
 	Compat         *provider.Compat               `json:"compat,omitempty"`
-	AuthHeader     bool                           `json:"authHeader,omitempty"`
+	AuthHeader     *bool                          `json:"authHeader,omitempty"`
 	Models         []ModelDefinition              `json:"models,omitempty"`
 	ModelOverrides map[string]ModelOverrideConfig `json:"modelOverrides,omitempty"`
 }
@@ -196,22 +196,20 @@ func expectDelim(dec *json.Decoder, want json.Delim) error {
 	return nil
 }
 
-// validate applies pi's checks beyond the schema (validateConfig).
+// validate applies pi 1.6's checks beyond the schema (applyModelsJson, modelFromJson). Unlike 0.73.1,
+// an entry with only an apiKey or authHeader changes a provider, and custom models need no apiKey
+// (without one the provider has no key, like any provider without credentials).
 func (c *ModelsConfig) validate() error {
 	for i := range c.Providers {
 		p := &c.Providers[i]
 		builtIn := isPiBuiltinProvider(p.Name)
 		if len(p.Models) == 0 {
-			if p.BaseURL == "" && p.Headers == nil && p.Compat == nil && len(p.ModelOverrides) == 0 {
+			if p.BaseURL == "" && p.Headers == nil && p.Compat == nil && len(p.ModelOverrides) == 0 &&
+				p.APIKey == "" && p.AuthHeader == nil {
 				return fmt.Errorf(`Provider %s: must specify "baseUrl", "headers", "compat", "modelOverrides", or "models".`, p.Name)
 			}
-		} else if !builtIn {
-			if p.BaseURL == "" {
-				return fmt.Errorf(`Provider %s: "baseUrl" is required when defining custom models.`, p.Name)
-			}
-			if p.APIKey == "" {
-				return fmt.Errorf(`Provider %s: "apiKey" is required when defining custom models.`, p.Name)
-			}
+		} else if !builtIn && p.BaseURL == "" {
+			return fmt.Errorf(`Provider %s: "baseUrl" is required when defining custom models.`, p.Name)
 		}
 		for _, m := range p.Models {
 			if p.API == "" && m.API == "" && !builtIn {

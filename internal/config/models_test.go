@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"math/rand"
 	"os"
@@ -166,15 +167,13 @@ func TestModelsConfigErrors(t *testing.T) {
 				"providers.x.models.0.cost.output: Expected required property"}},
 		{"bad compat", `{"providers": {"x": {"compat": {"supportsStore": "no", "maxTokensField": "tokens", "thinkingFormat": "weird"}}}}`,
 			[]string{"providers.x.compat.supportsStore: Expected boolean", "providers.x.compat.maxTokensField: Expected one of", "providers.x.compat.thinkingFormat: Expected one of"}},
-		{"bad level map", `{"providers": {"openai": {"modelOverrides": {"gpt-4o": {"thinkingLevelMap": {"max": "x", "high": 3}}}}}}`,
-			[]string{"providers.openai.modelOverrides.gpt-4o.thinkingLevelMap.max: Unknown thinking level", "thinkingLevelMap.high: Expected string or null"}},
+		{"bad level map", `{"providers": {"openai": {"modelOverrides": {"gpt-4o": {"thinkingLevelMap": {"maximum": "x", "max": "max", "high": 3}}}}}}`,
+			[]string{"providers.openai.modelOverrides.gpt-4o.thinkingLevelMap.maximum: Unknown thinking level", "thinkingLevelMap.high: Expected string or null"}},
 		{"header types", `{"providers": {"x": {"baseUrl": "http://h", "headers": {"a": 1}}}}`, []string{"providers.x.headers.a: Expected string"}},
-		{"override only needs something", `{"providers": {"openai": {"apiKey": "K"}}}`,
+		{"override only needs something", `{"providers": {"openai": {"name": "OpenAI"}}}`,
 			[]string{`Failed to load models.json: Provider openai: must specify "baseUrl", "headers", "compat", "modelOverrides", or "models".`}},
 		{"custom needs baseUrl", `{"providers": {"mine": {"apiKey": "k", "api": "openai-completions", "models": [{"id": "m"}]}}}`,
 			[]string{`Provider mine: "baseUrl" is required when defining custom models.`}},
-		{"custom needs apiKey", `{"providers": {"mine": {"baseUrl": "http://h", "api": "openai-completions", "models": [{"id": "m"}]}}}`,
-			[]string{`Provider mine: "apiKey" is required when defining custom models.`}},
 		{"custom needs api", `{"providers": {"mine": {"baseUrl": "http://h", "apiKey": "k", "models": [{"id": "m"}]}}}`,
 			[]string{`Provider mine, model m: no "api" specified. Set at provider or model level.`}},
 		{"invalid context window", `{"providers": {"mine": {"baseUrl": "http://h", "apiKey": "k", "api": "openai-completions", "models": [{"id": "m", "contextWindow": 0}]}}}`,
@@ -316,5 +315,26 @@ func TestParseModelsConfigRepeatedKeys(t *testing.T) {
 	}
 	if strings.Join(ids, ",") != "a/m2/m2,b/m/second" {
 		t.Errorf("registry: %v", ids)
+	}
+}
+
+// pi 1.6 accepts an entry that only sets a key (or authHeader) for a provider, and custom models
+// without an apiKey (their provider then has no key until one is configured elsewhere).
+func TestModelsConfigPi16Acceptances(t *testing.T) {
+	for _, content := range []string{
+		`{"providers": {"openai": {"apiKey": "$MY_OPENAI_KEY"}}}`,
+		`{"providers": {"openai": {"authHeader": false}}}`,
+		`{"providers": {"mine": {"baseUrl": "http://h", "api": "openai-completions", "models": [{"id": "m"}]}}}`,
+	} {
+		cfg, err := parseModelsConfig([]byte(content), "models.json")
+		if err != nil || len(cfg.Providers) != 1 {
+			t.Errorf("%s: %v", content, err)
+		}
+	}
+	cfg, _ := parseModelsConfig([]byte(`{"providers": {"mine": {"baseUrl": "http://h", "api": "openai-completions", "models": [{"id": "m"}]}}}`), "models.json")
+	a := NewAuth(AuthOptions{Getenv: envMap(nil), Models: cfg})
+	var nk *NoAPIKeyError
+	if _, _, err := a.APIKey(context.Background(), "mine"); a.HasAuth("mine") || !errors.As(err, &nk) {
+		t.Errorf("custom provider without apiKey: %v", err)
 	}
 }

@@ -247,7 +247,7 @@ func (c *schemaChecker) thinkingLevelMap(path string, m map[string]any) {
 	for _, k := range sortedKeys(tm) {
 		p := path + ".thinkingLevelMap." + k
 		if !isThinkingLevelName(k) {
-			c.fail(p, "Unknown thinking level (valid: off, minimal, low, medium, high, xhigh)")
+			c.fail(p, "Unknown thinking level (valid: off, minimal, low, medium, high, xhigh, max)")
 			continue
 		}
 		if _, isStr := tm[k].(string); !isStr && tm[k] != nil {
@@ -257,7 +257,7 @@ func (c *schemaChecker) thinkingLevelMap(path string, m map[string]any) {
 }
 
 func isThinkingLevelName(s string) bool {
-	for _, l := range []string{"off", "minimal", "low", "medium", "high", "xhigh"} {
+	for _, l := range []string{"off", "minimal", "low", "medium", "high", "xhigh", "max"} {
 		if s == l {
 			return true
 		}

@@ -37,7 +37,7 @@ func (s Settings) HTTPIdleTimeout() time.Duration { return timeoutSetting(s.HTTP
 func (s Settings) ContentIdleTimeout() time.Duration { return timeoutSetting(s.ContentIdleTimeoutMs) }
 
 // timeoutKeys are the top-level timeout settings, as their accessors read them.
-var timeoutKeys = []string{"httpIdleTimeoutMs", "contentIdleTimeoutMs"}
+var timeoutKeys = []string{"httpIdleTimeoutMs", "websocketConnectTimeoutMs", "contentIdleTimeoutMs"}
 
 func timeoutSetting(raw json.RawMessage) time.Duration {
 	ms, set, err := parseTimeoutMs(raw)
@@ -105,6 +105,26 @@ func (m *SettingsManager) TimeoutWarnings() []string {
 			if _, _, err := parseTimeoutMs(raw); err != nil {
 				out = append(out, fmt.Sprintf("%s: %s: %v; using the default", f.path, key, err))
 			}
+		}
+	}
+	return out
+}
+
+// ProxyEnv is what the global httpProxy setting adds to the environment (pi 1.6): the proxy as
+// HTTP_PROXY and HTTPS_PROXY, each only where the environment has neither spelling of it, so a
+// proxy the user exported wins. Go's HTTP client, like pi's, then reads them (with NO_PROXY); unlike
+// pi's, it never sends requests for localhost or a loopback address through a proxy.
+func ProxyEnv(httpProxy string, lookup func(string) (string, bool)) map[string]string {
+	proxy := strings.TrimSpace(httpProxy)
+	if proxy == "" {
+		return nil
+	}
+	out := map[string]string{}
+	for _, name := range []string{"HTTP_PROXY", "HTTPS_PROXY"} {
+		_, upper := lookup(name)
+		_, lower := lookup(strings.ToLower(name))
+		if !upper && !lower {
+			out[name] = proxy
 		}
 	}
 	return out

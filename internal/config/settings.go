@@ -12,43 +12,94 @@ import (
 	"time"
 )
 
-// Settings is the merged view of the global and the project settings.json (pi-reference §3.7). Pointer
+// Settings is the merged view of the global and the project settings.json: every key of pi 1.6.0's
+// settings schema (schemas/settings.schema.json), so each is type-checked when the files load (a value
+// of the wrong type is named and ignored), plus contentIdleTimeoutMs of pi-go's own. Keys pi-go gives
+// no meaning are read and kept for pi; writing a setting rewrites only that key of the file. Pointer
 // and zero fields mean "not set"; the accessor methods apply pi's defaults.
 type Settings struct {
-	DefaultProvider      string             `json:"defaultProvider,omitempty"`
-	DefaultModel         string             `json:"defaultModel,omitempty"`
-	DefaultThinkingLevel string             `json:"defaultThinkingLevel,omitempty"`
-	Transport            string             `json:"transport,omitempty"`
-	SteeringModeValue    string             `json:"steeringMode,omitempty"`
-	FollowUpModeValue    string             `json:"followUpMode,omitempty"`
-	Theme                string             `json:"theme,omitempty"`
-	Compaction           CompactionSettings `json:"compaction"`
-	BranchSummary        BranchSummarySet   `json:"branchSummary"`
-	Retry                RetrySettings      `json:"retry"`
-	HideThinkingBlock    bool               `json:"hideThinkingBlock,omitempty"`
-	ShellPath            string             `json:"shellPath,omitempty"`
-	ShellCommandPrefix   string             `json:"shellCommandPrefix,omitempty"`
-	QuietStartup         bool               `json:"quietStartup,omitempty"`
-	EnabledModels        []string           `json:"enabledModels,omitempty"`
-	DoubleEscapeAction   string             `json:"doubleEscapeAction,omitempty"`
-	TreeFilterMode       string             `json:"treeFilterMode,omitempty"`
-	ThinkingBudgets      map[string]int     `json:"thinkingBudgets,omitempty"`
-	EditorPaddingX       int                `json:"editorPaddingX,omitempty"`
-	SessionDir           string             `json:"sessionDir,omitempty"`
-	Images               ImageSettings      `json:"images"`
-	Terminal             TerminalSettings   `json:"terminal"`
-	Markdown             MarkdownSettings   `json:"markdown"`
-	// HTTPIdleTimeoutMs and ContentIdleTimeoutMs are kept raw: a number, a numeric string or
-	// "disabled" (see network.go).
-	HTTPIdleTimeoutMs    json.RawMessage `json:"httpIdleTimeoutMs,omitempty"`
-	ContentIdleTimeoutMs json.RawMessage `json:"contentIdleTimeoutMs,omitempty"`
+	Schema                     string             `json:"$schema,omitempty"`
+	LastChangelogVersion       string             `json:"lastChangelogVersion,omitempty"`
+	ExtensionChangelogVersions map[string]string  `json:"extensionChangelogVersions,omitempty"`
+	DefaultProvider            string             `json:"defaultProvider,omitempty"`
+	DefaultModel               string             `json:"defaultModel,omitempty"`
+	DefaultThinkingLevel       string             `json:"defaultThinkingLevel,omitempty"`
+	ModelThinkingLevels        map[string]string  `json:"modelThinkingLevels,omitempty"`
+	Transport                  string             `json:"transport,omitempty"`
+	SessionShareDestination    string             `json:"sessionShareDestination,omitempty"`
+	SteeringModeValue          string             `json:"steeringMode,omitempty"`
+	FollowUpModeValue          string             `json:"followUpMode,omitempty"`
+	Theme                      string             `json:"theme,omitempty"`
+	Compaction                 CompactionSettings `json:"compaction"`
+	BranchSummary              BranchSummarySet   `json:"branchSummary"`
+	Retry                      RetrySettings      `json:"retry"`
+	HideThinkingBlock          bool               `json:"hideThinkingBlock,omitempty"`
+	ShowCacheMissNotices       bool               `json:"showCacheMissNotices,omitempty"`
+	ExternalEditor             string             `json:"externalEditor,omitempty"`
+	ShellPath                  string             `json:"shellPath,omitempty"`
+	QuietStartup               QuietStartup       `json:"quietStartup,omitempty"`
+	DefaultProjectTrustValue   string             `json:"defaultProjectTrust,omitempty"` // global only
+	ShellCommandPrefix         string             `json:"shellCommandPrefix,omitempty"`
+	NpmCommand                 []string           `json:"npmCommand,omitempty"`
+	SelfUpdateCommand          []string           `json:"selfUpdateCommand,omitempty"` // global only
+	CollapseChangelog          bool               `json:"collapseChangelog,omitempty"`
+	EnableInstallTelemetry     *bool              `json:"enableInstallTelemetry,omitempty"`
+	EnableAnalytics            bool               `json:"enableAnalytics,omitempty"`
+	TrackingID                 string             `json:"trackingId,omitempty"`
+	Packages                   []PackageSource    `json:"packages,omitempty"`
+	Extensions                 []string           `json:"extensions,omitempty"`
+	DeviceID                   string             `json:"deviceId,omitempty"`
+	Skills                     []string           `json:"skills,omitempty"`
+	Prompts                    []string           `json:"prompts,omitempty"`
+	Themes                     []string           `json:"themes,omitempty"`
+	EnableSkillCommands        *bool              `json:"enableSkillCommands,omitempty"`
+	Terminal                   TerminalSettings   `json:"terminal"`
+	Images                     ImageSettings      `json:"images"`
+	EnabledModels              []string           `json:"enabledModels,omitempty"`
+	DefaultToolsValue          []string           `json:"defaultTools,omitempty"`
+	DoubleEscapeAction         string             `json:"doubleEscapeAction,omitempty"`
+	TreeFilterMode             string             `json:"treeFilterMode,omitempty"`
+	ThinkingBudgets            map[string]int     `json:"thinkingBudgets,omitempty"`
+	EditorPaddingX             int                `json:"editorPaddingX,omitempty"`
+	OutputPad                  *int               `json:"outputPad,omitempty"`
+	AutocompleteMaxVisible     int                `json:"autocompleteMaxVisible,omitempty"`
+	ShowHardwareCursor         bool               `json:"showHardwareCursor,omitempty"`
+	Markdown                   MarkdownSettings   `json:"markdown"`
+	Warnings                   WarningSettings    `json:"warnings"`
+	Codemode                   CodemodeSettings   `json:"codemode"`
+	SessionDir                 string             `json:"sessionDir,omitempty"`
+	HTTPProxy                  string             `json:"httpProxy,omitempty"`    // global only
+	CacheWarming               string             `json:"cacheWarming,omitempty"` // global only
+	TUIMode                    string             `json:"tuiMode,omitempty"`
+	FullscreenExitOutput       string             `json:"fullscreenExitOutput,omitempty"`
+	FullscreenScrollbar        string             `json:"fullscreenScrollbar,omitempty"`
+	FullscreenCopyOnSelect     *bool              `json:"fullscreenCopyOnSelect,omitempty"`
+	FullscreenWheelScrollLines NumberOrAuto       `json:"fullscreenWheelScrollLines,omitempty"`
+	QueueMode                  string             `json:"queueMode,omitempty"`  // pi's old name of steeringMode
+	Websockets                 *bool              `json:"websockets,omitempty"` // pi's old form of transport
+	// HTTPIdleTimeoutMs, WebsocketConnectTimeoutMs and ContentIdleTimeoutMs are kept raw: a number, a
+	// numeric string or "disabled" (see network.go).
+	HTTPIdleTimeoutMs         json.RawMessage `json:"httpIdleTimeoutMs,omitempty"`
+	WebsocketConnectTimeoutMs json.RawMessage `json:"websocketConnectTimeoutMs,omitempty"`
+	ContentIdleTimeoutMs      json.RawMessage `json:"contentIdleTimeoutMs,omitempty"`
 }
+
+// globalOnlyKeys are read from the agent directory's settings.json only (pi 1.6): a project file
+// cannot make pi trust projects, proxy its traffic, spend money warming caches or update itself.
+var globalOnlyKeys = []string{"defaultProjectTrust", "httpProxy", "cacheWarming", "selfUpdateCommand"}
 
 // CompactionSettings controls automatic context compaction.
 type CompactionSettings struct {
-	Enabled          *bool `json:"enabled,omitempty"`
-	ReserveTokens    int   `json:"reserveTokens,omitempty"`
-	KeepRecentTokens int   `json:"keepRecentTokens,omitempty"`
+	Enabled          *bool                              `json:"enabled,omitempty"`
+	ReserveTokens    int                                `json:"reserveTokens,omitempty"`
+	KeepRecentTokens int                                `json:"keepRecentTokens,omitempty"`
+	ModelOverrides   map[string]CompactionModelOverride `json:"modelOverrides,omitempty"`
+}
+
+// CompactionModelOverride is a compaction.modelOverrides entry, keyed by "provider/modelId".
+type CompactionModelOverride struct {
+	ReserveTokens    *int `json:"reserveTokens,omitempty"`
+	KeepRecentTokens *int `json:"keepRecentTokens,omitempty"`
 }
 
 // BranchSummarySet controls /tree branch summaries.
@@ -63,7 +114,15 @@ type RetrySettings struct {
 	MaxRetries  *int  `json:"maxRetries,omitempty"`
 	BaseDelayMs int   `json:"baseDelayMs,omitempty"`
 	// MaxAgentDelayMs caps the wait before a retry (pi 1.6; see network.go).
-	MaxAgentDelayMs int `json:"maxAgentDelayMs,omitempty"`
+	MaxAgentDelayMs int                   `json:"maxAgentDelayMs,omitempty"`
+	Provider        ProviderRetrySettings `json:"provider"`
+}
+
+// ProviderRetrySettings are retry.provider: the SDK-level retries pi 1.6 leaves off by default.
+type ProviderRetrySettings struct {
+	TimeoutMs       *float64 `json:"timeoutMs,omitempty"`
+	MaxRetries      *int     `json:"maxRetries,omitempty"`
+	MaxRetryDelayMs *float64 `json:"maxRetryDelayMs,omitempty"`
 }
 
 // ImageSettings controls images sent to the model.
@@ -74,13 +133,30 @@ type ImageSettings struct {
 
 // TerminalSettings controls terminal features of the TUI.
 type TerminalSettings struct {
-	ShowImages    *bool `json:"showImages,omitempty"`
-	ClearOnShrink bool  `json:"clearOnShrink,omitempty"`
+	ShowImages           *bool          `json:"showImages,omitempty"`
+	ImageWidthCells      float64        `json:"imageWidthCells,omitempty"`
+	ClearOnShrink        bool           `json:"clearOnShrink,omitempty"`
+	ShowTerminalProgress bool           `json:"showTerminalProgress,omitempty"`
+	Hyperlinks           BoolOrAuto     `json:"hyperlinks,omitempty"`
+	Images               TerminalImages `json:"images,omitempty"`
+	TrueColor            BoolOrAuto     `json:"trueColor,omitempty"`
 }
 
 // MarkdownSettings controls markdown rendering.
 type MarkdownSettings struct {
 	CodeBlockIndent *string `json:"codeBlockIndent,omitempty"`
+	Mermaid         string  `json:"mermaid,omitempty"`
+}
+
+// WarningSettings are pi's optional warnings.
+type WarningSettings struct {
+	AnthropicExtraUsage *bool `json:"anthropicExtraUsage,omitempty"`
+}
+
+// CodemodeSettings configure pi's codemode tool.
+type CodemodeSettings struct {
+	Mode         string   `json:"mode,omitempty"`
+	InlineBudget *float64 `json:"inlineBudget,omitempty"`
 }
 
 // Defaults of pi's settings.
@@ -152,6 +228,16 @@ func queueModeOr(v string) string {
 	return "one-at-a-time"
 }
 
+// DefaultProjectTrust is the global defaultProjectTrust: "always", "never", or "ask" (the default, and
+// what any other value means).
+func (s Settings) DefaultProjectTrust() string {
+	switch s.DefaultProjectTrustValue {
+	case "always", "never":
+		return s.DefaultProjectTrustValue
+	}
+	return "ask"
+}
+
 // AutoResizeImages is images.autoResize (default true).
 func (s Settings) AutoResizeImages() bool { return s.Images.AutoResize == nil || *s.Images.AutoResize }
 
@@ -171,7 +257,9 @@ type SettingsManager struct {
 	// typeErrs are the values of the wrong type in either file: reported, and left out of the
 	// merge (the file itself is never rewritten for them).
 	typeErrs []error
-	merged   Settings
+	// projectIgnored: the project is not trusted, so its settings do not count (pi 1.6).
+	projectIgnored bool
+	merged         Settings
 }
 
 var settingsType = reflect.TypeOf(Settings{})
@@ -193,6 +281,11 @@ func LoadSettings(agentDir, cwd string) *SettingsManager {
 		_, problems := checkObject(values, settingsType, "")
 		for _, p := range problems {
 			m.typeErrs = append(m.typeErrs, fmt.Errorf("%s: %s (ignored)", f.path, p))
+		}
+	}
+	for _, k := range globalOnlyKeys {
+		if _, ok := m.project.get(k); ok {
+			m.typeErrs = append(m.typeErrs, fmt.Errorf("%s: %s can only be set in %s (ignored)", m.projectPath, k, m.globalPath))
 		}
 	}
 	m.remerge()
@@ -224,58 +317,93 @@ func loadSettingsFile(path string) (*orderedObject, error) {
 	return obj, nil
 }
 
-// migrateSettings applies pi's renames: queueMode → steeringMode, boolean websockets → transport.
+// migrateSettings applies pi 1.6's migrations (SettingsManager.migrateSettings): queueMode →
+// steeringMode and boolean websockets → transport when the new key is not set, the old skills object
+// → the skills array (and enableSkillCommands), retry.maxDelayMs → retry.provider.maxRetryDelayMs.
 func migrateSettings(obj *orderedObject) {
-	if v, ok := obj.get("queueMode"); ok {
+	if v, ok := obj.get("queueMode"); ok && isJSONString(v) {
 		if _, has := obj.get("steeringMode"); !has {
 			obj.set("steeringMode", v)
+			obj.delete("queueMode")
 		}
-		obj.delete("queueMode")
 	}
 	if v, ok := obj.get("websockets"); ok {
-		if _, has := obj.get("transport"); !has {
-			var b bool
-			if json.Unmarshal(v, &b) == nil {
-				if b {
-					obj.set("transport", json.RawMessage(`"websocket"`))
-				} else {
-					obj.set("transport", json.RawMessage(`"sse"`))
+		var b bool
+		if _, has := obj.get("transport"); !has && json.Unmarshal(v, &b) == nil {
+			if b {
+				obj.set("transport", json.RawMessage(`"websocket"`))
+			} else {
+				obj.set("transport", json.RawMessage(`"sse"`))
+			}
+			obj.delete("websockets")
+		}
+	}
+	if v, ok := obj.get("skills"); ok {
+		if old, err := parseOrderedObject(v); err == nil {
+			if enable, ok := old.get("enableSkillCommands"); ok {
+				if _, has := obj.get("enableSkillCommands"); !has {
+					obj.set("enableSkillCommands", enable)
+				}
+			}
+			var dirs []json.RawMessage
+			if raw, ok := old.get("customDirectories"); ok && json.Unmarshal(raw, &dirs) == nil && len(dirs) > 0 {
+				obj.set("skills", raw)
+			} else {
+				obj.delete("skills")
+			}
+		}
+	}
+	if v, ok := obj.get("retry"); ok {
+		if retry, err := parseOrderedObject(v); err == nil {
+			if old, ok := retry.get("maxDelayMs"); ok {
+				var n float64
+				if json.Unmarshal(old, &n) == nil {
+					prov := newOrderedObject()
+					if raw, ok := retry.get("provider"); ok {
+						if p, err := parseOrderedObject(raw); err == nil {
+							prov = p
+						}
+					}
+					if cur, ok := prov.get("maxRetryDelayMs"); !ok || string(cur) == "null" {
+						prov.set("maxRetryDelayMs", old)
+						if raw, err := prov.marshalCompact(); err == nil {
+							retry.set("provider", raw)
+						}
+					}
+				}
+				retry.delete("maxDelayMs")
+				if raw, err := retry.marshalCompact(); err == nil {
+					obj.set("retry", raw)
 				}
 			}
 		}
-		obj.delete("websockets")
 	}
 }
 
-// remerge recomputes the typed view: project values win, nested objects merge one level. Values of
-// the wrong type are left out, so the other file's value or the default applies.
+func isJSONString(raw json.RawMessage) bool {
+	var s string
+	return json.Unmarshal(raw, &s) == nil
+}
+
+// remerge recomputes the typed view as pi 1.6 merges the files (deepMergeSettings): project values
+// win, objects merge at every depth, arrays and other values are replaced, except defaultTools, where a
+// project list of only +name/-name entries modifies the global one. Values of the wrong type are left
+// out, so the other file's value or the default applies; the global-only keys are read from the
+// global file alone, and an untrusted project's file not at all.
 func (m *SettingsManager) remerge() {
 	g, _ := m.global.toMap()
-	p, _ := m.project.toMap()
 	g, _ = checkObject(g, settingsType, "")
-	p, _ = checkObject(p, settingsType, "")
-	merged := map[string]any{}
-	for k, v := range g {
-		merged[k] = v
-	}
-	for k, v := range p {
-		if v == nil {
-			continue
+	merged := g
+	if !m.projectIgnored {
+		p, _ := m.project.toMap()
+		p, _ = checkObject(p, settingsType, "")
+		for _, k := range globalOnlyKeys {
+			delete(p, k)
 		}
-		pv, pIsObj := v.(map[string]any)
-		gv, gIsObj := merged[k].(map[string]any)
-		if pIsObj && gIsObj {
-			n := map[string]any{}
-			for kk, vv := range gv {
-				n[kk] = vv
-			}
-			for kk, vv := range pv {
-				n[kk] = vv
-			}
-			merged[k] = n
-			continue
+		merged = deepMerge(g, p)
+		if tools, ok := mergeDefaultTools(g["defaultTools"], p["defaultTools"]); ok {
+			merged["defaultTools"] = tools
 		}
-		merged[k] = v
 	}
 	var s Settings
 	if data, err := json.Marshal(merged); err == nil {
@@ -286,6 +414,48 @@ func (m *SettingsManager) remerge() {
 		}
 	}
 	m.merged = s
+}
+
+// deepMerge returns base with override's values on top; objects present in both are merged
+// recursively; null in override leaves base's value.
+func deepMerge(base, override map[string]any) map[string]any {
+	out := make(map[string]any, len(base)+len(override))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range override {
+		if v == nil {
+			continue
+		}
+		bv, bIsObj := out[k].(map[string]any)
+		ov, oIsObj := v.(map[string]any)
+		if bIsObj && oIsObj {
+			out[k] = deepMerge(bv, ov)
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// mergeDefaultTools merges defaultTools of two layers as pi 1.6 does: a list of only +name/-name
+// entries is appended to the inherited list (so it modifies it), any other list replaces it. ok is
+// false when override does not set the key.
+func mergeDefaultTools(base, override any) (any, bool) {
+	if override == nil {
+		return nil, false
+	}
+	b, bIsList := base.([]any)
+	o, oIsList := override.([]any)
+	if !bIsList || !oIsList {
+		return override, true
+	}
+	for _, e := range o {
+		if s, _ := e.(string); !IsToolModifier(s) {
+			return override, true
+		}
+	}
+	return append(append([]any{}, b...), o...), true
 }
 
 // decodeTolerant decodes each top-level key on its own so one bad value does not hide the others.
@@ -302,6 +472,16 @@ func decodeTolerant(merged map[string]any) Settings {
 		}
 	}
 	return s
+}
+
+// SetProjectTrusted decides whether the project's settings.json counts (pi 1.6's project trust).
+// Until it is called the project file counts, as it does for pi's session-directory lookup before
+// trust is resolved.
+func (m *SettingsManager) SetProjectTrusted(trusted bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.projectIgnored = !trusted
+	m.remerge()
 }
 
 // Settings returns the merged settings.

@@ -84,7 +84,8 @@ func TestOverflowCompactsAndContinues(t *testing.T) {
 		t.Fatalf("summary requests: %d", len(*summaries))
 	}
 	conv := provider.TextOf((*summaries)[0].Messages[0].(*provider.UserMessage).Content, "")
-	if !strings.HasPrefix(conv, "<conversation>\n[User]: do the first thing") {
+	// One turn, cut inside: pi 1.6's turn-prefix request.
+	if !strings.HasPrefix(conv, "# Conversation\n[User]: do the first thing") {
 		t.Errorf("summary request must carry the serialised history:\n%s", conv)
 	}
 	msgs := f.s.Messages()

@@ -167,7 +167,7 @@ func New(opts Options) (*Session, error) {
 
 // restoreOrStart loads the transcript of a resumed session, or writes the opening entries of a new one.
 func (s *Session) restoreOrStart(level provider.ThinkingLevel) error {
-	if len(s.store.Entries()) == 0 {
+	if s.store.IsFresh() {
 		s.reportStoreWarnings()
 		if m := s.agent.Model(); m != nil {
 			s.appendEntry(s.store.AppendModelChange(m.Provider, m.ID))

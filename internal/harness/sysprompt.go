@@ -16,8 +16,9 @@ type ContextFile struct {
 	Content string
 }
 
-// contextFileNames are tried in this order; the first one found in a directory wins.
-var contextFileNames = []string{"AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD"}
+// contextFileNames are tried in this order; the first one found in a directory wins (pi 1.6 puts
+// AGENTS.override.md first).
+var contextFileNames = []string{"AGENTS.override.md", "AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD"}
 
 // builtinToolPrompts are the one-liners and guidelines pi 0.73.1 gives the model for its built-in tools.
 var builtinToolPrompts = map[string]struct {
@@ -125,9 +126,10 @@ func defaultPrompt(tools []string) string {
 		"Guidelines:\n" + strings.Join(guidelines, "\n")
 }
 
-// LoadContextFiles finds AGENTS.md (or CLAUDE.md) in the agent dir, then in every directory from the
-// filesystem root down to cwd (ancestors first), skipping duplicates. Unreadable files are reported and
-// skipped.
+// LoadContextFiles finds AGENTS.override.md, AGENTS.md or CLAUDE.md in the agent dir, then in every
+// directory from the filesystem root down to cwd (ancestors first), skipping duplicates and, in a
+// linked git worktree nested in its main checkout, the main checkout's file that the worktree's own
+// copy shadows (pi 1.6). Unreadable files are reported and skipped.
 func LoadContextFiles(agentDir, cwd string) ([]ContextFile, []error) {
 	var files []ContextFile
 	var errs []error
@@ -139,12 +141,13 @@ func LoadContextFiles(agentDir, cwd string) ([]ContextFile, []error) {
 		seen[f.Path] = true
 	}
 	var chain []ContextFile
+	shadowed := shadowedContextFile(cwd)
 	dir := filepath.Clean(cwd)
 	for {
 		f, err := contextFileIn(dir)
 		if err != nil {
 			errs = append(errs, err)
-		} else if f != nil && !seen[f.Path] {
+		} else if f != nil && !seen[f.Path] && !isShadowed(dir, f.Path, shadowed) {
 			chain = append([]ContextFile{*f}, chain...)
 			seen[f.Path] = true
 		}
@@ -193,10 +196,16 @@ func ResolvePromptText(input string) (string, error) {
 	return input, nil
 }
 
-// DiscoverPromptFiles finds SYSTEM.md and APPEND_SYSTEM.md, project (.pi/) first, then global.
-func DiscoverPromptFiles(agentDir, cwd string) (systemFile, appendFile string) {
+// DiscoverPromptFiles finds SYSTEM.md and APPEND_SYSTEM.md, project (.pi/) first, then global; the
+// project's only when the project is trusted (pi 1.6).
+func DiscoverPromptFiles(agentDir, cwd string, projectTrusted bool) (systemFile, appendFile string) {
+	dirs := []string{agentDir}
+	if projectTrusted {
+		dirs = []string{filepath.Join(cwd, ".pi"), agentDir}
+	}
 	pick := func(name string) string {
-		for _, p := range []string{filepath.Join(cwd, ".pi", name), filepath.Join(agentDir, name)} {
+		for _, dir := range dirs {
+			p := filepath.Join(dir, name)
 			if info, err := os.Stat(p); err == nil && !info.IsDir() {
 				return p
 			}

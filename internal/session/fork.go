@@ -130,6 +130,11 @@ func (m *Manager) Fork(entryID string) (ForkResult, error) {
 // parentSession pointing to the source, and writes it at once (--fork, and --session with a session
 // of another project). The source is only read; it may be in use by another process.
 func ForkFrom(sourcePath, targetCwd, dir string) (*Manager, error) {
+	return ForkFromWithID(sourcePath, targetCwd, dir, "")
+}
+
+// ForkFromWithID is ForkFrom giving the new session id (--fork with --session-id; "" for a new one).
+func ForkFromWithID(sourcePath, targetCwd, dir, id string) (*Manager, error) {
 	abs, err := filepath.Abs(sourcePath)
 	if err != nil {
 		return nil, err
@@ -142,7 +147,7 @@ func ForkFrom(sourcePath, targetCwd, dir string) (*Manager, error) {
 		return nil, fmt.Errorf("Cannot fork: source session file is empty or invalid: %s", abs) //nolint:staticcheck // pi's text
 	}
 	m := newManager(targetCwd, dir, true)
-	m.resetLocked(NewSessionOptions{ParentSession: abs})
+	m.resetLocked(NewSessionOptions{ID: id, ParentSession: abs})
 	m.entries = l.entries
 	m.warnings = l.warnings
 	m.buildIndexLocked()

@@ -17,7 +17,7 @@ import (
 //go:embed bash.md
 var bashDescription string
 
-const bashSchema = `{"type":"object","required":["command"],"properties":{"command":{"type":"string","description":"Bash command to execute"},"timeout":{"type":"number","description":"Timeout in seconds (optional, no default timeout)"}}}`
+const bashSchema = `{"type":"object","required":["command"],"properties":{"command":{"type":"string","description":"Shell command to execute"},"timeout":{"type":"number","description":"Timeout in seconds (optional, no default timeout)"}}}`
 
 // BashDetails is the details object of bash results and updates.
 type BashDetails struct {

@@ -3,20 +3,29 @@ package tools
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/tools/shell"
 )
 
-// TestDefinitionsMatchPi compares what the model is told about each built-in tool with what pi 0.73.1
-// sent to a scripted server for `--tools read,bash,edit,write,grep,find,ls` (testdata/
-// pi-tool-definitions.json, the request's tools[].function without "strict"). The schemas are compared
-// byte for byte: the model reads them as text, and pi's TypeBox schemas put "required" before
-// "properties".
+// TestDefinitionsMatchPi compares what the model is told about each built-in tool with what pi 1.6.0
+// sent to its scripted server for `--tools read,bash,edit,write,grep,find,ls` (the request's
+// tools[].function in testdata/pi16/first-request/all-tools; pi 1.6 sends no "strict" to a server
+// whose compat does not declare strict mode). The schemas are compared byte for byte: the model reads
+// them as text, and pi's TypeBox schemas put "required" before "properties".
 func TestDefinitionsMatchPi(t *testing.T) {
-	data, err := os.ReadFile("testdata/pi-tool-definitions.json")
+	data, err := os.ReadFile("../../testdata/pi16/first-request/all-tools/request.json")
 	if err != nil {
+		t.Fatal(err)
+	}
+	var request struct {
+		Tools []struct {
+			Function json.RawMessage `json:"function"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(data, &request); err != nil {
 		t.Fatal(err)
 	}
 	var want []struct {
@@ -24,8 +33,19 @@ func TestDefinitionsMatchPi(t *testing.T) {
 		Description string          `json:"description"`
 		Parameters  json.RawMessage `json:"parameters"`
 	}
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Fatal(err)
+	for _, tool := range request.Tools {
+		var fn struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Parameters  json.RawMessage `json:"parameters"`
+		}
+		if err := json.Unmarshal(tool.Function, &fn); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(tool.Function), `"strict"`) {
+			t.Fatalf("%s: pi sent strict", fn.Name)
+		}
+		want = append(want, fn)
 	}
 	cwd := t.TempDir()
 	got := []loop.Tool{

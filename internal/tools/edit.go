@@ -28,8 +28,8 @@ const editSchema = `{"type":"object","required":["path","edits"],"properties":{`
 	`"path":{"type":"string","description":"Path to the file to edit (relative or absolute)"},` +
 	`"edits":{"type":"array","items":{"type":"object","required":["oldText","newText"],"properties":{` +
 	`"oldText":{"type":"string","description":"Exact text for one targeted replacement. It must be unique in the original file and must not overlap with any other edits[].oldText in the same call."},` +
-	`"newText":{"type":"string","description":"Replacement text for this targeted edit."}},"additionalProperties":false},` +
-	`"description":"One or more targeted replacements. Each edit is matched against the original file, not incrementally. Do not include overlapping or nested edits. If two changes touch the same block or nearby lines, merge them into one edit instead."}},"additionalProperties":false}`
+	`"newText":{"type":"string","description":"Replacement text for this targeted edit."}}},` +
+	`"description":"One or more targeted replacements. Each edit is matched against the original file, not incrementally. Do not include overlapping or nested edits. If two changes touch the same block or nearby lines, merge them into one edit instead."}}}`
 
 // EditOptions configure the edit tool.
 type EditOptions struct {
@@ -46,7 +46,9 @@ type EditArgs struct {
 
 // EditDetails is the edit tool's details object.
 type EditDetails struct {
-	Diff             string `json:"diff"`
+	Diff string `json:"diff"`
+	// Patch is the change as a standard unified diff (pi 1.6).
+	Patch            string `json:"patch"`
 	FirstChangedLine int    `json:"firstChangedLine,omitempty"`
 }
 
@@ -181,7 +183,7 @@ func (t *editTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 	diff, first := textdiff.Format(base, next, textdiff.DefaultContext)
 	return loop.ToolResult{
 		Content: []provider.Content{provider.TextContent(fmt.Sprintf("Successfully replaced %d block(s) in %s.", len(args.Edits), args.Path))},
-		Details: &EditDetails{Diff: diff, FirstChangedLine: first},
+		Details: &EditDetails{Diff: diff, Patch: textdiff.Patch(args.Path, base, next, textdiff.DefaultContext), FirstChangedLine: first},
 	}, nil
 }
 

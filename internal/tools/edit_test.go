@@ -163,6 +163,15 @@ func TestEditMatchesPiTests(t *testing.T) {
 	}
 }
 
+func mustJS(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := provider.MarshalJS(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func TestEditResultAndDetails(t *testing.T) {
 	dir := t.TempDir()
 	lines := make([]string, 20)
@@ -204,7 +213,11 @@ func TestEditResultAndDetails(t *testing.T) {
 		" 14 line n",
 		"    ...",
 	}, "\n")
-	want, _ := provider.MarshalJS(map[string]any{"diff": wantDiff, "firstChangedLine": 2})
+	// pi 1.6 adds the standard unified patch (jsdiff's, 4 lines of context), between diff and
+	// firstChangedLine.
+	wantPatch := "--- f.txt\n+++ f.txt\n@@ -1,14 +1,15 @@\n line a\n-line b\n+line B\n line c\n line d\n line e\n line f\n line g\n" +
+		" line h\n line i\n-line j\n+line J\n+line J2\n line k\n line l\n line m\n line n\n"
+	want := []byte(`{"diff":` + string(mustJS(t, wantDiff)) + `,"patch":` + string(mustJS(t, wantPatch)) + `,"firstChangedLine":2}`)
 	if string(data) != string(want) {
 		t.Errorf("details\n got %s\nwant %s", data, want)
 	}
@@ -293,8 +306,9 @@ func TestEditDefinition(t *testing.T) {
 	if err := json.Unmarshal(def.Parameters, &schema); err != nil {
 		t.Fatal(err)
 	}
-	if schema["additionalProperties"] != false {
-		t.Error("edit schema allows extra properties")
+	// pi 1.6 dropped additionalProperties: false from the edit schema (0.73.1 had it).
+	if _, ok := schema["additionalProperties"]; ok {
+		t.Error("edit schema limits extra properties")
 	}
 }
 
@@ -341,9 +355,9 @@ func TestFileMutationsRunInCallOrder(t *testing.T) {
 	close(release)
 	wg.Wait()
 	want := []string{
-		"write one: Successfully wrote 4 bytes to f.txt",
+		"write one: Successfully wrote to f.txt",
 		"edit one->two: Successfully replaced 1 block(s) in f.txt.",
-		"write three: Successfully wrote 6 bytes to f.txt",
+		"write three: Successfully wrote to f.txt",
 	}
 	if strings.Join(finished, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("finished in this order:\n%s", strings.Join(finished, "\n"))

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"github.com/pi-go/pi-go/internal/loop"
@@ -17,7 +18,7 @@ import (
 var findDescription string
 
 const findSchema = `{"type":"object","required":["pattern"],"properties":{` +
-	`"pattern":{"type":"string","description":"Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'"},` +
+	`"pattern":{"type":"string","description":"Glob pattern relative to the search directory, e.g. 'src/**/*.ts'. Without '/', e.g. '*.ts', it matches file names at any depth"},` +
 	`"path":{"type":"string","description":"Directory to search in (default: current directory)"},` +
 	`"limit":{"type":"number","description":"Maximum number of results (default: 1000)"}}}`
 
@@ -68,10 +69,18 @@ func (t *findTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 	if args.Limit != nil {
 		req.Limit = *args.Limit
 	}
+	// As pi 1.6: fd's full paths never contain "/./", so a leading "./" is dropped; a pattern with a
+	// slash is matched against the whole path, and a relative one is anchored at the search path
+	// ('src/*.ts' finds src/a.ts, not pkg/src/b.ts; '**/src/*.ts' finds both). Smart case follows
+	// the user's pattern, not the letters of the search path put before it.
+	for strings.HasPrefix(req.Pattern, "./") {
+		req.Pattern = req.Pattern[2:]
+	}
 	if strings.Contains(req.Pattern, "/") {
 		req.FullPath = true
-		if !strings.HasPrefix(req.Pattern, "/") && !strings.HasPrefix(req.Pattern, "**/") && req.Pattern != "**" {
-			req.Pattern = "**/" + req.Pattern
+		if !filepath.IsAbs(req.Pattern) {
+			req.IgnoreCase = req.Pattern == strings.ToLower(req.Pattern)
+			req.Pattern = escapeGlob(strings.TrimRight(req.Path, "/")) + "/" + req.Pattern
 		}
 	}
 	if req.Limit < 0 || req.Limit != math.Trunc(req.Limit) {
@@ -86,6 +95,18 @@ func (t *findTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 		return loop.ToolResult{}, err
 	}
 	return findFormat(paths, req.Limit), nil
+}
+
+// escapeGlob escapes the characters a glob gives meaning to (pi's search-path escape for fd).
+func escapeGlob(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`\*?[]{}`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // findFormat writes pi's output: one relative path per line, byte truncation and the notices.

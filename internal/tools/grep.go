@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/pi-go/pi-go/internal/loop"
@@ -21,7 +22,7 @@ var grepDescription string
 const grepSchema = `{"type":"object","required":["pattern"],"properties":{` +
 	`"pattern":{"type":"string","description":"Search pattern (regex or literal string)"},` +
 	`"path":{"type":"string","description":"Directory or file to search (default: current directory)"},` +
-	`"glob":{"type":"string","description":"Filter files by glob pattern, e.g. '*.ts' or '**/*.spec.ts'"},` +
+	`"glob":{"type":"string","description":"Filter files by glob pattern relative to path, e.g. 'src/**/*.ts'. Without '/', e.g. '*.ts', it matches file names at any depth"},` +
 	`"ignoreCase":{"type":"boolean","description":"Case-insensitive search (default: false)"},` +
 	`"literal":{"type":"boolean","description":"Treat pattern as literal string instead of regex (default: false)"},` +
 	`"context":{"type":"number","description":"Number of lines to show before and after each match (default: 0)"},` +
@@ -88,6 +89,20 @@ func (t *grepTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 		return loop.ToolResult{}, fmt.Errorf("Path not found: %s", req.Path)
 	}
 	req.IsDir = st.IsDir()
+	// As pi 1.6: the glob is rooted at the searched directory (rg runs there), and a leading "./",
+	// which rg never matches, is dropped (after a "!" too).
+	if req.IsDir {
+		req.Cwd = req.Path
+	}
+	neg := strings.HasPrefix(req.Glob, "!")
+	rest := strings.TrimPrefix(req.Glob, "!")
+	for strings.HasPrefix(rest, "./") {
+		rest = rest[2:]
+	}
+	if neg {
+		rest = "!" + rest
+	}
+	req.Glob = rest
 	if args.Limit != nil {
 		req.Limit = *args.Limit
 	}
@@ -107,8 +122,10 @@ func (t *grepTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.
 	return grepFormat(matches, req, contextLines, reached), nil
 }
 
-// grepFormat writes pi's output: "path:n: line" for matches, "path-n- line" for context lines, byte
-// truncation and the notices.
+// grepFormat writes pi 1.6's output: "path:n: line" for matches, "path-n- line" for context lines
+// (each line once, in order, as ripgrep's context events give them: the windows of nearby matches
+// merge, a match inside another's window is shown as a match, and no line is made up past the end
+// of the file), byte truncation and the notices.
 func grepFormat(matches []search.Match, req *search.GrepRequest, contextLines int, reached bool) loop.ToolResult {
 	if len(matches) == 0 && !reached {
 		return loop.ToolResult{Content: []provider.Content{provider.TextContent("No matches found")}}
@@ -118,39 +135,57 @@ func grepFormat(matches []search.Match, req *search.GrepRequest, contextLines in
 		linesTruncated bool
 		cache          grepLineCache
 	)
-	for _, m := range matches {
-		rel := grepDisplayPath(m.Path, req)
-		if contextLines == 0 && m.Text != nil {
-			text := strings.ReplaceAll(*m.Text, "\r\n", "\n")
-			text = strings.ReplaceAll(text, "\r", "")
-			text = strings.TrimSuffix(text, "\n")
-			cut, was := output.TruncateLine(text, grepMaxLineLength)
-			linesTruncated = linesTruncated || was
-			out = append(out, fmt.Sprintf("%s:%d: %s", rel, m.Line, cut))
+	emit := func(rel string, line int, text string, isMatch bool) {
+		cut, was := output.TruncateLine(grepLineText(text), grepMaxLineLength)
+		linesTruncated = linesTruncated || was
+		if isMatch {
+			out = append(out, fmt.Sprintf("%s:%d: %s", rel, line, cut))
+		} else {
+			out = append(out, fmt.Sprintf("%s-%d- %s", rel, line, cut))
+		}
+	}
+	for i := 0; i < len(matches); {
+		j := i + 1
+		for j < len(matches) && matches[j].Path == matches[i].Path {
+			j++
+		}
+		file := matches[i:j]
+		i = j
+		rel := grepDisplayPath(file[0].Path, req)
+		lines, ok := []string(nil), true
+		if contextLines > 0 || slices.ContainsFunc(file, func(m search.Match) bool { return m.Text == nil }) {
+			lines, ok = cache.lines(file[0].Path)
+		}
+		if contextLines == 0 {
+			for _, m := range file {
+				switch {
+				case m.Text != nil:
+					emit(rel, m.Line, *m.Text, true)
+				case ok && m.Line-1 < len(lines):
+					emit(rel, m.Line, lines[m.Line-1], true)
+				default:
+					out = append(out, fmt.Sprintf("%s:%d: (unable to read file)", rel, m.Line))
+				}
+			}
 			continue
 		}
-		lines, ok := cache.lines(m.Path)
 		if !ok {
-			out = append(out, fmt.Sprintf("%s:%d: (unable to read file)", rel, m.Line))
+			for _, m := range file {
+				out = append(out, fmt.Sprintf("%s:%d: (unable to read file)", rel, m.Line))
+			}
 			continue
 		}
-		start, end := m.Line, m.Line
-		if contextLines > 0 {
-			start = max(1, m.Line-contextLines)
-			end = min(len(lines), m.Line+contextLines)
+		isMatch := make(map[int]bool, len(file))
+		for _, m := range file {
+			isMatch[m.Line] = true
 		}
-		for cur := start; cur <= end; cur++ {
-			text := ""
-			if cur-1 < len(lines) {
-				text = strings.ReplaceAll(lines[cur-1], "\r", "")
+		next := 1 // the first line not yet written
+		for _, m := range file {
+			end := min(len(lines), m.Line+contextLines)
+			for cur := max(next, m.Line-contextLines); cur <= end; cur++ {
+				emit(rel, cur, lines[cur-1], isMatch[cur])
 			}
-			cut, was := output.TruncateLine(text, grepMaxLineLength)
-			linesTruncated = linesTruncated || was
-			if cur == m.Line {
-				out = append(out, fmt.Sprintf("%s:%d: %s", rel, cur, cut))
-			} else {
-				out = append(out, fmt.Sprintf("%s-%d- %s", rel, cur, cut))
-			}
+			next = max(next, end+1)
 		}
 	}
 	var details GrepDetails
@@ -192,7 +227,9 @@ type grepLineCache struct {
 	ok     bool
 }
 
-// lines reads a file as pi does for context: UTF-8 with replacement, CRLF and lone CR as breaks.
+// lines reads a file's lines as ripgrep reports them (pi 1.6 takes context lines from its events):
+// UTF-8 with replacement, split at "\n" only (a lone CR is content), no empty line after a final
+// newline.
 func (c *grepLineCache) lines(path string) ([]string, bool) {
 	if path == c.path {
 		return c.cached, c.ok
@@ -204,8 +241,17 @@ func (c *grepLineCache) lines(path string) ([]string, bool) {
 		return nil, false
 	}
 	text := output.LossyString(data)
-	text = strings.ReplaceAll(text, "\r\n", "\n")
-	text = strings.ReplaceAll(text, "\r", "\n")
-	c.cached, c.ok = strings.Split(text, "\n"), true
+	lines := strings.Split(text, "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	c.cached, c.ok = lines, true
 	return c.cached, true
+}
+
+// grepLineText is a line as pi 1.6 shows it: without its terminator ("\n" or "\r\n"); a lone CR
+// inside it stays.
+func grepLineText(s string) string {
+	s = strings.TrimSuffix(s, "\n")
+	return strings.TrimSuffix(s, "\r")
 }

@@ -15,7 +15,9 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"strings"
 
+	"golang.org/x/image/bmp"
 	"golang.org/x/image/draw"
 	"golang.org/x/image/webp"
 
@@ -28,6 +30,8 @@ const (
 	mimeJPEG = "image/jpeg"
 	mimeGIF  = "image/gif"
 	mimeWebP = "image/webp"
+	// mimeBMP is read (pi 1.6) and sent converted to PNG.
+	mimeBMP = "image/bmp"
 )
 
 // imageSniffBytes is how much of a file image detection looks at (pi's file-type sniff size).
@@ -46,8 +50,56 @@ func imageMIMEType(head []byte) string {
 		return mimeGIF
 	case len(head) >= 12 && bytes.HasPrefix(head, []byte("RIFF")) && string(head[8:12]) == "WEBP":
 		return mimeWebP
+	case bytes.HasPrefix(head, []byte("BM")) && imageIsBMP(head):
+		return mimeBMP
 	}
 	return ""
+}
+
+// imageIsBMP checks a BMP header as pi 1.6 does (isBmp): the declared sizes agree, the DIB header is
+// one of the known sizes, one colour plane, a usual bit depth.
+func imageIsBMP(b []byte) bool {
+	if len(b) < 26 {
+		return false
+	}
+	fileSize := binary.LittleEndian.Uint32(b[2:])
+	pixelOffset := binary.LittleEndian.Uint32(b[10:])
+	dibSize := binary.LittleEndian.Uint32(b[14:])
+	if fileSize != 0 && fileSize < 26 || uint64(pixelOffset) < 14+uint64(dibSize) || fileSize != 0 && pixelOffset >= fileSize {
+		return false
+	}
+	var planes, bits uint16
+	switch {
+	case dibSize == 12:
+		planes, bits = binary.LittleEndian.Uint16(b[22:]), binary.LittleEndian.Uint16(b[24:])
+	case dibSize >= 40 && dibSize <= 124 && len(b) >= 30:
+		planes, bits = binary.LittleEndian.Uint16(b[26:]), binary.LittleEndian.Uint16(b[28:])
+	default:
+		return false
+	}
+	switch bits {
+	case 1, 4, 8, 16, 24, 32:
+		return planes == 1
+	}
+	return false
+}
+
+// imageBMPToPNG converts a BMP to PNG (pi 1.6 sends no BMP to a model); ok is false when the BMP
+// cannot be decoded or is absurdly large.
+func imageBMPToPNG(data []byte) ([]byte, bool) {
+	cfg, err := bmp.DecodeConfig(bytes.NewReader(data))
+	if err != nil || cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > imageMaxPixels {
+		return nil, false
+	}
+	img, err := bmp.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, false
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return nil, false
+	}
+	return buf.Bytes(), true
 }
 
 // imageLimits bound what is sent to the model (pi's resize options).
@@ -297,9 +349,10 @@ func imageEncodeJPEG(img image.Image, quality int) []byte {
 }
 
 // LoadImageFile reads path for an `@file` argument. isImage is false for anything that is not a
-// JPEG/PNG/GIF/WebP by its magic bytes (the caller inlines it as text). For an image, img is the block
-// to attach (resized to pi's limits unless noResize) and note pi's dimension note ("" when unchanged);
-// img is nil when the image cannot be brought under the size limit.
+// JPEG/PNG/GIF/WebP/BMP by its magic bytes (the caller inlines it as text). For an image, img is the
+// block to attach (a BMP converted to PNG, resized to pi's limits unless noResize) and note pi's hints
+// (conversion, dimensions; "" when there are none); when the image cannot be sent, img is nil and
+// note says why.
 func LoadImageFile(path string, noResize bool) (img *provider.Content, note string, isImage bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -319,14 +372,26 @@ func LoadImageFile(path string, noResize bool) (img *provider.Content, note stri
 	if err != nil {
 		return nil, "", true, err
 	}
+	var hints []string
+	if mime == mimeBMP {
+		png, ok := imageBMPToPNG(data)
+		if !ok {
+			return nil, "[Image omitted: could not be converted to a supported inline image format.]", true, nil
+		}
+		data, mime = png, mimePNG
+		hints = append(hints, "[Image converted from image/bmp to image/png.]")
+	}
 	if noResize {
 		c := provider.ImageContent(base64.StdEncoding.EncodeToString(data), mime)
-		return &c, "", true, nil
+		return &c, strings.Join(hints, "\n"), true, nil
 	}
 	fitted := imageFit(data, mime, imageDefaultLimits())
 	if fitted == nil {
-		return nil, "", true, nil
+		return nil, "[Image omitted: could not be resized below the inline image size limit.]", true, nil
+	}
+	if dim := imageDimensionNote(fitted); dim != "" {
+		hints = append(hints, dim)
 	}
 	c := provider.ImageContent(fitted.data, fitted.mimeType)
-	return &c, imageDimensionNote(fitted), true, nil
+	return &c, strings.Join(hints, "\n"), true, nil
 }

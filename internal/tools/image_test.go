@@ -9,7 +9,12 @@ import (
 	"image/jpeg"
 	"image/png"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"golang.org/x/image/bmp"
 )
 
 // Fixtures from pi's own image tests (2x2 PNG and JPEG, 1x1 PNG) and Modernizr's 1x1 WebPs.
@@ -360,5 +365,46 @@ func BenchmarkImageFit12MP(b *testing.B) {
 		if f := imageFit(data, mimeJPEG, imageDefaultLimits()); f == nil || f.width != 2000 || f.height != 1500 {
 			b.Fatalf("fitted %+v", f)
 		}
+	}
+}
+
+// pi 1.6 reads BMP files and sends them as PNG, saying so; a file that only starts with "BM" is text.
+func TestReadBMP(t *testing.T) {
+	dir := t.TempDir()
+	src := image.NewRGBA(image.Rect(0, 0, 3, 2))
+	src.Set(1, 1, color.RGBA{R: 200, A: 255})
+	var buf bytes.Buffer
+	if err := bmp.Encode(&buf, src); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pic.bmp"), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bm.txt"), []byte("BM is how this text starts, and it goes on for a while\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := readCall(t, NewRead(dir, ReadOptions{}), readArgs("pic.bmp", 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Content) != 2 || res.Content[0].Text != "Read image file [image/png]\n[Image converted from image/bmp to image/png.]" ||
+		res.Content[1].MimeType != "image/png" {
+		t.Fatalf("bmp result %+v", res.Content)
+	}
+	data, _ := base64.StdEncoding.DecodeString(res.Content[1].Data)
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil || img.Bounds().Dx() != 3 || img.Bounds().Dy() != 2 {
+		t.Fatalf("png %v %v", img, err)
+	}
+	if r, _, _, _ := img.At(1, 1).RGBA(); r>>8 != 200 {
+		t.Errorf("pixel lost in the conversion")
+	}
+	res, err = readCall(t, NewRead(dir, ReadOptions{}), readArgs("bm.txt", 0, 0))
+	if err != nil || len(res.Content) != 1 || !strings.HasPrefix(res.Content[0].Text, "BM is how") {
+		t.Fatalf("text starting with BM: %+v %v", res.Content, err)
+	}
+	img2, note, isImage, err := LoadImageFile(filepath.Join(dir, "pic.bmp"), false)
+	if err != nil || !isImage || img2 == nil || img2.MimeType != "image/png" || note != "[Image converted from image/bmp to image/png.]" {
+		t.Errorf("@file bmp: %v %q %v %v", img2, note, isImage, err)
 	}
 }

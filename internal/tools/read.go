@@ -35,9 +35,10 @@ const readBinarySniff = 8 * 1024
 type ReadOptions struct {
 	// DisableImageResize sends images as they are, however large (settings images.autoResize: false).
 	DisableImageResize bool
-	// ModelAcceptsImages reports whether the current model takes image input; when it says no, image
-	// results carry pi's note that the image will be omitted. Nil means yes.
-	ModelAcceptsImages func() bool
+	// ImagesUnsupportedBy returns the current model's id when it takes no image input ("" when it
+	// does); an image result then says so in its details (pi 1.6's imageUnsupportedByModel). Nil means
+	// every model takes images.
+	ImagesUnsupportedBy func() string
 }
 
 // ReadArgs are the read tool's arguments.
@@ -50,6 +51,9 @@ type ReadArgs struct {
 // ReadDetails is the read tool's details object: present only when the output was truncated.
 type ReadDetails struct {
 	Truncation *output.Truncation `json:"truncation,omitempty"`
+	// ImageUnsupportedByModel names the current model when it takes no images: the request will
+	// carry a placeholder instead of the image.
+	ImageUnsupportedByModel string `json:"imageUnsupportedByModel,omitempty"`
 }
 
 type readTool struct {
@@ -189,32 +193,44 @@ func (t *readTool) readImage(ctx context.Context, f *os.File, head []byte, mime 
 	if ctx.Err() != nil {
 		return loop.ToolResult{}, errAborted
 	}
-	var note string
-	if t.opts.ModelAcceptsImages != nil && !t.opts.ModelAcceptsImages() {
-		note = "\n[Current model does not support images. The image will be omitted from this request.]"
+	// pi 1.6 sends a BMP as a PNG and says so.
+	var converted string
+	if mime == mimeBMP {
+		png, ok := imageBMPToPNG(data)
+		if !ok {
+			text := "Read image file [" + mime + "]\n[Image omitted: could not be converted to a supported inline image format.]"
+			return loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}}, nil
+		}
+		data, mime, converted = png, mimePNG, "\n[Image converted from image/bmp to image/png.]"
+	}
+	var details any
+	if t.opts.ImagesUnsupportedBy != nil {
+		if id := t.opts.ImagesUnsupportedBy(); id != "" {
+			details = &ReadDetails{ImageUnsupportedByModel: id}
+		}
 	}
 	if t.opts.DisableImageResize {
 		return loop.ToolResult{Content: []provider.Content{
-			provider.TextContent("Read image file [" + mime + "]" + note),
+			provider.TextContent("Read image file [" + mime + "]" + converted),
 			provider.ImageContent(base64.StdEncoding.EncodeToString(data), mime),
-		}}, nil
+		}, Details: details}, nil
 	}
 	fitted := imageFit(data, mime, t.limits)
 	if ctx.Err() != nil {
 		return loop.ToolResult{}, errAborted
 	}
 	if fitted == nil {
-		text := "Read image file [" + mime + "]\n[Image omitted: could not be resized below the inline image size limit.]" + note
+		text := "Read image file [" + mime + "]\n[Image omitted: could not be resized below the inline image size limit.]"
 		return loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}}, nil
 	}
-	text := "Read image file [" + fitted.mimeType + "]"
+	text := "Read image file [" + fitted.mimeType + "]" + converted
 	if dim := imageDimensionNote(fitted); dim != "" {
 		text += "\n" + dim
 	}
 	return loop.ToolResult{Content: []provider.Content{
-		provider.TextContent(text + note),
+		provider.TextContent(text),
 		provider.ImageContent(fitted.data, fitted.mimeType),
-	}}, nil
+	}, Details: details}, nil
 }
 
 // readJSNumber prints a number as JavaScript does in a template string (for the numbers pi echoes).

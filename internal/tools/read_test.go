@@ -266,7 +266,7 @@ func TestReadAbortsDuringALongRead(t *testing.T) {
 
 func TestReadDefinition(t *testing.T) {
 	def := NewRead("/", ReadOptions{}).Definition()
-	want := fmt.Sprintf("Read the contents of a file. Supports text files and images (jpg, png, gif, webp). Images are sent as attachments. For text files, output is truncated to %d lines or %dKB (whichever is hit first). Use offset/limit for large files. When you need the full file, continue with offset until complete.", output.DefaultMaxLines, output.DefaultMaxBytes/1024)
+	want := fmt.Sprintf("Read the contents of a file. Supports text files and images (jpg, png, gif, webp, bmp). Images are sent as attachments. For text files, output is truncated to %d lines or %dKB (whichever is hit first). Use offset/limit for large files. When you need the full file, continue with offset until complete.", output.DefaultMaxLines, output.DefaultMaxBytes/1024)
 	if def.Name != "read" || def.Description != want {
 		t.Errorf("definition %q: %q", def.Name, def.Description)
 	}
@@ -463,13 +463,15 @@ func TestReadImages(t *testing.T) {
 		t.Fatalf("resized image %+v %v", cfg, err)
 	}
 
-	res, err = readCall(t, NewRead(dir, ReadOptions{DisableImageResize: true, ModelAcceptsImages: func() bool { return false }}), readArgs("wide.png", 0, 0))
+	// pi 1.6: for a model without image input the result names it in its details (the request then
+	// carries a placeholder); the text has no note.
+	res, err = readCall(t, NewRead(dir, ReadOptions{DisableImageResize: true, ImagesUnsupportedBy: func() string { return "mock-model" }}), readArgs("wide.png", 0, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Content[0].Text != "Read image file [image/png]\n[Current model does not support images. The image will be omitted from this request.]" ||
+	if d, ok := res.Details.(*ReadDetails); res.Content[0].Text != "Read image file [image/png]" || !ok || d.ImageUnsupportedByModel != "mock-model" ||
 		len(res.Content) != 2 || len(res.Content[1].Data) != base64.StdEncoding.EncodedLen(len(imgEncodePNG(t, wide))) {
-		t.Fatalf("unresized image for a text-only model: %q", res.Content[0].Text)
+		t.Fatalf("unresized image for a text-only model: %q %+v", res.Content[0].Text, res.Details)
 	}
 
 	tiny := NewRead(dir, ReadOptions{}).(*readTool)

@@ -68,7 +68,6 @@ func (t *writeTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop
 	if err := t.writer.write(abs, args.Content); err != nil {
 		return loop.ToolResult{}, err
 	}
-	// pi counts JavaScript string length (UTF-16 units); pi-go reports the bytes it wrote.
-	text := fmt.Sprintf("Successfully wrote %d bytes to %s", len(args.Content), args.Path)
-	return loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}}, nil
+	// pi 1.6 says no size (0.73.1 gave one).
+	return loop.ToolResult{Content: []provider.Content{provider.TextContent("Successfully wrote to " + args.Path)}}, nil
 }

@@ -20,7 +20,7 @@ func TestWriteTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := readText(res); got != "Successfully wrote 12 bytes to "+abs || res.Details != nil {
+	if got := readText(res); got != "Successfully wrote to "+abs || res.Details != nil {
 		t.Fatalf("result %q, details %v", got, res.Details)
 	}
 	if mustReadFile(t, abs) != "Test content" {
@@ -32,7 +32,7 @@ func TestWriteTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := readText(res); got != "Successfully wrote 6 bytes to nested/dir/test.txt" {
+	if got := readText(res); got != "Successfully wrote to nested/dir/test.txt" {
 		t.Fatalf("result %q", got)
 	}
 	if mustReadFile(t, filepath.Join(dir, "nested", "dir", "test.txt")) != "héllo" {

@@ -38,6 +38,8 @@ func commands() []slashCommand {
 		{name: "compact", args: true, hint: "[instructions]", desc: "Manually compact the session context", run: (*model).cmdCompact},
 		{name: "copy", desc: "Copy last agent message to clipboard", run: (*model).cmdCopy},
 		{name: "hotkeys", desc: "Show all keyboard shortcuts", run: (*model).cmdHotkeys},
+		{name: "trust", desc: "Save a project trust decision for future Pi processes", run: (*model).cmdTrust,
+			enabled: func(m *model) bool { return m.opts.Trust != nil }},
 		{name: "quit", desc: "Quit pi", run: func(m *model, _ string) tea.Cmd { m.quit(); return nil }},
 	}
 }

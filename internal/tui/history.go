@@ -13,7 +13,7 @@ import (
 
 // printHeader prints the header, the demo banner and the startup warnings.
 func (m *model) printHeader() {
-	if !m.settings().QuietStartup || m.opts.Demo {
+	if !m.settings().QuietStartup.HidesHeader() || m.opts.Demo {
 		m.addLines(m.r.Header(render.HeaderInfo{Version: m.opts.Version, Demo: m.opts.Demo, DemoHint: m.opts.DemoHint}, m.width))
 	}
 	for _, w := range m.opts.Warnings {

@@ -151,7 +151,7 @@ func (m *model) cancelAll() { m.cancel() }
 // pickTheme chooses pi's dark or light palette (settings "theme") for the terminal's colour profile.
 func pickTheme(name string) *theme.Theme {
 	profile := termenv.EnvColorProfile()
-	if name == "light" {
+	if theme.Resolve(name, os.Getenv("COLORFGBG")) == "light" {
 		return theme.Light(profile)
 	}
 	return theme.Dark(profile)

@@ -72,6 +72,9 @@ func (m *model) pickerMsg(msg tea.Msg) tea.Cmd {
 	case backToSummaryMsg:
 		m.sel = nil
 		m.askSummary(msg.id)
+	case picker.TrustChosen:
+		m.sel = nil
+		m.saveTrust(msg.Option)
 	default:
 		return m.sessionPickerMsg(msg)
 	}

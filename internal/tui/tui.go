@@ -39,6 +39,10 @@ type Options struct {
 	// Settings supply theme, hideThinkingBlock (Ctrl+T saves it), quietStartup, doubleEscapeAction
 	// and branchSummary.skipPrompt; nil: defaults.
 	Settings *config.SettingsManager
+	// Trust is where /trust saves project trust decisions (nil: /trust is not offered);
+	// ProjectTrusted says whether this run loaded the project's resources.
+	Trust          *config.TrustStore
+	ProjectTrusted bool
 	// In and Out are the terminal; nil means stdin and stdout.
 	In  io.Reader
 	Out io.Writer

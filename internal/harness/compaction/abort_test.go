@@ -24,7 +24,7 @@ func TestAbortBeforeRequest(t *testing.T) {
 	if _, err := summarizer(st).Summarize(ctx, prep, ""); !errors.Is(err, ErrCancelled) {
 		t.Errorf("Summarize: %v", err)
 	}
-	if _, err := summarizer(st).GenerateSummary(ctx, prep.MessagesToSummarize, 1000, "", ""); !errors.Is(err, ErrCancelled) {
+	if _, err := summarizer(st).GenerateSummary(ctx, prep.MessagesToSummarize, "", ""); !errors.Is(err, ErrCancelled) {
 		t.Errorf("GenerateSummary: %v", err)
 	}
 	if _, err := summarizer(st).GenerateBranchSummary(ctx, b.entries(), BranchSummaryOptions{}); !errors.Is(err, ErrCancelled) {

@@ -17,8 +17,6 @@ const (
 	DefaultBranchReserveTokens = 16384
 	// defaultContextWindow stands for a model that does not say its context window.
 	defaultContextWindow = 128000
-	// branchSummaryMaxTokens bounds the summary's length.
-	branchSummaryMaxTokens = 2048
 )
 
 // NoContentToSummarize is the summary of a branch with no message to summarise (pi writes it as the
@@ -151,11 +149,12 @@ type BranchSummary struct {
 }
 
 // GenerateBranchSummary summarises the entries of a branch being left (CollectBranchEntries) in pi's
-// format, preceded by pi's preamble and followed by the file lists. Branch summaries ask for no
-// reasoning and at most 2048 tokens. With no message to summarise the summary is
+// format, preceded by pi's preamble and followed by the file lists. As in pi 1.6 a reasoning model
+// summarises with the session's thinking level, up to the model's output limit (0.73.1 asked for no
+// reasoning and at most 2048 tokens). With no message to summarise the summary is
 // NoContentToSummarize. A cancelled ctx or an aborted answer gives ErrCancelled (navigation is
-// cancelled, nothing is written); an error answer gives its message ("Summarization failed" when it
-// has none).
+// cancelled, nothing is written); a failed answer gives "Branch summarization failed: …" (see
+// failure).
 func (s Summarizer) GenerateBranchSummary(ctx context.Context, entries []*session.Entry, opts BranchSummaryOptions) (BranchSummary, error) {
 	if err := s.validate(); err != nil {
 		return BranchSummary{}, err
@@ -178,15 +177,12 @@ func (s Summarizer) GenerateBranchSummary(ctx context.Context, entries []*sessio
 	case opts.CustomInstructions != "":
 		instructions += "\n\nAdditional focus: " + opts.CustomInstructions
 	}
-	msg, err := s.request(ctx, s.prompt(prep.Messages, instructions), branchSummaryMaxTokens, "")
+	msg, err := s.request(ctx, s.prompt(prep.Messages, instructions), 0, s.reasoning())
 	if err != nil {
 		return BranchSummary{}, err
 	}
-	if msg.StopReason == provider.StopReasonError {
-		if msg.ErrorMessage != "" {
-			return BranchSummary{}, errors.New(msg.ErrorMessage)
-		}
-		return BranchSummary{}, errors.New("Summarization failed") //nolint:staticcheck // pi's text
+	if f := failure(msg, "Branch summarization"); f != "" {
+		return BranchSummary{}, errors.New(f)
 	}
 	readFiles, modifiedFiles := prep.FileOps.Lists()
 	summary := branchSummaryPreamble + answerText(msg) + FormatFileOperations(readFiles, modifiedFiles)

@@ -129,7 +129,8 @@ func TestGenerateBranchSummary(t *testing.T) {
 	if p := promptOf(t, req); p != wantPrompt {
 		t.Errorf("prompt:\n%s", p)
 	}
-	if req.Options.MaxTokens != 2048 || req.Options.Reasoning != "" || req.SystemPrompt != SystemPrompt || req.Options.APIKey != "test-key" {
+	// pi 1.6: a reasoning model summarises a branch with the session's level, up to its output limit.
+	if req.Options.MaxTokens != 0 || req.Options.Reasoning != provider.ThinkingHigh || req.SystemPrompt != SystemPrompt || req.Options.APIKey != "test-key" {
 		t.Errorf("options %+v", req.Options)
 	}
 
@@ -159,7 +160,7 @@ func TestGenerateBranchSummaryEdges(t *testing.T) {
 
 	b.user("x")
 	s.Stream = (&scriptedStream{answer: func(context.Context, *provider.Request) (string, string) { return "", "server down" }}).stream
-	if _, err := s.GenerateBranchSummary(context.Background(), b.entries(), BranchSummaryOptions{}); err == nil || err.Error() != "server down" {
+	if _, err := s.GenerateBranchSummary(context.Background(), b.entries(), BranchSummaryOptions{}); err == nil || err.Error() != "Branch summarization failed: server down" {
 		t.Errorf("got %v", err)
 	}
 	s.Stream = func(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
@@ -167,7 +168,7 @@ func TestGenerateBranchSummaryEdges(t *testing.T) {
 		m.StopReason = provider.StopReasonError
 		return m
 	}
-	if _, err := s.GenerateBranchSummary(context.Background(), b.entries(), BranchSummaryOptions{}); err == nil || err.Error() != "Summarization failed" {
+	if _, err := s.GenerateBranchSummary(context.Background(), b.entries(), BranchSummaryOptions{}); err == nil || err.Error() != "Branch summarization failed: Unknown error" {
 		t.Errorf("got %v", err)
 	}
 

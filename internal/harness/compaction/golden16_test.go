@@ -8,22 +8,29 @@ import (
 	"testing"
 )
 
-// golden16 is what pi 1.6.0's compaction code prepares for the cases of golden.json
-// (testdata/golden/gen16.mjs; see its README): pi-go's cut points follow 1.6, whose fixes 0.73.1
-// lacks (a summariser asked to summarise nothing, trailing tool results that kept everything, custom
-// messages and branch summaries left out of the budget).
+// golden16 is what pi 1.6.0's compaction code prepares, asks and answers for the cases of golden.json
+// (testdata/golden/gen16.mjs; see its README): pi-go's cut points, summary requests and results
+// follow 1.6, whose fixes 0.73.1 lacks (a summariser asked to summarise nothing, trailing tool results
+// that kept everything, custom messages and branch summaries left out of the budget) and whose
+// prompts differ (no thinking quoted, the turn prefix's own format, the model's output limit).
 type golden16 struct {
-	Estimates    map[string]int   `json:"estimates"`
+	Estimates map[string]int `json:"estimates"`
+	// Serialized is the main branch's conversation as 1.6's summary requests quote it.
+	Serialized   string           `json:"serialized"`
 	FindCutPoint []goldenCutPoint `json:"findCutPoint"`
 	Compactions  []struct {
-		Leaf string      `json:"leaf"`
-		Keep int         `json:"keep"`
-		Prep *goldenPrep `json:"prep"`
+		Leaf     string          `json:"leaf"`
+		Keep     int             `json:"keep"`
+		Prep     *goldenPrep     `json:"prep"`
+		Result   Result          `json:"result"`
+		Requests []goldenRequest `json:"requests"`
 	} `json:"compactions"`
 	BranchSummaries []struct {
-		Messages    int  `json:"messages"`
-		TotalTokens int  `json:"totalTokens"`
-		SameAs073   bool `json:"sameAs073"`
+		Messages    int             `json:"messages"`
+		TotalTokens int             `json:"totalTokens"`
+		SameAs073   bool            `json:"sameAs073"`
+		Result      BranchSummary   `json:"result"`
+		Requests    []goldenRequest `json:"requests"`
 	} `json:"branchSummaries"`
 }
 

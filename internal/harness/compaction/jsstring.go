@@ -33,10 +33,10 @@ func jsLen(s string) int {
 	return n
 }
 
-// jsSlice returns the first n UTF-16 code units of s (s.slice(0, n)). When the limit falls inside a
-// surrogate pair, JavaScript keeps the lone first half, which reaches the server (and pi's own UTF-8
-// encoding) as U+FFFD; Go strings cannot hold the half, so U+FFFD is written in its place.
-func jsSlice(s string, n int) string {
+// jsSliceHead returns at most the first n UTF-16 code units of s without splitting a surrogate pair
+// (pi 1.6's sliceHead): a character the limit falls inside is left out whole. (pi 0.73.1 kept its lone
+// first half, which reached the server as U+FFFD.)
+func jsSliceHead(s string, n int) string {
 	units := 0
 	for i, r := range s {
 		w := 1
@@ -44,9 +44,6 @@ func jsSlice(s string, n int) string {
 			w = 2
 		}
 		if units+w > n {
-			if units < n {
-				return s[:i] + "\uFFFD"
-			}
 			return s[:i]
 		}
 		units += w

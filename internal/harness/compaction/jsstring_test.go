@@ -62,17 +62,17 @@ func TestJSLengthSliceAndSort(t *testing.T) {
 	if n := jsLen("abc"); n != 3 {
 		t.Errorf("jsLen ascii = %d", n)
 	}
-	if got := jsSlice("x😀y", 2); got != "x\uFFFD" {
-		t.Errorf("a pair straddling the limit leaves its lone half, U+FFFD: %q", got)
+	if got := jsSliceHead("x😀y", 2); got != "x" {
+		t.Errorf("a pair straddling the limit is left out whole: %q", got)
 	}
-	if got := jsSlice("x😀y", 1); got != "x" {
-		t.Errorf("jsSlice 1 = %q", got)
+	if got := jsSliceHead("x😀y", 1); got != "x" {
+		t.Errorf("jsSliceHead 1 = %q", got)
 	}
-	if got := jsSlice("x😀y", 3); got != "x😀" {
-		t.Errorf("jsSlice 3 = %q", got)
+	if got := jsSliceHead("x😀y", 3); got != "x😀" {
+		t.Errorf("jsSliceHead 3 = %q", got)
 	}
-	if got := jsSlice("abc", 10); got != "abc" {
-		t.Errorf("jsSlice past the end = %q", got)
+	if got := jsSliceHead("abc", 10); got != "abc" {
+		t.Errorf("jsSliceHead past the end = %q", got)
 	}
 	ss := []string{"b", "a", "\uff01", "😀", "ab", "a\u00e9"}
 	sortJS(ss)

@@ -1,11 +1,11 @@
 package compaction
 
-// The texts of pi 0.73.1's summary requests, word for word: models tuned on pi's prompts and tools
+// The texts of pi 1.6.0's summary requests, word for word: models tuned on pi's prompts and tools
 // that recognise them (the demo provider) depend on the exact wording.
 
 // SystemPrompt is the system prompt of every summary request (compaction, turn prefix, branch):
 // the model must summarise, never continue the conversation.
-const SystemPrompt = `You are a context summarization assistant. Your task is to read a conversation between a user and an AI coding assistant, then produce a structured summary following the exact format specified.
+const SystemPrompt = `You are a context summarization assistant. Your task is to read a conversation between a user and an AI assistant, then produce a structured summary following the exact format specified.
 
 Do NOT continue the conversation. Do NOT respond to any questions in the conversation. ONLY output the structured summary.`
 
@@ -85,20 +85,20 @@ Use this EXACT format:
 Keep each section concise. Preserve exact file paths, function names, and error messages.`
 
 // turnPrefixPrompt asks for a summary of the early part of a turn whose later part is kept.
-const turnPrefixPrompt = `This is the PREFIX of a turn that was too large to keep. The SUFFIX (recent work) is retained.
+const turnPrefixPrompt = `The messages above are earlier context from an ongoing conversation. Later messages are stored separately and do not need to be reconstructed.
 
-Summarize the prefix to provide context for the retained suffix:
+Create a concise checkpoint of the user's request and the progress shown above. This checkpoint will be placed before the later messages so the conversation can continue with the necessary context.
 
 ## Original Request
-[What did the user ask for in this turn?]
+[What did the user ask for?]
 
-## Early Progress
-- [Key decisions and work done in the prefix]
+## Progress So Far
+- [Key decisions and work completed in these messages]
 
-## Context for Suffix
-- [Information needed to understand the retained recent work]
+## Context Needed to Continue
+- [Information from these messages needed to understand the later work]
 
-Be concise. Focus on what's needed to understand the kept suffix.`
+Only summarize information explicitly present above. Do not infer or recreate later messages.`
 
 // branchSummaryPrompt asks for a summary of a branch the user navigated away from (/tree).
 const branchSummaryPrompt = `Create a structured summary of this conversation branch for context when returning later.

@@ -18,12 +18,12 @@ const ToolResultMaxChars = 2000
 // separated by blank lines:
 //
 //	[User]: <text>
-//	[Assistant thinking]: <thinking blocks, one per line>
 //	[Assistant]: <text blocks, one per line>
 //	[Assistant tool calls]: name(key=<JSON value>, ...); ...
 //	[Tool result]: <text, cut after 2000 characters>
 //
-// Empty user and tool-result texts are left out; user and assistant text is never cut.
+// Empty user and tool-result texts are left out; user and assistant text is never cut. Thinking is
+// not quoted (pi 1.6; 0.73.1 quoted it as "[Assistant thinking]").
 func serializedPieces(pieces []string, msgs []provider.Message) []string {
 	first := len(pieces)
 	part := func(label, text string) {
@@ -39,20 +39,15 @@ func serializedPieces(pieces []string, msgs []provider.Message) []string {
 				part("[User]: ", text)
 			}
 		case *provider.AssistantMessage:
-			var text, thinking, calls []string
+			var text, calls []string
 			for i := range m.Content {
 				c := &m.Content[i]
 				switch c.Type {
 				case provider.ContentText:
 					text = append(text, c.Text)
-				case provider.ContentThinking:
-					thinking = append(thinking, c.Thinking)
 				case provider.ContentToolCall:
 					calls = append(calls, formatToolCall(c))
 				}
-			}
-			if len(thinking) > 0 {
-				part("[Assistant thinking]: ", strings.Join(thinking, "\n"))
 			}
 			if len(text) > 0 {
 				part("[Assistant]: ", strings.Join(text, "\n"))
@@ -127,5 +122,5 @@ func summaryCut(text string, max int) (kept, note string) {
 	if n <= max {
 		return text, ""
 	}
-	return jsSlice(text, max), "\n\n[... " + strconv.Itoa(n-max) + " more characters truncated]"
+	return jsSliceHead(text, max), "\n\n[... " + strconv.Itoa(n-max) + " more characters truncated]"
 }

@@ -53,7 +53,8 @@ func TestSerializeCountsJavaScriptCharacters(t *testing.T) {
 	// 1999 ASCII characters then an emoji (two UTF-16 units) straddling the limit, then 10 more.
 	text := strings.Repeat("a", 1999) + "😀" + strings.Repeat("b", 10)
 	got := serializeConversation([]provider.Message{toolResult(text)})
-	if want := "[Tool result]: " + strings.Repeat("a", 1999) + "\uFFFD\n\n[... 11 more characters truncated]"; got != want {
+	// pi 1.6 leaves the character the limit falls inside out whole (0.73.1 kept half of it).
+	if want := "[Tool result]: " + strings.Repeat("a", 1999) + "\n\n[... 11 more characters truncated]"; got != want {
 		t.Errorf("got …%q", got[len(got)-50:])
 	}
 }
@@ -80,8 +81,7 @@ func TestSerializeFormat(t *testing.T) {
 	want := strings.Join([]string{
 		"[User]: fix the bug",
 		"[User]: part one part two",
-		"[Assistant thinking]: hmm\nmore",
-		"[Assistant]: Looking.\nStill looking.",
+		"[Assistant]: Looking.\nStill looking.", // thinking is not quoted (pi 1.6)
 		`[Assistant tool calls]: read(path="a.go", offset=10, limit=2.5); bash(command="go test ./...\n", timeout=null, env={"A":"1"}); ls()`,
 		"[Tool result]: line1\nline2",
 	}, "\n\n")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -21,8 +20,8 @@ type Summarizer struct {
 	Model   *provider.Model
 	APIKey  string
 	Headers map[string]string
-	// ThinkingLevel is the session's level: a reasoning model summarises with it (pi 0.73.1), other
-	// models without reasoning. Branch summaries never ask for reasoning.
+	// ThinkingLevel is the session's level: a reasoning model summarises with it, compactions and
+	// branch summaries alike (pi 1.6), other models without reasoning.
 	ThinkingLevel provider.ThinkingLevel
 	// ConvertToLLM turns coding-agent messages (bash executions, custom messages, summaries) into LLM
 	// messages before they are serialised: the harness's ConvertToLLM.
@@ -95,25 +94,40 @@ func answerText(m *provider.AssistantMessage) string {
 	return strings.Join(parts, "\n")
 }
 
-// failure is the text of a failed answer ("Unknown error" when the server gave none).
-func failure(m *provider.AssistantMessage) string {
-	if m.ErrorMessage != "" {
-		return m.ErrorMessage
+// failure says why an answer cannot be used as a summary (pi 1.6's getSummarizationFailure and its
+// tool-call check), or "": an error ("<label> failed: <message>"), an answer cut at the output limit
+// (its text is incomplete), a tool call.
+func failure(m *provider.AssistantMessage, label string) string {
+	switch m.StopReason {
+	case provider.StopReasonError:
+		msg := m.ErrorMessage
+		if msg == "" {
+			msg = "Unknown error"
+		}
+		return label + " failed: " + msg
+	case provider.StopReasonLength:
+		return label + " failed: generation hit the token cap and the summary is incomplete"
 	}
-	return "Unknown error"
+	for _, c := range m.Content {
+		if c.Type == provider.ContentToolCall {
+			return label + " attempted to call a tool"
+		}
+	}
+	return ""
 }
 
 // GenerateSummary summarises msgs in pi's structured format (Goal, Constraints & Preferences,
 // Progress, Key Decisions, Next Steps, Critical Context). With a previousSummary the model is asked
 // to update it with the new messages instead. customInstructions are added as "Additional focus".
-// The answer may use up to 80 % of reserveTokens. A failed answer gives "Summarization failed: …".
-func (s Summarizer) GenerateSummary(ctx context.Context, msgs []provider.Message, reserveTokens int, customInstructions, previousSummary string) (string, error) {
-	text, _, err := s.generateSummary(ctx, msgs, reserveTokens, customInstructions, previousSummary)
+// The answer may use the model's whole output limit (pi 1.6; 0.73.1 allowed 80 % of reserveTokens).
+// A failed answer gives "Summarization failed: …" (see failure).
+func (s Summarizer) GenerateSummary(ctx context.Context, msgs []provider.Message, customInstructions, previousSummary string) (string, error) {
+	text, _, err := s.generateSummary(ctx, msgs, customInstructions, previousSummary)
 	return text, err
 }
 
 // generateSummary is GenerateSummary that also returns the request's usage.
-func (s Summarizer) generateSummary(ctx context.Context, msgs []provider.Message, reserveTokens int, customInstructions, previousSummary string) (string, provider.Usage, error) {
+func (s Summarizer) generateSummary(ctx context.Context, msgs []provider.Message, customInstructions, previousSummary string) (string, provider.Usage, error) {
 	if err := s.validate(); err != nil {
 		return "", provider.Usage{}, err
 	}
@@ -130,41 +144,46 @@ func (s Summarizer) generateSummary(ctx context.Context, msgs []provider.Message
 	} else {
 		prompt = s.prompt(msgs, instructions)
 	}
-	msg, err := s.request(ctx, prompt, int(math.Floor(0.8*float64(reserveTokens))), s.reasoning())
+	msg, err := s.request(ctx, prompt, 0, s.reasoning())
 	if err != nil {
 		return "", provider.Usage{}, err
 	}
-	if msg.StopReason == provider.StopReasonError {
-		return "", provider.Usage{}, errors.New("Summarization failed: " + failure(msg)) //nolint:staticcheck // pi's text
+	if f := failure(msg, "Summarization"); f != "" {
+		return "", provider.Usage{}, errors.New(f)
 	}
 	return answerText(msg), msg.Usage, nil
 }
 
-// GenerateTurnPrefixSummary summarises the beginning of a split turn (Original Request, Early
-// Progress, Context for Suffix) in up to half of reserveTokens. A failed answer gives "Turn prefix
-// summarization failed: …".
-func (s Summarizer) GenerateTurnPrefixSummary(ctx context.Context, msgs []provider.Message, reserveTokens int) (string, error) {
-	text, _, err := s.generateTurnPrefixSummary(ctx, msgs, reserveTokens)
+// GenerateTurnPrefixSummary summarises the beginning of a split turn (Original Request, Progress So
+// Far, Context Needed to Continue), with the user's customInstructions as "Additional focus" (pi
+// 1.6), up to the model's output limit. A failed answer gives "Turn prefix summarization failed: …".
+func (s Summarizer) GenerateTurnPrefixSummary(ctx context.Context, msgs []provider.Message, customInstructions string) (string, error) {
+	text, _, err := s.generateTurnPrefixSummary(ctx, msgs, customInstructions)
 	return text, err
 }
 
 // generateTurnPrefixSummary is GenerateTurnPrefixSummary that also returns the request's usage.
-func (s Summarizer) generateTurnPrefixSummary(ctx context.Context, msgs []provider.Message, reserveTokens int) (string, provider.Usage, error) {
+func (s Summarizer) generateTurnPrefixSummary(ctx context.Context, msgs []provider.Message, customInstructions string) (string, provider.Usage, error) {
 	if err := s.validate(); err != nil {
 		return "", provider.Usage{}, err
 	}
-	prompt := s.prompt(msgs, turnPrefixPrompt)
-	msg, err := s.request(ctx, prompt, int(math.Floor(0.5*float64(reserveTokens))), s.reasoning())
+	pieces := serializedPieces([]string{"# Conversation\n"}, s.ConvertToLLM(msgs))
+	pieces = append(pieces, "\n\n# Instructions\n", turnPrefixPrompt)
+	if customInstructions != "" {
+		pieces = append(pieces, "\n\nAdditional focus: ", customInstructions)
+	}
+	msg, err := s.request(ctx, concat(pieces), 0, s.reasoning())
 	if err != nil {
 		return "", provider.Usage{}, err
 	}
-	if msg.StopReason == provider.StopReasonError {
-		return "", provider.Usage{}, errors.New("Turn prefix summarization failed: " + failure(msg)) //nolint:staticcheck // pi's text
+	if f := failure(msg, "Turn prefix summarization"); f != "" {
+		return "", provider.Usage{}, errors.New(f)
 	}
 	return answerText(msg), msg.Usage, nil
 }
 
-// noPriorHistory stands for the history summary of a split turn that has no history before it.
+// noPriorHistory stands for the history summary of a split turn that has no history before it and no
+// earlier summary.
 const noPriorHistory = "No prior history."
 
 // Summarize generates the summary of a prepared compaction (pi's compact): the history summary, and
@@ -178,7 +197,6 @@ func (s Summarizer) Summarize(ctx context.Context, prep *Preparation, customInst
 	if ctx.Err() != nil {
 		return Result{}, ErrCancelled
 	}
-	reserve := prep.Settings.ReserveTokens
 	var summary string
 	var usage provider.Usage
 	if prep.IsSplitTurn && len(prep.TurnPrefixMessages) > 0 {
@@ -187,16 +205,20 @@ func (s Summarizer) Summarize(ctx context.Context, prep *Preparation, customInst
 		g, gctx := errgroup.WithContext(ctx)
 		g.Go(func() error {
 			if len(prep.MessagesToSummarize) == 0 {
-				history = noPriorHistory
+				// pi 1.6 keeps the earlier summary as the history (0.73.1 said "No prior history.").
+				history = prep.PreviousSummary
+				if history == "" {
+					history = noPriorHistory
+				}
 				return nil
 			}
 			var err error
-			history, historyUsage, err = s.generateSummary(gctx, prep.MessagesToSummarize, reserve, customInstructions, prep.PreviousSummary)
+			history, historyUsage, err = s.generateSummary(gctx, prep.MessagesToSummarize, customInstructions, prep.PreviousSummary)
 			return err
 		})
 		g.Go(func() error {
 			var err error
-			prefix, prefixUsage, err = s.generateTurnPrefixSummary(gctx, prep.TurnPrefixMessages, reserve)
+			prefix, prefixUsage, err = s.generateTurnPrefixSummary(gctx, prep.TurnPrefixMessages, customInstructions)
 			return err
 		})
 		err := g.Wait()
@@ -211,7 +233,7 @@ func (s Summarizer) Summarize(ctx context.Context, prep *Preparation, customInst
 		usage.Add(prefixUsage)
 	} else {
 		var err error
-		summary, usage, err = s.generateSummary(ctx, prep.MessagesToSummarize, reserve, customInstructions, prep.PreviousSummary)
+		summary, usage, err = s.generateSummary(ctx, prep.MessagesToSummarize, customInstructions, prep.PreviousSummary)
 		if err != nil {
 			return Result{}, err
 		}

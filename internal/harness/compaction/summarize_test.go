@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -23,7 +24,7 @@ func TestGenerateSummaryRequest(t *testing.T) {
 		assistantMsg(provider.Usage{}, provider.TextContent("Sure.")),
 		&provider.CompactionSummaryMessage{Summary: "older"},
 	}
-	got, err := s.GenerateSummary(context.Background(), msgs, 16384, "", "")
+	got, err := s.GenerateSummary(context.Background(), msgs, "", "")
 	if err != nil || got != "## Goal\nTest summary" {
 		t.Fatalf("got %q, %v", got, err)
 	}
@@ -31,7 +32,8 @@ func TestGenerateSummaryRequest(t *testing.T) {
 	if req.SystemPrompt != SystemPrompt || req.Model != testModel {
 		t.Errorf("system prompt %q", req.SystemPrompt)
 	}
-	if req.Options.MaxTokens != 13107 || req.Options.APIKey != "test-key" || req.Options.Headers["X-Test"] != "1" || req.Options.Reasoning != "" {
+	// pi 1.6 leaves the limit to the model (0: its maxTokens).
+	if req.Options.MaxTokens != 0 || req.Options.APIKey != "test-key" || req.Options.Headers["X-Test"] != "1" || req.Options.Reasoning != "" {
 		t.Errorf("options %+v", req.Options)
 	}
 	want := "<conversation>\n[User]: Summarize this.\n\n[Assistant]: Sure.\n\n" +
@@ -49,7 +51,7 @@ func TestGenerateSummaryRequest(t *testing.T) {
 func TestGenerateSummaryUpdateAndFocus(t *testing.T) {
 	st := &scriptedStream{}
 	s := summarizer(st)
-	if _, err := s.GenerateSummary(context.Background(), []provider.Message{provider.NewUserMessage("next")}, 2000, "the parser", "## Goal\nold goal"); err != nil {
+	if _, err := s.GenerateSummary(context.Background(), []provider.Message{provider.NewUserMessage("next")}, "the parser", "## Goal\nold goal"); err != nil {
 		t.Fatal(err)
 	}
 	req := st.all()[0]
@@ -58,8 +60,8 @@ func TestGenerateSummaryUpdateAndFocus(t *testing.T) {
 	if p := promptOf(t, req); p != want {
 		t.Errorf("prompt:\n%s\nwant:\n%s", p, want)
 	}
-	if req.Options.MaxTokens != 1600 {
-		t.Errorf("maxTokens %d, want floor(0.8×2000)", req.Options.MaxTokens)
+	if req.Options.MaxTokens != 0 {
+		t.Errorf("maxTokens %d, want the model's", req.Options.MaxTokens)
 	}
 	if !strings.HasPrefix(updateSummarizationPrompt, "The messages above are NEW conversation messages to incorporate into the existing summary provided in <previous-summary> tags.") {
 		t.Error("the update prompt is pi's")
@@ -84,10 +86,10 @@ func TestGenerateSummaryReasoning(t *testing.T) {
 		m := *testModel
 		m.Reasoning = c.reasoning
 		s.Model, s.ThinkingLevel = &m, c.level
-		if _, err := s.GenerateSummary(context.Background(), []provider.Message{provider.NewUserMessage("x")}, 2000, "", ""); err != nil {
+		if _, err := s.GenerateSummary(context.Background(), []provider.Message{provider.NewUserMessage("x")}, "", ""); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.GenerateTurnPrefixSummary(context.Background(), []provider.Message{provider.NewUserMessage("x")}, 2000); err != nil {
+		if _, err := s.GenerateTurnPrefixSummary(context.Background(), []provider.Message{provider.NewUserMessage("x")}, ""); err != nil {
 			t.Fatal(err)
 		}
 		for _, req := range st.all() {
@@ -102,10 +104,10 @@ func TestGenerateSummaryFailures(t *testing.T) {
 	st := &scriptedStream{answer: func(context.Context, *provider.Request) (string, string) { return "", "429 rate limited" }}
 	s := summarizer(st)
 	msgs := []provider.Message{provider.NewUserMessage("x")}
-	if _, err := s.GenerateSummary(context.Background(), msgs, 2000, "", ""); err == nil || err.Error() != "Summarization failed: 429 rate limited" {
+	if _, err := s.GenerateSummary(context.Background(), msgs, "", ""); err == nil || err.Error() != "Summarization failed: 429 rate limited" {
 		t.Errorf("got %v", err)
 	}
-	if _, err := s.GenerateTurnPrefixSummary(context.Background(), msgs, 2000); err == nil || err.Error() != "Turn prefix summarization failed: 429 rate limited" {
+	if _, err := s.GenerateTurnPrefixSummary(context.Background(), msgs, ""); err == nil || err.Error() != "Turn prefix summarization failed: 429 rate limited" {
 		t.Errorf("got %v", err)
 	}
 	s.Stream = func(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
@@ -113,11 +115,11 @@ func TestGenerateSummaryFailures(t *testing.T) {
 		m.StopReason = provider.StopReasonError
 		return m
 	}
-	if _, err := s.GenerateSummary(context.Background(), msgs, 2000, "", ""); err == nil || err.Error() != "Summarization failed: Unknown error" {
+	if _, err := s.GenerateSummary(context.Background(), msgs, "", ""); err == nil || err.Error() != "Summarization failed: Unknown error" {
 		t.Errorf("got %v", err)
 	}
 	s.Stream = nil
-	if _, err := s.GenerateSummary(context.Background(), msgs, 2000, "", ""); err == nil {
+	if _, err := s.GenerateSummary(context.Background(), msgs, "", ""); err == nil {
 		t.Error("no stream: want an error")
 	}
 }
@@ -127,7 +129,7 @@ func TestAnswerJoinsTextBlocks(t *testing.T) {
 	s.Stream = func(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
 		return assistantMsg(provider.Usage{}, provider.Content{Type: provider.ContentThinking, Thinking: "t"}, provider.TextContent("a"), provider.TextContent("b"))
 	}
-	if got, _ := s.GenerateSummary(context.Background(), nil, 100, "", ""); got != "a\nb" {
+	if got, _ := s.GenerateSummary(context.Background(), nil, "", ""); got != "a\nb" {
 		t.Errorf("got %q", got)
 	}
 }
@@ -135,14 +137,14 @@ func TestAnswerJoinsTextBlocks(t *testing.T) {
 func TestTurnPrefixRequest(t *testing.T) {
 	st := &scriptedStream{}
 	s := summarizer(st)
-	if _, err := s.GenerateTurnPrefixSummary(context.Background(), []provider.Message{provider.NewUserMessage("build it")}, 16384); err != nil {
+	if _, err := s.GenerateTurnPrefixSummary(context.Background(), []provider.Message{provider.NewUserMessage("build it")}, ""); err != nil {
 		t.Fatal(err)
 	}
 	req := st.all()[0]
-	if p := promptOf(t, req); p != "<conversation>\n[User]: build it\n</conversation>\n\n"+turnPrefixPrompt {
+	if p := promptOf(t, req); p != "# Conversation\n[User]: build it\n\n# Instructions\n"+turnPrefixPrompt {
 		t.Errorf("prompt %q", p)
 	}
-	if req.Options.MaxTokens != 8192 || req.SystemPrompt != SystemPrompt {
+	if req.Options.MaxTokens != 0 || req.SystemPrompt != SystemPrompt {
 		t.Errorf("options %+v", req.Options)
 	}
 	if !strings.Contains(turnPrefixPrompt, "## Original Request") {
@@ -196,7 +198,8 @@ func TestSummarizeSplitTurn(t *testing.T) {
 	for _, req := range reqs {
 		p := promptOf(t, req)
 		if strings.Contains(p, "## Original Request") {
-			if !strings.Contains(p, "[User]: build it") || strings.Contains(p, "old request") || strings.Contains(p, "Additional focus") {
+			// pi 1.6 gives the turn prefix the user's focus too.
+			if !strings.Contains(p, "[User]: build it") || strings.Contains(p, "old request") || !strings.HasSuffix(p, "\n\nAdditional focus: focus") {
 				t.Errorf("prefix prompt %q", p)
 			}
 		} else if !strings.Contains(p, "[User]: old request") || strings.Contains(p, "build it") || !strings.HasSuffix(p, "\n\nAdditional focus: focus") {
@@ -371,5 +374,46 @@ func TestResultJSONRoundTrip(t *testing.T) {
 	var back Result
 	if err := json.Unmarshal(data, &back); err != nil || back.FirstKeptEntryID != "abcd1234" || back.Details.ModifiedFiles[0] != "x" {
 		t.Errorf("%s → %+v %v", data, back, err)
+	}
+}
+
+// pi 1.6 refuses a summary cut at the output limit or one that calls a tool.
+func TestSummaryFailuresOfPi16(t *testing.T) {
+	msgs := []provider.Message{provider.NewUserMessage("x")}
+	reply := func(stop provider.StopReason, content ...provider.Content) loop.StreamFunc {
+		return func(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
+			m := assistantMsg(provider.Usage{}, content...)
+			m.StopReason = stop
+			return m
+		}
+	}
+	s := summarizer(&scriptedStream{})
+	s.Stream = reply(provider.StopReasonLength, provider.TextContent("## Goal\nhalf"))
+	if _, err := s.GenerateSummary(context.Background(), msgs, "", ""); err == nil || err.Error() != "Summarization failed: generation hit the token cap and the summary is incomplete" {
+		t.Errorf("length: %v", err)
+	}
+	if _, err := s.GenerateTurnPrefixSummary(context.Background(), msgs, ""); err == nil || err.Error() != "Turn prefix summarization failed: generation hit the token cap and the summary is incomplete" {
+		t.Errorf("prefix length: %v", err)
+	}
+	s.Stream = reply(provider.StopReasonToolUse, provider.ToolCallContent("c1", "read", json.RawMessage(`{}`)))
+	if _, err := s.GenerateSummary(context.Background(), msgs, "", ""); err == nil || err.Error() != "Summarization attempted to call a tool" {
+		t.Errorf("tool call: %v", err)
+	}
+	b := newBranch(t)
+	b.user("x")
+	if _, err := s.GenerateBranchSummary(context.Background(), b.entries(), BranchSummaryOptions{}); err == nil || err.Error() != "Branch summarization attempted to call a tool" {
+		t.Errorf("branch tool call: %v", err)
+	}
+}
+
+// A split turn with nothing before it but an earlier compaction keeps that summary as its history
+// (pi 1.6; 0.73.1 wrote "No prior history.").
+func TestSummarizeSplitTurnKeepsThePreviousSummary(t *testing.T) {
+	st := &scriptedStream{answer: answerByKind}
+	prep := &Preparation{IsSplitTurn: true, PreviousSummary: "## Goal\nearlier", FirstKeptEntryID: "e1",
+		TurnPrefixMessages: []provider.Message{provider.NewUserMessage("build it")}}
+	res, err := summarizer(st).Summarize(context.Background(), prep, "")
+	if err != nil || !strings.HasPrefix(res.Summary, "## Goal\nearlier\n\n---\n\n**Turn Context (split turn):**\n\nPREFIX") || len(st.all()) != 1 {
+		t.Errorf("summary %q, %v, %d requests", res.Summary, err, len(st.all()))
 	}
 }

@@ -38,7 +38,9 @@ type compat struct {
 }
 
 // detectCompat derives the quirks from the provider name and base URL, as pi 0.73.1 does; everything
-// unknown (including local servers) gets OpenAI's behaviour.
+// unknown (including local servers) gets OpenAI's behaviour, except two pi 1.6 changes: only OpenAI's
+// own API is sent the "developer" role (other hosts' chat templates often reject it, every host takes
+// "system"), and strict tool schemas are not assumed (no "strict" field unless compat says so).
 func detectCompat(m *provider.Model) compat {
 	p, url := m.Provider, m.BaseURL
 	isZAI := p == "zai" || strings.Contains(url, "api.z.ai")
@@ -65,13 +67,13 @@ func detectCompat(m *provider.Model) compat {
 	}
 	return compat{
 		supportsStore:                       !nonStandard,
-		supportsDeveloperRole:               !nonStandard,
+		supportsDeveloperRole:               p == "openai" || strings.Contains(url, "api.openai.com"),
 		supportsReasoningEffort:             !isGrok && !isZAI && !isMoonshot && !isCFGateway,
 		supportsUsageInStreaming:            true,
 		maxTokensField:                      maxField,
 		requiresReasoningContentOnAssistant: isDeepSeek,
 		thinkingFormat:                      format,
-		supportsStrictMode:                  !isMoonshot && !isCFGateway,
+		supportsStrictMode:                  false,
 		anthropicCacheControl:               p == "openrouter" && strings.HasPrefix(m.ID, "anthropic/"),
 	}
 }

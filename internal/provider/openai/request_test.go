@@ -18,8 +18,8 @@ var (
 		Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)}
 )
 
-const bashToolJSON = `{"type":"function","function":{"name":"bash","description":"Run a command","parameters":{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]},"strict":false}}`
-const readToolJSON = `{"type":"function","function":{"name":"read","description":"Read a file","parameters":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]},"strict":false}}`
+const bashToolJSON = `{"type":"function","function":{"name":"bash","description":"Run a command","parameters":{"type":"object","properties":{"command":{"type":"string"}},"required":["command"]}}}`
+const readToolJSON = `{"type":"function","function":{"name":"read","description":"Read a file","parameters":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}}}`
 
 // assertJSON compares two JSON texts as values and shows both on a mismatch.
 func assertJSON(t *testing.T, got []byte, want string) {
@@ -110,7 +110,7 @@ func TestRequestBodyForATranscript(t *testing.T) {
 	assertJSON(t, got.Body, `{
   "model": "test-model",
   "messages": [
-    {"role": "developer", "content": "You are pi."},
+    {"role": "system", "content": "You are pi."},
     {"role": "user", "content": [
       {"type": "text", "text": "Look at this"},
       {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}}]},
@@ -339,14 +339,14 @@ func TestReasoningDialects(t *testing.T) {
 		{"deepseek off", level("deepseek", "https://api.deepseek.com", "deepseek-reasoner", provider.ThinkingOff, nil),
 			`{"role":"system","thinking":{"type":"disabled"}}`},
 		{"openrouter", level("openrouter", "https://openrouter.ai/api/v1", "deepseek/deepseek-r1", provider.ThinkingLow, nil),
-			`{"role":"developer","reasoning":{"effort":"low"},"store":false}`},
+			`{"role":"system","reasoning":{"effort":"low"},"store":false}`},
 		{"openrouter off", level("openrouter", "https://openrouter.ai/api/v1", "deepseek/deepseek-r1", provider.ThinkingOff, nil),
-			`{"role":"developer","reasoning":{"effort":"none"},"store":false}`},
+			`{"role":"system","reasoning":{"effort":"none"},"store":false}`},
 		{"z.ai", level("zai", "https://api.z.ai/api/paas/v4", "glm-4.6", provider.ThinkingHigh, nil),
 			`{"role":"system","enable_thinking":true}`},
 		{"qwen chat template", level("local", "http://localhost:8000/v1", "qwen3", provider.ThinkingOff,
 			func(m *provider.Model) { m.Compat = &provider.Compat{ThinkingFormat: "qwen-chat-template"} }),
-			`{"role":"developer","chat_template_kwargs":{"enable_thinking":false,"preserve_thinking":true},"store":false}`},
+			`{"role":"system","chat_template_kwargs":{"enable_thinking":false,"preserve_thinking":true},"store":false}`},
 		{"chutes uses max_tokens", level("chutes", "https://llm.chutes.ai/v1", "m", provider.ThinkingOff,
 			func(m *provider.Model) { m.MaxTokens = 1000 }),
 			`{"role":"system","max_tokens":1000}`},
@@ -383,7 +383,7 @@ func TestAnthropicCacheControlThroughOpenRouter(t *testing.T) {
 		{"role":"assistant","content":"hello"},
 		{"role":"user","content":[{"type":"text","text":"again","cache_control":{"type":"ephemeral"}}]}],
 		"stream":true,"stream_options":{"include_usage":true},"store":false,
-		"tools":[`+bashToolJSON+`,{"type":"function","function":{"name":"read","description":"Read a file","parameters":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]},"strict":false},"cache_control":{"type":"ephemeral"}}]}`)
+		"tools":[`+bashToolJSON+`,{"type":"function","function":{"name":"read","description":"Read a file","parameters":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}},"cache_control":{"type":"ephemeral"}}]}`)
 }
 
 func TestInvalidToolSchemaIsAClearError(t *testing.T) {
@@ -397,5 +397,45 @@ func TestInvalidToolSchemaIsAClearError(t *testing.T) {
 	}
 	if len(srv.Requests()) != 0 {
 		t.Fatal("a request was sent")
+	}
+}
+
+// pi 1.6's defaults: the system prompt goes as "developer" to OpenAI's own API only, and tools carry
+// no "strict" unless the model's compat declares strict mode.
+func TestPi16InstructionRoleAndStrict(t *testing.T) {
+	roleAndStrict := func(m *provider.Model) (string, bool) {
+		b := body(t, &provider.Request{Model: m, SystemPrompt: "sys", Tools: []provider.ToolDefinition{bashTool}, Messages: []provider.Message{userText("hi")}})
+		var v struct {
+			Messages []map[string]any `json:"messages"`
+			Tools    []struct {
+				Function map[string]any `json:"function"`
+			} `json:"tools"`
+		}
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		_, strict := v.Tools[0].Function["strict"]
+		return v.Messages[0]["role"].(string), strict
+	}
+	local := &provider.Model{ID: "m", Provider: "mock", BaseURL: "http://127.0.0.1:1/v1", Reasoning: true}
+	if role, strict := roleAndStrict(local); role != "system" || strict {
+		t.Errorf("custom reasoning model: role %s, strict %v", role, strict)
+	}
+	for _, m := range []*provider.Model{
+		{ID: "o4-mini", Provider: "openai", BaseURL: "https://example.test/v1", Reasoning: true},
+		{ID: "o4-mini", Provider: "proxy", BaseURL: "https://api.openai.com/v1", Reasoning: true},
+		{ID: "m", Provider: "mock", BaseURL: "http://127.0.0.1:1/v1", Reasoning: true, Compat: &provider.Compat{SupportsDeveloperRole: provider.Ptr(true)}},
+	} {
+		if role, _ := roleAndStrict(m); role != "developer" {
+			t.Errorf("%s at %s: role %s", m.Provider, m.BaseURL, role)
+		}
+	}
+	nonReasoning := &provider.Model{ID: "gpt-4.1", Provider: "openai", BaseURL: "https://api.openai.com/v1"}
+	if role, _ := roleAndStrict(nonReasoning); role != "system" {
+		t.Errorf("non-reasoning OpenAI model: role %s", role)
+	}
+	declared := &provider.Model{ID: "m", Provider: "mock", BaseURL: "http://127.0.0.1:1/v1", Compat: &provider.Compat{SupportsStrictMode: provider.Ptr(true)}}
+	if _, strict := roleAndStrict(declared); !strict {
+		t.Error("compat supportsStrictMode: no strict")
 	}
 }

@@ -72,6 +72,9 @@ func findWithFd(ctx context.Context, fd fdBinary, req *FindRequest) ([]string, e
 	if req.FullPath {
 		args = append(args, "--full-path")
 	}
+	if req.IgnoreCase {
+		args = append(args, "--ignore-case")
+	}
 	args = append(args, "--exclude", ".git", "--", req.Pattern, req.Path)
 	cmd := exec.Command(fd.path, args...)
 	if st, err := os.Stat(req.Cwd); err == nil && st.IsDir() {

@@ -14,10 +14,13 @@ import (
 // FindRequest is one find search.
 type FindRequest struct {
 	Path string // absolute, cleaned
-	// Pattern is what fd is given: pi prefixes "**/" to patterns with a slash (matched against the
-	// full path) unless they start with "/" or "**/".
+	// Pattern is what fd is given: a pattern with a slash is matched against the full path
+	// (FullPath), pi 1.6 putting the escaped search path before a relative one.
 	Pattern  string
 	FullPath bool
+	// IgnoreCase matches case-insensitively whatever the pattern's letters (fd --ignore-case); without
+	// it fd's smart case applies.
+	IgnoreCase bool
 	// Limit is --max-results; 0 means none (as fd takes it).
 	Limit float64
 	Cwd   string
@@ -63,12 +66,16 @@ type findMatcher struct {
 }
 
 func findNewMatcher(req *FindRequest) (*findMatcher, error) {
-	m := &findMatcher{fullPath: req.FullPath, fold: !findHasUpper(req.Pattern)}
+	m := &findMatcher{fullPath: req.FullPath, fold: req.IgnoreCase || !findHasUpper(req.Pattern)}
 	if req.Pattern == "" || req.Pattern == "**" {
 		m.all = true
 		return m, nil
 	}
-	rule, err := findCompileGlob(req.Pattern, !req.FullPath)
+	pattern := req.Pattern
+	if m.fold {
+		pattern = strings.ToLower(pattern) // the subject is lowered too (fd --ignore-case)
+	}
+	rule, err := findCompileGlob(pattern, !req.FullPath)
 	if err != nil {
 		return nil, fmt.Errorf("[fd error]: error parsing glob '%s': %s", req.Pattern, err.Error())
 	}

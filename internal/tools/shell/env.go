@@ -3,6 +3,7 @@ package shell
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -30,8 +31,9 @@ func editorFunction(name string) string {
 }
 
 // environ is the child environment: the process environment with binDir prepended to PATH,
-// PI_CODING_AGENT=true (pi sets it for its children), the variables that keep commands from waiting
-// for a person, and the caller's extra variables, which win.
+// PI_CODING_AGENT=true and AI_AGENT=pi (pi 1.6 sets both for its children), the variables that keep
+// commands from waiting for a person, the caller's extra variables, which win, and with sessionEnv
+// the session's variables in place of any inherited ones (see Options.SessionEnv).
 //
 // The commands have no terminal, so editors, pagers and password prompts cannot work there; the
 // inherited values of these variables were chosen for the user's own interactive shell and are
@@ -44,8 +46,14 @@ func editorFunction(name string) string {
 //
 // GIT_SSH_COMMAND is left alone: without a terminal and without askpass, ssh cannot prompt anyway,
 // and setting it would override the user's core.sshCommand (a per-repository key, for example).
-func environ(binDir string, extra []string) []string {
+func environ(binDir string, extra []string, sessionEnv func() []string) []string {
 	env := os.Environ()
+	if sessionEnv != nil {
+		env = slices.DeleteFunc(env, func(kv string) bool {
+			key, _, _ := strings.Cut(kv, "=")
+			return slices.Contains(sessionVars, key)
+		})
+	}
 	set := func(kv string) {
 		key := kv[:strings.IndexByte(kv, '=')+1]
 		for i, e := range env {
@@ -68,6 +76,7 @@ func environ(binDir string, extra []string) []string {
 		}
 	}
 	set("PI_CODING_AGENT=true")
+	set("AI_AGENT=pi")
 	set("PAGER=cat")
 	set("GIT_PAGER=cat")
 	set("GIT_TERMINAL_PROMPT=0")
@@ -80,6 +89,9 @@ func environ(binDir string, extra []string) []string {
 	if _, ok := os.LookupEnv("SSH_ASKPASS_REQUIRE"); !ok {
 		set("SSH_ASKPASS_REQUIRE=never")
 	}
+	if sessionEnv != nil {
+		extra = append(slices.Clone(extra), sessionEnv()...)
+	}
 	for _, kv := range extra {
 		if strings.IndexByte(kv, '=') > 0 {
 			set(kv)
@@ -87,6 +99,9 @@ func environ(binDir string, extra []string) []string {
 	}
 	return env
 }
+
+// sessionVars are the variables pi 1.6 gives the bash tool's commands about the session.
+var sessionVars = []string{"PI_SESSION_ID", "PI_SESSION_FILE", "PI_PROVIDER", "PI_MODEL", "PI_REASONING_LEVEL"}
 
 func pathHas(path, dir string) bool {
 	for _, p := range strings.Split(path, string(os.PathListSeparator)) {

@@ -35,6 +35,11 @@ type Options struct {
 	BinDir string
 	// Env holds extra KEY=VALUE variables; they override the inherited environment.
 	Env []string
+	// SessionEnv, when set, gives the variables describing the agent's session (pi 1.6's
+	// PI_SESSION_ID, PI_SESSION_FILE, PI_PROVIDER, PI_MODEL, PI_REASONING_LEVEL), read when each
+	// command starts; those variables inherited from pi's own environment are dropped first. The
+	// bash tool sets it; the user's ! commands do not, as in pi.
+	SessionEnv func() []string
 	// OutputDir receives the full-output files of truncated results (nil: the system temp
 	// directory, where nothing removes them).
 	OutputDir *OutputDir
@@ -66,7 +71,7 @@ func Exec(ctx context.Context, command, cwd string, opts Options, timeout time.D
 		shell:   shell,
 		args:    append(shellArgs, command),
 		dir:     cwd,
-		env:     environ(opts.BinDir, opts.Env),
+		env:     environ(opts.BinDir, opts.Env, opts.SessionEnv),
 		timeout: timeout,
 		onData:  onData,
 		onTick:  onTick,

@@ -317,3 +317,34 @@ func to256(r, g, b int) int {
 	}
 	return cube
 }
+
+// Resolve picks "light" or "dark" for pi 1.6's theme setting: "light" and "dark" name themselves;
+// "system" (the default, also when the setting is empty) follows the terminal's appearance, and so
+// does a "light/dark" pair, taking its first name on a light terminal and its second on a dark one.
+// The appearance comes from COLORFGBG ("fg;bg" or "fg;xpm;bg": the background's ANSI index last;
+// 0-6 and 8 are dark, 7 and 9-15 light), else dark, as pi decides when the terminal does not report
+// its background (pi-go does not query the terminal for it). pi-go's
+// "system" uses its own dark or light palette rather than the terminal's colours, and a name pi-go
+// does not know (a custom pi theme) gets the dark theme.
+func Resolve(setting, colorFGBG string) string {
+	appearance := "dark"
+	parts := strings.Split(colorFGBG, ";")
+	bg := strings.TrimSpace(parts[len(parts)-1])
+	if n, err := strconv.Atoi(bg); err == nil && len(bg) <= 2 && bg[0] >= '0' && n > 6 && n <= 15 && n != 8 {
+		appearance = "light"
+	}
+	name := setting
+	if light, dark, pair := strings.Cut(setting, "/"); pair {
+		name = dark
+		if appearance == "light" {
+			name = light
+		}
+	}
+	switch name {
+	case "light", "dark":
+		return name
+	case "", "system":
+		return appearance
+	}
+	return "dark"
+}

@@ -83,3 +83,31 @@ func TestTo256(t *testing.T) {
 		}
 	}
 }
+
+// pi 1.6's theme setting: "system" (the default) and "light/dark" pairs follow the terminal's
+// appearance, read from COLORFGBG as pi reads it when the terminal does not report its background.
+func TestResolve(t *testing.T) {
+	tests := []struct{ setting, colorFGBG, want string }{
+		{"", "", "dark"},
+		{"system", "", "dark"},
+		{"system", "0;15", "light"},
+		{"system", "15;0", "dark"},
+		{"system", "0;default;7", "light"},
+		{"system", "7;8", "dark"}, // bright black is a dark background (Solarized Dark)
+		{"system", "0;12", "light"},
+		{"system", "0;16", "dark"},
+		{"system", "0;+9", "dark"},
+		{"light", "15;0", "light"},
+		{"dark", "0;15", "dark"},
+		{"light/dark", "0;15", "light"},
+		{"light/dark", "15;0", "dark"},
+		{"light/dark", "", "dark"},
+		{"dark/light", "0;15", "dark"},
+		{"my-custom", "0;15", "dark"},
+	}
+	for _, tt := range tests {
+		if got := Resolve(tt.setting, tt.colorFGBG); got != tt.want {
+			t.Errorf("Resolve(%q, %q) = %q, want %q", tt.setting, tt.colorFGBG, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,105 @@
+package tui
+
+import (
+	"context"
+	"io"
+	"os"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/pi-go/pi-go/internal/tui/editor"
+	"github.com/pi-go/pi-go/internal/tui/theme"
+)
+
+// StartupSelect asks one question before the interactive session starts (pi's startup selector, used
+// for the project trust prompt): the title, then the options, one chosen with Up/Down (or k/j) and
+// Enter. It returns the chosen index, or -1 when the user cancels (Escape, Ctrl+C) or ctx ends. The
+// question is drawn inline and erased when answered, so the session starts on a clean screen.
+func StartupSelect(ctx context.Context, in io.Reader, out io.Writer, themeSetting, title string, options []string) (int, error) {
+	if in == nil {
+		in = os.Stdin
+	}
+	if out == nil {
+		out = os.Stdout
+	}
+	m := newStartupSelect(themeSetting, title, options)
+	prog := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx))
+	if _, err := prog.Run(); err != nil && ctx.Err() == nil {
+		return -1, err
+	}
+	return m.chosen, nil
+}
+
+type startupSelect struct {
+	th      *theme.Theme
+	title   string
+	options []string
+	cursor  int
+	chosen  int
+	done    bool
+}
+
+func newStartupSelect(themeSetting, title string, options []string) *startupSelect {
+	return &startupSelect{th: pickTheme(themeSetting), title: title, options: options, chosen: -1}
+}
+
+func (m *startupSelect) Init() tea.Cmd { return nil }
+
+func (m *startupSelect) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return m, nil
+	}
+	if k.Type == tea.KeyRunes && !k.Alt {
+		// k and j move too; typed fast they can arrive as one message.
+		for _, r := range k.Runes {
+			switch r {
+			case 'k':
+				m.cursor = max(m.cursor-1, 0)
+			case 'j':
+				m.cursor = min(m.cursor+1, len(m.options)-1)
+			}
+		}
+		return m, nil
+	}
+	switch editor.KeyName(k) {
+	case "up", "ctrl+p":
+		m.cursor = max(m.cursor-1, 0)
+	case "down", "ctrl+n":
+		m.cursor = min(m.cursor+1, len(m.options)-1)
+	case "enter":
+		m.chosen, m.done = m.cursor, true
+		return m, tea.Quit
+	case "esc", "ctrl+c":
+		m.done = true
+		return m, tea.Quit
+	}
+	return m, nil
+}
+
+func (m *startupSelect) View() string {
+	if m.done {
+		return ""
+	}
+	var b strings.Builder
+	for i, line := range strings.Split(m.title, "\n") {
+		if i == 0 {
+			b.WriteString(m.th.Style(theme.Accent, true, false, line))
+		} else {
+			b.WriteString(line)
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
+	for i, o := range m.options {
+		if i == m.cursor {
+			b.WriteString(m.th.Fg(theme.Accent, "→ "+o))
+		} else {
+			b.WriteString("  " + o)
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("\n" + m.th.Fg(theme.Muted, "↑↓ navigate · enter select · esc cancel"))
+	return b.String()
+}
