@@ -507,8 +507,10 @@ func streamWithin(t *testing.T, p *Provider, req *provider.Request, limit time.D
 
 func TestKeepAlivesDoNotKeepAStreamAlive(t *testing.T) {
 	c := chunks()
-	srv := startServer(t)
+	// A server per case: a request a loaded machine gives up on before the server takes it would
+	// leave its answer queued for the next case.
 	t.Run("content timeout defaults to the idle timeout", func(t *testing.T) {
+		srv := startServer(t)
 		p := newTestProvider(t, Config{IdleTimeout: 50 * time.Millisecond})
 		srv.Enqueue(openaitest.Response{Events: []string{c.Role()}, End: openaitest.EndKeepAlive, KeepAlive: time.Millisecond})
 		msg, _ := streamWithin(t, p, simpleRequest(testModel(srv.URL)), 10*time.Second)
@@ -519,6 +521,7 @@ func TestKeepAlivesDoNotKeepAStreamAlive(t *testing.T) {
 		}
 	})
 	t.Run("keep-alives only", func(t *testing.T) {
+		srv := startServer(t)
 		p := newTestProvider(t, Config{IdleTimeout: -1, ContentTimeout: 30 * time.Millisecond})
 		srv.Enqueue(openaitest.Response{Events: []string{c.Role(), c.Chunk(map[string]any{"content": ""}, "")},
 			End: openaitest.EndKeepAlive, KeepAlive: time.Millisecond})
@@ -535,6 +538,7 @@ func TestKeepAlivesDoNotKeepAStreamAlive(t *testing.T) {
 		}
 	})
 	t.Run("trickle", func(t *testing.T) {
+		srv := startServer(t)
 		// One byte per millisecond: the byte timer never fires, and the first text chunk (over 100
 		// bytes) cannot be complete before the content timeout.
 		p := newTestProvider(t, Config{IdleTimeout: -1, ContentTimeout: 30 * time.Millisecond})
@@ -548,6 +552,7 @@ func TestKeepAlivesDoNotKeepAStreamAlive(t *testing.T) {
 		}
 	})
 	t.Run("content resets the content timer", func(t *testing.T) {
+		srv := startServer(t)
 		// Every text chunk arrives well within the content timeout, keep-alives in between: the answer
 		// completes. A generous timeout: only a machine stalled for seconds could fail this.
 		p := newTestProvider(t, Config{IdleTimeout: -1, ContentTimeout: 5 * time.Second})
@@ -562,6 +567,7 @@ func TestKeepAlivesDoNotKeepAStreamAlive(t *testing.T) {
 		}
 	})
 	t.Run("no headers within the content timeout", func(t *testing.T) {
+		srv := startServer(t)
 		p := newTestProvider(t, Config{IdleTimeout: -1, ContentTimeout: 30 * time.Millisecond})
 		srv.Enqueue(openaitest.Response{BeforeHeaders: make(chan struct{}), Events: []string{c.Role()}})
 		msg, _ := streamWithin(t, p, simpleRequest(testModel(srv.URL)), 10*time.Second)
@@ -570,6 +576,7 @@ func TestKeepAlivesDoNotKeepAStreamAlive(t *testing.T) {
 		}
 	})
 	t.Run("abort ends a keep-alive stream at once", func(t *testing.T) {
+		srv := startServer(t)
 		p := newTestProvider(t, Config{IdleTimeout: -1, ContentTimeout: -1})
 		srv.Enqueue(openaitest.Response{Events: []string{c.Role()}, End: openaitest.EndKeepAlive, KeepAlive: time.Millisecond})
 		ctx, cancel := context.WithCancel(context.Background())
