@@ -198,8 +198,9 @@ func TestJSONModeFollowsTheLoopContract(t *testing.T) {
 			continue
 		}
 		if typ == "message_update" {
-			if ev["assistantMessageEvent"] == nil || ev["message"] == nil {
-				t.Errorf("message_update without assistantMessageEvent/message: %s", line)
+			// pi 1.6: the delta and the usage so far, never the whole partial message.
+			if ev["assistantMessageEvent"] == nil || ev["usage"] == nil || ev["message"] != nil {
+				t.Errorf("message_update is not {type, usage, assistantMessageEvent}: %s", line)
 			}
 			continue
 		}

@@ -189,7 +189,7 @@ func TestThresholdCompactsBetweenTurns(t *testing.T) {
 		i := 0
 		b.ToolCall(&i, "call_1", "nope", `{}`)
 		b.SetUsage(provider.Usage{Input: 940, Output: 10, TotalTokens: 950})
-		b.SetStopReason(provider.StopReasonToolUse, "")
+		b.SetStopReason("tool_calls", provider.StopReasonToolUse, "")
 		return b.Finish()
 	}
 	f, summaries := compactionFixture(t, []scriptedTurn{usageTurn("a", 300), bigToolTurn, usageTurn("done", 400)}, nil, 1000)

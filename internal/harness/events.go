@@ -2,14 +2,16 @@ package harness
 
 import (
 	"bytes"
+	"errors"
 	"strconv"
 
 	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/session"
 )
 
-// Session event types beyond the agent's own (pi 0.73.1 names).
+// Session event types beyond the agent's own (pi's names).
 const (
 	EventAutoRetryStart       = "auto_retry_start"
 	EventAutoRetryEnd         = "auto_retry_end"
@@ -17,9 +19,13 @@ const (
 	EventCompactionEnd        = "compaction_end"
 	EventQueueUpdate          = "queue_update"
 	EventThinkingLevelChanged = "thinking_level_changed"
-	// EventAgentSettled (pi 1.6) follows the last agent_end of a prompt, once its retries, compactions
-	// and queued messages are done and the session is idle: RpcClient.waitForIdle waits for it.
+	// EventAgentSettled (pi 1.6) ends the work a run started: it follows the last agent_end of a
+	// prompt once its retries, compactions and the messages queued meanwhile are done, and the session
+	// is idle. pi 1.6's RpcClient.waitForIdle waits for it.
 	EventAgentSettled = "agent_settled"
+	// EventEntryAppended (pi 1.6) announces a session entry the session wrote by itself, outside the
+	// message events (pi: context edits of retried and recovered answers, extension entries).
+	EventEntryAppended = "entry_appended"
 )
 
 // Compaction reasons.
@@ -43,13 +49,15 @@ type Event struct {
 	Success      bool
 	FinalError   string
 
-	// compaction_start / compaction_end (Aborted also agent_settled's)
+	// compaction_start / compaction_end (Aborted also agent_settled's: an abort ended the work)
 	Reason  string
 	Result  *CompactionResult
 	Aborted bool
-	// WillRetry: compaction_end's; on agent_end, whether an automatic retry follows (pi 1.6's field,
-	// for Go listeners only: the JSON stays pi 0.73.1's agent_end).
+	// WillRetry: compaction_end's; agent_end's, whether an automatic retry follows.
 	WillRetry bool
+
+	// entry_appended
+	Entry *session.Entry
 
 	// queue_update
 	Steering []string
@@ -62,11 +70,21 @@ type Event struct {
 func agentEvent(e loop.Event) Event { return Event{Type: string(e.Type), Agent: &e} }
 
 // MarshalJSON writes the event exactly as pi's JSON and RPC modes do.
-func (e Event) MarshalJSON() ([]byte, error) {
+func (e Event) MarshalJSON() ([]byte, error) { return e.AppendJSON(nil) }
+
+// AppendJSON appends the event's JSON to dst (an output that writes many events reuses its buffer);
+// on error it returns nil.
+func (e Event) AppendJSON(dst []byte) ([]byte, error) {
 	if e.Agent != nil {
-		return e.Agent.MarshalJSON()
+		out, err := e.Agent.AppendJSON(dst)
+		if err != nil || e.Agent.Type != loop.EventAgentEnd {
+			return out, err
+		}
+		// pi 1.6's session adds willRetry to the agent's agent_end.
+		out = out[:len(out)-1]
+		return append(strconv.AppendBool(append(out, `,"willRetry":`...), e.WillRetry), '}'), nil
 	}
-	var b bytes.Buffer
+	b := bytes.NewBuffer(dst)
 	b.WriteString(`{"type":"`)
 	b.WriteString(e.Type)
 	b.WriteByte('"')
@@ -122,6 +140,16 @@ func (e Event) MarshalJSON() ([]byte, error) {
 		str("level", string(e.Level))
 	case EventAgentSettled:
 		boolean("aborted", e.Aborted)
+	case EventEntryAppended:
+		if e.Entry == nil {
+			return nil, errors.New("entry_appended without an entry")
+		}
+		raw, err := e.Entry.Raw()
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(`,"entry":`)
+		b.Write(raw)
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil

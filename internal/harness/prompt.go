@@ -84,7 +84,7 @@ func (s *Session) PromptWithHooks(ctx context.Context, text string, images []pro
 	}
 	opCtx, end := s.beginOperationLocked(ctx)
 	s.mu.Unlock()
-	started := false
+	started := false // a run began: its work ends with agent_settled
 	defer func() { end(started) }()
 	decided()
 
@@ -118,7 +118,10 @@ func (s *Session) Continue(ctx context.Context) error {
 	started := true
 	defer func() { end(started) }()
 	if err := s.agent.Continue(opCtx); err != nil {
-		started = false // Continue's errors are preconditions: no run started
+		if errors.Is(err, loop.ErrContinueFromAssistant) || errors.Is(err, loop.ErrNoMessagesToContinue) ||
+			errors.Is(err, loop.ErrAlreadyProcessing) {
+			started = false // refused before a run began
+		}
 		return err
 	}
 	return s.afterRun(opCtx)
@@ -126,9 +129,9 @@ func (s *Session) Continue(ctx context.Context) error {
 
 // beginOperationLocked marks the session busy with one operation (a run with its retries and
 // compactions, or a manual compaction) and returns its context and the function that ends it. The
-// caller holds s.mu and has checked that no operation runs. end(ran) says whether the operation
-// started an agent run: then its end is announced with agent_settled, once the session is idle again
-// (pi 1.6: no more automatic work follows), aborted when the operation was cancelled.
+// caller holds s.mu and has checked that no operation runs. end(ran) says whether the operation began
+// an agent run: then, as pi 1.6 does, its end is announced with agent_settled once the session is idle
+// again (a listener may start the next prompt at once), aborted when the operation was cancelled.
 func (s *Session) beginOperationLocked(ctx context.Context) (context.Context, func(ran bool)) {
 	opCtx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})

@@ -37,7 +37,7 @@ func toolTurn(name, args string) scriptedTurn {
 	return func(b *provider.StreamBuilder) *provider.AssistantMessage {
 		i := 0
 		b.ToolCall(&i, "call_1", name, args)
-		b.SetStopReason(provider.StopReasonToolUse, "")
+		b.SetStopReason("tool_calls", provider.StopReasonToolUse, "")
 		return b.Finish()
 	}
 }

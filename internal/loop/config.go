@@ -59,12 +59,14 @@ type AfterToolCallContext struct {
 }
 
 // AfterToolCallResult replaces parts of a tool result, field by field; nil fields keep the tool's
-// value (no deep merge).
+// value (no deep merge). New content without new structured content drops the tool's structured
+// content, which may no longer match it.
 type AfterToolCallResult struct {
-	Content   []provider.Content
-	Details   any
-	IsError   *bool
-	Terminate *bool
+	Content           []provider.Content
+	Details           any
+	StructuredContent any
+	IsError           *bool
+	Terminate         *bool
 }
 
 // TurnContext is the turn that has just completed, as FinishTurn and PrepareNextTurn see it.

@@ -3,6 +3,8 @@ package loop
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"strconv"
 
 	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/provider"
@@ -29,10 +31,10 @@ const (
 //	agent_end              Messages (every message this run added)
 //	turn_end               Message (the turn's assistant message), ToolResults
 //	message_start/end      Message (message_start of an answer: also the provider's start event)
-//	message_update         Message (partial assistant), AssistantEvent
+//	message_update         Message (partial assistant), AssistantEvent (JSON: the delta and the usage)
 //	tool_execution_start   ToolCallID, ToolName, Args
 //	tool_execution_update  ToolCallID, ToolName, Args, Result (accumulated partial result)
-//	tool_execution_end     ToolCallID, ToolName, Result, IsError
+//	tool_execution_end     ToolCallID, ToolName, Result, IsError, DurationMs (nil: the tool never ran)
 //
 // Events and everything they point to are immutable once emitted: subscribers may keep them and read
 // them from other goroutines. One exception: the streaming answer of message_start and message_update
@@ -50,6 +52,7 @@ type Event struct {
 	Args           json.RawMessage
 	Result         *ToolResult
 	IsError        bool
+	DurationMs     *int64
 }
 
 // MessageSnapshot returns the event's message in a form the caller may keep and read from any
@@ -65,8 +68,12 @@ func (e *Event) MessageSnapshot() provider.Message {
 }
 
 // MarshalJSON writes the event in pi's shape, field for field.
-func (e *Event) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
+func (e *Event) MarshalJSON() ([]byte, error) { return e.AppendJSON(nil) }
+
+// AppendJSON appends the event's JSON to dst (an output that writes many events reuses its buffer);
+// on error it returns nil.
+func (e *Event) AppendJSON(dst []byte) ([]byte, error) {
+	b := bytes.NewBuffer(dst)
 	b.WriteString(`{"type":"`)
 	b.WriteString(string(e.Type))
 	b.WriteByte('"')
@@ -123,8 +130,23 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 	case EventMessageStart, EventMessageEnd:
 		put("message", e.Message)
 	case EventMessageUpdate:
-		put("assistantMessageEvent", e.AssistantEvent)
-		put("message", e.Message)
+		// pi 1.6 writes the delta and the answer's usage so far, not the answer itself.
+		am, ok := e.Message.(*provider.AssistantMessage)
+		if !ok || am == nil || e.AssistantEvent == nil {
+			return nil, errors.New("message_update without an assistant message and its event")
+		}
+		b.WriteString(`,"usage":`)
+		usage, uerr := am.Usage.MarshalJSON()
+		if uerr != nil {
+			return nil, uerr
+		}
+		b.Write(usage)
+		b.WriteString(`,"assistantMessageEvent":`)
+		ame, aerr := e.AssistantEvent.AppendJSON(b.AvailableBuffer())
+		if aerr != nil {
+			return nil, aerr
+		}
+		b.Write(ame)
 	case EventToolExecutionStart, EventToolExecutionUpdate, EventToolExecutionEnd:
 		putStr("toolCallId", e.ToolCallID)
 		putStr("toolName", e.ToolName)
@@ -134,7 +156,7 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 			if len(args) == 0 {
 				args = []byte("{}")
 			}
-			if cerr := json.Compact(&b, args); cerr != nil {
+			if cerr := json.Compact(b, args); cerr != nil {
 				return nil, cerr
 			}
 		}
@@ -150,6 +172,10 @@ func (e *Event) MarshalJSON() ([]byte, error) {
 				b.WriteString(`,"isError":true`)
 			} else {
 				b.WriteString(`,"isError":false`)
+			}
+			if e.DurationMs != nil {
+				b.WriteString(`,"durationMs":`)
+				b.WriteString(strconv.FormatInt(*e.DurationMs, 10))
 			}
 		}
 	}

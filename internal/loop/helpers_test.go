@@ -87,7 +87,7 @@ func callTools(calls []callSpec, during ...func()) step {
 		for _, f := range during {
 			f()
 		}
-		b.SetStopReason(provider.StopReasonToolUse, "")
+		b.SetStopReason("tool_calls", provider.StopReasonToolUse, "")
 		return b.Finish()
 	}
 }

@@ -256,6 +256,11 @@ func (r *run) streamAssistant() (*provider.AssistantMessage, []Tool, error) {
 	if final == nil {
 		return nil, nil, errors.New("stream function returned no message")
 	}
+	// pi 1.6 records the requested level on every answer, whichever stream function gave it.
+	final.ThinkingLevel = provider.ThinkingOff
+	if opts.Reasoning != "" {
+		final.ThinkingLevel = opts.Reasoning
+	}
 	if !s.started {
 		r.emit(&Event{Type: EventMessageStart, Message: final})
 	}

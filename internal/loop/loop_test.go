@@ -132,7 +132,7 @@ func TestEventSequences(t *testing.T) {
 					func(ctx context.Context, req *provider.Request, b *provider.StreamBuilder) *provider.AssistantMessage {
 						idx := 0
 						b.ToolCall(&idx, "call_1", "echo", `{"text":"a"}`)
-						b.SetStopReason(provider.StopReasonStop, "")
+						b.SetStopReason("stop", provider.StopReasonStop, "")
 						return b.Finish()
 					},
 					reply("done"),
@@ -156,7 +156,7 @@ func TestEventSequences(t *testing.T) {
 						zero, one := 0, 1
 						b.ToolCall(&zero, "call_1", "echo", `{"text":"a"}`)
 						b.ToolCall(&one, "call_2", "other", `{"text":"b"}`)
-						b.SetStopReason(provider.StopReasonLength, "")
+						b.SetStopReason("length", provider.StopReasonLength, "")
 						return b.Finish()
 					},
 					reply("done"),

@@ -17,7 +17,8 @@ type Tool interface {
 	// not be called after Execute returns (such calls are ignored). onUpdate may be called from any
 	// goroutine; it returns once the loop has taken the update, and the value passed must not be
 	// modified afterwards (events are immutable). A returned error becomes an isError result whose text
-	// is the error message; so does a panic. ctx is cancelled when the run is aborted.
+	// is the error message; so does a panic; a result may also say IsError itself. ctx is cancelled
+	// when the run is aborted.
 	Execute(ctx context.Context, call ToolCall, onUpdate func(ToolResult)) (ToolResult, error)
 }
 
@@ -34,12 +35,19 @@ type ToolResult struct {
 	Content []provider.Content
 	// Details is tool-specific and never sent to the model; nil means absent.
 	Details any
+	// StructuredContent is the result as data, for programmatic callers (pi 1.6: bash's output and exit
+	// code, read's text); it is not sent to the model nor stored in the session. nil means absent.
+	StructuredContent any
+	// IsError reports a failed call whose result is still the tool's own (bash's non-zero exit): the
+	// result goes to the model as an error, as a returned error's message would.
+	IsError bool
 	// Terminate asks the loop not to call the model again after this batch (only when every result of
 	// the batch asks for it). Runtime-only: never stored.
 	Terminate bool
 }
 
-// MarshalJSON writes {content, details?} as pi does in tool_execution_update/end.
+// MarshalJSON writes {content, details?, structuredContent?, isError?} as pi 1.6 does in
+// tool_execution_update/end (isError only when the tool set it).
 func (r ToolResult) MarshalJSON() ([]byte, error) {
 	b := make([]byte, 0, 64)
 	b = append(b, `{"content":`...)
@@ -59,6 +67,17 @@ func (r ToolResult) MarshalJSON() ([]byte, error) {
 		}
 		b = append(b, `,"details":`...)
 		b = append(b, data...)
+	}
+	if r.StructuredContent != nil {
+		data, err := provider.MarshalJS(r.StructuredContent)
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, `,"structuredContent":`...)
+		b = append(b, data...)
+	}
+	if r.IsError {
+		b = append(b, `,"isError":true`...)
 	}
 	return append(b, '}'), nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/pi-go/pi-go/internal/provider"
 )
@@ -18,6 +19,8 @@ type toolCallState struct {
 	result    ToolResult
 	isError   bool
 	immediate bool
+	// durationMs is how long Execute ran (nil for a call that never ran).
+	durationMs *int64
 
 	// mu and returned make onUpdate a no-op once Execute has returned.
 	mu       sync.Mutex
@@ -206,6 +209,8 @@ type toolEvent struct {
 	aborted bool
 	result  ToolResult
 	err     error
+	// durationMs is Execute's running time, rounded to the millisecond as pi rounds it.
+	durationMs int64
 }
 
 // runTools executes the calls concurrently. Their updates and completions are funnelled to this (the
@@ -264,6 +269,7 @@ func runTool(ctx context.Context, s *toolCallState, ch chan<- toolEvent) {
 	}
 	var res ToolResult
 	var err error
+	started := time.Now()
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
@@ -272,10 +278,11 @@ func runTool(ctx context.Context, s *toolCallState, ch chan<- toolEvent) {
 		}()
 		res, err = s.tool.Execute(ctx, ToolCall{ID: s.call.ID, Name: s.call.Name, Args: s.args}, onUpdate)
 	}()
+	elapsed := (time.Since(started) + time.Millisecond/2).Milliseconds()
 	s.mu.Lock()
 	s.returned = true
 	s.mu.Unlock()
-	ch <- toolEvent{s: s, done: true, result: res, err: err}
+	ch <- toolEvent{s: s, done: true, result: res, err: err, durationMs: elapsed}
 }
 
 // finalize records the tool's outcome and applies AfterToolCall, whose error replaces the result. A
@@ -287,11 +294,13 @@ func (r *run) finalize(ev toolEvent, b *batch) {
 		s.isError = true
 		return
 	}
+	s.durationMs = &ev.durationMs
 	if ev.err != nil {
 		s.result = errorResult(ev.err.Error())
 		s.isError = true
 	} else {
 		s.result = ev.result
+		s.isError = ev.result.IsError
 	}
 	hook := r.a.cfg.AfterToolCall
 	if hook == nil {
@@ -310,6 +319,10 @@ func (r *run) finalize(ev toolEvent, b *batch) {
 	}
 	if out.Content != nil {
 		s.result.Content = out.Content
+		s.result.StructuredContent = nil
+	}
+	if out.StructuredContent != nil {
+		s.result.StructuredContent = out.StructuredContent
 	}
 	if out.Details != nil {
 		s.result.Details = out.Details
@@ -328,7 +341,8 @@ func (r *run) emitToolStart(c provider.Content) {
 
 func (r *run) emitToolEnd(s *toolCallState) {
 	res := s.result
-	r.emit(&Event{Type: EventToolExecutionEnd, ToolCallID: s.call.ID, ToolName: s.call.Name, Result: &res, IsError: s.isError})
+	r.emit(&Event{Type: EventToolExecutionEnd, ToolCallID: s.call.ID, ToolName: s.call.Name, Result: &res,
+		IsError: s.isError, DurationMs: s.durationMs})
 }
 
 func (s *toolCallState) resultMessage() *provider.ToolResultMessage {
@@ -338,6 +352,7 @@ func (s *toolCallState) resultMessage() *provider.ToolResultMessage {
 		Content:    s.result.Content,
 		Details:    s.result.Details,
 		IsError:    s.isError,
+		DurationMs: s.durationMs,
 		Timestamp:  provider.Now(),
 	}
 }

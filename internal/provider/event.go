@@ -1,10 +1,11 @@
 package provider
 
 import (
-	"bytes"
-	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // AssistantEventType names a step of a streamed assistant response.
@@ -72,111 +73,69 @@ func (e *AssistantEvent) IsDelta() bool {
 	return e.Type == EventTextDelta || e.Type == EventThinkingDelta || e.Type == EventToolCallDelta
 }
 
-// MarshalJSON writes the event with exactly the fields pi writes for its type.
-func (e *AssistantEvent) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString(`{"type":"`)
-	b.WriteString(string(e.Type))
-	b.WriteByte('"')
-	writeMsg := func(key string, m *AssistantMessage) error {
-		b.WriteString(`,"`)
-		b.WriteString(key)
-		b.WriteString(`":`)
-		if m == nil {
-			b.WriteString("null")
-			return nil
+// MarshalJSON writes the event as pi 1.6's JSON and RPC modes do (AppendJSON).
+func (e *AssistantEvent) MarshalJSON() ([]byte, error) { return e.AppendJSON(nil) }
+
+// AppendJSON appends the event as pi 1.6 writes it on the wire: the delta alone, without the partial
+// message (clients rebuild the answer from the deltas, and message_end carries the whole of it); a
+// toolcall_start names the call's id and tool. done and error carry the final message.
+func (e *AssistantEvent) AppendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"type":`...)
+	dst = jsonx.AppendString(dst, string(e.Type))
+	final := func(key string) ([]byte, error) {
+		dst = append(dst, `,"reason":`...)
+		dst = jsonx.AppendString(dst, string(e.Reason))
+		dst = append(dst, `,"`...)
+		dst = append(dst, key...)
+		dst = append(dst, `":`...)
+		if e.Message == nil {
+			return append(dst, "null}"...), nil
 		}
-		data, err := m.MarshalJSON()
+		data, err := e.Message.MarshalJSON()
 		if err != nil {
-			return err
+			return dst, err
 		}
-		b.Write(data)
-		return nil
+		dst = append(dst, data...)
+		return append(dst, '}'), nil
 	}
 	switch e.Type {
 	case EventDone:
-		b.WriteString(`,"reason":`)
-		writeJSONString(&b, string(e.Reason))
-		if err := writeMsg("message", e.Message); err != nil {
-			return nil, err
-		}
+		return final("message")
 	case EventError:
-		b.WriteString(`,"reason":`)
-		writeJSONString(&b, string(e.Reason))
-		if err := writeMsg("error", e.Message); err != nil {
-			return nil, err
-		}
+		return final("error")
 	case EventStart:
-		if err := writeMsg("partial", e.Partial); err != nil {
-			return nil, err
+		return append(dst, '}'), nil
+	}
+	dst = append(dst, `,"contentIndex":`...)
+	dst = strconv.AppendInt(dst, int64(e.ContentIndex), 10)
+	switch e.Type {
+	case EventTextDelta, EventThinkingDelta, EventToolCallDelta:
+		dst = append(dst, `,"delta":`...)
+		dst = jsonx.AppendString(dst, e.Delta)
+	case EventTextEnd, EventThinkingEnd:
+		dst = append(dst, `,"content":`...)
+		dst = jsonx.AppendString(dst, e.Content)
+	case EventToolCallStart:
+		if e.Partial == nil || e.ContentIndex < 0 || e.ContentIndex >= len(e.Partial.Content) ||
+			e.Partial.Content[e.ContentIndex].Type != ContentToolCall {
+			return dst, fmt.Errorf("toolcall_start content at index %d is not a tool call", e.ContentIndex)
 		}
-	default:
-		b.WriteString(`,"contentIndex":`)
-		b.WriteString(strconv.Itoa(e.ContentIndex))
-		switch e.Type {
-		case EventTextDelta, EventThinkingDelta, EventToolCallDelta:
-			b.WriteString(`,"delta":`)
-			writeJSONString(&b, e.Delta)
-		case EventTextEnd, EventThinkingEnd:
-			b.WriteString(`,"content":`)
-			writeJSONString(&b, e.Content)
-		case EventToolCallEnd:
-			b.WriteString(`,"toolCall":`)
-			if e.ToolCall == nil {
-				b.WriteString("null")
-			} else {
-				data, err := e.ToolCall.MarshalJSON()
-				if err != nil {
-					return nil, err
-				}
-				b.Write(data)
+		call := &e.Partial.Content[e.ContentIndex]
+		dst = append(dst, `,"id":`...)
+		dst = jsonx.AppendString(dst, call.ID)
+		dst = append(dst, `,"toolName":`...)
+		dst = jsonx.AppendString(dst, call.Name)
+	case EventToolCallEnd:
+		dst = append(dst, `,"toolCall":`...)
+		if e.ToolCall == nil {
+			dst = append(dst, "null"...)
+		} else {
+			data, err := e.ToolCall.MarshalJSON()
+			if err != nil {
+				return dst, err
 			}
-		}
-		if err := writeMsg("partial", e.Partial); err != nil {
-			return nil, err
+			dst = append(dst, data...)
 		}
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-// UnmarshalJSON reads an event written by MarshalJSON (or by pi).
-func (e *AssistantEvent) UnmarshalJSON(data []byte) error {
-	var raw struct {
-		Type         AssistantEventType `json:"type"`
-		ContentIndex int                `json:"contentIndex"`
-		Delta        string             `json:"delta"`
-		Content      string             `json:"content"`
-		ToolCall     *Content           `json:"toolCall"`
-		Reason       StopReason         `json:"reason"`
-		Partial      json.RawMessage    `json:"partial"`
-		Message      json.RawMessage    `json:"message"`
-		Error        json.RawMessage    `json:"error"`
-	}
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return err
-	}
-	*e = AssistantEvent{Type: raw.Type, ContentIndex: raw.ContentIndex, Delta: raw.Delta, Content: raw.Content,
-		ToolCall: raw.ToolCall, Reason: raw.Reason}
-	decode := func(r json.RawMessage) (*AssistantMessage, error) {
-		if len(r) == 0 || string(r) == "null" {
-			return nil, nil
-		}
-		m, err := UnmarshalMessage(r)
-		if err != nil {
-			return nil, err
-		}
-		am, _ := m.(*AssistantMessage)
-		return am, nil
-	}
-	var err error
-	if e.Partial, err = decode(raw.Partial); err != nil {
-		return err
-	}
-	final := raw.Message
-	if e.Type == EventError {
-		final = raw.Error
-	}
-	e.Message, err = decode(final)
-	return err
+	return append(dst, '}'), nil
 }

@@ -29,6 +29,11 @@ const (
 	StopReasonToolUse StopReason = "toolUse"
 	StopReasonError   StopReason = "error"
 	StopReasonAborted StopReason = "aborted"
+	// StopReasonPending is the stop reason of an answer still streaming (pi 1.6's message_start); a
+	// finished message never has it.
+	StopReasonPending StopReason = "pending"
+	// StopReasonDeferred: the provider will deliver the answer later (pi 1.6; pi-go reads it back only).
+	StopReasonDeferred StopReason = "deferred"
 )
 
 // Message is any message of a transcript: the LLM roles (user, assistant, toolResult) and the
@@ -65,16 +70,26 @@ func NewUserMessage(text string, images ...Content) *UserMessage {
 
 // AssistantMessage is one model response.
 type AssistantMessage struct {
-	Content      []Content
-	API          string
-	Provider     string
-	Model        string
-	Usage        Usage
-	StopReason   StopReason
-	Timestamp    int64
-	ResponseID   string
-	ErrorMessage string
-	Extra        map[string]json.RawMessage
+	Content    []Content
+	API        string
+	Provider   string
+	Model      string
+	Usage      Usage
+	StopReason StopReason
+	// Timestamp is when the request started.
+	Timestamp  int64
+	ResponseID string
+	// ResponseModel is the model the server says answered, when it is not the one requested.
+	ResponseModel string
+	// RawStopReason is the provider's own stop reason (finish_reason) behind StopReason.
+	RawStopReason string
+	ErrorMessage  string
+	// DurationMs is how long the response took, from the request to its end (nil: not measured, as in
+	// messages from before pi 1.6).
+	DurationMs *int64
+	// ThinkingLevel is the level the agent asked for (pi 1.6 records it on every answer of a run).
+	ThinkingLevel ThinkingLevel
+	Extra         map[string]json.RawMessage
 }
 
 // ToolCalls returns the tool-call blocks of the message, in order.
@@ -101,10 +116,14 @@ type ToolResultMessage struct {
 	ToolName   string
 	Content    []Content
 	// Details is tool-specific data for UIs; never sent to the model. nil means absent.
-	Details   any
-	IsError   bool
-	Timestamp int64
-	Extra     map[string]json.RawMessage
+	Details any
+	// Usage is what the tool run itself cost (a tool that calls a model), never counted as context.
+	Usage   *Usage
+	IsError bool
+	// DurationMs is how long the tool ran (nil: not measured, as in messages from before pi 1.6).
+	DurationMs *int64
+	Timestamp  int64
+	Extra      map[string]json.RawMessage
 }
 
 // BashExecutionMessage records a `!cmd` the user ran.
@@ -210,6 +229,12 @@ func (w *objWriter) strOpt(k, v string) {
 
 func (w *objWriter) int(k string, v int64) { w.key(k); w.b.WriteString(strconv.FormatInt(v, 10)) }
 
+func (w *objWriter) intOpt(k string, v *int64) {
+	if v != nil {
+		w.int(k, *v)
+	}
+}
+
 func (w *objWriter) bool(k string, v bool) {
 	w.key(k)
 	if v {
@@ -278,16 +303,28 @@ func (m *AssistantMessage) MarshalJSON() ([]byte, error) {
 		content = []Content{}
 	}
 	w.content("content", content, false)
+	m.writeTail(w)
+	return w.end(m.Extra)
+}
+
+// writeTail writes the fields after content (Extra aside).
+func (m *AssistantMessage) writeTail(w *objWriter) {
 	w.str("api", m.API)
 	w.str("provider", m.Provider)
 	w.str("model", m.Model)
 	w.key("usage")
-	b.Write(m.Usage.appendJSON(nil))
+	w.b.Write(m.Usage.appendJSON(w.b.AvailableBuffer()))
 	w.str("stopReason", string(m.StopReason))
 	w.int("timestamp", m.Timestamp)
+	// pi's providers add these as the response goes on, in this order: the id and the answering model
+	// with the first chunk, the raw stop reason with the last, an error when it fails, then the
+	// stream's timing and the agent's thinking level once it has ended.
 	w.strOpt("responseId", m.ResponseID)
+	w.strOpt("responseModel", m.ResponseModel)
+	w.strOpt("rawStopReason", m.RawStopReason)
 	w.strOpt("errorMessage", m.ErrorMessage)
-	return w.end(m.Extra)
+	w.intOpt("durationMs", m.DurationMs)
+	w.strOpt("thinkingLevel", string(m.ThinkingLevel))
 }
 
 func (m *ToolResultMessage) MarshalJSON() ([]byte, error) {
@@ -303,7 +340,12 @@ func (m *ToolResultMessage) MarshalJSON() ([]byte, error) {
 	if m.Details != nil {
 		w.value("details", m.Details)
 	}
+	if m.Usage != nil {
+		w.key("usage")
+		b.Write(m.Usage.appendJSON(nil))
+	}
 	w.bool("isError", m.IsError)
+	w.intOpt("durationMs", m.DurationMs)
 	w.int("timestamp", m.Timestamp)
 	return w.end(m.Extra)
 }
@@ -418,6 +460,16 @@ func (f *fieldSet) extra() map[string]json.RawMessage {
 	return f.raw
 }
 
+// takeInt reads a number field as an integer (nil when absent or null).
+func (f *fieldSet) takeInt(key string) *int64 {
+	var n float64
+	if !f.take(key, &n) || f.err != nil {
+		return nil
+	}
+	v := int64(n)
+	return &v
+}
+
 // takeDetails reads an arbitrary JSON value as a generic Go value.
 func (f *fieldSet) takeDetails(key string) any {
 	v, ok := f.raw[key]
@@ -464,7 +516,11 @@ func unmarshalMessage(data []byte) (Message, error) {
 		f.take("usage", &am.Usage)
 		f.take("stopReason", &am.StopReason)
 		f.take("responseId", &am.ResponseID)
+		f.take("responseModel", &am.ResponseModel)
+		f.take("rawStopReason", &am.RawStopReason)
 		f.take("errorMessage", &am.ErrorMessage)
+		am.DurationMs = f.takeInt("durationMs")
+		f.take("thinkingLevel", &am.ThinkingLevel)
 		if am.Content == nil {
 			am.Content = []Content{}
 		}
@@ -476,7 +532,12 @@ func unmarshalMessage(data []byte) (Message, error) {
 		f.take("toolName", &tm.ToolName)
 		tm.Content, _ = f.takeContent("content")
 		tm.Details = f.takeDetails("details")
+		var u Usage
+		if f.take("usage", &u) {
+			tm.Usage = &u
+		}
 		f.take("isError", &tm.IsError)
+		tm.DurationMs = f.takeInt("durationMs")
 		tm.Extra = f.extra()
 		m = tm
 	case RoleBashExecution:

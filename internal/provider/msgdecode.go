@@ -41,9 +41,10 @@ var errNotFast = errors.New("message: not in the shape of the single pass")
 
 // The keys unmarshalMessage takes for each role after "role", with a bit each to refuse duplicates.
 var (
-	userKeys       = keyBits("content", "timestamp")
-	assistantKeys  = keyBits("content", "timestamp", "api", "provider", "model", "usage", "stopReason", "responseId", "errorMessage")
-	toolResultKeys = keyBits("content", "timestamp", "toolCallId", "toolName", "details", "isError")
+	userKeys      = keyBits("content", "timestamp")
+	assistantKeys = keyBits("content", "timestamp", "api", "provider", "model", "usage", "stopReason", "responseId", "errorMessage",
+		"responseModel", "rawStopReason", "durationMs", "thinkingLevel")
+	toolResultKeys = keyBits("content", "timestamp", "toolCallId", "toolName", "details", "isError", "usage", "durationMs")
 )
 
 func keyBits(keys ...string) map[string]uint32 {
@@ -117,6 +118,14 @@ func (d *MessageDecoder) decodeFast(data []byte) Message {
 						am.ResponseID = decodeString(s)
 					case "errorMessage":
 						am.ErrorMessage = decodeString(s)
+					case "responseModel":
+						am.ResponseModel = decodeString(s)
+					case "rawStopReason":
+						am.RawStopReason = decodeString(s)
+					case "durationMs":
+						am.DurationMs = decodeIntPtr(s)
+					case "thinkingLevel":
+						am.ThinkingLevel = ThinkingLevel(decodeString(s))
 					}
 				}
 			case RoleToolResult:
@@ -136,6 +145,13 @@ func (d *MessageDecoder) decodeFast(data []byte) Message {
 						tm.Details = decodeAny(s)
 					case "isError":
 						tm.IsError = decodeBool(s)
+					case "usage":
+						tm.Usage = &Usage{}
+						if !DecodeUsage(s, tm.Usage) {
+							s.Fail(errNotFast)
+						}
+					case "durationMs":
+						tm.DurationMs = decodeIntPtr(s)
 					}
 				}
 			default:
@@ -212,6 +228,12 @@ func decodeInt64(s *jsonx.Scanner) int64 {
 	return n
 }
 
+// decodeIntPtr reads a number as unmarshalMessage's takeInt does (a float cut to an integer).
+func decodeIntPtr(s *jsonx.Scanner) *int64 {
+	n := int64(decodeFloat(s))
+	return &n
+}
+
 func decodeFloat(s *jsonx.Scanner) float64 {
 	if c := s.Peek(); c != '-' && (c < '0' || c > '9') {
 		s.Fail(errNotFast)
@@ -239,8 +261,10 @@ func decodeAny(s *jsonx.Scanner) any {
 // still consumes the value, checking it, so that the caller can hand it to encoding/json.
 func DecodeUsage(s *jsonx.Scanner, u *Usage) bool {
 	plain := true
+	sawCost := false
 	ok := s.Object(func(key []byte) {
 		var dst *int
+		var bit UsageKeys
 		switch string(key) {
 		case "input":
 			dst = &u.Input
@@ -252,10 +276,19 @@ func DecodeUsage(s *jsonx.Scanner, u *Usage) bool {
 			dst = &u.CacheWrite
 		case "totalTokens":
 			dst = &u.TotalTokens
+		case "cacheWrite1h":
+			dst, bit = &u.CacheWrite1h, UsageCacheWrite1h
+		case "reasoning":
+			// Where the key is says which provider wrote it (Usage.UnmarshalJSON).
+			dst, bit = &u.Reasoning, UsageReasoning
+			if sawCost {
+				bit = UsageReasoningLast
+			}
 		case "cost":
+			sawCost = true
 			if s.Peek() == 'n' {
 				s.Skip()
-			} else if !decodeCost(s, &u.Cost) {
+			} else if !decodeCost(s, &u.Cost, &u.Keys) {
 				plain = false
 			}
 			return
@@ -271,6 +304,7 @@ func DecodeUsage(s *jsonx.Scanner, u *Usage) bool {
 			// Only a plain integer decodes into an int.
 			n, err := strconv.ParseInt(string(s.Raw()), 10, 64)
 			*dst, plain = int(n), plain && err == nil
+			u.Keys |= bit
 		default:
 			plain = false
 			s.Skip()
@@ -279,12 +313,24 @@ func DecodeUsage(s *jsonx.Scanner, u *Usage) bool {
 	return ok && plain
 }
 
-// decodeCost is DecodeUsage for the cost object.
-func decodeCost(s *jsonx.Scanner, c *Cost) bool {
+// decodeCost is DecodeUsage for the cost object; keys records totalFromProvider.
+func decodeCost(s *jsonx.Scanner, c *Cost, keys *UsageKeys) bool {
 	plain := true
 	ok := s.Object(func(key []byte) {
 		var dst *float64
 		switch string(key) {
+		case "totalFromProvider":
+			switch s.Peek() {
+			case 'n':
+				s.Skip()
+			case 't', 'f':
+				c.TotalFromProvider = decodeBool(s)
+				*keys |= UsageTotalFromProvider
+			default:
+				plain = false
+				s.Skip()
+			}
+			return
 		case "input":
 			dst = &c.Input
 		case "output":

@@ -71,6 +71,14 @@ var messageCorpus = []string{
 	`{"role":"user","content":"x","timestamp":1`,
 	`{"role":"user","content":"x\u12","timestamp":1}`,
 	`{"role":"user"}`, `{"role":5}`, `{}`, `[]`, `null`, ``,
+	// pi 1.6's fields
+	`{"role":"assistant","content":[{"type":"text","text":"hi"}],"api":"openai-completions","provider":"p","model":"m","usage":{"input":1034,"output":57,"cacheRead":200,"cacheWrite":0,"reasoning":3,"totalTokens":1291,"cost":{"input":0.003102,"output":0.0008550000000000001,"cacheRead":0.000059999999999999995,"cacheWrite":0,"total":0.004017000000000001,"totalFromProvider":false}},"stopReason":"toolUse","timestamp":1767323050000,"responseId":"r","responseModel":"served","rawStopReason":"tool_calls","durationMs":12,"thinkingLevel":"high"}`,
+	`{"role":"assistant","content":[],"api":"anthropic-messages","provider":"a","model":"c","usage":{"input":5,"output":7,"cacheRead":0,"cacheWrite":3,"totalTokens":15,"cost":{"input":1,"output":2,"cacheRead":0,"cacheWrite":0.5,"total":3.5,"totalFromProvider":true},"cacheWrite1h":2,"reasoning":4},"stopReason":"stop","timestamp":1}`,
+	`{"role":"assistant","content":[],"usage":{"reasoning":null,"cacheWrite1h":null,"cost":{"totalFromProvider":null}},"stopReason":"error","timestamp":1,"errorMessage":"x","durationMs":1.5,"thinkingLevel":null}`,
+	`{"role":"assistant","content":[],"usage":{"cost":{"totalFromProvider":"no"}},"stopReason":"stop","timestamp":1,"durationMs":"1"}`,
+	`{"role":"toolResult","toolCallId":"c","toolName":"bash","content":[{"type":"text","text":"ok"}],"isError":false,"durationMs":1,"timestamp":1767323052000}`,
+	`{"role":"toolResult","toolCallId":"c","toolName":"t","content":[],"usage":{"input":1,"output":1,"cacheRead":0,"cacheWrite":0,"reasoning":0,"totalTokens":2,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0,"totalFromProvider":false}},"isError":true,"durationMs":3,"timestamp":1}`,
+	`{"role":"toolResult","toolCallId":"c","toolName":"t","content":[],"usage":null,"durationMs":null,"timestamp":1}`,
 }
 
 // sameDecode checks UnmarshalMessage (single pass when it can) against encoding/json's decoding.
@@ -93,24 +101,27 @@ func TestUnmarshalMessageIsEncodingJSONs(t *testing.T) {
 	for _, s := range messageCorpus {
 		sameDecode(t, []byte(s))
 	}
-	// every message of a real pi session
-	data, err := os.ReadFile("../../testdata/pi/pi-session.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range bytes.Split(data, []byte("\n")) {
-		var env struct {
-			Message json.RawMessage `json:"message"`
+	// every message of real pi 0.73.1 and pi 1.6.0 sessions
+	for _, file := range []string{"../../testdata/pi/pi-session.jsonl", "../../testdata/pi16/json-tool-run/session.jsonl"} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if json.Unmarshal(line, &env) == nil && env.Message != nil {
-			sameDecode(t, env.Message)
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			var env struct {
+				Message json.RawMessage `json:"message"`
+			}
+			if json.Unmarshal(line, &env) == nil && env.Message != nil {
+				sameDecode(t, env.Message)
+			}
 		}
 	}
 }
 
 func TestSinglePassTaken(t *testing.T) {
 	var d MessageDecoder
-	for _, i := range []int{0, 1, 2, 16, 24} {
+	n := len(messageCorpus)
+	for _, i := range []int{0, 1, 2, 16, 24, n - 7, n - 6, n - 3, n - 2} {
 		if d.decodeFast([]byte(messageCorpus[i])) == nil {
 			t.Errorf("the single pass refused %s", messageCorpus[i])
 		}
@@ -152,6 +163,9 @@ func TestDecodeUsage(t *testing.T) {
 		{`{}`, true}, {`{"input":null,"cost":null}`, true}, {`{"cost":{"total":null}}`, true},
 		{`{"Input":3}`, false}, {`{"input":3.0}`, false}, {`{"input":"3"}`, false}, {`{"cost":{"x":1}}`, false},
 		{`{"cost":5}`, false}, {`{"other":1,"input":2}`, false}, {`[]`, false},
+		{`{"input":1,"cacheWrite":0,"reasoning":2,"totalTokens":3,"cost":{"total":1,"totalFromProvider":true}}`, true},
+		{`{"input":1,"cost":{"total":1,"totalFromProvider":false},"cacheWrite1h":1,"reasoning":2}`, true},
+		{`{"cost":{"totalFromProvider":1}}`, false},
 	} {
 		var s jsonx.Scanner
 		s.Reset([]byte(c.json))

@@ -4,8 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"sync"
-
-	"github.com/pi-go/pi-go/internal/jsonx"
+	"time"
 )
 
 // StreamBuilder assembles an assistant message from stream deltas and emits pi's event sequence. It
@@ -23,6 +22,9 @@ import (
 // A StreamBuilder is used by one goroutine; Snapshot may be called from any.
 type StreamBuilder struct {
 	emit func(*AssistantEvent)
+	// begun is when the builder was made, just before the request: the final message's DurationMs
+	// counts from here (a monotonic reading).
+	begun time.Time
 	// mu guards msg: the builder holds it while it changes the message, snapshots while they copy it.
 	mu      sync.RWMutex
 	msg     AssistantMessage
@@ -47,14 +49,14 @@ type toolCallState struct {
 
 // NewStreamBuilder starts a message for model; emit receives every event (it may be nil).
 func NewStreamBuilder(model *Model, emit func(*AssistantEvent)) *StreamBuilder {
-	b := &StreamBuilder{emit: emit, textIdx: -1, thinkIdx: -1}
+	b := &StreamBuilder{emit: emit, begun: time.Now(), textIdx: -1, thinkIdx: -1}
 	b.msg = AssistantMessage{
 		Content:    []Content{},
 		API:        model.API,
 		Provider:   model.Provider,
 		Model:      model.ID,
-		StopReason: StopReasonStop,
-		Timestamp:  Now(),
+		StopReason: StopReasonPending,
+		Timestamp:  b.begun.UnixMilli(),
 	}
 	if b.msg.API == "" {
 		b.msg.API = APIOpenAICompletions
@@ -110,20 +112,13 @@ func (b *StreamBuilder) SetResponseID(id string) {
 }
 
 // SetResponseModel records the model the server says answered, when it differs from the requested one
-// (pi 0.73.1's "responseModel"; the first one wins).
+// (the first one wins).
 func (b *StreamBuilder) SetResponseModel(model string) {
-	if model == "" || b.msg.Extra["responseModel"] != nil {
+	if model == "" || b.msg.ResponseModel != "" {
 		return
 	}
-	data := jsonx.AppendString(nil, model)
-	// A fresh map: earlier snapshots share the old one (nil here, as nothing else sets Extra).
-	extra := make(map[string]json.RawMessage, len(b.msg.Extra)+1)
-	for k, v := range b.msg.Extra {
-		extra[k] = v
-	}
-	extra["responseModel"] = data
 	b.mu.Lock()
-	b.msg.Extra = extra
+	b.msg.ResponseModel = model
 	b.mu.Unlock()
 }
 
@@ -134,9 +129,11 @@ func (b *StreamBuilder) SetUsage(u Usage) {
 	b.mu.Unlock()
 }
 
-// SetStopReason records the mapped finish reason; errMsg is kept for error reasons.
-func (b *StreamBuilder) SetStopReason(r StopReason, errMsg string) {
+// SetStopReason records the provider's stop reason (raw, as sent) and what it maps to; errMsg is
+// kept for error reasons.
+func (b *StreamBuilder) SetStopReason(raw string, r StopReason, errMsg string) {
 	b.mu.Lock()
+	b.msg.RawStopReason = raw
 	b.msg.StopReason = r
 	if errMsg != "" {
 		b.msg.ErrorMessage = errMsg
@@ -334,6 +331,13 @@ func (b *StreamBuilder) Finish() *AssistantMessage {
 		return b.final()
 	}
 	b.closeBlocks()
+	if b.msg.StopReason == StopReasonPending {
+		// No stop reason arrived, yet the stream ended normally ([DONE]): pi-go takes that as a
+		// finished answer, as pi 0.73.1 did.
+		b.mu.Lock()
+		b.msg.StopReason = StopReasonStop
+		b.mu.Unlock()
+	}
 	if b.msg.StopReason == StopReasonError || b.msg.StopReason == StopReasonAborted {
 		msg := b.msg.ErrorMessage
 		if msg == "" {
@@ -379,7 +383,19 @@ func (b *StreamBuilder) fail(reason StopReason, errMsg string, close bool) *Assi
 	return final
 }
 
-func (b *StreamBuilder) final() *AssistantMessage { return b.snapshot() }
+// final is the finished message: a copy, timed as pi's event stream times it (milliseconds from the
+// builder's creation, rounded).
+func (b *StreamBuilder) final() *AssistantMessage {
+	m := b.snapshot()
+	if m.DurationMs == nil {
+		ms := (time.Since(b.begun) + time.Millisecond/2).Milliseconds()
+		m.DurationMs = &ms
+		b.mu.Lock()
+		b.msg.DurationMs = m.DurationMs
+		b.mu.Unlock()
+	}
+	return m
+}
 
 // ParseArguments decodes a tool call's arguments into dst.
 func (c *Content) ParseArguments(dst any) error {

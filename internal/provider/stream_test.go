@@ -24,7 +24,7 @@ func streamEverything(sb *StreamBuilder) *AssistantMessage {
 	}
 	sb.SetResponseModel("served-model")
 	sb.SetUsage(Usage{Input: 3, Output: 4, TotalTokens: 7})
-	sb.SetStopReason(StopReasonToolUse, "")
+	sb.SetStopReason("tool_calls", StopReasonToolUse, "")
 	return sb.Finish()
 }
 
@@ -48,9 +48,12 @@ func TestStreamSnapshotsNeverChange(t *testing.T) {
 				t.Fatalf("%s: a partial message of its own", e.Type)
 			}
 		}
-		data, err := e.MarshalJSON()
-		if err != nil {
-			t.Fatal(err)
+		var data []byte
+		if e.Partial != nil {
+			var err error
+			if data, err = e.Partial.MarshalJSON(); err != nil {
+				t.Fatal(err)
+			}
 		}
 		events = append(events, seen{e, e.Snapshot(), string(data)})
 	}))
@@ -58,11 +61,10 @@ func TestStreamSnapshotsNeverChange(t *testing.T) {
 		t.Fatalf("only %d events", len(events))
 	}
 	for i, s := range events {
-		ev := *s.ev
-		if ev.Partial != nil {
-			ev.Partial = s.snap
+		if s.ev.Partial == nil {
+			continue
 		}
-		data, err := ev.MarshalJSON()
+		data, err := s.snap.MarshalJSON()
 		if err != nil {
 			t.Fatal(err)
 		}

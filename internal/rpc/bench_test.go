@@ -35,9 +35,9 @@ func BenchmarkParseCommandLine(b *testing.B) {
 	}
 }
 
-// BenchmarkDeltaEventOutput measures what RPC adds per streamed delta: a message_update event that
-// carries the whole partial answer twice (pi's shape), here 8 KB of text, encoded and written through
-// the buffered line writer.
+// BenchmarkDeltaEventOutput measures what RPC adds per streamed delta: a message_update event of an
+// answer 8 KB long so far (pi 1.6 writes the delta and the usage), encoded and written through the
+// buffered line writer.
 func BenchmarkDeltaEventOutput(b *testing.B) {
 	partial := &provider.AssistantMessage{Content: []provider.Content{provider.TextContent(strings.Repeat("lorem ipsum ", 700))},
 		API: provider.APIOpenAICompletions, Provider: "mock", Model: "mock-model", StopReason: provider.StopReasonStop, Timestamp: 1}

@@ -150,8 +150,11 @@ func TestGoldenShapeOfPiExchange(t *testing.T) {
 	}
 	gotShapes, wantShapes := shapes(got), shapes(want)
 	for kind, paths := range wantShapes {
+		if strings.HasPrefix(kind, "message_update") {
+			continue // pi 1.6 writes the delta only; the sample has 0.73.1's full message
+		}
 		missing, extra := diffSets(paths, gotShapes[kind])
-		missing, extra = withoutKnown(kind, missing), withoutKnown(kind, extra)
+		missing, extra = withoutKnown(missing), withoutKnown(extra)
 		if len(missing)+len(extra) > 0 {
 			t.Errorf("%s: fields pi writes and pi-go does not: %v; fields only pi-go writes: %v", kind, missing, extra)
 		}
@@ -183,26 +186,22 @@ func without073(recs []record) []record {
 	return out
 }
 
-// knownStreamDeviations are differences of provider.StreamBuilder, not of the RPC layer (reported to
-// the lead): when a stream ends pi finalises every tool call before it emits the first *_end event, so
-// the partial of a text_end has no partialArgs/streamIndex left; and on abort pi sets stopReason and
-// errorMessage before closing the blocks, so text_end's partial carries the errorMessage already.
-// They are tolerated while present, so the test keeps passing once the builder is fixed.
-var knownStreamDeviations = map[string]bool{
-	"message_update(assistant) text_end|.assistantMessageEvent.partial.errorMessage:s":          true,
-	"message_update(assistant) text_end|.message.errorMessage:s":                                true,
-	"message_update(assistant) text_end|.assistantMessageEvent.partial.content[].partialArgs:s": true,
-	"message_update(assistant) text_end|.assistantMessageEvent.partial.content[].streamIndex:n": true,
-	"message_update(assistant) text_end|.message.content[].partialArgs:s":                       true,
-	"message_update(assistant) text_end|.message.content[].streamIndex:n":                       true,
-}
+// pi16Fields are the fields pi 1.6 added to the records of this exchange (and a tool result's
+// structured content), which pi 0.73.1's sample cannot have (the comparison with pi 1.6's own output
+// is in cmd/pi's fixture tests).
+var pi16Fields = []string{".rawStopReason:s", ".durationMs:n", ".thinkingLevel:s", ".usage.reasoning:n", ".usage.cost.totalFromProvider:b",
+	".willRetry:b"}
 
-func withoutKnown(kind string, paths []string) []string {
+func withoutKnown(paths []string) []string {
 	var out []string
+next:
 	for _, p := range paths {
-		if !knownStreamDeviations[kind+"|"+p] {
-			out = append(out, p)
+		for _, f := range pi16Fields {
+			if strings.HasSuffix(p, f) || strings.HasPrefix(p, ".result.structuredContent.") {
+				continue next
+			}
 		}
+		out = append(out, p)
 	}
 	return out
 }

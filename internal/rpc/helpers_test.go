@@ -248,6 +248,8 @@ func describe(r record) string {
 	}
 	if m, ok := r.obj["message"].(map[string]any); ok {
 		s += "(" + fmt.Sprint(m["role"]) + ")"
+	} else if s == "message_update" {
+		s += "(assistant)" // pi 1.6 updates only answers, and no longer writes the message
 	}
 	if ae, ok := r.obj["assistantMessageEvent"].(map[string]any); ok {
 		s += " " + fmt.Sprint(ae["type"])

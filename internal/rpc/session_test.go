@@ -10,7 +10,6 @@ import (
 	"github.com/pi-go/pi-go/internal/provider/openaitest"
 )
 
-// runPrompt sends a prompt and waits for its agent_end.
 // runPrompt prompts and waits until the session is idle again (agent_settled), as pi 1.6's
 // RpcClient.promptAndWait does.
 func runPrompt(t *testing.T, c *client, text string) {

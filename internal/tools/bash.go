@@ -81,6 +81,7 @@ func (t *bashTool) Execute(ctx context.Context, call loop.ToolCall, onUpdate fun
 		onUpdate(loop.ToolResult{Content: []provider.Content{provider.TextContent(tr.Content)}, Details: details})
 	}
 
+	started := time.Now()
 	res, err := shell.Exec(ctx, command, t.cwd, t.opts, timeout, func(chunk []byte) time.Duration {
 		out.Append(chunk)
 		if onUpdate == nil {
@@ -109,14 +110,38 @@ func (t *bashTool) Execute(ctx context.Context, call loop.ToolCall, onUpdate fun
 			fmt.Sprintf("Command timed out after %s seconds", jsNumber(*args.Timeout))))
 	}
 	text, details := bashFormat(out, "(no output)")
-	if res.ExitCode != nil && *res.ExitCode != 0 {
-		return loop.ToolResult{}, errors.New(bashAppendStatus(text, fmt.Sprintf("Command exited with code %d", *res.ExitCode)))
+	if res.ExitCode == nil {
+		// Killed by a signal (pi 1.6; 0.73.1 took it for success).
+		return loop.ToolResult{}, errors.New(bashAppendStatus(text, "Command terminated without an exit code"))
 	}
-	result := loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}}
+	// pi 1.6 reports the run as data too, and a non-zero exit as an error result of its own (the
+	// structured content goes with it) rather than a failure.
+	full, truncated := out.FullOutput()
+	sc := bashOutput{Output: full, Truncated: truncated, ExitCode: *res.ExitCode,
+		WallTimeSeconds: math.Round(float64(time.Since(started).Milliseconds())/100) / 10}
+	if truncated {
+		_, sc.FullOutputPath = out.Snapshot(true)
+	}
+	result := loop.ToolResult{StructuredContent: sc}
 	if details != nil {
 		result.Details = details
 	}
+	if *res.ExitCode != 0 {
+		text = bashAppendStatus(text, fmt.Sprintf("Command exited with code %d", *res.ExitCode))
+		result.IsError = true
+	}
+	result.Content = []provider.Content{provider.TextContent(text)}
 	return result, nil
+}
+
+// bashOutput is bash's structured content (pi 1.6), for programmatic callers: the whole output (up to
+// shell.FullOutputMax bytes, then its start and end), unlike the tail the model is shown.
+type bashOutput struct {
+	Output          string  `json:"output"`
+	Truncated       bool    `json:"truncated"`
+	FullOutputPath  string  `json:"full_output_path,omitempty"`
+	ExitCode        int     `json:"exit_code"`
+	WallTimeSeconds float64 `json:"wall_time_seconds"`
 }
 
 // bashMaxTimeout is pi's limit (the longest delay Node's setTimeout takes, 2^31-1 ms): a longer

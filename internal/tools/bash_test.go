@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -70,14 +71,17 @@ func TestBashResults(t *testing.T) {
 		args    string
 		want    string
 		wantErr string
+		// wantFailed is the text of a result that reports a failed command itself (pi 1.6: a
+		// non-zero exit), with its structured content.
+		wantFailed string
 	}{
 		{name: "echo", args: `{"command":"echo hello"}`, want: "hello\n"},
 		{name: "no output", args: `{"command":"true"}`, want: "(no output)"},
 		{name: "stderr merged", args: `{"command":"echo out; echo err >&2"}`, want: "out\nerr\n"},
 		{name: "stdin is empty", args: `{"command":"cat; echo done"}`, want: "done\n"},
-		{name: "exit code", args: `{"command":"exit 1"}`, wantErr: "(no output)\n\nCommand exited with code 1"},
-		{name: "exit code with output", args: `{"command":"echo oops; exit 3"}`, wantErr: "oops\n\n\nCommand exited with code 3"},
-		{name: "killed by signal is success", args: `{"command":"echo x; kill -9 $$"}`, want: "x\n"},
+		{name: "exit code", args: `{"command":"exit 1"}`, wantFailed: "(no output)\n\nCommand exited with code 1"},
+		{name: "exit code with output", args: `{"command":"echo oops; exit 3"}`, wantFailed: "oops\n\n\nCommand exited with code 3"},
+		{name: "killed by a signal", args: `{"command":"echo x; kill -9 $$"}`, wantErr: "x\n\n\nCommand terminated without an exit code"},
 		{name: "timeout", args: `{"command":"sleep 30","timeout":0.2}`, wantErr: "Command timed out after 0.2 seconds"},
 		{name: "timeout with output", args: `{"command":"echo hi; sleep 30","timeout":0.3}`, wantErr: "hi\n\n\nCommand timed out after 0.3 seconds"},
 		{name: "null timeout means none", args: `{"command":"echo ok","timeout":null}`, want: "ok\n"},
@@ -104,7 +108,7 @@ func TestBashResults(t *testing.T) {
 		{name: "no editor", args: `{"command":"for e in \"$GIT_EDITOR\" \"$GIT_SEQUENCE_EDITOR\" \"$EDITOR\" \"$VISUAL\"; do sh -c \"$e \\\"\\$@\\\"\" \"$e\" file 2>&1; echo \"exit $?\"; done"}`,
 			want: strings.Repeat("pi-go: no editor here (the command has no terminal): give the text on the command line, e.g. git commit -m \"...\", git merge --no-edit\nexit 1\n", 4)},
 		{name: "a missing vi is not found", args: `{"command":"PATH=/nonexistent; vim x"}`,
-			wantErr: "environment: vim: command not found\n\n\nCommand exited with code 127"},
+			wantFailed: "environment: vim: command not found\n\n\nCommand exited with code 127"},
 		{name: "prefix overrides the editor", opts: shell.Options{CommandPrefix: "export GIT_EDITOR=true"}, args: `{"command":"echo $GIT_EDITOR"}`, want: "true\n"},
 		{name: "extra env wins", opts: shell.Options{Env: []string{"PAGER=less", "PIGO_X=1"}}, args: `{"command":"echo $PAGER $PIGO_X"}`, want: "less 1\n"},
 		{name: "bin dir on PATH", opts: shell.Options{BinDir: "/opt/pi-bin"}, args: `{"command":"echo ${PATH%%:*}"}`, want: "/opt/pi-bin\n"},
@@ -127,11 +131,18 @@ func TestBashResults(t *testing.T) {
 			if err != nil {
 				t.Fatalf("error %v", err)
 			}
-			if got := bashText(res); got != tc.want {
-				t.Fatalf("text %q, want %q", got, tc.want)
+			want := tc.want
+			if tc.wantFailed != "" {
+				want = tc.wantFailed
+			}
+			if got := bashText(res); got != want || res.IsError != (tc.wantFailed != "") {
+				t.Fatalf("text %q (isError %v), want %q", got, res.IsError, want)
 			}
 			if res.Details != nil {
 				t.Fatalf("details %v, want none", res.Details)
+			}
+			if sc, ok := res.StructuredContent.(bashOutput); !ok || sc.Truncated || !strings.HasPrefix(want, sc.Output) {
+				t.Fatalf("structured content %+v", res.StructuredContent)
 			}
 		})
 	}
@@ -172,8 +183,34 @@ func TestBashUpdatesMatchPiShape(t *testing.T) {
 	if got := bashJSON(t, updates[1]); got != `{"content":[{"type":"text","text":"one\n"}],"details":{}}` {
 		t.Fatalf("second update %s", got)
 	}
-	if got := bashJSON(t, res); got != `{"content":[{"type":"text","text":"one\n"}]}` {
+	got := regexp.MustCompile(`"wall_time_seconds":[0-9.]+`).ReplaceAllString(bashJSON(t, res), `"wall_time_seconds":0`)
+	if got != `{"content":[{"type":"text","text":"one\n"}],"structuredContent":{"output":"one\n","truncated":false,"exit_code":0,"wall_time_seconds":0}}` {
 		t.Fatalf("result %s", got)
+	}
+}
+
+// bash's structured content has the whole output while the model gets its tail: past
+// shell.FullOutputMax bytes, its start and end around a note of what is left out, and the path of the
+// file with all of it.
+func TestBashStructuredContentOfALongOutput(t *testing.T) {
+	n := shell.FullOutputMax + 1000
+	res, err, _ := bashCall(t, bashTestContext(t), NewBash(t.TempDir(), shell.Options{}),
+		fmt.Sprintf(`{"command":"printf 'start'; head -c %d /dev/zero | tr '\\0' 'x'; printf 'end'; exit 2"}`, n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, ok := res.StructuredContent.(bashOutput)
+	if !ok || !res.IsError || sc.ExitCode != 2 || !sc.Truncated || sc.FullOutputPath == "" {
+		t.Fatalf("result %q, structured content %+v", bashText(res), res.StructuredContent)
+	}
+	half := shell.FullOutputMax / 2
+	omitted := n + len("start") + len("end") - 2*half
+	want := "start" + strings.Repeat("x", half-5) + fmt.Sprintf("\n\n[... %d bytes omitted ...]\n\n", omitted) + strings.Repeat("x", half-3) + "end"
+	if sc.Output != want {
+		t.Fatalf("output of %d bytes, want %d: %q … %q", len(sc.Output), len(want), sc.Output[:20], sc.Output[len(sc.Output)-20:])
+	}
+	if len(bashText(res)) > 60*1024 {
+		t.Errorf("the model's text is %d bytes, not the truncated tail", len(bashText(res)))
 	}
 }
 

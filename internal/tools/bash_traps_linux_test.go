@@ -194,7 +194,7 @@ func TestBashTrapHelper(t *testing.T) {
 				start := time.Now()
 				res, err := tool.Execute(bashTestContext(t), loop.ToolCall{Args: args}, nil)
 				r.Elapsed = time.Since(start)
-				r.Text = bashText(res)
+				r.IsError, r.Text = res.IsError, bashText(res)
 				if err != nil {
 					r.IsError, r.Text = true, err.Error()
 				}

@@ -73,6 +73,43 @@ func (t *readTool) Definition() provider.ToolDefinition {
 }
 
 func (t *readTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.ToolResult)) (loop.ToolResult, error) {
+	res, err := t.read(ctx, call)
+	if err != nil {
+		return res, err
+	}
+	res.StructuredContent = readOutput(res.Content)
+	return res, nil
+}
+
+// readImageOutput is read's structured content for an image, in pi 1.6's key order.
+type readImageOutput struct {
+	Type     string `json:"type"`
+	Data     string `json:"data"`
+	MimeType string `json:"mimeType"`
+	Note     string `json:"note"`
+}
+
+// readOutput is read's structured content (pi 1.6): the image and its note, or the text for text
+// files and images that could not be sent.
+func readOutput(content []provider.Content) any {
+	var text string
+	var image *provider.Content
+	sawText := false
+	for i := range content {
+		switch c := &content[i]; {
+		case c.Type == provider.ContentText && !sawText:
+			text, sawText = c.Text, true
+		case c.Type == provider.ContentImage && image == nil:
+			image = c
+		}
+	}
+	if image != nil {
+		return readImageOutput{Type: "image", Data: image.Data, MimeType: image.MimeType, Note: text}
+	}
+	return text
+}
+
+func (t *readTool) read(ctx context.Context, call loop.ToolCall) (loop.ToolResult, error) {
 	if ctx.Err() != nil {
 		return loop.ToolResult{}, errAborted
 	}

@@ -509,3 +509,34 @@ func TestReadOfASmallFileAllocatesLittle(t *testing.T) {
 		t.Errorf("a read of a 6-byte file allocates %d bytes", perRead)
 	}
 }
+
+// read's structured content (pi 1.6): the text of a text file (with read's notices, as the model gets
+// it), the image and its note for an image, the text when an image could not be sent.
+func TestReadStructuredContent(t *testing.T) {
+	dir := t.TempDir()
+	readWriteFile(t, dir, "a.txt", "one\ntwo\nthree\n")
+	if err := os.WriteFile(filepath.Join(dir, "pixel.png"), imgB64(t, imgPixelPNG), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := readCall(t, NewRead(dir, ReadOptions{}), readArgs("a.txt", 2, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StructuredContent != readText(res) || !strings.HasPrefix(readText(res), "two") {
+		t.Errorf("text: structured %q, content %q", res.StructuredContent, readText(res))
+	}
+	res, err = readCall(t, NewRead(dir, ReadOptions{}), readArgs("pixel.png", 0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(loop.ToolResult{Content: res.Content[:0], StructuredContent: res.StructuredContent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"content":[],"structuredContent":{"type":"image","data":"` + imgPixelPNG + `","mimeType":"image/png","note":"Read image file [image/png]"}}`; string(data) != want {
+		t.Errorf("image:\n got %s\nwant %s", data, want)
+	}
+	if _, err := readCall(t, NewRead(dir, ReadOptions{}), readArgs("missing.txt", 0, 0)); err == nil {
+		t.Fatal("a missing file was read")
+	}
+}

@@ -95,7 +95,7 @@ func toolTurn(text, name, args string) turn {
 		}
 		i := 0
 		b.ToolCall(&i, "call_1", name, args)
-		b.SetStopReason(provider.StopReasonToolUse, "")
+		b.SetStopReason("tool_calls", provider.StopReasonToolUse, "")
 		return b.Finish()
 	}
 }

@@ -58,6 +58,26 @@ type rawUsage struct {
 	PromptCacheHitTokens           float64
 	HasCachedTokens                bool
 	HasPromptCacheHitTokens        bool
+	// TopCachedTokens is usage.cached_tokens (Kimi's place for it).
+	TopCachedTokens    float64
+	HasTopCachedTokens bool
+	// ReasoningTokens is completion_tokens_details.reasoning_tokens, TopReasoningTokens
+	// usage.reasoning_tokens.
+	ReasoningTokens, TopReasoningTokens float64
+	// OpenRouter's billing: cost, is_byok and cost_details.
+	Cost                   billed
+	IsBYOK                 *bool
+	HasCostDetails         bool
+	UpstreamCost           billed
+	UpstreamCostIsNull     bool
+	UpstreamPromptCost     billed
+	UpstreamCompletionCost billed
+}
+
+// billed is a cost as sent: OK when it was a number.
+type billed struct {
+	Value float64
+	OK    bool
 }
 
 // chunkDecoder decodes chunks, reusing its buffers from one chunk to the next.
@@ -246,6 +266,45 @@ func (d *chunkDecoder) usage() (rawUsage, bool) {
 					u.CachedTokens, u.HasCachedTokens = s.Number()
 				case "cache_write_tokens":
 					u.CacheWriteTokens, _ = s.Number()
+				default:
+					s.Skip()
+				}
+			})
+		case "cached_tokens":
+			u.TopCachedTokens, u.HasTopCachedTokens = s.Number()
+		case "completion_tokens_details":
+			u.ReasoningTokens = 0
+			s.Object(func(key []byte) {
+				if string(key) == "reasoning_tokens" {
+					u.ReasoningTokens, _ = s.Number()
+				} else {
+					s.Skip()
+				}
+			})
+		case "reasoning_tokens":
+			u.TopReasoningTokens, _ = s.Number()
+		case "cost":
+			u.Cost.Value, u.Cost.OK = s.Number()
+		case "is_byok":
+			u.IsBYOK = nil
+			switch s.Peek() {
+			case 't', 'f':
+				b := s.Peek() == 't'
+				u.IsBYOK = &b
+			}
+			s.Skip()
+		case "cost_details":
+			u.HasCostDetails = s.Peek() == '{'
+			u.UpstreamCost, u.UpstreamCostIsNull, u.UpstreamPromptCost, u.UpstreamCompletionCost = billed{}, false, billed{}, billed{}
+			s.Object(func(key []byte) {
+				switch string(key) {
+				case "upstream_inference_cost":
+					u.UpstreamCostIsNull = s.Peek() == 'n'
+					u.UpstreamCost.Value, u.UpstreamCost.OK = s.Number()
+				case "upstream_inference_prompt_cost":
+					u.UpstreamPromptCost.Value, u.UpstreamPromptCost.OK = s.Number()
+				case "upstream_inference_completions_cost":
+					u.UpstreamCompletionCost.Value, u.UpstreamCompletionCost.OK = s.Number()
 				default:
 					s.Skip()
 				}

@@ -48,13 +48,17 @@ func TestMatchesPiEventSequence(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("events\n got: %q\nwant: %q", got, want)
 	}
-	// pi's message_end for that answer, with the timestamp blanked.
-	const piFinal = `{"role":"assistant","content":[{"type":"text","text":"Let me look around."},{"type":"toolCall","id":"call_mock000045_0","name":"bash","arguments":{"command":"ls -la"}}],"api":"openai-completions","provider":"mock","model":"mock-model","usage":{"input":1389,"output":11,"cacheRead":0,"cacheWrite":0,"totalTokens":1400,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"toolUse","timestamp":0,"responseId":"chatcmpl-mock000045"}`
+	// pi's message_end for that answer, with the timestamp and duration blanked, and the fields pi
+	// 1.6.0's provider adds (testdata/pi16/json-tool-run has the same answer): the reasoning count
+	// and totalFromProvider of a priced usage, the raw finish reason, the duration (the thinking
+	// level is the agent loop's).
+	const piFinal = `{"role":"assistant","content":[{"type":"text","text":"Let me look around."},{"type":"toolCall","id":"call_mock000045_0","name":"bash","arguments":{"command":"ls -la"}}],"api":"openai-completions","provider":"mock","model":"mock-model","usage":{"input":1389,"output":11,"cacheRead":0,"cacheWrite":0,"reasoning":0,"totalTokens":1400,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0,"totalFromProvider":false}},"stopReason":"toolUse","timestamp":0,"responseId":"chatcmpl-mock000045","rawStopReason":"tool_calls","durationMs":0}`
 	data, err := msg.MarshalJSON()
 	if err != nil {
 		t.Fatal(err)
 	}
 	final := regexp.MustCompile(`"timestamp":\d+`).ReplaceAllString(string(data), `"timestamp":0`)
+	final = regexp.MustCompile(`"durationMs":\d+`).ReplaceAllString(final, `"durationMs":0`)
 	if final != piFinal {
 		t.Fatalf("final message\n got: %s\nwant: %s", final, piFinal)
 	}

@@ -230,7 +230,7 @@ func TestChunkDetails(t *testing.T) {
 		msg, _, _ := streamEvents(t, openaitest.Response{Events: []string{
 			openaitest.Data(`{"id":"r1","model":"test-model-2025","choices":[{"index":0,"delta":{"content":"x"},"finish_reason":"stop","usage":{"prompt_tokens":100,"completion_tokens":7,"prompt_cache_hit_tokens":60}}]}`),
 			openaitest.Done()}}, nil)
-		want := provider.Usage{Input: 40, Output: 7, CacheRead: 60, TotalTokens: 107}
+		want := provider.Usage{Input: 40, Output: 7, CacheRead: 60, TotalTokens: 107, Keys: provider.UsageReasoning}
 		want.CalculateCost(testModel("").Cost)
 		if msg.Usage != want {
 			t.Fatalf("usage %+v, want %+v", msg.Usage, want)
@@ -240,15 +240,57 @@ func TestChunkDetails(t *testing.T) {
 			t.Fatalf("no responseModel in %s", data)
 		}
 	})
+	// pi 1.6 no longer takes the writes out of the cached tokens (0.73.1 did: 600 read, 100 input).
 	t.Run("OpenRouter cache writes", func(t *testing.T) {
 		msg, _, _ := streamEvents(t, openaitest.Response{Events: []string{
 			c.Text("x"), c.Finish("stop"),
 			openaitest.Data(`{"choices":[],"usage":{"prompt_tokens":1000,"completion_tokens":10,"prompt_tokens_details":{"cached_tokens":900,"cache_write_tokens":300}}}`),
 			openaitest.Done()}}, nil)
-		if msg.Usage.Input != 100 || msg.Usage.CacheRead != 600 || msg.Usage.CacheWrite != 300 || msg.Usage.TotalTokens != 1010 {
+		if msg.Usage.Input != 0 || msg.Usage.CacheRead != 900 || msg.Usage.CacheWrite != 300 || msg.Usage.TotalTokens != 1210 {
 			t.Fatalf("usage %+v", msg.Usage)
 		}
 	})
+	t.Run("Kimi's cached tokens and a top-level reasoning count", func(t *testing.T) {
+		msg, _, _ := streamEvents(t, openaitest.Response{Events: []string{
+			c.Text("x"), c.Finish("stop"),
+			openaitest.Data(`{"choices":[],"usage":{"prompt_tokens":100,"completion_tokens":30,"cached_tokens":40,"reasoning_tokens":20,"completion_tokens_details":{"reasoning_tokens":0}}}`),
+			openaitest.Done()}}, nil)
+		if u := msg.Usage; u.Input != 60 || u.CacheRead != 40 || u.Reasoning != 20 || u.TotalTokens != 130 {
+			t.Fatalf("usage %+v", u)
+		}
+	})
+	// OpenRouter reports what it billed: pi 1.6 takes it as the total when the accounting is complete.
+	for _, tc := range []struct {
+		name, usage string
+		total       float64
+		billed      bool
+	}{
+		{"billed", `"cost":0.5,"is_byok":false`, 0.5, true},
+		{"own key with the upstream cost", `"cost":0.01,"is_byok":true,"cost_details":{"upstream_inference_cost":0.25}`, 0.26, true},
+		{"own key with the upstream parts", `"cost":0.01,"is_byok":true,"cost_details":{"upstream_inference_cost":null,"upstream_inference_prompt_cost":0.25,"upstream_inference_completions_cost":0.5}`, 0.76, true},
+		{"own key without the upstream cost", `"cost":0.01,"is_byok":true,"cost_details":{"upstream_inference_cost":null}`, 0, false},
+		{"no key flag", `"cost":0.5`, 0, false},
+		{"a negative cost", `"cost":-1,"is_byok":false`, 0, false},
+	} {
+		t.Run("OpenRouter cost: "+tc.name, func(t *testing.T) {
+			msg, _, _ := streamEvents(t, openaitest.Response{Events: []string{
+				c.Text("x"), c.Finish("stop"),
+				openaitest.Data(`{"choices":[],"usage":{"prompt_tokens":1000,"completion_tokens":10,` + tc.usage + `}}`),
+				openaitest.Done()}}, func(r *provider.Request) {
+				m := *r.Model
+				m.Provider = "openrouter"
+				r.Model = &m
+			})
+			want := provider.Usage{Input: 1000, Output: 10, TotalTokens: 1010, Keys: provider.UsageReasoning}
+			want.CalculateCost(testModel("").Cost)
+			if tc.billed {
+				want.Cost.Total, want.Cost.TotalFromProvider = tc.total, true
+			}
+			if msg.Usage != want {
+				t.Fatalf("usage %+v\nwant  %+v", msg.Usage, want)
+			}
+		})
+	}
 	t.Run("encrypted reasoning detail signs its tool call", func(t *testing.T) {
 		msg, _, _ := streamEvents(t, openaitest.Response{Events: []string{
 			c.ToolCall(0, "call_9", "ls", "{}"),

@@ -3,6 +3,8 @@ package openai
 import (
 	"fmt"
 	"io"
+	"math"
+	"strings"
 
 	"github.com/pi-go/pi-go/internal/provider"
 )
@@ -149,7 +151,7 @@ func (r *reader) apply(c *chunk) {
 	}
 	if len(c.FinishReason) > 0 {
 		reason, errMsg := mapFinishReason(string(c.FinishReason))
-		b.SetStopReason(reason, errMsg)
+		b.SetStopReason(string(c.FinishReason), reason, errMsg)
 		r.sawStop = true
 	}
 	if len(c.Content) > 0 {
@@ -214,28 +216,70 @@ func mapFinishReason(reason string) (provider.StopReason, string) {
 	return provider.StopReasonError, "Provider finish_reason: " + reason
 }
 
-// usageFrom converts a usage object (pi 0.73.1's accounting: cached tokens are not input, a cache
-// write is reported apart, completion tokens already include reasoning tokens).
+// usageFrom converts a usage object as pi 1.6 does: cached tokens (OpenAI's and OpenRouter's
+// prompt_tokens_details.cached_tokens, DeepSeek's prompt_cache_hit_tokens, Kimi's cached_tokens) are
+// cache reads and not input, a cache write (cache_write_tokens) is counted apart, completion tokens
+// already include the reasoning tokens. The cost is the catalogue's estimate, or what OpenRouter says
+// it billed.
 func usageFrom(u *rawUsage, m *provider.Model) provider.Usage {
-	cached := u.PromptCacheHitTokens
-	if u.HasCachedTokens {
-		cached = u.CachedTokens
+	read := 0.0
+	switch {
+	case u.HasCachedTokens:
+		read = u.CachedTokens
+	case u.HasPromptCacheHitTokens:
+		read = u.PromptCacheHitTokens
+	case u.HasTopCachedTokens:
+		read = u.TopCachedTokens
 	}
 	write := u.CacheWriteTokens
-	read := cached
-	if write > 0 {
-		read = max(0, cached-write)
-	}
 	input := max(0, u.PromptTokens-read-write)
+	reasoning := u.ReasoningTokens
+	if reasoning == 0 {
+		reasoning = u.TopReasoningTokens
+	}
 	out := provider.Usage{
 		Input:      toInt(input),
 		Output:     toInt(u.CompletionTokens),
 		CacheRead:  toInt(read),
 		CacheWrite: toInt(write),
+		Reasoning:  toInt(reasoning),
+		// pi 1.6 writes the reasoning count of every usage it parses (0 when the server gives none).
+		Keys: provider.UsageReasoning,
 	}
 	out.TotalTokens = out.Input + out.Output + out.CacheRead + out.CacheWrite
 	out.CalculateCost(m.Cost)
+	if m.Provider == "openrouter" || strings.Contains(m.BaseURL, "openrouter.ai") {
+		applyOpenRouterCost(&out, u)
+	}
 	return out
+}
+
+// applyOpenRouterCost replaces the catalogue's total with the cost OpenRouter reports having billed,
+// when its accounting is complete: the cost itself, plus for a bring-your-own-key request the
+// upstream provider's (named, or as its prompt and completion parts).
+func applyOpenRouterCost(out *provider.Usage, u *rawUsage) {
+	valid := func(b billed) bool { return b.OK && !math.IsInf(b.Value, 0) && b.Value >= 0 }
+	if !valid(u.Cost) || u.IsBYOK == nil {
+		return
+	}
+	if !*u.IsBYOK {
+		out.Cost.Total, out.Cost.TotalFromProvider = u.Cost.Value, true
+		return
+	}
+	if !u.HasCostDetails {
+		return
+	}
+	upstream := u.UpstreamCost
+	if u.UpstreamCostIsNull {
+		if !valid(u.UpstreamPromptCost) || !valid(u.UpstreamCompletionCost) {
+			return
+		}
+		upstream = billed{Value: u.UpstreamPromptCost.Value + u.UpstreamCompletionCost.Value, OK: true}
+	}
+	if !valid(upstream) {
+		return
+	}
+	out.Cost.Total, out.Cost.TotalFromProvider = u.Cost.Value+upstream.Value, true
 }
 
 func toInt(f float64) int {

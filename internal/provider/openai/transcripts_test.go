@@ -40,7 +40,7 @@ func TestTranscripts(t *testing.T) {
 		{
 			file: "deepseek-reasoning.sse", thinking: "Okay, the user says hi. I should greet them.",
 			signature: "reasoning_content", text: "Hi! How can I help?", stop: provider.StopReasonStop,
-			usage:      provider.Usage{Input: 13, Output: 27, TotalTokens: 40},
+			usage:      provider.Usage{Input: 13, Output: 27, Reasoning: 19, TotalTokens: 40},
 			responseID: "5d3f0e3c-2a7b-4c4e-9a57-1f6e1b8c0d21", order: []string{"thinking", "text"},
 		},
 		{
@@ -52,7 +52,7 @@ func TestTranscripts(t *testing.T) {
 		{
 			file: "openrouter-reasoning.sse", thinking: "The user's asking about Go. Short answer.",
 			signature: "reasoning", text: "Go is a compiled language.", stop: provider.StopReasonStop,
-			usage:      provider.Usage{Input: 21, Output: 45, TotalTokens: 66},
+			usage:      provider.Usage{Input: 21, Output: 45, Reasoning: 31, TotalTokens: 66},
 			responseID: "gen-1751817400-Xk9vQ2mLp8RtZ3wYb7Nc", order: []string{"thinking", "text"},
 		},
 		{
@@ -122,6 +122,7 @@ func TestTranscripts(t *testing.T) {
 				}
 			}
 			want := tt.usage
+			want.Keys |= provider.UsageReasoning
 			want.CalculateCost(m.Cost)
 			if msg.Usage != want {
 				t.Errorf("usage %+v, want %+v", msg.Usage, want)

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"bytes"
+	"fmt"
 	"unicode/utf8"
 
 	"github.com/pi-go/pi-go/internal/tools/output"
@@ -29,7 +30,16 @@ type Capture struct {
 	spilling bool
 	spool    *spool
 	finished bool
+
+	// whole is the raw output while it is at most FullOutputMax bytes; past that, rawHead keeps its first
+	// half and rawTail at least its last half (FullOutput).
+	whole, rawHead, rawTail []byte
+	overFull                bool
 }
+
+// FullOutputMax bounds FullOutput, the output given whole to programmatic callers (pi 1.6's bash
+// structured content): past it the middle is left out.
+const FullOutputMax = 1 << 20
 
 // NewCapture returns an empty capture; its spill file, once needed, is <filePrefix>-<hex>.log in dir.
 func NewCapture(dir *OutputDir, filePrefix string) *Capture {
@@ -45,6 +55,7 @@ func NewCapture(dir *OutputDir, filePrefix string) *Capture {
 
 // Append adds one raw chunk; the chunk is not retained.
 func (o *Capture) Append(raw []byte) {
+	o.keepFull(raw)
 	o.totalRaw += len(raw)
 	o.appendText(o.dec.Decode(raw, false))
 	if o.spilling || o.spillNeeded() {
@@ -143,6 +154,53 @@ func (o *Capture) ensureFile() {
 	}
 	// Without a file the output is still shown truncated; there is just no full copy.
 	o.pending = nil
+}
+
+// keepFull keeps what FullOutput needs of the raw output: all of it up to FullOutputMax bytes, then
+// its first and (a rolling window of) its last half.
+func (o *Capture) keepFull(raw []byte) {
+	const half = FullOutputMax / 2
+	if !o.overFull {
+		if len(o.whole)+len(raw) <= FullOutputMax {
+			o.whole = append(o.whole, raw...)
+			return
+		}
+		o.overFull = true
+		all := append(o.whole, raw...)
+		o.rawHead = append([]byte(nil), all[:half]...)
+		o.rawTail = append([]byte(nil), all[half:]...)
+		o.whole = nil
+	} else {
+		o.rawTail = append(o.rawTail, raw...)
+	}
+	if len(o.rawTail) > 2*half {
+		n := copy(o.rawTail, o.rawTail[len(o.rawTail)-half:])
+		o.rawTail = o.rawTail[:n]
+	}
+}
+
+// FullOutput is the whole output decoded, as pi 1.6 reads it back for bash's structured content: up
+// to FullOutputMax bytes as it is, a longer one as its first and last FullOutputMax/2 bytes (cut at
+// character boundaries) around a note of the bytes left out; truncated says so.
+func (o *Capture) FullOutput() (text string, truncated bool) {
+	if !o.overFull {
+		return decodeWhole(o.whole, true), false
+	}
+	const half = FullOutputMax / 2
+	tail := o.rawTail[len(o.rawTail)-half:]
+	for len(tail) > 0 && tail[0]&0xC0 == 0x80 {
+		tail = tail[1:]
+	}
+	omitted := o.totalRaw - 2*half
+	return decodeWhole(o.rawHead, false) + fmt.Sprintf("\n\n[... %d bytes omitted ...]\n\n", omitted) + decodeWhole(tail, true), true
+}
+
+// decodeWhole decodes text as a fresh TextDecoder does: a leading byte order mark is dropped, bytes
+// that are not UTF-8 become U+FFFD; without final, an unfinished sequence at the end is dropped.
+func decodeWhole(p []byte, final bool) string {
+	p = bytes.TrimPrefix(p, []byte("\xef\xbb\xbf"))
+	var d output.Decoder
+	return string(d.Decode(p, final))
 }
 
 // Close closes the spill file, if any.

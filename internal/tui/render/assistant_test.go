@@ -31,7 +31,7 @@ func streamedSnapshots(t *testing.T, thinking, text string, seed int64) ([]*prov
 	feed(text, b.Text)
 	idx := 0
 	b.ToolCall(&idx, "call_1", "bash", `{"command":"ls"}`)
-	b.SetStopReason(provider.StopReasonToolUse, "")
+	b.SetStopReason("tool_calls", provider.StopReasonToolUse, "")
 	return snaps, b.Finish()
 }
 
