@@ -206,7 +206,8 @@ func TestJSONModeFollowsTheLoopContract(t *testing.T) {
 		}
 		types = append(types, typ)
 	}
-	want := "agent_start turn_start message_start message_end message_start message_end " +
+	// The system message declaring the prompt and tools, then the prompt.
+	want := "agent_start turn_start message_start message_end message_start message_end message_start message_end " +
 		"tool_execution_start tool_execution_update tool_execution_update tool_execution_end message_start message_end turn_end " +
 		"turn_start message_start message_end turn_end agent_end agent_settled"
 	got := strings.Join(types, " ")
@@ -256,24 +257,25 @@ func TestContextFilesAndSystemPromptReachTheRequest(t *testing.T) {
 	}
 	sys := requestMessages(t, p.server, 1)[0]
 	content, _ := sys["content"].(string)
-	for _, want := range []string{"You are an expert coding assistant", "APPENDED-LINE", "# Project Context",
-		"Global rule.", "Always answer in haiku.", "Current working directory: " + p.dir} {
-		if !strings.Contains(content, want) {
-			t.Errorf("system prompt lacks %q:\n%s", want, content)
-		}
-	}
-	if strings.Index(content, "Global rule.") > strings.Index(content, "Always answer in haiku.") {
-		t.Errorf("global context file must come before the project's")
+	// pi 1.6's sections: the appended prompt is the addendum, then the context files (global first),
+	// then the working directory; no date.
+	tail := "\n\n<addendum>\nAPPENDED-LINE\n</addendum>\n\n<project_context>\nProject-specific instructions and guidelines:\n\n" +
+		`<project_instructions path="` + filepath.Join(p.agentDir, "AGENTS.md") + `">` + "\nGlobal rule.\n</project_instructions>\n\n" +
+		`<project_instructions path="` + filepath.Join(p.dir, "AGENTS.md") + `">` + "\nAlways answer in haiku.\n</project_instructions>\n</project_context>\n\n" +
+		"<cwd>\n" + p.dir + "\n</cwd>"
+	if !strings.HasPrefix(content, "You are a coding assistant running inside pi, a coding agent harness.") ||
+		!strings.Contains(content, "\n</rules>"+tail) || !strings.HasSuffix(content, tail) {
+		t.Errorf("system prompt:\n%s\nwant it to end with the rules and\n%s", content, tail)
 	}
 
-	// SYSTEM.md replaces the default prompt.
+	// SYSTEM.md replaces the preamble, the tool list and the rules.
 	p.write(".pi/SYSTEM.md", "CUSTOM-SYSTEM-PROMPT")
 	p.server.Enqueue(openaitest.TextReply("test-model", "ok"))
 	if r := p.run("", append(p.baseArgs(), "--approve", "--no-session", "-p", "hi")...); r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	content, _ = requestMessages(t, p.server, 2)[0]["content"].(string)
-	if !strings.HasPrefix(content, "CUSTOM-SYSTEM-PROMPT") || strings.Contains(content, "You are an expert") {
+	if content != "CUSTOM-SYSTEM-PROMPT"+tail {
 		t.Errorf("SYSTEM.md must replace the default prompt:\n%s", content)
 	}
 }

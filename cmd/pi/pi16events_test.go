@@ -19,10 +19,10 @@ import (
 	"github.com/pi-go/pi-go/scripts/interop/scenario"
 )
 
-// pi16Workspace is the world scripts/interop gives each program (compare/workspace.go): a project
+// pi16EventsWorkspace is the world scripts/interop gives each program (compare/workspace.go): a project
 // with three files whose times are fixed (so `ls -la` prints the same), an agent dir whose
 // models.json names the scripted server as provider "mock", and a HOME of its own.
-type pi16Workspace struct {
+type pi16EventsWorkspace struct {
 	t                     *testing.T
 	root, proj, agent     string
 	home                  string
@@ -31,10 +31,10 @@ type pi16Workspace struct {
 	stdout, stderr, files string
 }
 
-func newPi16Workspace(t *testing.T) *pi16Workspace {
+func newPi16EventsWorkspace(t *testing.T) *pi16EventsWorkspace {
 	t.Helper()
 	root := t.TempDir()
-	w := &pi16Workspace{t: t, root: root, proj: filepath.Join(root, "proj"), agent: filepath.Join(root, "agent"),
+	w := &pi16EventsWorkspace{t: t, root: root, proj: filepath.Join(root, "proj"), agent: filepath.Join(root, "agent"),
 		home: filepath.Join(root, "home"), srv: openaitest.Start(t)}
 	for _, d := range []string{w.agent, w.home, filepath.Join(w.proj, "src")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -72,7 +72,7 @@ func newPi16Workspace(t *testing.T) *pi16Workspace {
 }
 
 // script queues answers as the interop scenarios build them (ids chatcmpl-mock00000n).
-func (w *pi16Workspace) script(specs ...scenario.Spec) {
+func (w *pi16EventsWorkspace) script(specs ...scenario.Spec) {
 	w.t.Helper()
 	for _, sp := range specs {
 		w.answers++
@@ -85,7 +85,7 @@ func (w *pi16Workspace) script(specs ...scenario.Spec) {
 }
 
 // run starts pi-go in the project with the interop's environment and returns its exit code.
-func (w *pi16Workspace) run(args ...string) int {
+func (w *pi16EventsWorkspace) run(args ...string) int {
 	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -108,7 +108,7 @@ func (w *pi16Workspace) run(args ...string) int {
 }
 
 // sessionFile is the one session file the run wrote.
-func (w *pi16Workspace) sessionFile() string {
+func (w *pi16EventsWorkspace) sessionFile() string {
 	w.t.Helper()
 	files, _ := filepath.Glob(filepath.Join(w.agent, "sessions", "*", "*.jsonl"))
 	if len(files) != 1 {
@@ -132,24 +132,23 @@ func readPi16(t *testing.T, rel string) string {
 }
 
 var (
-	// Times are masked: pi's own re-recordings differ in the order of times within one millisecond.
-	msTimeRe  = regexp.MustCompile(`"timestamp":\d+`)
-	isoTimeRe = regexp.MustCompile(`"timestamp":"[^"]*"`)
+	// Times are masked (msTimeRe, isoTimeRe of pi16_transcript_e2e_test.go): pi's own re-recordings
+	// differ in the order of times within one millisecond.
 	// The usage of a message_update is the streaming message's usage when pi dispatched the event,
 	// zero or final depending on timing: only its presence is compared.
 	updateUsageRe = regexp.MustCompile(`^\{"type":"message_update","usage":\{.*?\}\},"assistantMessageEvent"`)
 	entryIDRe     = regexp.MustCompile(`"(id|parentId)":"[0-9a-f]{8}"`)
 )
 
-func maskTimes(line string) string {
+func maskEventTimes(line string) string {
 	line = isoTimeRe.ReplaceAllString(line, `"timestamp":"<iso>"`)
 	line = msTimeRe.ReplaceAllString(line, `"timestamp":"<ms>"`)
 	return updateUsageRe.ReplaceAllString(line, `{"type":"message_update","usage":"<usage>","assistantMessageEvent"`)
 }
 
-// withoutSystemMessages drops pi's role:"system" messages (the system prompt and tool declarations pi
-// 1.6 keeps in the transcript) from events and session entries, while pi-go does not write them: they
-// are another part of pi 1.6's changes. Entry ids are masked, as the dropped entries shift them.
+// withoutSystemMessages drops role:"system" messages (the system prompt and tool declarations pi 1.6
+// keeps in the transcript) from events and session entries: pi16_transcript_e2e_test.go compares them,
+// with pi's <docs> section set aside. Entry ids are masked, as the dropped entries shift them.
 func withoutSystemMessages(t *testing.T, lines []string) []string {
 	t.Helper()
 	var out []string
@@ -173,15 +172,6 @@ func withoutSystemMessages(t *testing.T, lines []string) []string {
 		out = append(out, entryIDRe.ReplaceAllString(line, `"$1":"<id>"`))
 	}
 	return out
-}
-
-func hasSystemMessages(lines []string) bool {
-	for _, l := range lines {
-		if strings.Contains(l, `"message":{"role":"system"`) {
-			return true
-		}
-	}
-	return false
 }
 
 // compareLines reports every line of got that differs from want, event by event.
@@ -233,7 +223,7 @@ func withoutMiddleUpdates(lines []string) []string {
 // text answer) in --mode json and compares pi-go's stdout with pi 1.6.0's, event by event and byte
 // for byte (times masked), and its session file entry by entry.
 func TestJSONToolRunMatchesPi16(t *testing.T) {
-	w := newPi16Workspace(t)
+	w := newPi16EventsWorkspace(t)
 	args := func(s string) json.RawMessage { return json.RawMessage(s) }
 	w.script(
 		scenario.Spec{Text: "Let me look around.", ToolCalls: []scenario.ToolCall{{Name: "bash", Arguments: args(`{"command":"ls -la"}`)}}},
@@ -267,21 +257,20 @@ func TestJSONToolRunMatchesPi16(t *testing.T) {
 	}
 	wantEvents, wantSession := splitLines(wantEventsText), splitLines(wantSessionText)
 
-	if !hasSystemMessages(gotEvents) {
-		wantEvents, gotEvents = withoutSystemMessages(t, wantEvents), withoutSystemMessages(t, gotEvents)
-		wantSession, gotSession = withoutSystemMessages(t, wantSession), withoutSystemMessages(t, gotSession)
-	}
+	// System messages are compared in pi16_transcript_e2e_test.go (pi-go has no <docs> section).
+	wantEvents, gotEvents = withoutSystemMessages(t, wantEvents), withoutSystemMessages(t, gotEvents)
+	wantSession, gotSession = withoutSystemMessages(t, wantSession), withoutSystemMessages(t, gotSession)
 	for i := range gotEvents {
-		gotEvents[i] = maskTimes(gotEvents[i])
+		gotEvents[i] = maskEventTimes(gotEvents[i])
 	}
 	for i := range wantEvents {
-		wantEvents[i] = maskTimes(wantEvents[i])
+		wantEvents[i] = maskEventTimes(wantEvents[i])
 	}
 	for i := range gotSession {
-		gotSession[i] = maskTimes(gotSession[i])
+		gotSession[i] = maskEventTimes(gotSession[i])
 	}
 	for i := range wantSession {
-		wantSession[i] = maskTimes(wantSession[i])
+		wantSession[i] = maskEventTimes(wantSession[i])
 	}
 	compareLines(t, "events", withoutMiddleUpdates(gotEvents), withoutMiddleUpdates(wantEvents))
 	compareLines(t, "session", gotSession, wantSession)

@@ -78,12 +78,12 @@ func (s *Session) emitQueueUpdate() {
 	s.emit(Event{Type: EventQueueUpdate, Steering: steering, FollowUp: followUp})
 }
 
-// persist appends a finished message to the session file as pi does: user, assistant and tool results
-// as message entries, custom messages as custom_message entries.
+// persist appends a finished message to the session file as pi does: system, user, assistant and tool
+// results as message entries, custom messages as custom_message entries.
 func (s *Session) persist(m provider.Message) {
 	store := s.Store()
 	switch m := m.(type) {
-	case *provider.UserMessage, *provider.AssistantMessage, *provider.ToolResultMessage:
+	case *provider.SystemMessage, *provider.UserMessage, *provider.AssistantMessage, *provider.ToolResultMessage:
 		s.appendEntry(store.AppendMessage(m))
 	case *provider.CustomMessage:
 		s.appendEntry(store.AppendCustomMessageEntry(m))

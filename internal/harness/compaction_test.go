@@ -93,9 +93,13 @@ func TestOverflowCompactsAndContinues(t *testing.T) {
 	if provider.TextOf(last.Content, "") != "recovered" {
 		t.Fatalf("the run must continue after compaction, last = %+v", last)
 	}
-	first, ok := msgs[0].(*provider.CompactionSummaryMessage)
+	// The compaction's checkpoint (the prompt the session declared) leads, then the summary.
+	if cp, ok := msgs[0].(*provider.SystemMessage); !ok || provider.SystemMessageText(cp) != f.s.SystemPrompt() {
+		t.Fatalf("transcript must start with the compaction's system message: %T", msgs[0])
+	}
+	first, ok := msgs[1].(*provider.CompactionSummaryMessage)
 	if !ok || !strings.Contains(first.Summary, "Keep going.") {
-		t.Fatalf("transcript must start with the summary: %T", msgs[0])
+		t.Fatalf("the summary must follow the checkpoint: %T", msgs[1])
 	}
 	var kept bool
 	for _, m := range msgs {

@@ -43,12 +43,13 @@ func BashExecutionText(m *provider.BashExecutionMessage) string {
 }
 
 // ConvertToLLM turns the coding-agent transcript into the roles a model understands: bash executions,
-// custom messages and summaries become user messages; unknown roles are dropped.
+// custom messages and summaries become user messages; system messages stay (the request's prompt and
+// tools are their replay); unknown roles are dropped.
 func ConvertToLLM(msgs []provider.Message) []provider.Message {
 	out := make([]provider.Message, 0, len(msgs))
 	for _, m := range msgs {
 		switch m := m.(type) {
-		case *provider.UserMessage, *provider.AssistantMessage, *provider.ToolResultMessage:
+		case *provider.SystemMessage, *provider.UserMessage, *provider.AssistantMessage, *provider.ToolResultMessage:
 			out = append(out, m)
 		case *provider.BashExecutionMessage:
 			if m.ExcludeFromContext {

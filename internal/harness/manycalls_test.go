@@ -60,7 +60,7 @@ func bytesPerToolCall(t *testing.T, n int) uint64 {
 	}
 	runtime.ReadMemStats(&after)
 	msgs := s.Messages()
-	if last, ok := msgs[len(msgs)-1].(*provider.AssistantMessage); !ok || provider.TextOf(last.Content, "") != "done" || len(msgs) != n+3 {
+	if last, ok := msgs[len(msgs)-1].(*provider.AssistantMessage); !ok || provider.TextOf(last.Content, "") != "done" || len(msgs) != n+4 { // system, user, answer, n results, answer
 		t.Fatalf("%d messages, last %T", len(msgs), msgs[len(msgs)-1])
 	}
 	return (after.TotalAlloc - before.TotalAlloc) / uint64(n)

@@ -64,16 +64,16 @@ func (s *Session) PromptWithHooks(ctx context.Context, text string, images []pro
 	}
 	s.mu.Lock()
 	if s.busy || s.agent.IsRunning() {
-		s.mu.Unlock()
-		switch behavior {
-		case BehaviorSteer:
-			s.Steer(text, images)
-		case BehaviorFollowUp:
-			s.FollowUp(text, images)
-		default:
+		if behavior != BehaviorSteer && behavior != BehaviorFollowUp {
+			s.mu.Unlock()
 			decided()
 			return report("", ErrBusy)
 		}
+		// Queued under s.mu: the operation's end (endRun) either sees the message or this check saw
+		// the session idle, so a message typed as the run ends is never left waiting.
+		s.queueLocked(text, images, behavior == BehaviorFollowUp)
+		s.mu.Unlock()
+		s.emitQueueUpdate()
 		decided()
 		return report(DispositionQueued, nil)
 	}
@@ -85,17 +85,22 @@ func (s *Session) PromptWithHooks(ctx context.Context, text string, images []pro
 	opCtx, end := s.beginOperationLocked(ctx)
 	s.mu.Unlock()
 	started := false // a run began: its work ends with agent_settled
-	defer func() { end(started) }()
+	defer func() { s.endRun(opCtx, end, started) }()
 	decided()
 
 	s.flushPendingBash()
 	if _, err := s.checkCompaction(opCtx, s.lastAssistantMessage(), true); err != nil {
 		return report("", err)
 	}
-	s.resetSystemPrompt()
 	report(DispositionStarted, nil)
 	started = true
-	if err := s.agent.Prompt(opCtx, provider.NewUserMessage(text, images...)); err != nil {
+	// The user message comes first so a prompt patch is never older than it (pi's order); the patch
+	// goes first in the transcript.
+	prompt := []provider.Message{provider.NewUserMessage(text, images...)}
+	if patch := s.promptPatch(); patch != nil {
+		prompt = append([]provider.Message{patch}, prompt...)
+	}
+	if err := s.agent.Prompt(opCtx, prompt...); err != nil {
 		return err
 	}
 	return s.afterRun(opCtx)
@@ -116,7 +121,7 @@ func (s *Session) Continue(ctx context.Context) error {
 	opCtx, end := s.beginOperationLocked(ctx)
 	s.mu.Unlock()
 	started := true
-	defer func() { end(started) }()
+	defer func() { s.endRun(opCtx, end, started) }()
 	if err := s.agent.Continue(opCtx); err != nil {
 		if errors.Is(err, loop.ErrContinueFromAssistant) || errors.Is(err, loop.ErrNoMessagesToContinue) ||
 			errors.Is(err, loop.ErrAlreadyProcessing) {
@@ -154,6 +159,17 @@ func (s *Session) beginOperationLocked(ctx context.Context) (context.Context, fu
 	}
 }
 
+// endRun ends the operation of a run. A message queued after the run last looked at the queues (a
+// steer typed just as the answer ended) is delivered with a new run, as pi delivers it before going
+// idle; after an abort the queues stay as they are.
+func (s *Session) endRun(ctx context.Context, end func(ran bool), ran bool) {
+	aborted := ctx.Err() != nil
+	end(ran)
+	if !aborted && s.agent.HasQueuedMessages() {
+		go s.deliverQueued()
+	}
+}
+
 // checkModelLocked is the preflight of a prompt: a model must be selected and have credentials.
 func (s *Session) checkModelLocked() error {
 	m := s.agent.Model()
@@ -171,14 +187,6 @@ func apiKeyGuidance(providerName string) string {
 		return "Set " + env + ", pass --api-key, or add the key to ~/.pi/agent/auth.json."
 	}
 	return "Set the provider's apiKey in ~/.pi/agent/models.json, pass --api-key, or add the key to ~/.pi/agent/auth.json."
-}
-
-// resetSystemPrompt makes sure the next request uses the base prompt.
-func (s *Session) resetSystemPrompt() {
-	s.mu.Lock()
-	base := s.basePrompt
-	s.mu.Unlock()
-	s.agent.SetSystemPrompt(base)
 }
 
 // Abort cancels whatever runs: the model request, the tools, a retry wait, a compaction. It returns once

@@ -9,19 +9,30 @@ import (
 // (or right after the next prompt when idle).
 func (s *Session) Steer(text string, images []provider.Content) {
 	s.mu.Lock()
-	s.steeringTexts = append(s.steeringTexts, text)
+	s.queueLocked(text, images, false)
 	s.mu.Unlock()
 	s.emitQueueUpdate()
-	s.agent.Steer(provider.NewUserMessage(text, images...))
 }
 
 // FollowUp queues a message delivered only when the agent would otherwise stop.
 func (s *Session) FollowUp(text string, images []provider.Content) {
 	s.mu.Lock()
-	s.followUpTexts = append(s.followUpTexts, text)
+	s.queueLocked(text, images, true)
 	s.mu.Unlock()
 	s.emitQueueUpdate()
-	s.agent.FollowUp(provider.NewUserMessage(text, images...))
+}
+
+// queueLocked adds a steering or follow-up message to the display queue and the agent's. The caller
+// holds s.mu.
+func (s *Session) queueLocked(text string, images []provider.Content, followUp bool) {
+	m := provider.NewUserMessage(text, images...)
+	if followUp {
+		s.followUpTexts = append(s.followUpTexts, text)
+		s.agent.FollowUp(m)
+	} else {
+		s.steeringTexts = append(s.steeringTexts, text)
+		s.agent.Steer(m)
+	}
 }
 
 // ClearQueue empties both queues and returns the texts that were waiting (the TUI puts them back into

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -47,7 +48,9 @@ type Options struct {
 	UnknownContextWindow func(*provider.Model) bool
 	// Tools are the active tools, in the order the system prompt lists them.
 	Tools []loop.Tool
-	// Prompt is how the system prompt is built (Cwd and Tools are filled in by the session).
+	// Prompt is how the system prompt is built (Cwd and Tools are filled in by the session). The
+	// sections reach the transcript as system messages: the first prompt of a session declares them
+	// all, a later one what changed.
 	Prompt SystemPromptOptions
 	// BashShellPath, BashCommandPrefix and BashBinDir (~/.pi/agent/bin, put on PATH) configure the
 	// user's `!` commands.
@@ -96,12 +99,12 @@ type Session struct {
 	compactCancel  context.CancelFunc
 	pendingBash    []*provider.BashExecutionMessage
 	bashCancel     context.CancelFunc
-	basePrompt     string
 	scoped         []provider.ScopedModel
 	autoCompaction bool
 	autoRetry      bool
 	reported       reportedWindow // a smaller window the model's server named in an overflow error
 	overhead       overheadCache
+	sections       sectionsCache
 
 	emitMu    sync.Mutex
 	listeners []*listener
@@ -154,10 +157,11 @@ func New(opts Options) (*Session, error) {
 	}, loop.State{
 		Model:         opts.Model,
 		ThinkingLevel: level,
-		Tools:         opts.Tools,
 	})
+	// Set apart from the initial state, which would declare the tools in an unsaved system message:
+	// the first prompt declares them in the session.
+	s.agent.SetTools(opts.Tools)
 	s.agent.SetSessionID(s.store.SessionID())
-	s.rebuildSystemPrompt()
 	s.agent.Subscribe(s.onAgentEvent)
 	if err := s.restoreOrStart(level); err != nil {
 		return nil, err
@@ -197,6 +201,8 @@ func (s *Session) adoptStore() error {
 		return s.reloadFromStore(s.settingsThinkingLevel())
 	}
 	s.reportStoreWarnings()
+	// An empty session has declared no prompt yet: its first prompt declares it in full.
+	s.agent.ReplaceMessages(nil)
 	m := s.opts.Model
 	if d := s.settingsDefaultModel(); d != nil && !s.opts.KeepModel {
 		m = d
@@ -285,18 +291,55 @@ func (s *Session) reloadFromStore(fallback provider.ThinkingLevel) error {
 	return nil
 }
 
-// rebuildSystemPrompt composes the base system prompt from the active tools and the prompt options.
-func (s *Session) rebuildSystemPrompt() {
-	o := s.opts.Prompt
-	o.Cwd = s.opts.Cwd
-	o.Tools = nil
+// sectionsCache holds the prompt sections of one tool set (the footer asks for the context usage,
+// which needs them, on every frame).
+type sectionsCache struct {
+	tools    []string
+	sections []provider.PromptSection
+}
+
+// promptSections are the system prompt sections for the active tools and the prompt options.
+func (s *Session) promptSections() []provider.PromptSection {
+	var names []string
 	for _, t := range s.agent.Tools() {
-		o.Tools = append(o.Tools, t.Definition().Name)
+		names = append(names, t.Definition().Name)
 	}
 	s.mu.Lock()
-	s.basePrompt = BuildSystemPrompt(o)
+	c := s.sections
 	s.mu.Unlock()
-	s.agent.SetSystemPrompt(s.basePrompt)
+	if c.sections != nil && slices.Equal(c.tools, names) {
+		return c.sections
+	}
+	o := s.opts.Prompt
+	o.Cwd = s.opts.Cwd
+	o.Tools = names
+	c = sectionsCache{tools: names, sections: BuildSystemPromptSections(o)}
+	s.mu.Lock()
+	s.sections = c
+	s.mu.Unlock()
+	return c.sections
+}
+
+// promptPatch is the system message that brings the prompt the transcript declares up to date (all
+// sections for a session that declared none yet), or nil when it is. The tool declarations are the
+// loop's to add.
+func (s *Session) promptPatch() *provider.SystemMessage {
+	return s.promptPatchOf(s.agent.SystemMessage())
+}
+
+// promptPatchOf is promptPatch for the replayed system message cur (nil: none).
+func (s *Session) promptPatchOf(cur *provider.SystemMessage) *provider.SystemMessage {
+	var declared []provider.PromptSection
+	if cur != nil {
+		declared = cur.Sections
+	}
+	patch := provider.DiffSections(declared, s.promptSections())
+	if patch == nil {
+		return nil
+	}
+	m := provider.NewSystemMessage(provider.Now())
+	m.Sections = patch
+	return m
 }
 
 // Subscribe registers fn for every event; the returned function unregisters it. fn runs on the
@@ -375,8 +418,18 @@ func (s *Session) ThinkingLevel() provider.ThinkingLevel { return s.agent.Thinki
 // Messages is a copy of the transcript.
 func (s *Session) Messages() []provider.Message { return s.agent.Messages() }
 
-// SystemPrompt is the system prompt sent with every request.
-func (s *Session) SystemPrompt() string { return s.agent.SystemPrompt() }
+// SystemPrompt is the system prompt the next prompt sends: the transcript's, brought up to date.
+func (s *Session) SystemPrompt() string {
+	var msgs []provider.Message
+	cur := s.agent.SystemMessage()
+	if cur != nil {
+		msgs = append(msgs, cur)
+	}
+	if patch := s.promptPatchOf(cur); patch != nil {
+		msgs = append(msgs, patch)
+	}
+	return provider.CurrentSystemPrompt(msgs)
+}
 
 // IsStreaming reports whether a run (or its retries and compactions) is in progress.
 func (s *Session) IsStreaming() bool {

@@ -195,7 +195,8 @@ func TestPromptPersistsEveryMessageInOrder(t *testing.T) {
 	for _, e := range fileEntries(t, f.store.SessionFile()) {
 		got = append(got, entrySummary(e))
 	}
-	want := "session model_change thinking_level_change message:user message:assistant message:toolResult message:assistant"
+	// The prompt and tools are declared first, in the chain before the user message (pi 1.6).
+	want := "session model_change thinking_level_change message:system message:user message:assistant message:toolResult message:assistant"
 	if strings.Join(got, " ") != want {
 		t.Errorf("file entries:\n got %v\nwant %s", got, want)
 	}
@@ -431,8 +432,8 @@ func TestResumeRestoresTranscript(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if n := len(s.Messages()); n != 2 {
-		t.Fatalf("restored %d messages, want 2", n)
+	if n := len(s.Messages()); n != 3 {
+		t.Fatalf("restored %d messages, want 3 (system, user, assistant)", n)
 	}
 	if err := s.Prompt(context.Background(), "next", nil, BehaviorNone); err != nil {
 		t.Fatal(err)

@@ -266,8 +266,8 @@ func TestSwitchSessionToItsOwnFile(t *testing.T) {
 	if err := f.s.SwitchSession(path); err != nil {
 		t.Fatalf("switching to the open file: %v", err)
 	}
-	if n := len(f.s.Messages()); n != 2 {
-		t.Errorf("%d messages after re-opening, want 2", n)
+	if n := len(f.s.Messages()); n != 3 {
+		t.Errorf("%d messages after re-opening, want 3", n)
 	}
 	if err := f.s.Prompt(context.Background(), "two", nil, BehaviorNone); err != nil {
 		t.Fatal(err)
@@ -278,7 +278,8 @@ func TestSwitchSessionToItsOwnFile(t *testing.T) {
 			roles = append(roles, e["message"].(map[string]any)["role"].(string))
 		}
 	}
-	if strings.Join(roles, ",") != "user,assistant,user,assistant" {
+	// The re-opened session declared its prompt already: no second system message.
+	if strings.Join(roles, ",") != "system,user,assistant,user,assistant" {
 		t.Errorf("messages in the file: %v", roles)
 	}
 }
@@ -322,7 +323,8 @@ func TestRequestAuthFailureEndsTheRunBeforeTheRequest(t *testing.T) {
 	if n := f.script.requestCount(); n != 0 {
 		t.Errorf("%d requests sent", n)
 	}
-	if got := strings.Join(f.events.types(), ","); got != "agent_start,turn_start,message_start,message_end,"+
+	// The prompt's system message and user message, then the failure.
+	if got := strings.Join(f.events.types(), ","); got != "agent_start,turn_start,message_start,message_end,message_start,message_end,"+
 		"message_start,message_end,turn_end,agent_end,agent_settled" {
 		t.Errorf("events %s", got)
 	}

@@ -6,8 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
-	"time"
+
+	"github.com/pi-go/pi-go/internal/provider"
 )
 
 // ContextFile is one AGENTS.md / CLAUDE.md that goes into the system prompt.
@@ -20,18 +22,15 @@ type ContextFile struct {
 // AGENTS.override.md first).
 var contextFileNames = []string{"AGENTS.override.md", "AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD"}
 
-// builtinToolPrompts are the one-liners and guidelines pi 0.73.1 gives the model for its built-in tools.
-var builtinToolPrompts = map[string]struct {
-	snippet    string
-	guidelines []string
-}{
+// builtinToolPrompts are the one-liners and rules pi 1.6 gives the model for its built-in tools.
+var builtinToolPrompts = map[string]ToolPrompt{
 	"read": {"Read file contents", []string{"Use read to examine files instead of cat or sed."}},
-	"bash": {"Execute bash commands (ls, grep, find, etc.)", nil},
+	"bash": {"Execute bash commands (ls, grep, find, etc.)", []string{
+		"You can inspect PI_* environment variables for current model and session details.",
+	}},
 	"edit": {"Make precise file edits with exact text replacement, including multiple disjoint edits in one call", []string{
-		"Use edit for precise changes (edits[].oldText must match exactly)",
-		"When changing multiple separate locations in one file, use one edit call with multiple entries in edits[] instead of multiple edit calls",
-		"Each edits[].oldText is matched against the original file, not after earlier edits are applied. Do not emit overlapping or nested edits. Merge nearby changes into one edit.",
-		"Keep edits[].oldText as small as possible while still being unique in the file. Do not pad with large unchanged regions.",
+		"Use edit for targeted changes. Batch changes to one file in a single call.",
+		"Each edits[].oldText must exactly and uniquely match the original file. Keep matches short and non-overlapping; merge nearby changes without including large unchanged regions.",
 	}},
 	"write": {"Create or overwrite files", []string{"Use write only for new files or complete rewrites."}},
 	"grep":  {"Search file contents for patterns (respects .gitignore)", nil},
@@ -39,92 +38,193 @@ var builtinToolPrompts = map[string]struct {
 	"ls":    {"List directory contents", nil},
 }
 
+// ToolPrompt is what a tool adds to the system prompt: a line in <tools> (none without a snippet) and
+// rules in <rules>.
+type ToolPrompt struct {
+	Snippet    string
+	Guidelines []string
+}
+
+// Skill is a skill as the <skills> section lists it.
+type Skill struct {
+	Name        string
+	Description string
+	// FilePath is the SKILL.md file the model reads.
+	FilePath string
+	// DisableModelInvocation keeps the skill out of the prompt (only the user invokes it).
+	DisableModelInvocation bool
+}
+
 // SystemPromptOptions are the inputs of the system prompt.
 type SystemPromptOptions struct {
 	Cwd string
-	// CustomPrompt replaces the default prompt (from --system-prompt or SYSTEM.md); empty: default.
+	// CustomPrompt replaces the preamble and the tool, rule and docs sections (--system-prompt or
+	// SYSTEM.md); empty: pi's default.
 	CustomPrompt string
-	// AppendPrompts come from --append-system-prompt or APPEND_SYSTEM.md, joined by blank lines.
+	// AppendPrompts come from --append-system-prompt or APPEND_SYSTEM.md; joined by blank lines they
+	// are the <addendum> section.
 	AppendPrompts []string
 	// Tools are the active tool names, in order.
-	Tools        []string
+	Tools []string
+	// ToolPrompts add or replace the prompt lines of tools by name (the built-in tools have theirs).
+	ToolPrompts  map[string]ToolPrompt
 	ContextFiles []ContextFile
-	// Now is the clock for the date line (zero: time.Now()).
-	Now time.Time
+	Skills       []Skill
 }
 
-// BuildSystemPrompt composes the system prompt as pi does (pi-reference §3.10).
-func BuildSystemPrompt(o SystemPromptOptions) string {
-	now := o.Now
-	if now.IsZero() {
-		now = time.Now()
+// Section names of pi 1.6's structured prompt, in the order they appear.
+const (
+	SectionPreamble       = "preamble"
+	SectionTools          = "tools"
+	SectionRules          = "rules"
+	SectionAddendum       = "addendum"
+	SectionProjectContext = "project_context"
+	SectionSkills         = "skills"
+	SectionCwd            = "cwd"
+)
+
+// defaultPreamble opens pi 1.6's default prompt.
+const defaultPreamble = "You are a coding assistant running inside pi, a coding agent harness. " +
+	"Help users inspect files, run commands, and modify code."
+
+// BuildSystemPromptSections composes pi 1.6's structured system prompt (its buildSystemPromptSections):
+// the preamble as it is, every other section wrapped in <name>…</name>. pi's <docs> section, which
+// points the model at pi's own installed documentation, is left out: pi-go installs none.
+func BuildSystemPromptSections(o SystemPromptOptions) []provider.PromptSection {
+	var out []provider.PromptSection
+	add := func(name, content string) {
+		out = append(out, provider.PromptSection{Name: name, Text: "<" + name + ">\n" + content + "\n</" + name + ">"})
 	}
-	var b strings.Builder
 	if o.CustomPrompt != "" {
-		b.WriteString(o.CustomPrompt)
+		out = append(out, provider.PromptSection{Name: SectionPreamble, Text: o.CustomPrompt})
 	} else {
-		b.WriteString(defaultPrompt(o.Tools))
+		out = append(out, provider.PromptSection{Name: SectionPreamble, Text: defaultPreamble})
+		var lines []string
+		for _, name := range o.Tools {
+			if p := o.toolPrompt(name); p.Snippet != "" {
+				lines = append(lines, "- "+name+": "+p.Snippet)
+			}
+		}
+		tools := "(none)"
+		if len(lines) > 0 {
+			tools = strings.Join(lines, "\n")
+		}
+		add(SectionTools, tools+"\n\nAdditional tools may be available.")
+		add(SectionRules, o.rules())
 	}
 	if len(o.AppendPrompts) > 0 {
-		b.WriteString("\n\n")
-		b.WriteString(strings.Join(o.AppendPrompts, "\n\n"))
+		if text := strings.Join(o.AppendPrompts, "\n\n"); text != "" {
+			add(SectionAddendum, text)
+		}
 	}
 	if len(o.ContextFiles) > 0 {
-		b.WriteString("\n\n# Project Context\n\n")
-		b.WriteString("Project-specific instructions and guidelines:\n\n")
+		parts := []string{"Project-specific instructions and guidelines:"}
 		for _, f := range o.ContextFiles {
-			fmt.Fprintf(&b, "## %s\n\n%s\n\n", f.Path, f.Content)
+			parts = append(parts, `<project_instructions path="`+f.Path+`">`+"\n"+f.Content+"\n</project_instructions>")
 		}
+		add(SectionProjectContext, strings.Join(parts, "\n\n"))
 	}
-	b.WriteString("\nCurrent date: ")
-	b.WriteString(now.Format("2006-01-02"))
-	b.WriteString("\nCurrent working directory: ")
-	b.WriteString(filepath.ToSlash(o.Cwd))
-	return b.String()
+	if text := o.skillsText(); text != "" {
+		add(SectionSkills, text)
+	}
+	add(SectionCwd, strings.ReplaceAll(o.Cwd, `\`, "/"))
+	return out
 }
 
-func defaultPrompt(tools []string) string {
-	var toolLines []string
-	has := map[string]bool{}
-	for _, name := range tools {
-		has[name] = true
-		if p, ok := builtinToolPrompts[name]; ok {
-			toolLines = append(toolLines, "- "+name+": "+p.snippet)
-		}
+// BuildSystemPrompt is the prompt text of BuildSystemPromptSections, as a request sends it.
+func BuildSystemPrompt(o SystemPromptOptions) string {
+	return provider.SystemMessageText(&provider.SystemMessage{Sections: BuildSystemPromptSections(o)})
+}
+
+func (o *SystemPromptOptions) toolPrompt(name string) ToolPrompt {
+	if p, ok := o.ToolPrompts[name]; ok {
+		return p
 	}
-	toolsList := "(none)"
-	if len(toolLines) > 0 {
-		toolsList = strings.Join(toolLines, "\n")
-	}
-	var guidelines []string
+	return builtinToolPrompts[name]
+}
+
+// rules is the <rules> list: a shell hint when only a shell can explore files, each tool's rules in
+// tool order, then the two general ones; duplicates and blanks dropped.
+func (o *SystemPromptOptions) rules() string {
+	var rules []string
 	seen := map[string]bool{}
-	add := func(g string) {
-		g = strings.TrimSpace(g)
-		if g == "" || seen[g] {
+	add := func(r string) {
+		r = strings.TrimSpace(r)
+		if r == "" || seen[r] {
 			return
 		}
-		seen[g] = true
-		guidelines = append(guidelines, "- "+g)
+		seen[r] = true
+		rules = append(rules, "- "+r)
 	}
-	switch {
-	case has["bash"] && !has["grep"] && !has["find"] && !has["ls"]:
-		add("Use bash for file operations like ls, rg, find")
-	case has["bash"]:
-		add("Prefer grep/find/ls tools over bash for file exploration (faster, respects .gitignore)")
+	has := func(name string) bool { return slices.Contains(o.Tools, name) }
+	hasBash, hasPowerShell := has("bash"), has("powershell")
+	if (hasBash || hasPowerShell) && !has("grep") && !has("find") && !has("ls") {
+		switch {
+		case hasBash && hasPowerShell:
+			add("Use bash or PowerShell for file operations like listing, searching, and finding files")
+		case hasPowerShell:
+			add("Use PowerShell for file operations like listing, searching, and finding files")
+		default:
+			add("Use bash for file operations like ls, rg, find")
+		}
 	}
-	for _, name := range tools {
-		for _, g := range builtinToolPrompts[name].guidelines {
-			add(g)
+	for _, name := range o.Tools {
+		for _, r := range o.toolPrompt(name).Guidelines {
+			add(r)
 		}
 	}
 	add("Be concise in your responses")
 	add("Show file paths clearly when working with files")
-	return "You are an expert coding assistant operating inside pi, a coding agent harness. " +
-		"You help users by reading files, executing commands, editing code, and writing new files.\n\n" +
-		"Available tools:\n" + toolsList + "\n\n" +
-		"In addition to the tools above, you may have access to other custom tools depending on the project.\n\n" +
-		"Guidelines:\n" + strings.Join(guidelines, "\n")
+	return strings.Join(rules, "\n")
 }
+
+// skillsText lists the skills the model may load, naming the tool that reads their files (read, else
+// bash); without either tool there is no skills section.
+func (o *SystemPromptOptions) skillsText() string {
+	reader := ""
+	for _, name := range []string{"read", "bash"} {
+		if slices.Contains(o.Tools, name) {
+			reader = name
+			break
+		}
+	}
+	if reader == "" {
+		return ""
+	}
+	var visible []Skill
+	for _, sk := range o.Skills {
+		if !sk.DisableModelInvocation {
+			visible = append(visible, sk)
+		}
+	}
+	if len(visible) == 0 {
+		return ""
+	}
+	how := "Use the read tool to load a skill's file when the task matches its description."
+	if reader == "bash" {
+		how = "Use bash to load a skill's file when the task matches its description."
+	}
+	lines := []string{
+		"The following skills provide specialized instructions for specific tasks.",
+		how,
+		"Resolve relative paths against the skill's directory (parent of SKILL.md). Use absolute paths in tool calls.",
+		"",
+		"<available_skills>",
+	}
+	for _, sk := range visible {
+		lines = append(lines, "  <skill>",
+			"    <name>"+escapeXML(sk.Name)+"</name>",
+			"    <description>"+escapeXML(sk.Description)+"</description>",
+			"    <location>"+escapeXML(sk.FilePath)+"</location>",
+			"  </skill>")
+	}
+	lines = append(lines, "</available_skills>")
+	return strings.Join(lines, "\n")
+}
+
+var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
+
+func escapeXML(s string) string { return xmlEscaper.Replace(s) }
 
 // LoadContextFiles finds AGENTS.override.md, AGENTS.md or CLAUDE.md in the agent dir, then in every
 // directory from the filesystem root down to cwd (ancestors first), skipping duplicates and, in a
@@ -180,8 +280,9 @@ func contextFileIn(dir string) (*ContextFile, error) {
 
 func isDir(p string) bool { info, err := os.Stat(p); return err == nil && info.IsDir() }
 
-// ResolvePromptText returns the contents of input when it names an existing file, else input itself
-// (pi's rule for --system-prompt and --append-system-prompt).
+// ResolvePromptText returns the contents of input when it names an existing file (without a UTF-8
+// byte order mark, as pi reads it), else input itself (pi's rule for --system-prompt,
+// --append-system-prompt, SYSTEM.md and APPEND_SYSTEM.md).
 func ResolvePromptText(input string) (string, error) {
 	if input == "" {
 		return "", nil
@@ -191,7 +292,7 @@ func ResolvePromptText(input string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("could not read %s: %w", input, err)
 		}
-		return string(data), nil
+		return strings.TrimPrefix(string(data), "\uFEFF"), nil
 	}
 	return input, nil
 }

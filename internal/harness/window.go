@@ -46,9 +46,9 @@ func (s *Session) contextWindow(m *provider.Model) int {
 }
 
 // requestOverhead estimates what every request carries besides the messages: the system prompt and
-// the tool definitions.
+// the tool definitions the next prompt declares.
 func (s *Session) requestOverhead() int {
-	prompt := s.agent.SystemPrompt()
+	prompt := s.SystemPrompt()
 	tools := s.agent.Tools()
 	s.mu.Lock()
 	c := s.overhead

@@ -80,7 +80,8 @@ func TestAbort(t *testing.T) {
 				"turn_start", "message_start assistant", "message_end assistant:aborted", "turn_end assistant:aborted []",
 				"agent_end [user:hi,assistant:toolUse,toolResult:call_1:error,assistant:aborted]"),
 			check: func(t *testing.T, e *env) {
-				if got := resultText(e.a.Messages()[2]); got != "Operation aborted" {
+				// [0] is the leading system message declaring the prompt and tools
+				if got := resultText(e.a.Messages()[3]); got != "Operation aborted" {
 					t.Errorf("result text %q", got)
 				}
 			},
@@ -111,11 +112,11 @@ func TestAbort(t *testing.T) {
 				if n := e.executed.Load(); n != 0 {
 					t.Errorf("%d calls ran after the abort", n)
 				}
-				msgs := e.a.Messages()
-				if got := resultText(msgs[3]); got != "Operation aborted" {
+				msgs := e.a.Messages() // the leading system message, user, assistant, results
+				if got := resultText(msgs[4]); got != "Operation aborted" {
 					t.Errorf("result text %q", got)
 				}
-				if got := resultText(msgs[2]); got != "finished anyway" {
+				if got := resultText(msgs[3]); got != "finished anyway" {
 					t.Errorf("the call that was running keeps its result: %q", got)
 				}
 			},
@@ -155,7 +156,7 @@ func TestAbort(t *testing.T) {
 				if !slices.Equal(before, []string{"call_1"}) {
 					t.Errorf("BeforeToolCall asked for %v", before)
 				}
-				for _, i := range []int{2, 3} {
+				for _, i := range []int{3, 4} { // after system, user, assistant
 					if got := resultText(e.a.Messages()[i]); got != "Operation aborted" {
 						t.Errorf("result %d text %q", i, got)
 					}
@@ -213,7 +214,7 @@ func TestAbort(t *testing.T) {
 		if err := a.Prompt(context.Background(), user("two")); err != nil {
 			t.Fatal(err)
 		}
-		if st := a.State(); st.ErrorMessage != "" || len(st.Messages) != 4 {
+		if st := a.State(); st.ErrorMessage != "" || len(st.Messages) != 5 { // system, then two runs
 			t.Fatalf("second run: %+v", st)
 		}
 	})

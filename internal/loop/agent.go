@@ -59,17 +59,23 @@ type subscriber struct {
 // placeholderModel stands in when no model was set, as pi's "unknown" model does.
 var placeholderModel = provider.Model{ID: "unknown", Name: "unknown", API: "unknown", Provider: "unknown"}
 
-// NewAgent builds an idle Agent. initial's SystemPrompt, Model, ThinkingLevel, Tools and Messages are
-// copied; its runtime fields (IsStreaming, StreamingMessage, PendingToolCalls, ErrorMessage) are ignored.
+// NewAgent builds an idle Agent. initial's Model, ThinkingLevel, Tools and Messages are copied; its
+// runtime fields (IsStreaming, StreamingMessage, PendingToolCalls, ErrorMessage) are ignored. A
+// SystemPrompt or Tools become a leading system message declaring them (timestamp 0, as pi's Agent
+// does) unless Messages already start with one: the prompt and the tools live in the transcript.
 func NewAgent(cfg Config, initial State) *Agent {
 	a := &Agent{cfg: cfg}
 	a.state = State{
-		SystemPrompt:     initial.SystemPrompt,
 		Model:            initial.Model,
 		ThinkingLevel:    initial.ThinkingLevel,
 		Tools:            slices.Clone(initial.Tools),
 		Messages:         slices.Clone(initial.Messages),
 		PendingToolCalls: map[string]bool{},
+	}
+	if len(initial.Messages) == 0 || initial.Messages[0].Role() != provider.RoleSystem {
+		if head := initialSystemMessage(initial.SystemPrompt, initial.Tools); head != nil {
+			a.state.Messages = append([]provider.Message{head}, a.state.Messages...)
+		}
 	}
 	if a.state.ThinkingLevel == "" {
 		a.state.ThinkingLevel = provider.ThinkingOff
@@ -162,7 +168,7 @@ func (a *Agent) Continue(ctx context.Context) error {
 		return ErrAlreadyProcessing
 	}
 	n := len(a.state.Messages)
-	if n == 0 {
+	if n == 0 || onlySystemMessages(a.state.Messages) {
 		a.mu.Unlock()
 		return ErrNoMessagesToContinue
 	}

@@ -147,3 +147,31 @@ func BenchmarkJSONEventLines(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRequestLongTranscript is one prompt and answer on a transcript of 10,000 messages with
+// four tools: what the loop does per request besides streaming (copy the state, declare tool
+// changes, replay the system messages into the request's prompt and tools).
+func BenchmarkRequestLongTranscript(b *testing.B) {
+	var msgs []provider.Message
+	for i := range 5000 {
+		msgs = append(msgs, user("question"), &provider.AssistantMessage{
+			Content: []provider.Content{provider.TextContent("answer")}, StopReason: provider.StopReasonStop, Timestamp: int64(i)})
+	}
+	tools := []Tool{&testTool{name: "read"}, &testTool{name: "bash"}, &testTool{name: "edit"}, &testTool{name: "write"}}
+	answer := func(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
+		sb := provider.NewStreamBuilder(req.Model, emit)
+		sb.Start()
+		sb.Text("ok")
+		return sb.Finish()
+	}
+	a := NewAgent(Config{Stream: answer}, State{Model: testModel, SystemPrompt: "be brief", Tools: tools, Messages: msgs})
+	start := a.Messages() // the system message NewAgent added, then msgs
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		a.ReplaceMessages(start) // a copy of 10,001 pointers, counted in the time
+		if err := a.Prompt(context.Background(), user("more")); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -101,9 +101,10 @@ type NextTurn struct {
 
 // RequestPlan is what one request is built from. PrepareRequest may change any field; the change
 // holds for that request only, since the loop reads the Agent's state afresh for every request (a
-// hook that wants a lasting change sets it on the Agent as well).
+// hook that wants a lasting change sets it on the Agent as well). As in pi 1.6 the prompt and the
+// declared tools are in Messages (its system messages); Tools are the tools the answer's calls run
+// against.
 type RequestPlan struct {
-	SystemPrompt  string
 	Model         *provider.Model
 	ThinkingLevel provider.ThinkingLevel
 	Tools         []Tool
@@ -114,8 +115,9 @@ type RequestPlan struct {
 // Config is the fixed wiring of an Agent. Only Stream is required.
 type Config struct {
 	Stream StreamFunc
-	// ConvertToLLM turns the transcript into the messages sent to the model; nil keeps user, assistant
-	// and toolResult messages.
+	// ConvertToLLM turns the transcript into the messages sent to the model; nil keeps system, user,
+	// assistant and toolResult messages. The request's prompt and tools are the replay of the system
+	// messages it keeps.
 	ConvertToLLM func([]provider.Message) []provider.Message
 	// TransformContext runs before ConvertToLLM on every request. An error ends the run through the
 	// failure path (a synthetic error message: message_start, message_end, turn_end, agent_end).
@@ -143,8 +145,9 @@ type Config struct {
 	FinishTurn func(ctx context.Context, t TurnContext) (TurnDecision, error)
 	// PrepareNextTurn runs before every turn but the first: after the previous turn's turn_end and
 	// steering poll, before this turn's turn_start. It may take long (the coding agent compacts the
-	// history here), and may change the Agent's state (model, tools, system prompt, thinking level,
-	// messages), which the loop reads afresh for every request. It is not called when the run ends
+	// history here), and may change the Agent's state (model, tools, thinking level, messages), which
+	// the loop reads afresh for every request; a prompt change is a system message among the
+	// returned messages. It is not called when the run ends
 	// instead. An error ends the run through the failure path.
 	PrepareNextTurn func(ctx context.Context, t TurnContext) (NextTurn, error)
 	// PrepareRequest runs before every request, the first included, after the turn's messages were

@@ -69,8 +69,9 @@ func TestRunEventsJSON(t *testing.T) {
 			t.Errorf("event %d:\n got %s\nwant %s", i, got[i], want[i])
 		}
 	}
-	// The transcript holds the same result messages the events carried.
-	if msg := a.Messages()[3].(*provider.ToolResultMessage); !msg.IsError || msg.ToolName != "exit" || msg.DurationMs == nil {
+	// The transcript holds the same result messages the events carried (after system, user, assistant
+	// and nope's result).
+	if msg := a.Messages()[4].(*provider.ToolResultMessage); !msg.IsError || msg.ToolName != "exit" || msg.DurationMs == nil {
 		t.Errorf("result message %+v", msg)
 	}
 }

@@ -128,6 +128,19 @@ func msgLabel(m provider.Message) string {
 			return "toolResult:" + x.ToolCallID + ":error"
 		}
 		return "toolResult:" + x.ToolCallID
+	case *provider.SystemMessage:
+		// system[§section ...][+added ...][-removed ...]
+		var parts []string
+		for _, sec := range x.Sections {
+			parts = append(parts, "§"+sec.Name)
+		}
+		for _, t := range x.ToolsAdded {
+			parts = append(parts, "+"+t.Name)
+		}
+		for _, name := range x.ToolsRemoved {
+			parts = append(parts, "-"+name)
+		}
+		return "system:" + strings.Join(parts, " ")
 	case nil:
 		return "nil"
 	}

@@ -27,8 +27,10 @@ func (r *run) emitMessage(m provider.Message) {
 	r.emit(&Event{Type: EventMessageEnd, Message: m})
 }
 
-// runPrompt starts a run with prompt messages (pi's runAgentLoop).
+// runPrompt starts a run with prompt messages (pi's runAgentLoop), preceded by a system message when
+// the tools changed since the transcript declared them.
 func (r *run) runPrompt(prompts []provider.Message) error {
+	prompts = r.declareToolChanges(prompts)
 	r.newMessages = append(r.newMessages, prompts...)
 	r.emit(&Event{Type: EventAgentStart})
 	r.emit(&Event{Type: EventTurnStart})
@@ -96,7 +98,8 @@ func (r *run) loop() error {
 				}
 				r.emit(&Event{Type: EventTurnStart})
 			}
-			for _, m := range slices.Concat(prepared, pending) {
+			// Every request declares the tools that run now, whether or not messages are pending.
+			for _, m := range r.declareToolChanges(slices.Concat(prepared, pending)) {
 				r.emitMessage(m)
 				r.newMessages = append(r.newMessages, m)
 			}
@@ -189,13 +192,13 @@ func (r *run) finishTurn(msg *provider.AssistantMessage, results []*provider.Too
 }
 
 // streamAssistant makes one LLM request from the Agent's current state and streams the response into
-// message_start / message_update* / message_end. It returns the final message and the tools the request
-// offered (the ones its tool calls run against). An error is a failure outside the stream contract.
+// message_start / message_update* / message_end. It returns the final message and the tools its calls
+// run against (those the request declared, see declareToolChanges). An error is a failure outside the
+// stream contract.
 func (r *run) streamAssistant() (*provider.AssistantMessage, []Tool, error) {
 	cfg := &r.a.cfg
 	st := r.a.requestState()
-	plan := RequestPlan{SystemPrompt: st.systemPrompt, Model: st.model, ThinkingLevel: st.thinking, Tools: st.tools,
-		Messages: st.messages}
+	plan := RequestPlan{Model: st.model, ThinkingLevel: st.thinking, Tools: st.tools, Messages: st.messages}
 	if cfg.PrepareRequest != nil {
 		if err := cfg.PrepareRequest(r.ctx, &plan); err != nil {
 			return nil, nil, err
@@ -243,13 +246,12 @@ func (r *run) streamAssistant() (*provider.AssistantMessage, []Tool, error) {
 		return nil, nil, errors.New("agent has no stream function")
 	}
 
-	req := &provider.Request{Model: plan.Model, SystemPrompt: plan.SystemPrompt, Messages: llm, Options: opts}
-	if len(plan.Tools) > 0 {
-		req.Tools = make([]provider.ToolDefinition, len(plan.Tools))
-		for i, t := range plan.Tools {
-			req.Tools[i] = t.Definition()
-		}
-	}
+	// The prompt and the tools are the replay of the system messages the request keeps, which the
+	// provider gets at the head of the request (no API here takes system messages mid-conversation).
+	// The calls run against the plan's tools, the ones declareToolChanges declared unless
+	// PrepareRequest changed them for this request.
+	prompt, declared, rest := provider.CollapseSystemMessages(llm)
+	req := &provider.Request{Model: plan.Model, SystemPrompt: prompt, Messages: rest, Tools: declared, Options: opts}
 
 	s := streamState{r: r}
 	final := cfg.Stream(r.ctx, req, s.handle)
@@ -304,7 +306,7 @@ func defaultConvertToLLM(msgs []provider.Message) []provider.Message {
 	out := make([]provider.Message, 0, len(msgs))
 	for _, m := range msgs {
 		switch m.Role() {
-		case provider.RoleUser, provider.RoleAssistant, provider.RoleToolResult:
+		case provider.RoleSystem, provider.RoleUser, provider.RoleAssistant, provider.RoleToolResult:
 			out = append(out, m)
 		}
 	}

@@ -85,7 +85,8 @@ func TestEventSequences(t *testing.T) {
 			want: seq("agent_start", "turn_start", userEvents("hi"), textEvents(),
 				"turn_end assistant:stop []", "agent_end [user:hi,assistant:stop]"),
 			check: func(t *testing.T, e *env) {
-				if got := roles(e.a.Messages()); !slices.Equal(got, []string{"user:hi", "assistant:stop"}) {
+				// The prompt the agent was built with leads the transcript as a system message.
+				if got := roles(e.a.Messages()); !slices.Equal(got, []string{"system:", "user:hi", "assistant:stop"}) {
 					t.Errorf("transcript %v", got)
 				}
 				req := e.s.request(0)
@@ -116,7 +117,7 @@ func TestEventSequences(t *testing.T) {
 				if got := roles(e.s.request(1).Messages); !slices.Equal(got, []string{"user:hi", "assistant:toolUse", "toolResult:call_1"}) {
 					t.Errorf("second request messages %v", got)
 				}
-				if got := resultText(e.a.Messages()[2]); got != `echo {"text":"a"}` {
+				if got := resultText(e.a.Messages()[3]); got != `echo {"text":"a"}` {
 					t.Errorf("result text %q", got)
 				}
 				if len(e.s.request(0).Tools) != 1 || e.s.request(0).Tools[0].Name != "echo" {
@@ -177,7 +178,7 @@ func TestEventSequences(t *testing.T) {
 				}
 				want := `Tool call "other" was not executed: the response hit the output token limit, so its arguments ` +
 					`may be truncated. Re-issue the tool call with complete arguments.`
-				if got := resultText(e.a.Messages()[3]); got != want {
+				if got := resultText(e.a.Messages()[4]); got != want { // after system, user, assistant, call_1's
 					t.Errorf("result text %q", got)
 				}
 				if got := roles(e.s.request(1).Messages); !slices.Equal(got, []string{"user:hi", "assistant:length",
@@ -338,7 +339,7 @@ func TestEventSequences(t *testing.T) {
 				"turn_end assistant:error []", "agent_end [user:hi,assistant:error]"),
 			check: func(t *testing.T, e *env) {
 				msgs := e.a.Messages()
-				if got := provider.TextOf(msgs[1].(*provider.AssistantMessage).Content, ""); got != "par" {
+				if got := provider.TextOf(msgs[2].(*provider.AssistantMessage).Content, ""); got != "par" {
 					t.Errorf("partial text %q", got)
 				}
 			},
@@ -411,13 +412,14 @@ func TestTransformAndConvert(t *testing.T) {
 			want: seq("agent_start", "turn_start", userEvents("hi"), textEvents(), "turn_end assistant:stop []",
 				"agent_end [user:hi,assistant:stop]"),
 		})
-		if !slices.Equal(transformed, []string{"custom", "user:hi"}) {
+		if !slices.Equal(transformed, []string{"system:", "custom", "user:hi"}) {
 			t.Errorf("transform saw %v", transformed)
 		}
+		// The system message becomes the request's prompt, not a message.
 		if got := roles(e.s.request(0).Messages); !slices.Equal(got, []string{"custom", "user:hi", "user:extra"}) {
 			t.Errorf("request messages %v", got)
 		}
-		if got := roles(e.a.Messages()); !slices.Equal(got, []string{"custom", "user:hi", "assistant:stop"}) {
+		if got := roles(e.a.Messages()); !slices.Equal(got, []string{"system:", "custom", "user:hi", "assistant:stop"}) {
 			t.Errorf("the transform must not change the transcript: %v", got)
 		}
 	})

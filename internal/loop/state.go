@@ -9,6 +9,8 @@ import (
 
 // State is the Agent's transcript and runtime state (pi's AgentState).
 type State struct {
+	// SystemPrompt is what the transcript's system messages replay to (read-only: the prompt changes
+	// by system messages; NewAgent turns an initial one into the leading system message).
 	SystemPrompt  string
 	Model         *provider.Model
 	ThinkingLevel provider.ThinkingLevel
@@ -69,6 +71,7 @@ func (a *Agent) State() State {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	s := a.state
+	s.SystemPrompt = provider.CurrentSystemPrompt(a.state.Messages)
 	s.StreamingMessage = a.streaming.snapshot()
 	s.Tools = slices.Clone(a.state.Tools)
 	s.Messages = slices.Clone(a.state.Messages)
@@ -85,12 +88,11 @@ func (a *Agent) Messages() []provider.Message {
 
 // requestState is what one LLM request is built from, read afresh for every request.
 type requestState struct {
-	systemPrompt string
-	model        *provider.Model
-	thinking     provider.ThinkingLevel
-	tools        []Tool
-	messages     []provider.Message
-	sessionID    string
+	model     *provider.Model
+	thinking  provider.ThinkingLevel
+	tools     []Tool
+	messages  []provider.Message
+	sessionID string
 }
 
 func (a *Agent) requestState() requestState {
@@ -101,19 +103,15 @@ func (a *Agent) requestState() requestState {
 		model = &placeholderModel
 	}
 	return requestState{
-		systemPrompt: a.state.SystemPrompt,
-		model:        model,
-		thinking:     a.state.ThinkingLevel,
-		tools:        slices.Clone(a.state.Tools),
-		messages:     slices.Clone(a.state.Messages),
-		sessionID:    a.sessionID,
+		model:     model,
+		thinking:  a.state.ThinkingLevel,
+		tools:     slices.Clone(a.state.Tools),
+		messages:  slices.Clone(a.state.Messages),
+		sessionID: a.sessionID,
 	}
 }
 
 // The setters below never emit events. During a run they take effect at the next request.
-
-// SetSystemPrompt replaces the system prompt.
-func (a *Agent) SetSystemPrompt(s string) { a.mu.Lock(); a.state.SystemPrompt = s; a.mu.Unlock() }
 
 // SetModel replaces the model.
 func (a *Agent) SetModel(m *provider.Model) { a.mu.Lock(); a.state.Model = m; a.mu.Unlock() }
@@ -208,12 +206,17 @@ func (a *Agent) HasQueuedMessages() bool {
 	return len(a.steering.items) > 0 || len(a.followUp.items) > 0
 }
 
-// Reset clears the transcript, the streaming state, the error and both queues. The system prompt,
-// model, thinking level and tools stay.
+// Reset clears the transcript, the streaming state, the error and both queues. The model, thinking
+// level and tools stay, and so does the prompt and tool baseline: the transcript keeps one system
+// message, the replay of those it had.
 func (a *Agent) Reset() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	baseline := provider.CurrentSystemMessage(a.state.Messages)
 	a.state.Messages = nil
+	if baseline != nil {
+		a.state.Messages = []provider.Message{baseline}
+	}
 	a.state.IsStreaming = false
 	a.streaming = streamingAnswer{}
 	a.state.PendingToolCalls = map[string]bool{}

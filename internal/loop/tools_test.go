@@ -322,7 +322,7 @@ func TestToolFailures(t *testing.T) {
 			if ran != tc.ran {
 				t.Errorf("tool ran: %v, want %v", ran, tc.ran)
 			}
-			res := a.Messages()[2].(*provider.ToolResultMessage)
+			res := a.Messages()[3].(*provider.ToolResultMessage) // after system, user, assistant
 			if got := provider.TextOf(res.Content, ""); got != tc.wantText {
 				t.Errorf("result text:\n%s\nwant:\n%s", got, tc.wantText)
 			}
@@ -364,13 +364,13 @@ func TestToolHooksSeeTheCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	if before.ToolCall.ID != "call_1" || string(before.ToolCall.Arguments) != `{"n":"2"}` || string(before.Args) != `{"n":2}` ||
-		before.AssistantMessage == nil || len(before.Messages) != 2 {
+		before.AssistantMessage == nil || len(before.Messages) != 3 {
 		t.Errorf("before context %+v", before)
 	}
 	if after.IsError || provider.TextOf(after.Result.Content, "") != "x" || string(after.Args) != `{"n":2}` {
 		t.Errorf("after context %+v", after)
 	}
-	res := a.Messages()[2].(*provider.ToolResultMessage)
+	res := a.Messages()[3].(*provider.ToolResultMessage)
 	data, _ := json.Marshal(res.Details)
 	if string(data) != `{"lines":3}` || provider.TextOf(res.Content, "") != "x" {
 		t.Errorf("details not replaced: %s", data)

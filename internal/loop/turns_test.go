@@ -162,7 +162,7 @@ func TestFinishTurnSeesTheTurn(t *testing.T) {
 	first := seen[0]
 	if first.Message.StopReason != provider.StopReasonToolUse || len(first.ToolResults) != 1 ||
 		first.ToolResults[0].ToolCallID != "call_1" ||
-		!slices.Equal(roles(first.Messages), []string{"user:hi", "assistant:toolUse", "toolResult:call_1"}) ||
+		!slices.Equal(roles(first.Messages), []string{"system:+echo", "user:hi", "assistant:toolUse", "toolResult:call_1"}) ||
 		!slices.Equal(roles(first.NewMessages), []string{"user:hi", "assistant:toolUse", "toolResult:call_1"}) {
 		t.Errorf("first turn %+v", first)
 	}
@@ -249,21 +249,29 @@ func TestPrepareNextTurn(t *testing.T) {
 				"agent_end [user:hi,assistant:stop,user:s1,assistant:stop,user:during,assistant:stop]"),
 		},
 		{
+			// A prompt change is a system message among its messages; the tool change is declared in it.
 			name: "the state it changes reaches the next request",
 			prepare: func(e *env, turn TurnContext, n int) NextTurn {
 				e.a.SetModel(&provider.Model{ID: "other", Provider: "mock2"})
-				e.a.SetSystemPrompt("changed")
 				e.a.SetTools(nil)
 				e.a.SetThinkingLevel(provider.ThinkingHigh)
-				return NextTurn{}
+				patch := provider.NewSystemMessage(1)
+				patch.Content = []provider.Content{provider.TextContent("changed")}
+				return NextTurn{Messages: []provider.Message{patch}}
 			},
 			steps: func(e *env) []step { return []step{callTools(oneCall), reply("ok")} },
+			want: seq("agent_start", "turn_start", userEvents("hi"),
+				toolCallEvents(1), "tool_execution_start call_1", "tool_execution_end call_1", resultEvents("call_1", false),
+				"turn_end assistant:toolUse [toolResult:call_1]",
+				"prepareNextTurn assistant:toolUse", "turn_start", "message_start system:-echo", "message_end system:-echo",
+				textEvents(), "turn_end assistant:stop []",
+				"agent_end [user:hi,assistant:toolUse,toolResult:call_1,system:-echo,assistant:stop]"),
 			check: func(t *testing.T, e *env) {
 				r0, r1 := e.s.request(0), e.s.request(1)
-				if r0.Options.Reasoning != "" || r0.Model != testModel || len(r0.Tools) != 1 {
+				if r0.Options.Reasoning != "" || r0.Model != testModel || len(r0.Tools) != 1 || r0.SystemPrompt != "be brief" {
 					t.Errorf("first request %+v", r0)
 				}
-				if r1.Model.ID != "other" || r1.SystemPrompt != "changed" || len(r1.Tools) != 0 || r1.Options.Reasoning != provider.ThinkingHigh {
+				if r1.Model.ID != "other" || r1.SystemPrompt != "be brief\n\nchanged" || len(r1.Tools) != 0 || r1.Options.Reasoning != provider.ThinkingHigh {
 					t.Errorf("second request did not see the prepared state: %+v", r1)
 				}
 			},
@@ -326,25 +334,26 @@ func TestPrepareRequest(t *testing.T) {
 		steps: func(e *env) []step {
 			return []step{callTools([]callSpec{call("call_1", "echo", `{}`)}), reply("done")}
 		},
-		// The calls of an answer run against the tools its request offered: none here.
+		// The calls of an answer run against the plan's tools: none here (the request still declares the
+		// transcript's, which only system messages change, as in pi 1.6).
 		want: seq("agent_start", "turn_start", userEvents("hi"),
 			toolCallEvents(1), "tool_execution_start call_1", "tool_execution_end call_1 error", resultEvents("call_1", true),
 			"turn_end assistant:toolUse [toolResult:call_1:error]",
 			"turn_start", textEvents(), "turn_end assistant:stop []",
 			"agent_end [user:hi,assistant:toolUse,toolResult:call_1:error,assistant:stop]"),
 	})
-	if !slices.Equal(plans, []string{"mock-model off 1 1", "mock-model off 3 1"}) {
+	if !slices.Equal(plans, []string{"mock-model off 2 1", "mock-model off 4 1"}) { // the leading system message counts
 		t.Errorf("plans seen %v", plans)
 	}
 	r0, r1 := e.s.request(0), e.s.request(1)
-	if r0.Model != other || len(r0.Tools) != 0 || r0.Options.Reasoning != provider.ThinkingLow ||
+	if r0.Model != other || len(r0.Tools) != 1 || r0.Options.Reasoning != provider.ThinkingLow ||
 		!slices.Equal(roles(r0.Messages), []string{"user:hi", "user:injected"}) {
 		t.Errorf("first request %+v", r0)
 	}
 	if r1.Model != testModel || len(r1.Tools) != 1 || r1.Options.Reasoning != "" {
 		t.Errorf("second request kept the first one's plan: %+v", r1)
 	}
-	if got := roles(e.a.Messages()); !slices.Equal(got, []string{"user:hi", "assistant:toolUse", "toolResult:call_1:error", "assistant:stop"}) {
+	if got := roles(e.a.Messages()); !slices.Equal(got, []string{"system:+echo", "user:hi", "assistant:toolUse", "toolResult:call_1:error", "assistant:stop"}) {
 		t.Errorf("the plan must not change the transcript: %v", got)
 	}
 

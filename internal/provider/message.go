@@ -36,7 +36,7 @@ const (
 	StopReasonDeferred StopReason = "deferred"
 )
 
-// Message is any message of a transcript: the LLM roles (user, assistant, toolResult) and the
+// Message is any message of a transcript: the LLM roles (system, user, assistant, toolResult) and the
 // coding-agent roles (bashExecution, custom, branchSummary, compactionSummary). Only pointer types of
 // this package implement it; roles pi-go does not know are kept as *OpaqueMessage.
 type Message interface {
@@ -502,6 +502,12 @@ func unmarshalMessage(data []byte) (Message, error) {
 	f.take("timestamp", &ts)
 	var m Message
 	switch role {
+	case RoleSystem:
+		sm, err := unmarshalSystemMessage(data)
+		if err != nil {
+			return nil, err
+		}
+		return sm, nil
 	case RoleUser:
 		um := &UserMessage{Timestamp: ts}
 		um.Content, um.ContentIsString = f.takeContent("content")

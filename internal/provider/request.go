@@ -6,15 +6,21 @@ import (
 	"time"
 )
 
-// ToolDefinition is what the model is told about a tool.
+// ToolDefinition is what the model is told about a tool. It is also the tool declaration system
+// messages persist (pi's toToolDeclaration).
 type ToolDefinition struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters"`
+	// ConstrainedSampling is pi's per-tool constrained-sampling preference ({"type":"json_schema",
+	// "strict":"prefer"}), raw; nil when the tool has none.
+	ConstrainedSampling json.RawMessage `json:"constrainedSampling,omitempty"`
 }
 
 // Request is one LLM call: the model, the system prompt, the transcript already converted to LLM roles
-// (user, assistant, toolResult), the tools and the options.
+// (user, assistant, toolResult), the tools and the options. The system prompt and the tools are what
+// the transcript's system messages replay to (see CurrentSystemMessage); Messages holds no system
+// message.
 type Request struct {
 	Model        *Model
 	SystemPrompt string

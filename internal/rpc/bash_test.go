@@ -107,7 +107,8 @@ func TestBashRunsConcurrentlyWithOtherCommands(t *testing.T) {
 	for _, m := range fileMessages(t, f.sess.Store().SessionFile()) {
 		roles = append(roles, m["role"].(string))
 	}
-	if strings.Join(roles, " ") != "bashExecution bashExecution user assistant" {
+	// The prompt's system message comes after the commands run before it (pi 1.6).
+	if strings.Join(roles, " ") != "bashExecution bashExecution system user assistant" {
 		t.Errorf("session file roles: %v", roles)
 	}
 }
@@ -168,7 +169,7 @@ func TestEndOfInputAbortsTheRunAndTheBashCommand(t *testing.T) {
 	// The session file was flushed with the aborted answer in it, and the cancelled command after it
 	// (pi records cancelled commands too).
 	msgs := fileMessages(t, f.sess.Store().SessionFile())
-	if len(msgs) != 3 || msgs[1]["stopReason"] != "aborted" || msgs[2]["role"] != "bashExecution" || msgs[2]["cancelled"] != true {
+	if len(msgs) != 4 || msgs[0]["role"] != "system" || msgs[2]["stopReason"] != "aborted" || msgs[3]["role"] != "bashExecution" || msgs[3]["cancelled"] != true {
 		t.Errorf("session file: %v", msgs)
 	}
 }

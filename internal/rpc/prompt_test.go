@@ -38,7 +38,7 @@ func TestPromptStreamsEventsToAgentEnd(t *testing.T) {
 	got := strings.Join(eventKinds(c.records()[respAt:endAt+1]), "\n")
 	want := strings.Join([]string{
 		"response req-1 prompt success=true <nil>",
-		"agent_start", "turn_start", "message_start(user)", "message_end(user)",
+		"agent_start", "turn_start", "message_start(system)", "message_end(system)", "message_start(user)", "message_end(user)",
 		"message_start(assistant)", "message_update(assistant) text_start", "message_update(assistant) text_delta",
 		"message_update(assistant) text_end", "message_end(assistant)", "turn_end(assistant)", "agent_end",
 	}, "\n")
@@ -54,7 +54,7 @@ func TestPromptStreamsEventsToAgentEnd(t *testing.T) {
 		t.Errorf("final message: %v", last)
 	}
 	// The user message's content is a list of blocks, as pi sends it.
-	_, us := c.waitEvent(0, "message_start")
+	_, us := c.waitFor(0, func(r record) bool { return describe(r) == "message_start(user)" })
 	if !strings.Contains(us.raw, `"content":[{"type":"text","text":"hi"}]`) {
 		t.Errorf("user message: %s", us.raw)
 	}

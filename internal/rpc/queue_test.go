@@ -176,16 +176,17 @@ func TestAbortMidStreamKeepsPartialAndQueue(t *testing.T) {
 	if _, turnEnd := c.waitEvent(from, "turn_end"); !strings.Contains(turnEnd.raw, `"toolResults":[]`) {
 		t.Errorf("turn_end: %s", turnEnd.raw)
 	}
-	if msgs := end.obj["messages"].([]any); len(msgs) != 2 {
+	// system, user, the aborted answer
+	if msgs := end.obj["messages"].([]any); len(msgs) != 3 {
 		t.Errorf("agent_end messages: %d", len(msgs))
 	}
 	st := c.ok(map[string]any{"type": "get_state"}).(map[string]any)
-	if st["pendingMessageCount"] != 2.0 || st["isStreaming"] != false || st["messageCount"] != 2.0 {
+	if st["pendingMessageCount"] != 2.0 || st["isStreaming"] != false || st["messageCount"] != 3.0 {
 		t.Errorf("state after abort: %v", st)
 	}
 	// The partial message is in the session file too.
 	file := fileMessages(t, f.sess.Store().SessionFile())
-	if len(file) != 2 || file[1]["stopReason"] != "aborted" {
+	if len(file) != 3 || file[2]["stopReason"] != "aborted" {
 		t.Errorf("session file: %v", file)
 	}
 	// The queued messages go out with the next prompt: the steer first, the follow-up when the

@@ -74,7 +74,7 @@ func TestFramingUnicodeSeparatorsCRLFAndLastLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	msgs := c.response("crlf").obj["data"].(map[string]any)["messages"].([]any)
-	if len(msgs) != 2 || msgs[0].(map[string]any)["content"].([]any)[0].(map[string]any)["text"] != "a\u2028b\u2029c" {
+	if len(msgs) != 3 || msgs[1].(map[string]any)["content"].([]any)[0].(map[string]any)["text"] != "a\u2028b\u2029c" {
 		t.Errorf("messages: %v", msgs)
 	}
 	// The last command needs no LF: it is run at the end of the input, before Serve returns.
@@ -188,7 +188,7 @@ func TestPromptWhileAnotherIsStartingIsRejected(t *testing.T) {
 	}
 	close(gate)
 	_, end := c.waitEvent(0, "agent_end")
-	if strings.Contains(end.raw, "second") {
+	if strings.Contains(end.raw, `"text":"second"`) {
 		t.Errorf("the rejected prompt reached the run: %s", end.raw)
 	}
 	if n := f.sess.PendingMessageCount(); n != 0 {

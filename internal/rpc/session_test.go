@@ -159,7 +159,7 @@ func TestSessionRoundTrips(t *testing.T) {
 	}
 	st = c.ok(map[string]any{"type": "get_state"}).(map[string]any)
 	file3, _ := st["sessionFile"].(string)
-	if file3 == file1 || file3 == file2 || st["messageCount"] != 2.0 {
+	if file3 == file1 || file3 == file2 || st["messageCount"] != 3.0 { // system, first, its answer
 		t.Errorf("after fork: %v", st)
 	}
 	runPrompt(t, c, "second, edited")
@@ -173,7 +173,7 @@ func TestSessionRoundTrips(t *testing.T) {
 		t.Errorf("forked file users: %v", texts)
 	}
 	// The original is untouched.
-	if got := len(fileMessages(t, file1)); got != 4 {
+	if got := len(fileMessages(t, file1)); got != 5 {
 		t.Errorf("original file has %d messages", got)
 	}
 

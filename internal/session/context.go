@@ -26,9 +26,10 @@ type Context struct {
 
 // BuildContext rebuilds the model context of the current leaf (pi-reference §5.5): the path from the
 // root, with the latest compaction's summary replacing what came before its first kept entry, branch
-// summaries and custom messages as messages, and the last model and thinking level of the path. A
-// message that cannot be decoded is left out and reported in Warnings; the error is for reading the
-// file.
+// summaries and custom messages as messages, and the last model and thinking level of the path. As in
+// pi 1.6, the compaction's system message checkpoint leads (the prompt and tools it replayed to) and
+// system messages among the kept entries are dropped in its favour. A message that cannot be decoded
+// is left out and reported in Warnings; the error is for reading the file.
 func (m *Manager) BuildContext() (Context, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -87,7 +88,11 @@ func buildContext(path []*Entry) (Context, []Warning, error) {
 			}
 		}
 		if kept >= 0 {
-			use = append(use, path[kept:compaction]...)
+			for _, e := range path[kept:compaction] {
+				if e.Type != TypeMessage || e.Role != provider.RoleSystem {
+					use = append(use, e)
+				}
+			}
 		}
 		use = append(use, path[compaction+1:]...)
 	} else {
@@ -97,9 +102,16 @@ func buildContext(path []*Entry) (Context, []Warning, error) {
 	if err != nil {
 		return ctx, warns, err
 	}
-	msgs := make([]provider.Message, 0, len(use)+1)
+	msgs := make([]provider.Message, 0, len(use)+2)
 	if compaction >= 0 {
 		c := path[compaction]
+		if c.SystemMessage != nil {
+			if cp, err := decodeCheckpoint(c.SystemMessage); err != nil {
+				warns = append(warns, Warning{Line: c.lineNo, Message: fmt.Sprintf("system message of compaction %s left out of the context: %v", c.ID, err)})
+			} else {
+				msgs = append(msgs, cp)
+			}
+		}
 		msgs = append(msgs, &provider.CompactionSummaryMessage{Summary: c.Summary, TokensBefore: c.TokensBefore, Timestamp: c.Time()})
 	}
 	for _, e := range use {
@@ -121,6 +133,19 @@ func buildContext(path []*Entry) (Context, []Warning, error) {
 	}
 	ctx.Messages = msgs
 	return ctx, warns, nil
+}
+
+// decodeCheckpoint decodes a compaction's system message.
+func decodeCheckpoint(raw json.RawMessage) (*provider.SystemMessage, error) {
+	m, err := provider.UnmarshalMessage(raw)
+	if err != nil {
+		return nil, err
+	}
+	sm, ok := m.(*provider.SystemMessage)
+	if !ok {
+		return nil, fmt.Errorf("a %s message, not a system message", m.Role())
+	}
+	return sm, nil
 }
 
 // detailsValue decodes details as provider messages hold them (a generic JSON value).

@@ -61,6 +61,9 @@ type Entry struct {
 	FromHook         bool
 	// Details of compaction, branch_summary and custom_message entries; nil when absent.
 	Details json.RawMessage
+	// SystemMessage of a compaction: the replayed prompt and tool declarations at that point (pi 1.6),
+	// raw as in the file; nil when absent (older entries).
+	SystemMessage json.RawMessage
 	// custom (CustomType, Data) and custom_message (CustomType, Content, ContentIsString, Display, Details)
 	CustomType      string
 	Data            json.RawMessage // nil when absent
@@ -223,6 +226,8 @@ func internType(b []byte) string {
 
 func internRole(b []byte) string {
 	switch string(b) {
+	case provider.RoleSystem:
+		return provider.RoleSystem
 	case provider.RoleUser:
 		return provider.RoleUser
 	case provider.RoleAssistant:

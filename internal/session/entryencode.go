@@ -125,6 +125,9 @@ func (e *Entry) encode() ([]byte, error) {
 			w.raw("details", e.Details)
 		}
 		w.raw("fromHook", []byte(fmt.Sprint(e.FromHook)))
+		if e.SystemMessage != nil {
+			w.raw("systemMessage", e.SystemMessage)
+		}
 	case TypeBranchSummary:
 		w.str("fromId", e.FromID)
 		w.str("summary", e.Summary)

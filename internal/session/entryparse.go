@@ -186,6 +186,10 @@ func (e *Entry) fill(line []byte, rest []span) {
 			if string(raw) != "null" {
 				e.Details = json.RawMessage(raw)
 			}
+		case "systemMessage":
+			if e.Type == TypeCompaction && len(raw) > 0 && raw[0] == '{' {
+				e.SystemMessage = json.RawMessage(raw)
+			}
 		case "customType":
 			e.CustomType = str()
 		case "data":

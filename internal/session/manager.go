@@ -432,6 +432,10 @@ func (m *Manager) AppendModelChange(providerName, modelID string) (string, error
 
 // AppendCompaction records a compaction: the context before firstKeptEntryID is replaced by summary.
 // details (e.g. {readFiles, modifiedFiles}) is any JSON value; nil omits it.
+//
+// The entry also records the prompt and tool declarations the branch replays to at this point (pi
+// 1.6's systemMessage checkpoint): system messages before the compaction leave the context with the
+// rest, so the checkpoint carries what they declared.
 func (m *Manager) AppendCompaction(summary, firstKeptEntryID string, tokensBefore int, details any, fromHook bool) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -440,6 +444,19 @@ func (m *Manager) AppendCompaction(summary, firstKeptEntryID string, tokensBefor
 	var err error
 	if e.Details, err = marshalValue(details); err != nil {
 		return "", fmt.Errorf("compaction details: %w", err)
+	}
+	if m.leaf != nil {
+		ctx, warns, err := buildContext(pathTo(m.leaf, m.byID))
+		m.warnings = append(m.warnings, warns...)
+		if err != nil {
+			return "", fmt.Errorf("compaction checkpoint: %w", err)
+		}
+		if cp := provider.CurrentSystemMessage(ctx.Messages); cp != nil {
+			cp.Timestamp = e.Time()
+			if e.SystemMessage, err = cp.MarshalJSON(); err != nil {
+				return "", fmt.Errorf("compaction checkpoint: %w", err)
+			}
+		}
 	}
 	return m.appendEncoded(e)
 }

@@ -39,7 +39,7 @@ func NewBash(cwd string, opts shell.Options) loop.Tool {
 }
 
 func (t *bashTool) Definition() provider.ToolDefinition {
-	return toolDefinition("bash", bashDescription, bashSchema)
+	return withPreferStrictSampling(toolDefinition("bash", bashDescription, bashSchema))
 }
 
 type bashArgs struct {

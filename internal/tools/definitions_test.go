@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/tools/shell"
 )
 
@@ -68,5 +69,46 @@ func TestDefinitionsMatchPi(t *testing.T) {
 		if string(def.Parameters) != string(w.Parameters) {
 			t.Errorf("%s: parameters\n got %s\nwant %s", w.Name, def.Parameters, w.Parameters)
 		}
+	}
+}
+
+// TestDeclarationsMatchPi compares the tools' declarations, as the system message that first declares
+// them persists them (name, description, parameters, constrainedSampling), with the toolsAdded of pi
+// 1.6.0's own first system message for the same seven tools, byte for byte.
+func TestDeclarationsMatchPi(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/pi16/first-request/all-tools/session.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want string
+	for _, line := range strings.Split(string(data), "\n") {
+		var e struct {
+			Message struct {
+				Role       string          `json:"role"`
+				ToolsAdded json.RawMessage `json:"toolsAdded"`
+			} `json:"message"`
+		}
+		if json.Unmarshal([]byte(line), &e) == nil && e.Message.Role == "system" {
+			want = string(e.Message.ToolsAdded)
+			break
+		}
+	}
+	if want == "" {
+		t.Fatal("no system message in pi's session")
+	}
+	cwd := t.TempDir()
+	var defs []provider.ToolDefinition
+	for _, tool := range []loop.Tool{
+		NewRead(cwd, ReadOptions{}), NewBash(cwd, shell.Options{}), NewEdit(cwd, EditOptions{}),
+		NewWrite(cwd, WriteOptions{}), NewGrep(cwd), NewFind(cwd), NewLs(cwd),
+	} {
+		defs = append(defs, tool.Definition())
+	}
+	got, err := provider.ToolDeclarationsJSON(defs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Errorf("declarations\n got %s\nwant %s", got, want)
 	}
 }

@@ -64,7 +64,7 @@ func NewEdit(cwd string, opts EditOptions) loop.Tool {
 }
 
 func (t *editTool) Definition() provider.ToolDefinition {
-	return toolDefinition("edit", editDescription, editSchema)
+	return withPreferStrictSampling(toolDefinition("edit", editDescription, editSchema))
 }
 
 // PrepareArguments accepts what models send besides the schema (pi's prepareArguments): edits as a

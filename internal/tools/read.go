@@ -69,7 +69,7 @@ func NewRead(cwd string, opts ReadOptions) loop.Tool {
 }
 
 func (t *readTool) Definition() provider.ToolDefinition {
-	return toolDefinition("read", readDescription, readSchema)
+	return withPreferStrictSampling(toolDefinition("read", readDescription, readSchema))
 }
 
 func (t *readTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.ToolResult)) (loop.ToolResult, error) {

@@ -44,7 +44,7 @@ func NewWrite(cwd string, opts WriteOptions) loop.Tool {
 }
 
 func (t *writeTool) Definition() provider.ToolDefinition {
-	return toolDefinition("write", writeDescription, writeSchema)
+	return withPreferStrictSampling(toolDefinition("write", writeDescription, writeSchema))
 }
 
 func (t *writeTool) Execute(ctx context.Context, call loop.ToolCall, _ func(loop.ToolResult)) (loop.ToolResult, error) {

@@ -239,7 +239,7 @@ func TestResumePickerSwitchesSession(t *testing.T) {
 	if strings.Index(all, "an old question") > strings.Index(all, "Resumed session") {
 		t.Errorf("the status must follow the history:\n%s", all)
 	}
-	if got := userPromptText(sess.Messages()[0]); got != "an old question" {
+	if got := userPromptText(sess.Messages()[1]); got != "an old question" { // after the system message
 		t.Fatalf("transcript after resume starts with %q", got)
 	}
 }

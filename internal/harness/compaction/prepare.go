@@ -155,10 +155,12 @@ func prepare(branch []*session.Entry, s Settings, l Limits, keepLatest bool) (*P
 	return prep, nil
 }
 
+// messagesForCompaction are the messages a summary is made of. System messages are prompt state, not
+// conversation (pi 1.6): the compaction's checkpoint carries what they declared.
 func messagesForCompaction(entries []*session.Entry) []provider.Message {
 	out := make([]provider.Message, 0, len(entries))
 	for _, e := range entries {
-		if m := messageForCompaction(e); m != nil {
+		if m := messageForCompaction(e); m != nil && m.Role() != provider.RoleSystem {
 			out = append(out, m)
 		}
 	}

@@ -3,6 +3,7 @@ package compaction
 import (
 	"encoding/json"
 	"math"
+	"slices"
 
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/session"
@@ -14,11 +15,21 @@ const imageChars = 4800
 // EstimateTokens estimates a message's size as pi does: a quarter of its characters (JavaScript
 // string length), rounded up. It counts assistant text, thinking and tool calls (name and JSON
 // arguments); user, tool-result and custom text plus 4800 characters per image (user images count
-// since pi 1.6); a bash execution's command and output; a summary's text. Other roles count 0. It
-// overestimates on purpose.
+// since pi 1.6); a bash execution's command and output; a summary's text; a system message's content,
+// sections and added tools as JSON (pi 1.6). Other roles count 0. It overestimates on purpose.
 func EstimateTokens(m provider.Message) int {
 	chars := 0
 	switch m := m.(type) {
+	case *provider.SystemMessage:
+		chars = contentChars(m.Content)
+		for _, s := range m.Sections {
+			if !s.Removed {
+				chars += jsLen(s.Text)
+			}
+		}
+		if m.ToolsAdded != nil {
+			chars += declarationsLen(m.ToolsAdded)
+		}
 	case *provider.UserMessage:
 		chars = contentChars(m.Content)
 	case *provider.AssistantMessage:
@@ -60,6 +71,19 @@ func contentChars(content []provider.Content) int {
 		}
 	}
 	return chars
+}
+
+// declarationsLen is the length of tool declarations as JSON.stringify writes them.
+func declarationsLen(tools []provider.ToolDefinition) int {
+	raw, err := provider.ToolDeclarationsJSON(tools)
+	if err != nil {
+		return 0
+	}
+	out, err := jsStringify(raw)
+	if err != nil {
+		return jsLen(string(raw))
+	}
+	return jsLen(string(out))
 }
 
 // argumentsLen is the length of a tool call's arguments as JSON.stringify writes them.
@@ -136,16 +160,19 @@ func lastUsageIndex(msgs []provider.Message) int {
 
 // EstimateRequestTokens is EstimateContextTokens for a request that also carries overhead tokens
 // besides the messages (the system prompt and the tool definitions, OverheadTokens): a usage the
-// server reported counts them already; an estimate from the messages alone adds them (pi 1.6 estimates
-// its system message the same way).
+// server reported counts them already, and so do the system messages of a transcript that declares
+// them (pi 1.6 estimates those); an estimate from the messages of a transcript that declares no prompt
+// yet (a new session, one pi 0.73.1 wrote) adds them.
 func EstimateRequestTokens(msgs []provider.Message, overhead int) ContextEstimate {
 	est := EstimateContextTokens(msgs)
-	if est.LastUsageIndex < 0 {
+	if est.LastUsageIndex < 0 && !slices.ContainsFunc(msgs, isSystemMessage) {
 		est.OverheadTokens = overhead
 		est.Tokens += overhead
 	}
 	return est
 }
+
+func isSystemMessage(m provider.Message) bool { return m.Role() == provider.RoleSystem }
 
 // OverheadTokens estimates what a system prompt and tool definitions add to every request: a quarter
 // of their characters, the tools counted as their JSON (pi 1.6's estimate of its system message).

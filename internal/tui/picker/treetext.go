@@ -118,7 +118,8 @@ func (t *Tree) styledText(e *session.Entry) string {
 		case *provider.BashExecutionMessage:
 			return th.Fg(theme.Dim, "[bash]: "+norm(msg.Command))
 		default:
-			return th.Fg(theme.Dim, "[message]")
+			// "[system]" for the prompt and tool declarations, as pi 1.6 shows them
+			return th.Fg(theme.Dim, "["+msg.Role()+"]")
 		}
 	case session.TypeCustomMessage:
 		return th.Fg(theme.CustomMessageLabel, "["+e.CustomType+"]: ") + norm(provider.TextOf(e.Content, ""))

@@ -56,3 +56,28 @@ func TestGoldenTranscript(t *testing.T) {
 		}},
 	})
 }
+
+// System messages (the prompt and tool declarations, pi 1.6) are not chat content: a transcript
+// renders as if they were not there, without an empty block where they are.
+func TestTranscriptLeavesSystemMessagesOut(t *testing.T) {
+	msgs := loadSessionMessages(t, "testdata/pi-session.jsonl")
+	sys := provider.NewSystemMessage(1)
+	sys.Sections = []provider.PromptSection{{Name: "preamble", Text: "You are pi."}}
+	sys.ToolsAdded = []provider.ToolDefinition{{Name: "read", Description: "Read", Parameters: json.RawMessage(`{}`)}}
+	with := append([]provider.Message{sys}, msgs[:2]...)
+	with = append(with, provider.NewSystemMessage(2))
+	with = append(with, msgs[2:]...)
+	r := newGoldenRenderer()
+	got, want := r.Transcript(with, TranscriptOptions{}, 80), r.Transcript(msgs, TranscriptOptions{}, 80)
+	if len(got) != len(want) {
+		t.Fatalf("%d lines with system messages, %d without", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("line %d: %q, want %q", i, got[i], want[i])
+		}
+	}
+	if lines := r.Message(sys, nil, TranscriptOptions{}, 80); lines != nil {
+		t.Errorf("a system message rendered %q", lines)
+	}
+}
