@@ -122,7 +122,7 @@ func (f *harnessFixture) waitForEvent(t *testing.T, ok func(Event) bool) {
 }
 
 // The session's own events in pi 1.6's JSON: agent_end with willRetry, agent_settled, entry_appended
-// with the entry as the file has it.
+// with the entry as the file has it. agent_end starts with the run's system message, as in pi 1.6.
 func TestSessionEventsJSON(t *testing.T) {
 	f := newFixture(t, []scriptedTurn{textTurn("hello")}, nil)
 	if err := f.s.Prompt(context.Background(), "hi", nil, BehaviorNone); err != nil {
@@ -137,7 +137,7 @@ func TestSessionEventsJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(data), `{"type":"agent_end","messages":[{"role":"user"`) || !strings.HasSuffix(string(data), `}],"willRetry":false}`) {
+	if !strings.HasPrefix(string(data), `{"type":"agent_end","messages":[{"role":"system"`) || !strings.HasSuffix(string(data), `}],"willRetry":false}`) {
 		t.Errorf("agent_end: %s", data)
 	}
 	end.WillRetry = true
