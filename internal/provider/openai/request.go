@@ -85,7 +85,7 @@ func truncate(s string, n int) string {
 // convertMessages turns the transcript into chat messages (pi-reference §1.8).
 func convertMessages(req *provider.Request, c *compat) []wireMessage {
 	m := req.Model
-	msgs := transformMessages(req.Messages, m, normalizeToolCallID(m))
+	msgs := provider.TransformMessages(req.Messages, m, normalizeToolCallID(m))
 	out := make([]wireMessage, 0, len(msgs)+1)
 	if req.SystemPrompt != "" {
 		role := "system"

@@ -1,10 +1,6 @@
-package openai
+package provider
 
-import (
-	"strings"
-
-	"github.com/pi-go/pi-go/internal/provider"
-)
+import "strings"
 
 // Placeholders for images sent to a model without image input (pi's texts).
 const (
@@ -13,18 +9,19 @@ const (
 	noResultProvided = "No result provided"
 )
 
-// transformMessages normalises a transcript before every call (pi-reference §1.7): images become
-// placeholders for text-only models; replies of another model lose their thinking (kept as text) and
-// tool-call signatures, and their tool-call ids are normalised (results follow the new ids); errored and
-// aborted replies are dropped; tool calls left without a result get an error result "No result
-// provided". The input is not modified.
-func transformMessages(msgs []provider.Message, m *provider.Model, normalizeID func(string) string) []provider.Message {
+// TransformMessages normalises a transcript before every call, whatever the API (pi-ai's
+// transformMessages, pi-reference §1.7): images become placeholders for text-only models; replies of
+// another model lose their thinking (kept as text) and tool-call signatures, and their tool-call ids
+// are normalised by normalizeID (results follow the new ids); errored and aborted replies are dropped;
+// tool calls left without a result get an error result "No result provided". Every API package calls
+// it. The input is not modified.
+func TransformMessages(msgs []Message, m *Model, normalizeID func(string) string) []Message {
 	images := m.SupportsImages()
 	idMap := map[string]string{}
-	transformed := make([]provider.Message, 0, len(msgs))
+	transformed := make([]Message, 0, len(msgs))
 	for _, msg := range msgs {
 		switch msg := msg.(type) {
-		case *provider.UserMessage:
+		case *UserMessage:
 			if !images && hasImage(msg.Content) {
 				cp := *msg
 				cp.Content = replaceImages(msg.Content, userImageOmitted)
@@ -32,7 +29,7 @@ func transformMessages(msgs []provider.Message, m *provider.Model, normalizeID f
 				continue
 			}
 			transformed = append(transformed, msg)
-		case *provider.ToolResultMessage:
+		case *ToolResultMessage:
 			out := msg
 			if !images && hasImage(msg.Content) {
 				cp := *msg
@@ -47,7 +44,7 @@ func transformMessages(msgs []provider.Message, m *provider.Model, normalizeID f
 				out.ToolCallID = id
 			}
 			transformed = append(transformed, out)
-		case *provider.AssistantMessage:
+		case *AssistantMessage:
 			transformed = append(transformed, transformAssistant(msg, m, normalizeID, idMap))
 		default:
 			transformed = append(transformed, msg)
@@ -56,9 +53,9 @@ func transformMessages(msgs []provider.Message, m *provider.Model, normalizeID f
 	return insertMissingResults(transformed)
 }
 
-func hasImage(content []provider.Content) bool {
+func hasImage(content []Content) bool {
 	for _, c := range content {
-		if c.Type == provider.ContentImage {
+		if c.Type == ContentImage {
 			return true
 		}
 	}
@@ -66,25 +63,25 @@ func hasImage(content []provider.Content) bool {
 }
 
 // replaceImages swaps images for one placeholder text per run of images.
-func replaceImages(content []provider.Content, placeholder string) []provider.Content {
-	out := make([]provider.Content, 0, len(content))
+func replaceImages(content []Content, placeholder string) []Content {
+	out := make([]Content, 0, len(content))
 	prevPlaceholder := false
 	for _, c := range content {
-		if c.Type == provider.ContentImage {
+		if c.Type == ContentImage {
 			if !prevPlaceholder {
-				out = append(out, provider.TextContent(placeholder))
+				out = append(out, TextContent(placeholder))
 			}
 			prevPlaceholder = true
 			continue
 		}
 		out = append(out, c)
-		prevPlaceholder = c.Type == provider.ContentText && c.Text == placeholder
+		prevPlaceholder = c.Type == ContentText && c.Text == placeholder
 	}
 	return out
 }
 
-func transformAssistant(msg *provider.AssistantMessage, m *provider.Model, normalizeID func(string) string,
-	idMap map[string]string) *provider.AssistantMessage {
+func transformAssistant(msg *AssistantMessage, m *Model, normalizeID func(string) string,
+	idMap map[string]string) *AssistantMessage {
 	sameModel := msg.Provider == m.Provider && msg.API == apiOf(m) && msg.Model == m.ID
 	if sameModel && !dropsBlankThinking(msg.Content) {
 		// The model's own reply goes back as it is.
@@ -92,10 +89,10 @@ func transformAssistant(msg *provider.AssistantMessage, m *provider.Model, norma
 	}
 	cp := *msg
 	out := &cp
-	out.Content = make([]provider.Content, 0, len(msg.Content))
+	out.Content = make([]Content, 0, len(msg.Content))
 	for _, c := range msg.Content {
 		switch c.Type {
-		case provider.ContentThinking:
+		case ContentThinking:
 			switch {
 			case c.Redacted:
 				// Encrypted reasoning only means something to the model that wrote it.
@@ -108,15 +105,15 @@ func transformAssistant(msg *provider.AssistantMessage, m *provider.Model, norma
 			case sameModel:
 				out.Content = append(out.Content, c)
 			default:
-				out.Content = append(out.Content, provider.TextContent(c.Thinking))
+				out.Content = append(out.Content, TextContent(c.Thinking))
 			}
-		case provider.ContentText:
+		case ContentText:
 			if sameModel {
 				out.Content = append(out.Content, c)
 			} else {
-				out.Content = append(out.Content, provider.TextContent(c.Text))
+				out.Content = append(out.Content, TextContent(c.Text))
 			}
-		case provider.ContentToolCall:
+		case ContentToolCall:
 			if !sameModel {
 				c.ThoughtSignature = ""
 				if normalizeID != nil {
@@ -136,18 +133,18 @@ func transformAssistant(msg *provider.AssistantMessage, m *provider.Model, norma
 
 // dropsBlankThinking reports whether content has a thinking block the model's own reply drops: blank,
 // not redacted, without a signature.
-func dropsBlankThinking(content []provider.Content) bool {
+func dropsBlankThinking(content []Content) bool {
 	for _, c := range content {
-		if c.Type == provider.ContentThinking && !c.Redacted && c.ThinkingSignature == "" && strings.TrimSpace(c.Thinking) == "" {
+		if c.Type == ContentThinking && !c.Redacted && c.ThinkingSignature == "" && strings.TrimSpace(c.Thinking) == "" {
 			return true
 		}
 	}
 	return false
 }
 
-func apiOf(m *provider.Model) string {
+func apiOf(m *Model) string {
 	if m.API == "" {
-		return provider.APIOpenAICompletions
+		return APIOpenAICompletions
 	}
 	return m.API
 }
@@ -156,19 +153,19 @@ func apiOf(m *provider.Model) string {
 // error result, placed before the next reply or user message (or at the end). A result whose call is
 // not in the reply before it (its reply was dropped) is dropped too: servers reject a tool message
 // that answers no call (pi sends it and gets a 400).
-func insertMissingResults(msgs []provider.Message) []provider.Message {
-	out := make([]provider.Message, 0, len(msgs))
-	var pending []provider.Content
+func insertMissingResults(msgs []Message) []Message {
+	out := make([]Message, 0, len(msgs))
+	var pending []Content
 	have := map[string]bool{}
 	flush := func() {
 		for _, tc := range pending {
 			if !have[tc.ID] {
-				out = append(out, &provider.ToolResultMessage{
+				out = append(out, &ToolResultMessage{
 					ToolCallID: tc.ID,
 					ToolName:   tc.Name,
-					Content:    []provider.Content{provider.TextContent(noResultProvided)},
+					Content:    []Content{TextContent(noResultProvided)},
 					IsError:    true,
-					Timestamp:  provider.Now(),
+					Timestamp:  Now(),
 				})
 			}
 		}
@@ -177,9 +174,9 @@ func insertMissingResults(msgs []provider.Message) []provider.Message {
 	}
 	for _, msg := range msgs {
 		switch msg := msg.(type) {
-		case *provider.AssistantMessage:
+		case *AssistantMessage:
 			flush()
-			if msg.StopReason == provider.StopReasonError || msg.StopReason == provider.StopReasonAborted {
+			if msg.StopReason == StopReasonError || msg.StopReason == StopReasonAborted {
 				continue
 			}
 			if calls := msg.ToolCalls(); len(calls) > 0 {
@@ -187,13 +184,13 @@ func insertMissingResults(msgs []provider.Message) []provider.Message {
 				clear(have)
 			}
 			out = append(out, msg)
-		case *provider.ToolResultMessage:
+		case *ToolResultMessage:
 			if !callPending(pending, msg.ToolCallID) {
 				continue
 			}
 			have[msg.ToolCallID] = true
 			out = append(out, msg)
-		case *provider.UserMessage:
+		case *UserMessage:
 			flush()
 			out = append(out, msg)
 		default:
@@ -204,7 +201,7 @@ func insertMissingResults(msgs []provider.Message) []provider.Message {
 	return out
 }
 
-func callPending(calls []provider.Content, id string) bool {
+func callPending(calls []Content, id string) bool {
 	for _, c := range calls {
 		if c.ID == id {
 			return true
