@@ -2,9 +2,14 @@ package provider
 
 import "fmt"
 
-// APIOpenAICompletions is OpenAI-compatible chat completions (package provider/openai), so far the only
-// wire API pi-go speaks.
-const APIOpenAICompletions = "openai-completions"
+// The wire APIs a model can speak: its api field, as pi's models.json names them. Each has one package
+// under provider/ that the Router sends its requests to.
+const (
+	APIOpenAICompletions  = "openai-completions"   // OpenAI-compatible chat completions (provider/openai)
+	APIAnthropicMessages  = "anthropic-messages"   // Anthropic Messages (provider/anthropic)
+	APIOpenAIResponses    = "openai-responses"     // OpenAI Responses (provider/responses)
+	APIGoogleGenerativeAI = "google-generative-ai" // Google Gemini (provider/google)
+)
 
 // Model describes one model of one provider. The JSON form is pi's (get_state, get_available_models,
 // models.json).
