@@ -14,6 +14,7 @@ import (
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/provider/demo"
 	"github.com/pi-go/pi-go/internal/provider/openai"
+	"github.com/pi-go/pi-go/internal/provider/responses"
 	"github.com/pi-go/pi-go/internal/session"
 	"github.com/pi-go/pi-go/internal/tools/shell"
 	"github.com/pi-go/pi-go/internal/tui"
@@ -403,6 +404,7 @@ func newRouter() *provider.Router {
 	// No provider-level retries: pi's SDK retries twice out of sight, but then one rate limit becomes
 	// up to twelve requests under the harness's own (visible, abortable) retries. The harness retries.
 	r.HandleAPI(provider.APIOpenAICompletions, openai.New(openai.Config{}))
+	r.HandleAPI(provider.APIOpenAIResponses, responses.New(responses.Config{}))
 	r.HandleProvider(demo.ProviderName, openai.New(openai.Config{HTTPClient: demo.HTTPClient(demo.Options{})}))
 	return r
 }
