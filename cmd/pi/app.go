@@ -13,6 +13,7 @@ import (
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/provider/demo"
+	"github.com/pi-go/pi-go/internal/provider/google"
 	"github.com/pi-go/pi-go/internal/provider/openai"
 	"github.com/pi-go/pi-go/internal/provider/responses"
 	"github.com/pi-go/pi-go/internal/session"
@@ -405,6 +406,7 @@ func newRouter() *provider.Router {
 	// up to twelve requests under the harness's own (visible, abortable) retries. The harness retries.
 	r.HandleAPI(provider.APIOpenAICompletions, openai.New(openai.Config{}))
 	r.HandleAPI(provider.APIOpenAIResponses, responses.New(responses.Config{}))
+	r.HandleAPI(provider.APIGoogleGenerativeAI, google.New(google.Config{}))
 	r.HandleProvider(demo.ProviderName, openai.New(openai.Config{HTTPClient: demo.HTTPClient(demo.Options{})}))
 	return r
 }

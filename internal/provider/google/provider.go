@@ -1,0 +1,186 @@
+// Package google streams answers from Google's Gemini API ("google-generative-ai" in pi's
+// models.json) as pi 1.6's google provider does, through google.golang.org/genai, Google's own Go
+// SDK: the transcript becomes contents (request.go) with thinking replayed as thought parts carrying
+// their thoughtSignature for the model that wrote them, tool calls as function calls and results as
+// function responses; thinking is asked for by level (Gemini 3 and later) or token budget (2.5), as
+// pi maps them; the streamed parts become text, thinking and tool-call blocks (stream.go).
+//
+// The SDK's retries are off (it retries only when asked; the harness retries visibly), and so is its
+// automatic continuation, as in pi. The key is the call's (GEMINI_API_KEY is read by pi-go's
+// configuration, never by the SDK from the environment).
+//
+// It knows the provider vocabulary and the wire format; nothing of the loop, tools, sessions or
+// where keys come from.
+package google
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
+
+	"google.golang.org/genai"
+
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/provider/blockstream"
+)
+
+// Config configures a Provider.
+type Config struct {
+	// HTTPClient sends the requests; nil means a client on http.DefaultTransport without an overall
+	// timeout (a stream may last many minutes).
+	HTTPClient *http.Client
+}
+
+// Provider streams Gemini answers. It is safe for concurrent use.
+type Provider struct {
+	client *http.Client
+	calls  atomic.Int64 // numbers the tool-call ids made up for calls that came without one
+}
+
+// New returns a provider.
+func New(cfg Config) *Provider {
+	c := cfg.HTTPClient
+	if c == nil {
+		c = &http.Client{Transport: http.DefaultTransport}
+	}
+	return &Provider{client: c}
+}
+
+// defaultBaseURL is Gemini's endpoint with its API version, as pi's models name it.
+const defaultBaseURL = "https://generativelanguage.googleapis.com/v1beta"
+
+// Stream sends req and streams the answer into emit (see provider.Provider). Every failure ends the
+// stream with a message whose StopReason is error or aborted, never a Go error or a panic.
+func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
+	if req == nil || req.Model == nil {
+		return blockstream.New(&provider.Model{API: provider.APIGoogleGenerativeAI}, emit).
+			Fail(provider.StopReasonError, "No model given for the request")
+	}
+	m := *req.Model
+	m.API = provider.APIGoogleGenerativeAI // pi writes this API on every answer of the provider
+	b := blockstream.New(&m, emit)
+	key := req.Options.APIKey
+	fail := func(ctx context.Context, msg string) *provider.AssistantMessage {
+		if ctx.Err() != nil && !blockstream.Fired(ctx) {
+			return b.Fail(provider.StopReasonAborted, "Request was aborted")
+		}
+		if len(key) >= 4 {
+			msg = strings.ReplaceAll(msg, key, "[redacted]")
+		}
+		return b.Fail(provider.StopReasonError, msg)
+	}
+	if ctx.Err() != nil {
+		return fail(ctx, "")
+	}
+	if key == "" {
+		return fail(ctx, "No API key for provider: "+m.Provider)
+	}
+	contents, cfg, err := buildRequest(req)
+	if err != nil {
+		return fail(ctx, err.Error())
+	}
+
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	idle := blockstream.IdleTimeout(req.Options.IdleTimeout)
+	watch := blockstream.StartWatchdog(idle, cancel)
+	defer watch.Stop()
+
+	client, err := p.newClient(callCtx, req, key)
+	if err != nil {
+		return fail(ctx, "Cannot create the Gemini client: "+err.Error())
+	}
+	r := newReader(b, &m, func() int64 { return p.calls.Add(1) })
+	for chunk, err := range client.Models.GenerateContentStream(callCtx, m.ID, contents, cfg) {
+		watch.Touch()
+		if err != nil {
+			switch {
+			case ctx.Err() != nil:
+				return fail(ctx, "")
+			case blockstream.Fired(callCtx):
+				return fail(callCtx, fmt.Sprintf("Request timed out: no data from %s for %s", m.BaseURL, idle))
+			}
+			return fail(ctx, errorText(err))
+		}
+		b.Start()
+		r.chunk(chunk)
+	}
+	r.closeCurrent()
+	switch {
+	case ctx.Err() != nil:
+		return fail(ctx, "")
+	case blockstream.Fired(callCtx):
+		return fail(callCtx, fmt.Sprintf("Request timed out: no data from %s for %s", m.BaseURL, idle))
+	case b.StopReason() == provider.StopReasonPending:
+		return fail(ctx, "Google stream ended without a finish reason")
+	case b.StopReason() == provider.StopReasonError:
+		return fail(ctx, "Provider stopped with: "+b.RawStopReason())
+	}
+	return b.Finish()
+}
+
+// newClient makes an SDK client for one call: the model's base URL (which holds the API version),
+// its headers and the call's, and the key.
+func (p *Provider) newClient(ctx context.Context, req *provider.Request, key string) (*genai.Client, error) {
+	base := strings.TrimRight(req.Model.BaseURL, "/")
+	if base == "" {
+		base = defaultBaseURL
+	}
+	headers := http.Header{}
+	for k, v := range req.Model.Headers {
+		headers.Set(k, v)
+	}
+	for k, v := range req.Options.Headers {
+		headers.Set(k, v)
+	}
+	root, version := splitVersion(base)
+	return genai.NewClient(ctx, &genai.ClientConfig{
+		APIKey:      key,
+		Backend:     genai.BackendGeminiAPI,
+		HTTPClient:  p.client,
+		HTTPOptions: genai.HTTPOptions{BaseURL: root, APIVersion: version, Headers: headers},
+	})
+}
+
+// splitVersion cuts a base URL as pi's models name it ("…/v1beta", the version included; pi's SDK
+// appends no version to it) into the SDK's base URL and API version, which the SDK joins again. A
+// base URL without a path gets the version ".", which the SDK's URL join drops: the SDK would put
+// its default version there otherwise.
+func splitVersion(base string) (root, version string) {
+	u, err := url.Parse(base)
+	if err != nil || strings.Trim(u.Path, "/") == "" {
+		return base + "/", "."
+	}
+	i := strings.LastIndexByte(u.Path, '/')
+	version = u.Path[i+1:]
+	u.Path = u.Path[:i+1]
+	return u.String(), version
+}
+
+// errorText words an error as pi's SDK does: "got status: <status>. <the error body>" for an error
+// answer (its status says whether a retry may help), the transport's words otherwise.
+func errorText(err error) string {
+	var apiErr genai.APIError
+	if errors.As(err, &apiErr) {
+		status := apiErr.Status
+		if text := http.StatusText(apiErr.Code); text != "" && (status == "" || !strings.Contains(status, text)) {
+			status = fmt.Sprintf("%d %s", apiErr.Code, text)
+		}
+		body := map[string]any{"code": apiErr.Code, "message": apiErr.Message, "status": apiErr.Status}
+		if len(apiErr.Details) > 0 {
+			body["details"] = apiErr.Details
+		}
+		raw, _ := json.Marshal(map[string]any{"error": body})
+		return fmt.Sprintf("got status: %s. %s", status, raw)
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "iterateResponseStream") {
+		return "Malformed data in Gemini stream: " + msg
+	}
+	return "Connection error: " + msg
+}
