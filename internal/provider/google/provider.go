@@ -91,7 +91,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	watch := blockstream.StartWatchdog(idle, cancel)
 	defer watch.Stop()
 
-	client, err := p.newClient(callCtx, req, key)
+	client, bodies, err := p.newClient(callCtx, req, key)
 	if err != nil {
 		return fail(ctx, "Cannot create the Gemini client: "+err.Error())
 	}
@@ -116,6 +116,8 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		return fail(ctx, "")
 	case blockstream.Fired(callCtx):
 		return fail(callCtx, fmt.Sprintf("Request timed out: no data from %s for %s", m.BaseURL, idle))
+	case bodies.readErr() != nil:
+		return fail(ctx, "Connection lost while streaming the answer: "+bodies.readErr().Error())
 	case b.StopReason() == provider.StopReasonPending:
 		return fail(ctx, "Google stream ended without a finish reason")
 	case b.StopReason() == provider.StopReasonError:
@@ -126,7 +128,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 
 // newClient makes an SDK client for one call: the model's base URL (which holds the API version),
 // its headers and the call's, and the key.
-func (p *Provider) newClient(ctx context.Context, req *provider.Request, key string) (*genai.Client, error) {
+func (p *Provider) newClient(ctx context.Context, req *provider.Request, key string) (*genai.Client, *bodyErrors, error) {
 	base := strings.TrimRight(req.Model.BaseURL, "/")
 	if base == "" {
 		base = defaultBaseURL
@@ -139,12 +141,19 @@ func (p *Provider) newClient(ctx context.Context, req *provider.Request, key str
 		headers.Set(k, v)
 	}
 	root, version := splitVersion(base)
-	return genai.NewClient(ctx, &genai.ClientConfig{
+	hc := *p.client
+	bodies := &bodyErrors{base: hc.Transport}
+	if bodies.base == nil {
+		bodies.base = http.DefaultTransport
+	}
+	hc.Transport = bodies
+	client, err := genai.NewClient(ctx, &genai.ClientConfig{
 		APIKey:      key,
 		Backend:     genai.BackendGeminiAPI,
-		HTTPClient:  p.client,
+		HTTPClient:  &hc,
 		HTTPOptions: genai.HTTPOptions{BaseURL: root, APIVersion: version, Headers: headers},
 	})
+	return client, bodies, err
 }
 
 // splitVersion cuts a base URL as pi's models name it ("…/v1beta", the version included; pi's SDK

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/pi-go/pi-go/internal/provider"
@@ -104,28 +103,15 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 
 	b.Start()
 	proc := newProcessor(b, m)
-	dec := ssestream.NewDecoder(resp)
-	msg := ""
-	for dec.Next() {
-		watch.Touch()
-		ev := dec.Event()
-		if len(bytes.TrimSpace(ev.Data)) == 0 {
-			continue
-		}
-		if msg = proc.handle(ev.Data); msg != "" {
-			break
-		}
-	}
-	if msg == "" {
-		switch err := dec.Err(); {
+	msg, err := proc.read(resp, watch.Touch)
+	if err != nil {
+		switch {
 		case ctx.Err() != nil:
 			return fail(ctx, "")
 		case blockstream.Fired(callCtx):
 			return fail(callCtx, timedOut("data"))
-		case err != nil:
-			return fail(ctx, "Connection lost while streaming the answer: "+err.Error())
 		}
-		msg = proc.end()
+		return fail(ctx, "Connection lost while streaming the answer: "+err.Error())
 	}
 	switch {
 	case ctx.Err() != nil:

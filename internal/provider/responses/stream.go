@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
+
+	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/provider/blockstream"
@@ -402,6 +405,27 @@ func appendMember(obj []byte, key string, value []byte) string {
 		out = append(out, value...)
 	}
 	return string(append(out, '}'))
+}
+
+// read applies every event of the response body (framed by the SDK's SSE decoder); touch runs for
+// each. It returns the error text of a stream that failed on the server's side, or the read error of
+// one that broke.
+func (p *processor) read(resp *http.Response, touch func()) (string, error) {
+	dec := ssestream.NewDecoder(resp)
+	for dec.Next() {
+		touch()
+		data := dec.Event().Data
+		if len(bytes.TrimSpace(data)) == 0 {
+			continue
+		}
+		if msg := p.handle(data); msg != "" {
+			return msg, nil
+		}
+	}
+	if err := dec.Err(); err != nil {
+		return "", err
+	}
+	return p.end(), nil
 }
 
 // end checks the stream once it is over; it returns the error text of a stream that did not finish.
