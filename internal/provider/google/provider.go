@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"net/url"
 	"strings"
@@ -96,19 +97,19 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		return fail(ctx, "Cannot create the Gemini client: "+err.Error())
 	}
 	r := newReader(b, &m, func() int64 { return p.calls.Add(1) })
-	for chunk, err := range client.Models.GenerateContentStream(callCtx, m.ID, contents, cfg) {
+	err = each(client.Models.GenerateContentStream(callCtx, m.ID, contents, cfg), func(chunk *genai.GenerateContentResponse) {
 		watch.Touch()
-		if err != nil {
-			switch {
-			case ctx.Err() != nil:
-				return fail(ctx, "")
-			case blockstream.Fired(callCtx):
-				return fail(callCtx, fmt.Sprintf("Request timed out: no data from %s for %s", m.BaseURL, idle))
-			}
-			return fail(ctx, errorText(err))
-		}
 		b.Start()
 		r.chunk(chunk)
+	})
+	if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return fail(ctx, "")
+		case blockstream.Fired(callCtx):
+			return fail(callCtx, fmt.Sprintf("Request timed out: no data from %s for %s", m.BaseURL, idle))
+		}
+		return fail(ctx, errorText(err))
 	}
 	r.closeCurrent()
 	switch {
@@ -124,6 +125,40 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		return fail(ctx, "Provider stopped with: "+b.RawStopReason())
 	}
 	return b.Finish()
+}
+
+// sdkPanic is a panic of the SDK's stream decoder, which converts chunks with type assertions that
+// malformed data fails (`{"candidates":""}`, found by FuzzStream).
+type sdkPanic struct{ value any }
+
+func (e sdkPanic) Error() string { return fmt.Sprint(e.value) }
+
+// each calls f for every chunk of the stream until it ends or yields an error, which it returns. A
+// panic inside the SDK while it decodes a chunk becomes an error (bad server data must end the
+// answer, never the program); f's own panics are not caught.
+func each(stream iter.Seq2[*genai.GenerateContentResponse, error], f func(*genai.GenerateContentResponse)) error {
+	next, stop := iter.Pull2(stream)
+	defer stop()
+	for {
+		chunk, err, ok := pull(next)
+		switch {
+		case err != nil:
+			return err
+		case !ok:
+			return nil
+		case chunk != nil:
+			f(chunk)
+		}
+	}
+}
+
+func pull(next func() (*genai.GenerateContentResponse, error, bool)) (chunk *genai.GenerateContentResponse, err error, ok bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			chunk, err, ok = nil, sdkPanic{v}, false
+		}
+	}()
+	return next()
 }
 
 // newClient makes an SDK client for one call: the model's base URL (which holds the API version),
@@ -186,6 +221,10 @@ func errorText(err error) string {
 		}
 		raw, _ := json.Marshal(map[string]any{"error": body})
 		return fmt.Sprintf("got status: %s. %s", status, raw)
+	}
+	var p sdkPanic
+	if errors.As(err, &p) {
+		return "Malformed data in Gemini stream: the SDK could not read it (" + p.Error() + ")"
 	}
 	msg := err.Error()
 	if strings.Contains(msg, "iterateResponseStream") {

@@ -80,6 +80,9 @@ func TestStopReasons(t *testing.T) {
 		{"error in the stream", gt.NewStream("r", "m", 5).Chunk(gt.Text("partial", "")).Raw(`data: {"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}` + "\r\n\r\n").Cut(),
 			provider.StopReasonError, `got status: 503 Service Unavailable. {"error":{"code":503,"message":"The model is overloaded. Please try again later.","status":"UNAVAILABLE"}}`},
 		{"malformed", gt.NewStream("r", "m", 5).Raw("data: {nope\r\n\r\n").Cut(), provider.StopReasonError, "Malformed data in Gemini stream"},
+		// The SDK's converters panic on this (FuzzStream found it).
+		{"malformed candidates", gt.NewStream("r", "m", 5).Raw(`data: {"candidates":""}` + "\r\n\r\n").Cut(), provider.StopReasonError,
+			"Malformed data in Gemini stream: the SDK could not read it (interface conversion"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newScript(t, sse(tc.stream))
