@@ -59,12 +59,12 @@ const defaultBaseURL = "https://generativelanguage.googleapis.com/v1beta"
 // stream with a message whose StopReason is error or aborted, never a Go error or a panic.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
 	if req == nil || req.Model == nil {
-		return blockstream.New(&provider.Model{API: provider.APIGoogleGenerativeAI}, emit).
+		return provider.NewBlockBuilder(&provider.Model{API: provider.APIGoogleGenerativeAI}, emit).
 			Fail(provider.StopReasonError, "No model given for the request")
 	}
 	m := *req.Model
 	m.API = provider.APIGoogleGenerativeAI // pi writes this API on every answer of the provider
-	b := blockstream.New(&m, emit)
+	b := provider.NewBlockBuilder(&m, emit)
 	key := req.Options.APIKey
 	fail := func(ctx context.Context, msg string) *provider.AssistantMessage {
 		if ctx.Err() != nil && !blockstream.Fired(ctx) {

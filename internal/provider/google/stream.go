@@ -10,20 +10,19 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/pi-go/pi-go/internal/provider"
-	"github.com/pi-go/pi-go/internal/provider/blockstream"
 )
 
 // reader turns the chunks of one answer into builder calls, as pi's google provider does: a text or
 // thought part continues the current block of its kind or starts a new one, a function call closes
 // the current block and is a whole tool call at once.
 type reader struct {
-	b       *blockstream.Builder
+	b       *provider.BlockBuilder
 	model   *provider.Model
 	current int // the open text or thinking block, or -1
 	nextID  func() int64
 }
 
-func newReader(b *blockstream.Builder, m *provider.Model, nextID func() int64) *reader {
+func newReader(b *provider.BlockBuilder, m *provider.Model, nextID func() int64) *reader {
 	return &reader{b: b, model: m, current: -1, nextID: nextID}
 }
 

@@ -18,7 +18,7 @@ func TestStreamEvents(t *testing.T) {
 	msg := New(Config{}).Stream(context.Background(), userRequest(pi16Model(s.srv.URL), "hi"), func(e *provider.AssistantEvent) {
 		events = append(events, e)
 		if e.Type == provider.EventThinkingDelta && firstThought == nil {
-			firstThought = e.Partial
+			firstThought = e.Snapshot() // kept: a snapshot, as consumers keep it
 		}
 	})
 	want := "start thinking_start thinking_delta thinking_end text_start text_delta text_end toolcall_start toolcall_delta toolcall_end done"
@@ -26,7 +26,7 @@ func TestStreamEvents(t *testing.T) {
 		t.Fatalf("events\n got: %s\nwant: %s", got, want)
 	}
 	if len(firstThought.Content) != 1 {
-		t.Errorf("a kept partial changed: %d blocks", len(firstThought.Content))
+		t.Errorf("a kept snapshot changed: %d blocks", len(firstThought.Content))
 	}
 	if msg.StopReason != provider.StopReasonToolUse || len(msg.Content) != 3 {
 		t.Fatalf("message %+v", msg)

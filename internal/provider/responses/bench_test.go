@@ -9,7 +9,6 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/pi-go/pi-go/internal/provider"
-	"github.com/pi-go/pi-go/internal/provider/blockstream"
 )
 
 // deltaStream is one message of n one-character output_text deltas, as OpenAI sends them.
@@ -32,7 +31,7 @@ func BenchmarkStreamInMemory(b *testing.B) {
 	b.SetBytes(int64(len(body) / n))
 	b.ResetTimer()
 	for done := 0; done < b.N; done += n {
-		bl := blockstream.New(m, func(*provider.AssistantEvent) {})
+		bl := provider.NewBlockBuilder(m, func(*provider.AssistantEvent) {})
 		p := newProcessor(bl, m)
 		if _, err := p.read(eventStream(body), func() {}); err != nil {
 			b.Fatal(err)

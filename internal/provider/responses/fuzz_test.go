@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/provider"
-	"github.com/pi-go/pi-go/internal/provider/blockstream"
 	rt "github.com/pi-go/pi-go/internal/provider/responses/responsestest"
 )
 
@@ -28,7 +27,7 @@ func FuzzStream(f *testing.F) {
 	f.Add([]byte("event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"item\":{\"type\":\"function_call\"}}\n\n"))
 	m := &provider.Model{ID: "m", API: provider.APIOpenAIResponses, Provider: "p", Cost: provider.ModelCost{Input: 1}}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		b := blockstream.New(m, func(*provider.AssistantEvent) {})
+		b := provider.NewBlockBuilder(m, func(*provider.AssistantEvent) {})
 		b.Start()
 		p := newProcessor(b, m)
 		msg, err := p.read(eventStream(data), func() {})

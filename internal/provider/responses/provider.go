@@ -46,11 +46,11 @@ const abortedMessage = "Request was aborted"
 // stream with a message whose StopReason is error or aborted, never a Go error or a panic.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
 	if req == nil || req.Model == nil {
-		return blockstream.New(&provider.Model{API: provider.APIOpenAIResponses}, emit).
+		return provider.NewBlockBuilder(&provider.Model{API: provider.APIOpenAIResponses}, emit).
 			Fail(provider.StopReasonError, "No model given for the request")
 	}
 	m := req.Model
-	b := blockstream.New(m, emit)
+	b := provider.NewBlockBuilder(m, emit)
 	headers := requestHeaders(req)
 	secrets := secretsOf(req.Options.APIKey, headers)
 	fail := func(ctx context.Context, msg string) *provider.AssistantMessage {

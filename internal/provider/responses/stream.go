@@ -10,7 +10,6 @@ import (
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/pi-go/pi-go/internal/provider"
-	"github.com/pi-go/pi-go/internal/provider/blockstream"
 )
 
 // event holds the members of a Responses stream event that pi reads; everything else is skipped
@@ -79,7 +78,7 @@ type slot struct {
 
 // processor turns the events of one response into builder calls, as pi's processResponsesStream does.
 type processor struct {
-	b     *blockstream.Builder
+	b     *provider.BlockBuilder
 	model *provider.Model
 	slots map[int]slot // by output_index; -1 for events without one
 	// reasoningByID: the thinking block of each reasoning item, for encrypted content that arrives
@@ -90,7 +89,7 @@ type processor struct {
 	onContent     func()
 }
 
-func newProcessor(b *blockstream.Builder, m *provider.Model) *processor {
+func newProcessor(b *provider.BlockBuilder, m *provider.Model) *processor {
 	return &processor{b: b, model: m, slots: map[int]slot{}, reasoningByID: map[string]int{}, unfinished: map[int]bool{}}
 }
 

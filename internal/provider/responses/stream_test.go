@@ -18,7 +18,7 @@ func TestStreamEvents(t *testing.T) {
 	msg := New(Config{}).Stream(context.Background(), userRequest(pi16Model(s.srv.URL), "hi"), func(e *provider.AssistantEvent) {
 		events = append(events, e)
 		if e.Type == provider.EventTextDelta && firstText == nil {
-			firstText = e.Partial
+			firstText = e.Snapshot() // kept: a snapshot, as consumers keep it
 		}
 	})
 	want := "start thinking_start thinking_delta thinking_delta thinking_delta thinking_end text_start text_delta " +
@@ -27,7 +27,7 @@ func TestStreamEvents(t *testing.T) {
 		t.Fatalf("events\n got: %s\nwant: %s", got, want)
 	}
 	if firstText.Content[1].Text != "Let me " {
-		t.Errorf("a kept partial changed: %q", firstText.Content[1].Text)
+		t.Errorf("a kept snapshot changed: %q", firstText.Content[1].Text)
 	}
 	if msg.StopReason != provider.StopReasonToolUse || len(msg.Content) != 3 {
 		t.Fatalf("message %+v", msg)
