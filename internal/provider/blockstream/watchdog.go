@@ -12,6 +12,10 @@ import (
 // httpIdleTimeoutMs default).
 const DefaultIdleTimeout = 300 * time.Second
 
+// DefaultReasoningIdleTimeout is the default for calls that ask a model to think: a server that
+// hides the reasoning may send nothing for minutes at high effort (pi's SDKs allow 10 minutes).
+const DefaultReasoningIdleTimeout = 10 * time.Minute
+
 // ErrIdle is the cancellation cause of a call the watchdog ended.
 var ErrIdle = errors.New("idle timeout")
 
@@ -28,12 +32,15 @@ type Watchdog struct {
 }
 
 // IdleTimeout is the timeout of one call: the call's own (StreamOptions.IdleTimeout), else the
-// default; negative means none.
-func IdleTimeout(perCall time.Duration) time.Duration {
-	if perCall == 0 {
-		return DefaultIdleTimeout
+// default for a call that asks for thinking or not; negative means none.
+func IdleTimeout(perCall time.Duration, thinking bool) time.Duration {
+	switch {
+	case perCall != 0:
+		return perCall
+	case thinking:
+		return DefaultReasoningIdleTimeout
 	}
-	return perCall
+	return DefaultIdleTimeout
 }
 
 // StartWatchdog watches a call whose context cancel cancels; timeout <= 0 watches nothing.

@@ -76,7 +76,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	idle := blockstream.IdleTimeout(req.Options.IdleTimeout)
+	idle := blockstream.IdleTimeout(req.Options.IdleTimeout, m.Reasoning && effectiveLevel(m, req.Options.Reasoning) != provider.ThinkingOff)
 	watch := blockstream.StartWatchdog(idle, cancel)
 	defer watch.Stop()
 	target := base + "/responses"
