@@ -62,20 +62,37 @@ func buildRequest(req *provider.Request) ([]*genai.Content, *genai.GenerateConte
 		cfg.SystemInstruction = &genai.Content{Parts: []*genai.Part{{Text: req.SystemPrompt}}, Role: "user"}
 	}
 	if len(req.Tools) > 0 {
+		strictOK := geminiMajor(m.ID) >= 3 // Gemini 3 enforces required parameters in VALIDATED mode
+		anyStrict := false
 		decls := make([]*genai.FunctionDeclaration, 0, len(req.Tools))
 		for _, t := range req.Tools {
-			var schema any
 			params := t.Parameters
 			if len(bytes.TrimSpace(params)) == 0 {
 				params = json.RawMessage("{}")
 			}
-			if err := json.Unmarshal(params, &schema); err != nil {
-				return nil, nil, fmt.Errorf("tool %s parameters: %w", t.Name, err)
+			var schema any
+			prefer, require := prefersStrict(t.ConstrainedSampling)
+			if prefer && strictOK {
+				if s, ok := strictSchema(params); ok {
+					schema, anyStrict = s, true
+				}
+			}
+			if schema == nil && require {
+				return nil, nil, fmt.Errorf("Tool %q requires JSON-schema constrained sampling, but this model or schema does not support it", t.Name)
+			}
+			if schema == nil {
+				if err := json.Unmarshal(params, &schema); err != nil {
+					return nil, nil, fmt.Errorf("tool %s parameters: %w", t.Name, err)
+				}
 			}
 			decls = append(decls, &genai.FunctionDeclaration{Name: t.Name, Description: t.Description,
 				ParametersJsonSchema: constAsEnum(schema, false)})
 		}
 		cfg.Tools = []*genai.Tool{{FunctionDeclarations: decls}}
+		if anyStrict {
+			cfg.ToolConfig = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{
+				Mode: genai.FunctionCallingConfigModeValidated}}
+		}
 	}
 	thinking, err := thinkingConfig(m, req.Options.Reasoning)
 	if err != nil {
@@ -305,7 +322,7 @@ func constAsEnum(schema any, nameMap bool) any {
 			if c, ok := out["const"]; ok {
 				if _, hasEnum := out["enum"]; !hasEnum {
 					switch c.(type) {
-					case string, float64:
+					case string, float64, json.Number:
 						delete(out, "const")
 						out["enum"] = []any{c}
 					}
