@@ -9,11 +9,12 @@ import (
 
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
+	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
 // event holds the members of a Responses stream event that pi reads; everything else is skipped
-// by the decoder.
+// by the decoder (decodeEvent).
 type event struct {
 	Type        string          `json:"type"`
 	OutputIndex *int            `json:"output_index"`
@@ -87,6 +88,73 @@ type processor struct {
 	unfinished    map[int]bool // tool-call blocks whose output_item.done has not arrived
 	terminal      bool         // response.completed, .incomplete or .failed arrived
 	onContent     func()
+	scan          jsonx.Scanner
+}
+
+// knownEventTypes are the event types whose names decodeEvent hands out without allocating.
+var knownEventTypes = []string{"response.output_text.delta", "response.reasoning_summary_text.delta",
+	"response.function_call_arguments.delta", "response.reasoning_text.delta", "response.refusal.delta",
+	"response.output_item.added", "response.output_item.done", "response.content_part.added",
+	"response.content_part.done", "response.output_text.done", "response.reasoning_summary_part.added",
+	"response.reasoning_summary_part.done", "response.reasoning_summary_text.done",
+	"response.function_call_arguments.done", "response.created", "response.in_progress", "response.completed",
+	"response.incomplete", "response.failed", "error"}
+
+// decodeEvent reads the members of e from data with the scanner (the stream's hot path: one event per
+// delta); the item and response objects are kept raw for encoding/json, as they come a few times
+// per answer. It accepts what encoding/json accepts.
+func (p *processor) decodeEvent(data []byte, e *event) error {
+	s := &p.scan
+	s.Reset(data)
+	ok := s.Object(func(key []byte) {
+		switch string(key) {
+		case "type":
+			b := s.Str()
+			e.Type = ""
+			for _, t := range knownEventTypes {
+				if string(b) == t {
+					e.Type = t
+					break
+				}
+			}
+			if e.Type == "" && b != nil {
+				e.Type = string(b)
+			}
+		case "output_index":
+			if n, ok := s.Number(); ok {
+				i := int(max(min(n, 1<<31), -(1 << 31)))
+				e.OutputIndex = &i
+			}
+		case "delta":
+			e.Delta = string(s.Str())
+		case "arguments":
+			if s.Peek() == '"' {
+				a := string(s.Str())
+				e.Arguments = &a
+			} else {
+				s.Skip()
+			}
+		case "item":
+			e.Item = s.Raw()
+		case "response":
+			e.Response = s.Raw()
+		case "code":
+			e.Code = s.Raw()
+		case "message":
+			e.Message = s.Raw()
+		default:
+			s.Skip()
+		}
+	})
+	s.End()
+	if err := s.Err(); err != nil {
+		return err
+	}
+	if !ok {
+		// Not an object: encoding/json would refuse it too.
+		return fmt.Errorf("event data is not a JSON object")
+	}
+	return nil
 }
 
 func newProcessor(b *provider.BlockBuilder, m *provider.Model) *processor {
@@ -103,7 +171,7 @@ func outputIndex(e *event) int {
 // handle applies the data of one SSE event; it returns the error text that ends the stream, or "".
 func (p *processor) handle(data []byte) string {
 	var e event
-	if err := json.Unmarshal(data, &e); err != nil {
+	if err := p.decodeEvent(data, &e); err != nil {
 		return fmt.Sprintf("Malformed JSON in Responses stream event (%v): %s", err, excerpt(data))
 	}
 	if p.onContent != nil && e.Type != "" && !strings.HasSuffix(e.Type, ".in_progress") {
