@@ -23,6 +23,7 @@ import (
 	"net/url"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"google.golang.org/genai"
 
@@ -109,7 +110,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		case blockstream.Fired(callCtx):
 			return fail(callCtx, fmt.Sprintf("Request timed out: no data from %s for %s", m.BaseURL, idle))
 		}
-		return fail(ctx, errorText(err))
+		return fail(ctx, errorText(err, req.Options.MaxRetryDelay))
 	}
 	r.closeCurrent()
 	switch {
@@ -125,6 +126,21 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		return fail(ctx, "Provider stopped with: "+b.RawStopReason())
 	}
 	return b.Finish()
+}
+
+// retryDelay is the wait a google.rpc.RetryInfo detail asks for ("37s").
+func retryDelay(details []map[string]any) (time.Duration, bool) {
+	for _, d := range details {
+		if t, _ := d["@type"].(string); !strings.HasSuffix(t, "google.rpc.RetryInfo") {
+			continue
+		}
+		if s, ok := d["retryDelay"].(string); ok {
+			if wait, err := time.ParseDuration(s); err == nil && wait >= 0 {
+				return wait, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // sdkPanic is a panic of the SDK's stream decoder, which converts chunks with type assertions that
@@ -207,8 +223,9 @@ func splitVersion(base string) (root, version string) {
 }
 
 // errorText words an error as pi's SDK does: "got status: <status>. <the error body>" for an error
-// answer (its status says whether a retry may help), the transport's words otherwise.
-func errorText(err error) string {
+// answer (its status says whether a retry may help), the transport's words otherwise. A wait the
+// server asks for (its RetryInfo) beyond maxRetryDelay (when > 0) is said to end the attempts.
+func errorText(err error, maxRetryDelay time.Duration) string {
 	var apiErr genai.APIError
 	if errors.As(err, &apiErr) {
 		status := apiErr.Status
@@ -220,7 +237,12 @@ func errorText(err error) string {
 			body["details"] = apiErr.Details
 		}
 		raw, _ := json.Marshal(map[string]any{"error": body})
-		return fmt.Sprintf("got status: %s. %s", status, raw)
+		msg := fmt.Sprintf("got status: %s. %s", status, raw)
+		if wait, ok := retryDelay(apiErr.Details); ok && maxRetryDelay > 0 && wait > maxRetryDelay {
+			msg += fmt.Sprintf(". Server asked to retry after %s (more than retry.maxAgentDelayMs %s)%s",
+				wait, maxRetryDelay, provider.NotRetryingNote)
+		}
+		return msg
 	}
 	var p sdkPanic
 	if errors.As(err, &p) {

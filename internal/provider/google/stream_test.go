@@ -112,10 +112,16 @@ func TestHTTPErrors(t *testing.T) {
 		{"overflow", status(400, gt.ErrorBody(400, "INVALID_ARGUMENT", "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).")),
 			"got status: 400 Bad Request.", false, true},
 		{"plain text", status(502, "Bad Gateway"), "got status: 502 Bad Gateway.", true, false},
+		{"quota with a long retry delay", status(429, `{"error":{"code":429,"message":"You exceeded your current quota.","status":"RESOURCE_EXHAUSTED",`+
+			`"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"3600s"}]}}`), "got status: 429 Too Many Requests.", false, false},
+		{"rate limit with a short retry delay", status(429, `{"error":{"code":429,"message":"Rate limited.","status":"RESOURCE_EXHAUSTED",`+
+			`"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"7s"}]}}`), "got status: 429 Too Many Requests.", true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newScript(t, tc.handler)
-			events, msg := collect(t, context.Background(), userRequest(pi16Model(s.srv.URL), "hi"))
+			req := userRequest(pi16Model(s.srv.URL), "hi")
+			req.Options.MaxRetryDelay = time.Minute
+			events, msg := collect(t, context.Background(), req)
 			if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, tc.want) {
 				t.Fatalf("got %s %q, want %q", msg.StopReason, msg.ErrorMessage, tc.want)
 			}
