@@ -19,10 +19,13 @@ func TestPi16Requests(t *testing.T) {
 	answers := googletest.Pi16Answers()
 	for _, tc := range []struct {
 		dir     string
+		model   func(base string) *provider.Model
 		answers []string
 	}{
-		{"tool-run", answers[:2]},
-		{"image", answers[2:3]},
+		{"tool-run", pi16Model, answers[:2]},
+		{"image", pi16Model, answers[2:3]},
+		// Gemini 3: thinking level, tool-call ids, strict tools with VALIDATED mode.
+		{"gemini3-tool-run", pi16Model3, answers[:2]},
 	} {
 		t.Run(tc.dir, func(t *testing.T) {
 			run, err := pi16fixture.Load(filepath.Join("testdata", "pi16", tc.dir))
@@ -34,12 +37,12 @@ func TestPi16Requests(t *testing.T) {
 			}
 			for n, answer := range tc.answers {
 				s := newScript(t, sse(answer))
-				req := run.Request(pi16Model(s.srv.URL), n)
+				req := run.Request(tc.model(s.srv.URL), n)
 				_, got := collect(t, context.Background(), req)
 				if got.StopReason == provider.StopReasonError {
 					t.Fatalf("request %d: %s", n+1, got.ErrorMessage)
 				}
-				if want := "/v1beta/models/gemini-2.5-flash:streamGenerateContent"; s.paths[0] != want {
+				if want := "/v1beta/models/" + req.Model.ID + ":streamGenerateContent"; s.paths[0] != want {
 					t.Errorf("request %d path %s, want %s", n+1, s.paths[0], want)
 				}
 				if h := s.headers[0]; h.Get("x-goog-api-key") != "mock-key" {

@@ -33,6 +33,7 @@ const tinyPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8A
 type server struct {
 	mu      sync.Mutex
 	answers map[string][]string
+	order   map[string][]int // the answers of the current run, by index
 	next    map[string]int
 	bodies  map[string][][]byte
 }
@@ -50,21 +51,22 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	body, _ := io.ReadAll(r.Body)
 	s.mu.Lock()
-	n := s.next[api]
-	s.next[api]++
+	n := len(s.bodies[api]) - s.next[api]
 	s.bodies[api] = append(s.bodies[api], body)
+	order := s.order[api]
 	s.mu.Unlock()
-	if n >= len(s.answers[api]) {
+	if n >= len(order) {
 		http.Error(w, "no more scripted answers", http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
-	io.WriteString(w, s.answers[api][n])
+	io.WriteString(w, s.answers[api][order[n]])
 }
 
 type run struct {
 	name, model string
 	args        []string
+	answers     []int // which of the API's answers this run's requests get, in order
 }
 
 func main() {
@@ -72,7 +74,7 @@ func main() {
 	flag.Parse()
 	node, js := findPi()
 	srv := &server{answers: map[string][]string{"responses": responsestest.Pi16Answers(), "google": googletest.Pi16Answers()},
-		next: map[string]int{}, bodies: map[string][][]byte{}}
+		order: map[string][]int{}, next: map[string]int{}, bodies: map[string][][]byte{}}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	check(err)
 	go http.Serve(ln, srv)
@@ -83,14 +85,23 @@ func main() {
 		{"google", "google", "mockgem/gemini-2.5-flash"},
 	} {
 		runs := []run{
-			{"tool-run", api.model, []string{"--thinking", "high", "summarise this project"}},
-			{"image", api.model, []string{"--thinking", "off", "@tiny.png", "what is this?"}},
+			{"tool-run", api.model, []string{"--thinking", "high", "summarise this project"}, []int{0, 1}},
+			{"image", api.model, []string{"--thinking", "off", "@tiny.png", "what is this?"}, []int{2}},
+		}
+		if api.pkg == "google" {
+			// Gemini 3: thinking levels, tool-call ids and strict tool sampling.
+			runs = append(runs, run{"gemini3-tool-run", "mockgem/gemini-3-pro-preview",
+				[]string{"--thinking", "low", "summarise this project"}, []int{0, 1}})
 		}
 		for _, r := range runs {
 			dir := filepath.Join(*out, api.pkg, "testdata", "pi16", r.name)
 			check(os.RemoveAll(dir))
 			check(os.MkdirAll(filepath.Join(dir, "requests"), 0o755))
 			before := len(srv.bodies[api.key])
+			srv.mu.Lock()
+			srv.order[api.key] = r.answers
+			srv.next[api.key] = before // the run's first request gets its first answer
+			srv.mu.Unlock()
 			events, session := runPi(node, js, base, r)
 			check(os.WriteFile(filepath.Join(dir, "events.jsonl"), events, 0o644))
 			check(os.WriteFile(filepath.Join(dir, "session.jsonl"), session, 0o644))
@@ -108,7 +119,8 @@ const modelsJSON = `{"providers":{
  "mockresp":{"baseUrl":"BASE/v1","api":"openai-responses","apiKey":"mock-key","models":[
   {"id":"mock-resp","name":"Mock Responses","reasoning":true,"input":["text","image"],"contextWindow":200000,"maxTokens":32000,"cost":{"input":1.25,"output":10,"cacheRead":0.125,"cacheWrite":0}}]},
  "mockgem":{"baseUrl":"BASE/v1beta","api":"google-generative-ai","apiKey":"mock-key","models":[
-  {"id":"gemini-2.5-flash","name":"Mock Gemini","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":{"input":0.3,"output":2.5,"cacheRead":0.03,"cacheWrite":0}}]}
+  {"id":"gemini-2.5-flash","name":"Mock Gemini","reasoning":true,"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":{"input":0.3,"output":2.5,"cacheRead":0.03,"cacheWrite":0}},
+  {"id":"gemini-3-pro-preview","name":"Mock Gemini 3","reasoning":true,"thinkingLevelMap":{"minimal":null,"medium":null},"input":["text","image"],"contextWindow":1048576,"maxTokens":65536,"cost":{"input":2,"output":12,"cacheRead":0.2,"cacheWrite":0}}]}
 }}`
 
 // runPi runs pi once in a fresh workspace and returns its stdout and session file.
