@@ -167,7 +167,7 @@ func (m *model) Init() tea.Cmd {
 	} else {
 		cmds = append(cmds, m.printHistory(), m.sendNextInitial())
 	}
-	return tea.Batch(append(cmds, m.requestFrame())...)
+	return tea.Batch(append(cmds, m.requestFrame(), m.loadResources())...)
 }
 
 // View is empty: the screen is drawn by the model itself (view.go, through the screen package) when a

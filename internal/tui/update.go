@@ -72,6 +72,8 @@ func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 			return m.sendNextInitial()
 		}
 	case abortDoneMsg:
+	case reloadDoneMsg:
+		m.reloadDone(msg)
 	case bashChunkMsg:
 		if it := m.bashItem(msg.id); it != nil {
 			it.bash.Output += msg.text
