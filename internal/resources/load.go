@@ -68,6 +68,7 @@ func Load(o Options) *Set {
 // entry is a discovered file with the source it is reported under.
 type entry struct {
 	path    string
+	key     string // fileKey(path)
 	source  SourceInfo
 	enabled bool
 	rank    int
@@ -86,7 +87,7 @@ func (o Options) resolve() (skills, prompts []entry, known [2]map[string]SourceI
 		}
 		seen[kind][path] = true
 		src.Path = path
-		acc[kind] = append(acc[kind], entry{path: path, source: src, enabled: enabled, rank: rank})
+		acc[kind] = append(acc[kind], entry{path: path, key: fileKey(path), source: src, enabled: enabled, rank: rank})
 	}
 	local := func(scope string) SourceInfo { return SourceInfo{Source: "local", Scope: scope, Origin: "top-level"} }
 	auto := func(scope, base string) SourceInfo {
@@ -146,11 +147,10 @@ func (o Options) resolve() (skills, prompts []entry, known [2]map[string]SourceI
 		keys := map[string]bool{}
 		var out []entry
 		for _, e := range acc[kind] {
-			k := realPath(e.path)
-			if keys[k] {
+			if keys[e.key] {
 				continue
 			}
-			keys[k] = true
+			keys[e.key] = true
 			if e.enabled {
 				out = append(out, e)
 			}
@@ -199,9 +199,11 @@ func ancestorAgentsSkillDirs(cwd string) []string {
 	}
 }
 
-// pathEntry is a path to load, with the source it was found under (zero for command-line paths).
+// pathEntry is a path to load, with the source it was found under (nil for command-line paths, which
+// may name a directory or nothing at all; a discovered one is a file).
 type pathEntry struct {
 	path   string
+	key    string
 	source *SourceInfo
 }
 
@@ -209,24 +211,23 @@ type pathEntry struct {
 func mergePaths(o Options, found []entry, cli []string, known map[string]SourceInfo) []pathEntry {
 	var out []pathEntry
 	keys := map[string]bool{}
-	addPath := func(p string, src *SourceInfo) {
-		k := realPath(p)
-		if keys[k] {
+	addPath := func(p, key string, src *SourceInfo) {
+		if keys[key] {
 			return
 		}
-		keys[k] = true
-		out = append(out, pathEntry{path: p, source: src})
+		keys[key] = true
+		out = append(out, pathEntry{path: p, key: key, source: src})
 	}
 	for i := range found {
-		addPath(found[i].path, &found[i].source)
+		addPath(found[i].path, found[i].key, &found[i].source)
 	}
 	for _, p := range cli {
 		path := resolvePath(p, o.Cwd, o.Home)
 		if src, ok := known[path]; ok {
-			addPath(path, &src)
+			addPath(path, fileKey(path), &src)
 			continue
 		}
-		addPath(path, nil)
+		addPath(path, fileKey(path), nil)
 	}
 	return out
 }
@@ -236,12 +237,15 @@ func (s *Set) loadSkills(o Options, paths []pathEntry) {
 	var collisions []Diagnostic
 	byName := map[string]string{}
 	files := map[string]bool{}
-	add := func(sk *Skill, diags []Diagnostic) {
+	add := func(key string, sk *Skill, diags []Diagnostic) {
 		s.Diagnostics = append(s.Diagnostics, diags...)
 		if sk == nil {
 			return
 		}
-		k := realPath(sk.FilePath)
+		k := key
+		if k == "" {
+			k = fileKey(sk.FilePath)
+		}
 		if files[k] {
 			return
 		}
@@ -258,6 +262,11 @@ func (s *Set) loadSkills(o Options, paths []pathEntry) {
 		s.Diagnostics = append(s.Diagnostics, Diagnostic{Type: DiagnosticWarning, Kind: KindSkill, Message: msg, Path: path})
 	}
 	for _, p := range paths {
+		if p.source != nil { // a discovered file
+			sk, diags := loadSkill(p.path, o.skillSource(p.path, p.source))
+			add(p.key, sk, diags)
+			continue
+		}
 		info, err := os.Stat(p.path)
 		switch {
 		case err != nil && os.IsNotExist(err):
@@ -266,10 +275,12 @@ func (s *Set) loadSkills(o Options, paths []pathEntry) {
 			warn(err.Error(), p.path)
 		case info.IsDir():
 			for _, f := range skillEntries(p.path, modePi) {
-				add(loadSkill(f, o.skillSource(f, p.source)))
+				sk, diags := loadSkill(f, o.skillSource(f, p.source))
+				add("", sk, diags)
 			}
 		case info.Mode().IsRegular() && strings.HasSuffix(p.path, ".md"):
-			add(loadSkill(p.path, o.skillSource(p.path, p.source)))
+			sk, diags := loadSkill(p.path, o.skillSource(p.path, p.source))
+			add(p.key, sk, diags)
 		default:
 			warn("skill path is not a markdown file", p.path)
 		}
@@ -302,12 +313,14 @@ func (s *Set) loadTemplates(o Options, paths []pathEntry) {
 		}
 	}
 	for _, p := range paths {
+		if p.source != nil { // a discovered file
+			load(p.path, p.source)
+			continue
+		}
 		info, err := os.Stat(p.path)
 		switch {
 		case err != nil && os.IsNotExist(err):
-			if p.source == nil {
-				warn(DiagnosticError, "Prompt template path does not exist", p.path)
-			}
+			warn(DiagnosticError, "Prompt template path does not exist", p.path)
 		case err != nil:
 			warn(DiagnosticWarning, err.Error(), p.path)
 		case info.IsDir():
@@ -371,14 +384,6 @@ func absClean(p string) string {
 		return abs
 	}
 	return filepath.Clean(p)
-}
-
-// realPath is the key two paths of one file share.
-func realPath(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return p
 }
 
 // within reports whether p is dir or inside it.

@@ -74,9 +74,11 @@ type model struct {
 	gitBranch   string
 
 	frameScheduled bool
-	lastFrame      time.Time
-	tickSeq        int
-	ticking        bool
+	// resourcesRequested: the templates and skills are being read (after the first frame).
+	resourcesRequested bool
+	lastFrame          time.Time
+	tickSeq            int
+	ticking            bool
 
 	lastCtrlC, lastEsc time.Time
 	initial            []string // initial messages not sent yet
@@ -167,7 +169,7 @@ func (m *model) Init() tea.Cmd {
 	} else {
 		cmds = append(cmds, m.printHistory(), m.sendNextInitial())
 	}
-	return tea.Batch(append(cmds, m.requestFrame(), m.loadResources())...)
+	return tea.Batch(append(cmds, m.requestFrame())...)
 }
 
 // View is empty: the screen is drawn by the model itself (view.go, through the screen package) when a

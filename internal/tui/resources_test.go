@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -92,4 +93,26 @@ func TestReloadCommandReadsNewTemplates(t *testing.T) {
 	u.waitAll("the warning naming the file", contains("broken.md"))
 	u.typeText("/fre")
 	u.waitScreen("the new template", contains("fresh", "Added while running"))
+}
+
+// TestFirstFrameDoesNotWaitForResources: discovery (which reads every template and skill file) is
+// not on the first frame's path: with the read held up, the first frame is drawn all the same; and
+// the read starts on its own, so the first "/" finds the list ready.
+func TestFirstFrameDoesNotWaitForResources(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	sess := newTestSessionWith(t, newScript(), nil, func(o *harness.Options) {
+		o.LoadResources = func() *resources.Set {
+			close(started)
+			<-release
+			return &resources.Set{}
+		}
+	})
+	defer close(release)
+	u := startUI(t, sess, Options{})
+	u.waitScreen("the first frame while the resources are held up", contains("test-model"))
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the resources were never read")
+	}
 }

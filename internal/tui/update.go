@@ -27,6 +27,11 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.frameScheduled = false
 		m.drawFrame()
 		redraw = false
+		if !m.resourcesRequested {
+			// Discovery reads every template and skill file: not before the first frame is out.
+			m.resourcesRequested = true
+			cmds = append(cmds, m.loadResources())
+		}
 	case tickMsg:
 		if msg.seq != m.tickSeq {
 			redraw = false

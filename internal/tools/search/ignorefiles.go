@@ -29,6 +29,23 @@ func (f IgnoreFiles) Descend(dir string) IgnoreFiles {
 	return out
 }
 
+// DescendEntries is Descend for a directory whose entries the caller has read: only the ignore files
+// among them are opened.
+func (f IgnoreFiles) DescendEntries(dir string, entries []os.DirEntry) IgnoreFiles {
+	out := IgnoreFiles{matchers: slices.Clip(f.matchers)}
+	for _, name := range ignoreFileNames {
+		for _, e := range entries {
+			if e.Name() != name {
+				continue
+			}
+			if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
+				out.matchers = append(out.matchers, giParseFile(filepath.ToSlash(dir), data))
+			}
+		}
+	}
+	return out
+}
+
 // Ignored reports whether abs is ignored: the deepest file with a matching rule decides, and within
 // a file the last matching rule.
 func (f IgnoreFiles) Ignored(abs string, isDir bool) bool {
