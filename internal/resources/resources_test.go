@@ -268,3 +268,24 @@ func TestExpandSkillErrors(t *testing.T) {
 		t.Errorf("plain text: %q %v", got, err)
 	}
 }
+
+func TestParseSkillBlockTakesApartWhatExpandSkillMakes(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s", "SKILL.md")
+	write(t, path, "---\ndescription: d\n---\nLine one.\n\nLine two.\n")
+	skills := []Skill{{Name: "s", FilePath: path, BaseDir: filepath.Dir(path)}}
+	for in, wantUser := range map[string]string{"/skill:s": "", "/skill:s do it\nnow": "do it\nnow"} {
+		text, err := ExpandSkill(in, skills)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, ok := ParseSkillBlock(text)
+		if !ok || b.Name != "s" || b.Location != path || b.UserMessage != wantUser ||
+			b.Content != "References are relative to "+filepath.Dir(path)+".\n\nLine one.\n\nLine two." {
+			t.Errorf("%q: %+v %v", in, b, ok)
+		}
+	}
+	if _, ok := ParseSkillBlock("plain <skill> text"); ok {
+		t.Error("plain text taken for a skill block")
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"unicode/utf16"
 )
@@ -135,4 +136,23 @@ func ExpandSkill(text string, skills []Skill) (string, error) {
 		return block, nil
 	}
 	return block + "\n\n" + args, nil
+}
+
+// SkillBlock is a user message that ExpandSkill produced, taken apart again for display.
+type SkillBlock struct {
+	Name, Location, Content string
+	// UserMessage is the arguments that followed the block (trimmed; empty without).
+	UserMessage string
+}
+
+var skillBlockPattern = regexp.MustCompile(`(?s)^<skill name="([^"]+)" location="([^"]+)">\n(.*?)\n</skill>(?:\n\n(.+))?$`)
+
+// ParseSkillBlock recognises the text of a skill invocation (pi's parseSkillBlock); ok is false for
+// any other text.
+func ParseSkillBlock(text string) (SkillBlock, bool) {
+	m := skillBlockPattern.FindStringSubmatch(text)
+	if m == nil {
+		return SkillBlock{}, false
+	}
+	return SkillBlock{Name: m[1], Location: m[2], Content: m[3], UserMessage: trimJS(m[4])}, true
 }

@@ -116,3 +116,21 @@ func TestFirstFrameDoesNotWaitForResources(t *testing.T) {
 		t.Fatal("the resources were never read")
 	}
 }
+
+// A /skill: command shows as pi shows it: "[skill] name" collapsed, then what was typed after it; the
+// model gets the skill's instructions.
+func TestSkillInvocationIsShownCollapsed(t *testing.T) {
+	sc := newScript(textTurn("done"))
+	sess, agent, sink := resourceSession(t, sc, config.Settings{})
+	u := startUI(t, sess, Options{WarningSink: sink})
+	u.submit("/skill:pdf-tools merge a.pdf and b.pdf")
+	all := u.waitAll("the skill block and the answer", contains("[skill] pdf-tools (ctrl+o to expand)", "merge a.pdf and b.pdf", "done"))
+	if strings.Contains(all, "Use pypdf.") {
+		t.Errorf("the collapsed skill shows its instructions:\n%s", all)
+	}
+	got := provider.TextOf(sc.request(0).Messages[0].(*provider.UserMessage).Content, "")
+	if !strings.HasPrefix(got, `<skill name="pdf-tools" location="`+filepath.Join(agent, "skills/pdf-tools/SKILL.md")+`">`) ||
+		!strings.HasSuffix(got, "Use pypdf.\n</skill>\n\nmerge a.pdf and b.pdf") {
+		t.Errorf("sent %q", got)
+	}
+}
