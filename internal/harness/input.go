@@ -133,13 +133,13 @@ func (s *Session) transformInput(ctx context.Context, text string, images []prov
 			}
 		}
 	}
-	return s.ExpandInput(text), images, false
+	return s.expandInput(text), images, false
 }
 
-// ExpandInput expands a /skill:name command or a /template command as the pipeline does (a text that
+// expandInput expands a /skill:name command or a /template command as the pipeline does (a text that
 // is neither comes back unchanged). A skill that cannot be read is reported and its command sent as
 // typed, as pi does.
-func (s *Session) ExpandInput(text string) string {
+func (s *Session) expandInput(text string) string {
 	if !strings.HasPrefix(text, "/") {
 		return text
 	}
