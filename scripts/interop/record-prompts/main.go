@@ -236,4 +236,3 @@ func userText(msg map[string]any) string {
 	}
 	return ""
 }
-
