@@ -87,7 +87,7 @@ func (s *Session) promptOptions() (SystemPromptOptions, *resources.Set) {
 		o = *p
 	}
 	set := s.loadedResources()
-	if set != nil {
+	if set != nil && s.opts.LoadResources != nil { // else Prompt.Skills stand as given
 		o.Skills = nil
 		for _, sk := range set.Skills {
 			o.Skills = append(o.Skills, Skill{Name: sk.Name, Description: sk.Description, FilePath: sk.FilePath,
