@@ -43,7 +43,7 @@ func skillEntries(root string, mode skillMode) []string {
 		if err != nil {
 			return
 		}
-		ign = ign.DescendEntries(dir, entries)
+		ign = ign.Descend(dir, entries)
 		for _, e := range entries {
 			if e.Name() != "SKILL.md" {
 				continue
@@ -81,7 +81,7 @@ func promptEntries(dir string) []string {
 	if err != nil {
 		return nil
 	}
-	ign := search.IgnoreFiles{}.DescendEntries(dir, entries)
+	ign := search.IgnoreFiles{}.Descend(dir, entries)
 	var out []string
 	for _, e := range entries {
 		if skipName(e.Name()) {
@@ -105,7 +105,7 @@ func markdownFiles(dir string) []string {
 		if err != nil {
 			return
 		}
-		ign = ign.DescendEntries(dir, entries)
+		ign = ign.Descend(dir, entries)
 		for _, e := range entries {
 			if skipName(e.Name()) {
 				continue

@@ -17,21 +17,9 @@ type IgnoreFiles struct {
 // ignoreFileNames are the files pi's resource discovery reads in each directory.
 var ignoreFileNames = []string{".gitignore", ".ignore", ".fdignore"}
 
-// Descend adds the ignore files of dir (an absolute path).
-func (f IgnoreFiles) Descend(dir string) IgnoreFiles {
-	// Clipped, so an append never writes into the parent's backing array.
-	out := IgnoreFiles{matchers: slices.Clip(f.matchers)}
-	for _, name := range ignoreFileNames {
-		if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
-			out.matchers = append(out.matchers, giParseFile(filepath.ToSlash(dir), data))
-		}
-	}
-	return out
-}
-
-// DescendEntries is Descend for a directory whose entries the caller has read: only the ignore files
-// among them are opened.
-func (f IgnoreFiles) DescendEntries(dir string, entries []os.DirEntry) IgnoreFiles {
+// Descend adds the ignore files of dir (an absolute path) to a copy; entries are dir's entries, which
+// the caller has read, so only the ignore files present are opened.
+func (f IgnoreFiles) Descend(dir string, entries []os.DirEntry) IgnoreFiles {
 	out := IgnoreFiles{matchers: slices.Clip(f.matchers)}
 	for _, name := range ignoreFileNames {
 		for _, e := range entries {
