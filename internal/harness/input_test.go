@@ -306,3 +306,35 @@ func TestSkillsSectionMatchesPi16(t *testing.T) {
 		}
 	}
 }
+
+// Reload takes the context files ReloadPrompt reads again: the next request's system prompt has them
+// (a patch of the declared prompt), and the resources are read again.
+func TestReloadTakesNewContextFiles(t *testing.T) {
+	var agents atomic.Value
+	agents.Store("Use tabs.")
+	f := newResourceFixture(t, []scriptedTurn{textTurn("a"), textTurn("b")}, func(o *Options) {
+		o.Prompt = SystemPromptOptions{ContextFiles: []ContextFile{{Path: "/p/AGENTS.md", Content: "Use tabs."}}}
+		o.ReloadPrompt = func() (SystemPromptOptions, error) {
+			return SystemPromptOptions{ContextFiles: []ContextFile{{Path: "/p/AGENTS.md", Content: agents.Load().(string)}}}, nil
+		}
+	})
+	if err := f.s.Prompt(context.Background(), "one", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	agents.Store("Use spaces.")
+	if err := f.s.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.s.Prompt(context.Background(), "two", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	f.script.mu.Lock()
+	first, second := f.script.requests[0].SystemPrompt, f.script.requests[1].SystemPrompt
+	f.script.mu.Unlock()
+	if !strings.Contains(first, "Use tabs.") || !strings.Contains(second, "Use spaces.") || strings.Contains(second, "Use tabs.") {
+		t.Errorf("system prompts:\n%s\n---\n%s", first, second)
+	}
+	if n := f.loads.Load(); n != 2 {
+		t.Errorf("resources read %d times", n)
+	}
+}
