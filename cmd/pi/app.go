@@ -14,6 +14,7 @@ import (
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/provider/demo"
 	"github.com/pi-go/pi-go/internal/provider/openai"
+	"github.com/pi-go/pi-go/internal/resources"
 	"github.com/pi-go/pi-go/internal/session"
 	"github.com/pi-go/pi-go/internal/tools/shell"
 	"github.com/pi-go/pi-go/internal/tui"
@@ -148,11 +149,14 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 	switch {
 	case opts.Mode == "rpc":
 		a.flushWarnings()
+		sess.Resources() // their problems are reported before the first command
 		return a.runRPC(ctx, sess)
 	case interactive:
+		// The TUI reads the resources after its first frame.
 		return a.runInteractive(ctx, sess, sel, initial, images)
 	default:
 		a.flushWarnings()
+		sess.Resources()
 		return a.runPrint(ctx, sess, initial, images)
 	}
 }
@@ -446,7 +450,7 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 	for _, w := range toolWarnings {
 		a.warn("%s", w)
 	}
-	prompt, err := a.systemPromptOptions(store.Cwd())
+	prompt, err := a.systemPromptOptions(store.Cwd(), a.warn)
 	if err != nil {
 		return nil, err
 	}
@@ -466,6 +470,8 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		ScopedModels:      sel.scoped,
 		Tools:             tools,
 		Prompt:            prompt,
+		LoadResources:     func() *resources.Set { return a.loadResources(store.Cwd()) },
+		ReloadPrompt:      func() (harness.SystemPromptOptions, error) { return a.reloadPrompt(store.Cwd()) },
 		BashShellPath:     settings.ShellPath,
 		BashCommandPrefix: settings.ShellCommandPrefix,
 		BashBinDir:        a.paths.Bin(),
@@ -502,7 +508,7 @@ func (a *app) requestAuth(ctx context.Context, m *provider.Model) (string, map[s
 }
 
 // systemPromptOptions gathers --system-prompt / SYSTEM.md, appends and context files.
-func (a *app) systemPromptOptions(cwd string) (harness.SystemPromptOptions, error) {
+func (a *app) systemPromptOptions(cwd string, warn func(string, ...any)) (harness.SystemPromptOptions, error) {
 	var o harness.SystemPromptOptions
 	systemFile, appendFile := harness.DiscoverPromptFiles(a.paths.Dir, cwd, a.projectTrusted)
 	custom := a.opts.SystemPrompt
@@ -528,7 +534,7 @@ func (a *app) systemPromptOptions(cwd string) (harness.SystemPromptOptions, erro
 	if !a.opts.NoContextFiles {
 		files, errs := harness.LoadContextFiles(a.paths.Dir, cwd)
 		for _, e := range errs {
-			a.warn("%v", e)
+			warn("%v", e)
 		}
 		o.ContextFiles = files
 	}
