@@ -12,6 +12,7 @@ import (
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/provider/anthropic"
 	"github.com/pi-go/pi-go/internal/provider/demo"
 	"github.com/pi-go/pi-go/internal/provider/openai"
 	"github.com/pi-go/pi-go/internal/resources"
@@ -202,6 +203,11 @@ func (a *app) loadModels() error {
 	authFile, err := config.LoadAuthFile(a.paths.Auth())
 	if err != nil {
 		a.warn("%v", err)
+	}
+	if models != nil {
+		for _, w := range models.Warnings {
+			a.warn("%s", w)
+		}
 	}
 	for _, w := range authFile.Warnings {
 		a.warn("%s", w)
@@ -400,6 +406,14 @@ func confirm(s Streams, question string) bool {
 	return answer == "y" || answer == "yes"
 }
 
+// cacheRetention is pi's PI_CACHE_RETENTION ("long" asks for one-hour prompt caching).
+func cacheRetention() anthropic.CacheRetention {
+	if os.Getenv("PI_CACHE_RETENTION") == "long" {
+		return anthropic.CacheLong
+	}
+	return anthropic.CacheShort
+}
+
 // newRouter registers the provider package of every API pi-go speaks, and the demo transport for the
 // demo model (it answers like an OpenAI endpoint without a network).
 func newRouter() *provider.Router {
@@ -407,6 +421,7 @@ func newRouter() *provider.Router {
 	// No provider-level retries: pi's SDK retries twice out of sight, but then one rate limit becomes
 	// up to twelve requests under the harness's own (visible, abortable) retries. The harness retries.
 	r.HandleAPI(provider.APIOpenAICompletions, openai.New(openai.Config{}))
+	r.HandleAPI(provider.APIAnthropicMessages, anthropic.New(anthropic.Config{CacheRetention: cacheRetention()}))
 	r.HandleProvider(demo.ProviderName, openai.New(openai.Config{HTTPClient: demo.HTTPClient(demo.Options{})}))
 	return r
 }
