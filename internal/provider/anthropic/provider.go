@@ -1,0 +1,153 @@
+package anthropic
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// Config configures a Provider.
+type Config struct {
+	// HTTPClient sends the requests; nil means http.DefaultClient's transport with no overall timeout
+	// (streams may last long).
+	HTTPClient *http.Client
+	// CacheRetention is the prompt-cache retention (pi's PI_CACHE_RETENTION); "" means short.
+	CacheRetention CacheRetention
+}
+
+// Provider streams Anthropic Messages. It is safe for concurrent use.
+type Provider struct {
+	client    *http.Client
+	retention CacheRetention
+}
+
+// New returns a provider.
+func New(cfg Config) *Provider {
+	p := &Provider{client: cfg.HTTPClient, retention: cfg.CacheRetention}
+	if p.client == nil {
+		p.client = &http.Client{}
+	}
+	return p
+}
+
+// abortedMessage is pi's text for a cancelled request.
+const abortedMessage = "Request was aborted"
+
+// apiVersion is the anthropic-version pi's SDK sends.
+const apiVersion = "2023-06-01"
+
+// Stream sends req and streams the answer into emit (see provider.Provider). Every failure ends the
+// stream with an error or aborted message; it never returns a Go error.
+func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
+	if req == nil || req.Model == nil {
+		return provider.NewStreamBuilder(&provider.Model{}, emit).Fail(provider.StopReasonError, "No model given for the request")
+	}
+	m := req.Model
+	b := provider.NewStreamBuilder(m, emit)
+	fail := func(msg string) *provider.AssistantMessage {
+		if ctx.Err() != nil {
+			return b.Fail(provider.StopReasonAborted, abortedMessage)
+		}
+		return b.Fail(provider.StopReasonError, redact(msg, req.Options.APIKey))
+	}
+	if ctx.Err() != nil {
+		return fail("")
+	}
+	headers := mergeHeaders(m.Headers, req.Options.Headers)
+	if req.Options.APIKey == "" && !hasHeader(headers, "authorization") && !hasHeader(headers, "x-api-key") {
+		return fail("No API key for provider: " + m.Provider)
+	}
+	built, err := buildRequest(req, p.retention)
+	if err != nil {
+		return fail("Cannot build the request: " + err.Error())
+	}
+	if built.effort != "" {
+		b.SetExtra(ExtraProviderThinkingLevel, []byte(`"`+built.effort+`"`))
+	}
+	base := strings.TrimRight(m.BaseURL, "/")
+	if base == "" {
+		return fail("Model " + m.String() + " has no base URL")
+	}
+	opts := []option.RequestOption{
+		option.WithoutEnvironmentDefaults(),
+		option.WithBaseURL(base + "/"),
+		option.WithHTTPClient(p.client),
+		option.WithMaxRetries(0), // the harness retries, visibly
+		option.WithHeader("anthropic-version", apiVersion),
+		option.WithHeader("accept", "application/json"),
+		option.WithHeader("anthropic-dangerous-direct-browser-access", "true"),
+		option.WithHeaderDel("authorization"),
+	}
+	if req.Options.APIKey != "" {
+		opts = append(opts, option.WithHeader("x-api-key", req.Options.APIKey))
+	}
+	if len(built.betas) > 0 && !hasHeader(headers, "anthropic-beta") {
+		opts = append(opts, option.WithHeader("anthropic-beta", strings.Join(built.betas, ",")))
+	}
+	for k, v := range headers {
+		opts = append(opts, option.WithHeader(k, v))
+	}
+	client := sdk.NewClient(opts...)
+	var resp *http.Response
+	err = client.Post(ctx, "v1/messages", built.body, &resp)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fail("")
+		}
+		var apiErr *sdk.Error
+		if errors.As(err, &apiErr) {
+			return fail(statusMessage(apiErr, req.Options.MaxRetryDelay))
+		}
+		return fail(connectionMessage(err, base))
+	}
+	defer resp.Body.Close()
+	b.Start()
+	d := newDecoder(b, m)
+	stream := ssestream.NewDecoder(resp)
+	for stream.Next() {
+		ev := stream.Event()
+		if msg := d.handle(ev.Type, ev.Data); msg != "" {
+			return fail(msg)
+		}
+	}
+	if err := stream.Err(); err != nil {
+		if ctx.Err() != nil {
+			return fail("")
+		}
+		return fail(connectionLostMessage(err))
+	}
+	if ctx.Err() != nil {
+		return fail("")
+	}
+	if msg := d.finish(); msg != "" {
+		return fail(msg)
+	}
+	return b.Finish()
+}
+
+func mergeHeaders(model, call map[string]string) map[string]string {
+	out := make(map[string]string, len(model)+len(call))
+	for k, v := range model {
+		out[k] = v
+	}
+	for k, v := range call {
+		out[k] = v
+	}
+	return out
+}
+
+func hasHeader(h map[string]string, name string) bool {
+	for k, v := range h {
+		if strings.EqualFold(k, name) && strings.TrimSpace(v) != "" {
+			return true
+		}
+	}
+	return false
+}
