@@ -1,6 +1,9 @@
 package provider
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Block-by-block building, for APIs whose streams open and close each content block themselves
 // (Anthropic Messages: any number of text and thinking blocks, each with its own signature, ended by
@@ -9,8 +12,10 @@ import "encoding/json"
 
 // blockState is the text of one block opened by OpenText or OpenThinking.
 type blockState struct {
-	text   []byte
-	sig    []byte
+	// text grows by appending only, so the strings String returned earlier (in partial messages a
+	// consumer kept) never change, and no delta copies the text so far.
+	text   strings.Builder
+	sig    strings.Builder
 	closed bool
 }
 
@@ -48,8 +53,8 @@ func (b *StreamBuilder) OpenThinking(text, signature string, redacted bool) int 
 		ThinkingSignature: signature, Redacted: redacted})
 	b.mu.Unlock()
 	st := b.block(i)
-	st.text = append(st.text, text...)
-	st.sig = append(st.sig, signature...)
+	st.text.WriteString(text)
+	st.sig.WriteString(signature)
 	b.send(b.event(EventThinkingStart, i))
 	return i
 }
@@ -60,8 +65,8 @@ func (b *StreamBuilder) AppendText(i int, delta string) {
 	if st == nil || b.msg.Content[i].Type != ContentText {
 		return
 	}
-	st.text = append(st.text, delta...)
-	text := string(st.text)
+	st.text.WriteString(delta)
+	text := st.text.String()
 	b.mu.Lock()
 	b.msg.Content[i].Text = text
 	b.mu.Unlock()
@@ -76,8 +81,8 @@ func (b *StreamBuilder) AppendThinking(i int, delta string) {
 	if st == nil || b.msg.Content[i].Type != ContentThinking {
 		return
 	}
-	st.text = append(st.text, delta...)
-	text := string(st.text)
+	st.text.WriteString(delta)
+	text := st.text.String()
 	b.mu.Lock()
 	b.msg.Content[i].Thinking = text
 	b.mu.Unlock()
@@ -93,8 +98,8 @@ func (b *StreamBuilder) AppendSignature(i int, sig string) {
 	if st == nil || b.msg.Content[i].Type != ContentThinking {
 		return
 	}
-	st.sig = append(st.sig, sig...)
-	s := string(st.sig)
+	st.sig.WriteString(sig)
+	s := st.sig.String()
 	b.mu.Lock()
 	b.msg.Content[i].ThinkingSignature = s
 	b.mu.Unlock()

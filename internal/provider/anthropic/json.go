@@ -9,7 +9,9 @@ import (
 // effort it was given, replayed before that answer in later requests.
 const ExtraProviderThinkingLevel = "providerThinkingLevel"
 
-func jsonUnmarshalString(raw json.RawMessage, dst *string) bool { return json.Unmarshal(raw, dst) == nil }
+func jsonUnmarshalString(raw json.RawMessage, dst *string) bool {
+	return json.Unmarshal(raw, dst) == nil
+}
 
 // appendCompactJSON appends a JSON value without insignificant spaces, as JSON.stringify writes a
 // parsed value (invalid JSON is sent as an empty object).

@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -113,7 +114,8 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	stream := ssestream.NewDecoder(resp)
 	for stream.Next() {
 		ev := stream.Event()
-		if msg := d.handle(ev.Type, ev.Data); msg != "" {
+		// The SDK's decoder ends every data line with "\n"; pi joins them without a last one.
+		if msg := d.handle(ev.Type, bytes.TrimSuffix(ev.Data, []byte("\n"))); msg != "" {
 			return fail(msg)
 		}
 	}

@@ -81,6 +81,17 @@ func (d *decoder) handle(name string, data []byte) string {
 	default:
 		return "" // ping and events pi does not know
 	}
+	if name == "content_block_delta" {
+		// The event of every delta: a struct of its few fields decodes in a fraction of the time.
+		var dv deltaEvent
+		if err := json.Unmarshal(data, &dv); err != nil {
+			return fmt.Sprintf("Could not parse Anthropic SSE event %s: %v; data=%s", name, err, data)
+		}
+		if dv.Type == "content_block_delta" {
+			d.delta(&dv)
+			return ""
+		}
+	}
 	var ev event
 	if err := json.Unmarshal(data, &ev); err != nil {
 		return fmt.Sprintf("Could not parse Anthropic SSE event %s: %v; data=%s", name, err, data)
@@ -130,22 +141,9 @@ func (d *decoder) handle(name string, data []byte) string {
 			}
 		}
 	case "content_block_delta":
-		i, ok := d.open[ev.Index]
-		if !ok || ev.Delta == nil {
-			return ""
-		}
-		switch ev.Delta.Type {
-		case "text_delta":
-			d.b.AppendText(i, ev.Delta.Text)
-		case "thinking_delta":
-			d.b.AppendThinking(i, ev.Delta.Thinking)
-		case "input_json_delta":
-			if ev.Delta.PartialJSON != "" {
-				idx := ev.Index
-				d.b.ToolCall(&idx, "", "", ev.Delta.PartialJSON)
-			}
-		case "signature_delta":
-			d.b.AppendSignature(i, ev.Delta.Signature)
+		if ev.Delta != nil {
+			d.delta(&deltaEvent{Index: ev.Index, Delta: deltaBody{Type: ev.Delta.Type, Text: ev.Delta.Text,
+				Thinking: ev.Delta.Thinking, PartialJSON: ev.Delta.PartialJSON, Signature: ev.Delta.Signature}})
 		}
 	case "content_block_stop":
 		if i, ok := d.open[ev.Index]; ok {
@@ -186,6 +184,42 @@ func (d *decoder) handle(name string, data []byte) string {
 		d.sawStop = true
 	}
 	return ""
+}
+
+// deltaEvent is a content_block_delta event.
+type deltaEvent struct {
+	Type  string    `json:"type"`
+	Index int       `json:"index"`
+	Delta deltaBody `json:"delta"`
+}
+
+type deltaBody struct {
+	Type        string `json:"type"`
+	Text        string `json:"text"`
+	Thinking    string `json:"thinking"`
+	PartialJSON string `json:"partial_json"`
+	Signature   string `json:"signature"`
+}
+
+// delta adds one delta to the block the server's index names.
+func (d *decoder) delta(ev *deltaEvent) {
+	i, ok := d.open[ev.Index]
+	if !ok {
+		return
+	}
+	switch ev.Delta.Type {
+	case "text_delta":
+		d.b.AppendText(i, ev.Delta.Text)
+	case "thinking_delta":
+		d.b.AppendThinking(i, ev.Delta.Thinking)
+	case "input_json_delta":
+		if ev.Delta.PartialJSON != "" {
+			idx := ev.Index
+			d.b.ToolCall(&idx, "", "", ev.Delta.PartialJSON)
+		}
+	case "signature_delta":
+		d.b.AppendSignature(i, ev.Delta.Signature)
+	}
 }
 
 // setUsage records the usage with Anthropic's missing total computed and the cost priced.

@@ -127,12 +127,16 @@ func SSE(events ...string) string { return strings.Join(events, "") }
 
 // ErrorEvent is the error event Anthropic sends mid-stream (e.g. overloaded_error).
 func ErrorEvent(typ, message string) string {
-	return Event("error", obj{"type": "error", "error": obj{"type": typ, "message": message}})
+	return fmt.Sprintf("event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":%s,\"message\":%s}}\n\n", quote(typ), quote(message))
 }
 
-// ErrorBody is Anthropic's JSON error body.
+// ErrorBody is Anthropic's JSON error body, keys in Anthropic's order.
 func ErrorBody(typ, message string) string {
-	b, _ := json.Marshal(obj{"type": "error", "error": obj{"type": typ, "message": message}, "request_id": "req_test"})
+	return fmt.Sprintf(`{"type":"error","error":{"type":%s,"message":%s},"request_id":"req_test"}`, quote(typ), quote(message))
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
 	return string(b)
 }
 
