@@ -90,6 +90,9 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 		return err
 	}
 	if opts.ListModels != nil {
+		if a.endpoint != nil {
+			return a.listServerModels(ctx, *opts.ListModels)
+		}
 		return a.listModels(*opts.ListModels)
 	}
 
@@ -185,15 +188,28 @@ func (a *app) loadModels() error {
 	}
 	if ok {
 		a.endpoint = &ep
-		if a.opts.Model == "" {
+		if a.opts.Model == "" && a.opts.ListModels != nil {
+			// --list-models asks the server itself (listServerModels).
+		} else if a.opts.Model == "" {
 			return &exitError{code: 1, msg: "Error: --base-url needs --model <id> (the model name the server knows, e.g. qwen2.5-coder)"}
 		}
-		id, _, _ := cutThinkingSuffix(a.opts.Model)
-		m, err := ep.Model(id)
-		if err != nil {
-			return &exitError{code: 1, msg: "Error: " + err.Error()}
+		if a.opts.Model != "" {
+			id, level, hasLevel := cutThinkingSuffix(a.opts.Model)
+			m, err := ep.Model(id)
+			if err != nil {
+				return &exitError{code: 1, msg: "Error: " + err.Error()}
+			}
+			if !hasLevel {
+				level = provider.ThinkingLevel(a.opts.Thinking)
+			}
+			if ep.Provider == config.CustomProvider && level != "" && level != provider.ThinkingOff {
+				// The user asked this server to think: send reasoning_effort, which a custom model
+				// (no reasoning by default) would otherwise leave out.
+				m.Reasoning = true
+				m.Compat = m.Compat.Merge(&provider.Compat{SupportsReasoningEffort: provider.Ptr(true), SupportsXHigh: provider.Ptr(true)})
+			}
+			extra = append(extra, m)
 		}
-		extra = append(extra, m)
 	}
 	registry, models, err := config.LoadRegistry(a.paths.Models(), extra...)
 	if err != nil {
