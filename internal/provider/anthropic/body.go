@@ -114,7 +114,7 @@ func planThinking(m *provider.Model, c *compat, level provider.ThinkingLevel, ma
 	if p.maxTokens <= budget {
 		budget = min(budget, max(0, p.maxTokens-minAnswerTokens))
 	}
-	p.budget = min(budget, max(0, p.maxTokens-minAnswerTokens))
+	p.budget = budget
 	return p
 }
 
@@ -163,7 +163,13 @@ func buildRequest(req *provider.Request, retention CacheRetention) (*request, er
 	if maxTokens <= 0 {
 		maxTokens = m.MaxTokens
 	}
+	maxTokens = clampMaxTokensToContext(m, req, maxTokens)
 	plan := planThinking(m, &c, req.Options.Reasoning, maxTokens)
+	if plan.enabled && !c.forceAdaptive {
+		// The budget raised the ceiling: fit it into the window again, keeping room for the answer.
+		plan.maxTokens = clampMaxTokensToContext(m, req, plan.maxTokens)
+		plan.budget = min(plan.budget, max(0, plan.maxTokens-minAnswerTokens))
+	}
 	offMapped := true
 	if v, ok := m.ThinkingLevelMap[provider.ThinkingOff]; ok && v == nil {
 		offMapped = false
