@@ -26,6 +26,8 @@ type run struct {
 	name    string
 	args    []string
 	answers []anthropictest.Answer
+	// then, when set, runs pi a second time in the same workspace (e.g. -c to continue the session).
+	then []string
 }
 
 func runs() []run {
@@ -43,12 +45,14 @@ func runs() []run {
 		{Blocks: []anthropictest.Block{anthropictest.Text("A tiny demo project: ", "a README, notes and a Go main.")}},
 	}
 	return []run{
-		{"tool-run", []string{"--model", "anthropic/claude-sonnet-4-5", "summarise this project"}, tools},
+		{"tool-run", []string{"--model", "anthropic/claude-sonnet-4-5", "summarise this project"},
+			append(tools, anthropictest.Answer{Blocks: []anthropictest.Block{anthropictest.Text("Nothing else to add.")}}),
+			[]string{"--model", "anthropic/claude-sonnet-4-5", "-c", "anything else?"}},
 		{"thinking-off", []string{"--model", "anthropic/claude-sonnet-4-5", "--thinking", "off", "hi"},
-			[]anthropictest.Answer{{Blocks: []anthropictest.Block{anthropictest.Text("Hello.")}}}},
+			[]anthropictest.Answer{{Blocks: []anthropictest.Block{anthropictest.Text("Hello.")}}}, nil},
 		{"adaptive-high", []string{"--model", "anthropic/claude-opus-4-6", "--thinking", "high", "hi"},
-			[]anthropictest.Answer{{Blocks: []anthropictest.Block{anthropictest.Text("Hello.")}}}},
-		{"default-model", []string{"summarise this project"}, tools},
+			[]anthropictest.Answer{{Blocks: []anthropictest.Block{anthropictest.Text("Hello.")}}}, nil},
+		{"default-model", []string{"summarise this project"}, tools, nil},
 	}
 }
 
@@ -105,16 +109,23 @@ func record(node, js string, r run, dir string) error {
 	if err := os.MkdirAll(filepath.Join(root, "home"), 0o755); err != nil {
 		return err
 	}
-	args := append([]string{js, "--mode", "json"}, r.args...)
-	cmd := exec.Command(node, args...)
-	cmd.Dir = filepath.Join(root, "proj")
-	cmd.Env = []string{"HOME=" + filepath.Join(root, "home"), "PATH=" + os.Getenv("PATH"),
-		"PI_CODING_AGENT_DIR=" + filepath.Join(root, "agent"), "PI_OFFLINE=1", "PI_SKIP_VERSION_CHECK=1",
-		"PI_TELEMETRY=0", "TERM=dumb", "ANTHROPIC_API_KEY=sk-ant-api03-test"}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("pi: %v: %s", err, stderr.String())
+	var stderr bytes.Buffer
+	for _, extra := range [][]string{r.args, r.then} {
+		if extra == nil {
+			continue
+		}
+		args := append([]string{js, "--mode", "json"}, extra...)
+		cmd := exec.Command(node, args...)
+		cmd.Dir = filepath.Join(root, "proj")
+		cmd.Env = []string{"HOME=" + filepath.Join(root, "home"), "PATH=" + os.Getenv("PATH"),
+			"PI_CODING_AGENT_DIR=" + filepath.Join(root, "agent"), "PI_OFFLINE=1", "PI_SKIP_VERSION_CHECK=1",
+			"PI_TELEMETRY=0", "TERM=dumb", "ANTHROPIC_API_KEY=sk-ant-api03-test"}
+		var stdout bytes.Buffer
+		stderr.Reset()
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("pi: %v: %s", err, stderr.String())
+		}
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "requests"), 0o755); err != nil {
 		return err
