@@ -146,6 +146,7 @@ func normalizeToolCallID(id string) string {
 // buildRequest writes the Messages request body as pi 1.6 does, key for key.
 func buildRequest(req *provider.Request, retention CacheRetention) (*request, error) {
 	m := req.Model
+	oauth := isOAuthToken(req.Options.APIKey)
 	c := resolveCompat(m)
 	var cacheControl string
 	switch retention {
@@ -179,7 +180,7 @@ func buildRequest(req *provider.Request, retention CacheRetention) (*request, er
 	nativeTools := c.nativeToolChanges && len(req.Tools) > 0
 
 	msgs := provider.TransformMessages(req.Messages, m, normalizeToolCallID)
-	conv, err := convertMessages(msgs, cacheControl, c.allowEmptySignature, effortMessages, m.Provider)
+	conv, err := convertMessages(msgs, cacheControl, c.allowEmptySignature, effortMessages, m.Provider, oauth)
 	if err != nil {
 		return nil, err
 	}
@@ -189,6 +190,9 @@ func buildRequest(req *provider.Request, retention CacheRetention) (*request, er
 	}
 
 	var betas []string
+	if oauth {
+		betas = append(betas, claudeCodeBetas...)
+	}
 	if len(req.Tools) > 0 && !c.eagerToolInputStreaming {
 		betas = append(betas, betaFineGrainedToolStreaming)
 	}
@@ -231,14 +235,28 @@ func buildRequest(req *provider.Request, retention CacheRetention) (*request, er
 	b = append(b, `],"max_tokens":`...)
 	b = strconv.AppendInt(b, int64(plan.maxTokens), 10)
 	b = append(b, `,"stream":true`...)
+	var system []string
+	if oauth {
+		system = append(system, claudeCodeIdentity)
+	}
 	if req.SystemPrompt != "" {
-		b = append(b, `,"system":[{"type":"text","text":`...)
-		b = jsonx.AppendString(b, req.SystemPrompt)
-		if cacheControl != "" {
-			b = append(b, `,"cache_control":`...)
-			b = append(b, cacheControl...)
+		system = append(system, req.SystemPrompt)
+	}
+	if len(system) > 0 {
+		b = append(b, `,"system":[`...)
+		for i, text := range system {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"type":"text","text":`...)
+			b = jsonx.AppendString(b, text)
+			if cacheControl != "" {
+				b = append(b, `,"cache_control":`...)
+				b = append(b, cacheControl...)
+			}
+			b = append(b, '}')
 		}
-		b = append(b, `}]`...)
+		b = append(b, ']')
 	}
 	if t := req.Options.Temperature; t != nil && !plan.enabled && !c.midConvoEffort && c.temperature {
 		b = append(b, `,"temperature":`...)
@@ -255,7 +273,7 @@ func buildRequest(req *provider.Request, retention CacheRetention) (*request, er
 				b = append(b, ',')
 			}
 			last := i == len(req.Tools)-1
-			if b, err = appendTool(b, &req.Tools[i], &c, last, toolCache); err != nil {
+			if b, err = appendTool(b, &req.Tools[i], &c, last, toolCache, oauth); err != nil {
 				return nil, err
 			}
 		}
@@ -313,7 +331,7 @@ func effortMarker(level string) []byte {
 }
 
 // appendTool writes one tool definition (pi's convertTools).
-func appendTool(b []byte, t *provider.ToolDefinition, c *compat, last bool, cacheControl string) ([]byte, error) {
+func appendTool(b []byte, t *provider.ToolDefinition, c *compat, last bool, cacheControl string, oauth bool) ([]byte, error) {
 	params := t.Parameters
 	if len(strings.TrimSpace(string(params))) == 0 {
 		params = json.RawMessage(`{}`)
@@ -355,8 +373,12 @@ func appendTool(b []byte, t *provider.ToolDefinition, c *compat, last bool, cach
 			input.set(k, v)
 		}
 	}
+	name := t.Name
+	if oauth {
+		name = toClaudeCodeName(name)
+	}
 	b = append(b, `{"name":`...)
-	b = jsonx.AppendString(b, t.Name)
+	b = jsonx.AppendString(b, name)
 	b = append(b, `,"description":`...)
 	b = jsonx.AppendString(b, t.Description)
 	if c.eagerToolInputStreaming {

@@ -34,7 +34,7 @@ type wireMsg struct {
 // thinking as its opaque payload; thinking without a signature as text), and the last message, when a
 // user message, carries the cache breakpoint on its last block.
 func convertMessages(msgs []provider.Message, cacheControl string, allowEmptySignature, effort bool,
-	providerName string) (*converted, error) {
+	providerName string, oauth bool) (*converted, error) {
 	var out []wireMsg
 	levels := map[int]string{}
 	for i := 0; i < len(msgs); i++ {
@@ -63,7 +63,7 @@ func convertMessages(msgs []provider.Message, cacheControl string, allowEmptySig
 				out = append(out, wireMsg{role: "user", blocks: blocks})
 			}
 		case *provider.AssistantMessage:
-			blocks := assistantBlocks(msg, allowEmptySignature)
+			blocks := assistantBlocks(msg, allowEmptySignature, oauth)
 			if len(blocks) == 0 {
 				continue
 			}
@@ -151,7 +151,7 @@ func providerThinkingLevel(msg *provider.AssistantMessage) string {
 	return ""
 }
 
-func assistantBlocks(msg *provider.AssistantMessage, allowEmptySignature bool) []wireBlock {
+func assistantBlocks(msg *provider.AssistantMessage, allowEmptySignature, oauth bool) []wireBlock {
 	var blocks []wireBlock
 	for i := range msg.Content {
 		c := &msg.Content[i]
@@ -187,8 +187,12 @@ func assistantBlocks(msg *provider.AssistantMessage, allowEmptySignature bool) [
 		case provider.ContentToolCall:
 			b := []byte(`{"type":"tool_use","id":`)
 			b = jsonx.AppendString(b, c.ID)
+			name := c.Name
+			if oauth {
+				name = toClaudeCodeName(name)
+			}
 			b = append(b, `,"name":`...)
-			b = jsonx.AppendString(b, c.Name)
+			b = jsonx.AppendString(b, name)
 			b = append(b, `,"input":`...)
 			args := strings.TrimSpace(string(c.Arguments))
 			if args == "" || args == "null" {

@@ -86,7 +86,12 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		option.WithHeader("anthropic-dangerous-direct-browser-access", "true"),
 		option.WithHeaderDel("authorization"),
 	}
-	if req.Options.APIKey != "" {
+	oauth := isOAuthToken(req.Options.APIKey)
+	switch {
+	case oauth:
+		opts = append(opts, option.WithHeader("authorization", "Bearer "+req.Options.APIKey),
+			option.WithHeader("user-agent", "claude-cli/"+claudeCodeVersion), option.WithHeader("x-app", "cli"))
+	case req.Options.APIKey != "":
 		opts = append(opts, option.WithHeader("x-api-key", req.Options.APIKey))
 	}
 	if len(built.betas) > 0 && !hasHeader(headers, "anthropic-beta") {
@@ -111,6 +116,12 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	defer resp.Body.Close()
 	b.Start()
 	d := newDecoder(b, m)
+	if oauth {
+		d.tools = make([]string, 0, len(req.Tools))
+		for _, t := range req.Tools {
+			d.tools = append(d.tools, t.Name)
+		}
+	}
 	stream := ssestream.NewDecoder(resp)
 	for stream.Next() {
 		ev := stream.Event()

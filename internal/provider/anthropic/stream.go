@@ -66,6 +66,8 @@ type decoder struct {
 	prices   provider.ModelCost
 	sawStart bool
 	sawStop  bool
+	// tools are the request's tool names, to undo Claude Code's casing on OAuth requests (nil otherwise).
+	tools []string
 }
 
 func newDecoder(b *provider.StreamBuilder, m *provider.Model) *decoder {
@@ -134,7 +136,11 @@ func (d *decoder) handle(name string, data []byte) string {
 		case "redacted_thinking":
 			d.open[ev.Index] = d.b.OpenThinking("[Reasoning redacted]", cb.Data, true)
 		case "tool_use":
-			d.open[ev.Index] = d.b.OpenToolCall(ev.Index, cb.ID, cb.Name)
+			name := cb.Name
+			if d.tools != nil {
+				name = fromClaudeCodeName(name, d.tools)
+			}
+			d.open[ev.Index] = d.b.OpenToolCall(ev.Index, cb.ID, name)
 		case "fallback":
 			if d.b.HasContent() {
 				return "Anthropic performed an unsupported mid-output model fallback"

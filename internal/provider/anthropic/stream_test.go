@@ -257,3 +257,31 @@ func TestStreamAbort(t *testing.T) {
 		t.Errorf("%s %q", msg.StopReason, msg.ErrorMessage)
 	}
 }
+
+// TestStreamOAuthTokenSpeaksAsClaudeCode: a Claude subscription token goes out as a bearer token with
+// Claude Code's identity, betas and tool casing, and the answer's tool names come back as the
+// request's own.
+func TestStreamOAuthTokenSpeaksAsClaudeCode(t *testing.T) {
+	srv := startServer(t)
+	srv.Enqueue(anthropictest.Reply{Answer: anthropictest.Answer{Blocks: []anthropictest.Block{
+		anthropictest.ToolUse("toolu_1", "Bash", `{"command":"ls"}`)}}})
+	tools := []provider.ToolDefinition{{Name: "bash", Description: "run", Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}}
+	msg, _ := stream(t, srv, &provider.Request{SystemPrompt: "Be brief.", Tools: tools,
+		Options: provider.StreamOptions{APIKey: "sk-ant-oat01-abc"}})
+	if calls := msg.ToolCalls(); len(calls) != 1 || calls[0].Name != "bash" {
+		t.Fatalf("tool calls %+v (%s)", calls, msg.ErrorMessage)
+	}
+	r := srv.Requests()[0]
+	if r.Header.Get("Authorization") != "Bearer sk-ant-oat01-abc" || r.Header.Get("X-Api-Key") != "" ||
+		r.Header.Get("User-Agent") != "claude-cli/"+claudeCodeVersion || r.Header.Get("X-App") != "cli" ||
+		!strings.HasPrefix(r.Header.Get("Anthropic-Beta"), "claude-code-20250219,oauth-2025-04-20") {
+		t.Errorf("headers %v", r.Header)
+	}
+	body := string(r.Body)
+	for _, want := range []string{`"system":[{"type":"text","text":"You are Claude Code, Anthropic's official CLI for Claude.","cache_control":{"type":"ephemeral"}},{"type":"text","text":"Be brief.","cache_control":{"type":"ephemeral"}}]`,
+		`"tools":[{"name":"Bash"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("body lacks %s:\n%s", want, body)
+		}
+	}
+}
