@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -101,11 +104,25 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		opts = append(opts, option.WithHeader(k, v))
 	}
 	client := sdk.NewClient(opts...)
+	idle := idleTimeout(req)
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var timer *time.Timer
+	if idle > 0 {
+		timer = time.AfterFunc(idle, func() { cancel(errIdle) })
+		defer timer.Stop()
+	}
+	stalled := func() string {
+		return fmt.Sprintf("Request timed out: no data from %s for %s", base, idle)
+	}
 	var resp *http.Response
-	err = client.Post(ctx, "v1/messages", built.body, &resp)
+	err = client.Post(callCtx, "v1/messages", built.body, &resp)
 	if err != nil {
 		if ctx.Err() != nil {
 			return fail("")
+		}
+		if context.Cause(callCtx) == errIdle {
+			return fail(stalled())
 		}
 		var apiErr *sdk.Error
 		if errors.As(err, &apiErr) {
@@ -114,6 +131,10 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		return fail(connectionMessage(err, base))
 	}
 	defer resp.Body.Close()
+	if timer != nil {
+		timer.Reset(idle)
+		resp.Body = &touchReader{ReadCloser: resp.Body, touch: func() { timer.Reset(idle) }}
+	}
 	b.Start()
 	d := newDecoder(b, m)
 	if oauth {
@@ -134,6 +155,9 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		if ctx.Err() != nil {
 			return fail("")
 		}
+		if context.Cause(callCtx) == errIdle {
+			return fail(stalled())
+		}
 		return fail(connectionLostMessage(err))
 	}
 	if ctx.Err() != nil {
@@ -143,6 +167,43 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		return fail(msg)
 	}
 	return b.Finish()
+}
+
+// Idle timeouts: how long a request may wait for the response headers or between two reads of the
+// body before it ends with a retryable error (pi 1.6's httpIdleTimeoutMs; longer when the model is
+// asked to think, as some thinking arrives only at the end).
+const (
+	DefaultIdleTimeout          = 5 * time.Minute
+	DefaultReasoningIdleTimeout = 10 * time.Minute
+)
+
+var errIdle = errors.New("idle timeout")
+
+func idleTimeout(req *provider.Request) time.Duration {
+	switch idle := req.Options.IdleTimeout; {
+	case idle < 0:
+		return 0
+	case idle > 0:
+		return idle
+	}
+	if req.Model.Reasoning && req.Options.Reasoning != "" && req.Options.Reasoning != provider.ThinkingOff {
+		return DefaultReasoningIdleTimeout
+	}
+	return DefaultIdleTimeout
+}
+
+// touchReader calls touch after every read that returned data.
+type touchReader struct {
+	io.ReadCloser
+	touch func()
+}
+
+func (r *touchReader) Read(p []byte) (int, error) {
+	n, err := r.ReadCloser.Read(p)
+	if n > 0 {
+		r.touch()
+	}
+	return n, err
 }
 
 func mergeHeaders(model, call map[string]string) map[string]string {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/provider/anthropictest"
@@ -283,5 +284,18 @@ func TestStreamOAuthTokenSpeaksAsClaudeCode(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("body lacks %s:\n%s", want, body)
 		}
+	}
+}
+
+// TestStreamStallEndsWithARetryableTimeout: a stream that stops sending ends after the idle timeout
+// with an error the harness retries, keeping what arrived.
+func TestStreamStallEndsWithARetryableTimeout(t *testing.T) {
+	srv := startServer(t)
+	srv.Enqueue(anthropictest.Reply{Stall: true, Raw: anthropictest.SSE(
+		anthropictest.Answer{ID: "msg_1", Model: "claude-sonnet-4-5", Blocks: []anthropictest.Block{anthropictest.Text("par")}}.Events()[:3]...)})
+	msg, _ := stream(t, srv, &provider.Request{Options: provider.StreamOptions{IdleTimeout: 200 * time.Millisecond}})
+	if msg.StopReason != provider.StopReasonError || !strings.Contains(msg.ErrorMessage, "Request timed out: no data from") ||
+		!provider.IsRetryable(msg) || provider.TextOf(msg.Content, "") != "par" {
+		t.Errorf("%s %q %+v", msg.StopReason, msg.ErrorMessage, msg.Content)
 	}
 }

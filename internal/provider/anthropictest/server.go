@@ -29,6 +29,9 @@ type Reply struct {
 	Answer Answer
 	// Raw, when set, is written as the whole SSE body instead of Answer's events.
 	Raw string
+	// Stall, with Raw, keeps the connection open after Raw and sends nothing more until the client
+	// goes away or the server closes: a stream that stalled.
+	Stall bool
 }
 
 // Request is one request the server received.
@@ -118,6 +121,12 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	flusher, _ := w.(http.Flusher)
 	if reply.Raw != "" {
 		io.WriteString(w, reply.Raw)
+		if flusher != nil {
+			flusher.Flush()
+		}
+		if reply.Stall {
+			<-r.Context().Done()
+		}
 		return
 	}
 	a := reply.Answer
