@@ -2,11 +2,17 @@ package anthropic
 
 import (
 	"bytes"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
@@ -62,10 +68,49 @@ func retryAfter(h http.Header) (time.Duration, bool) {
 	return 0, false
 }
 
-// connectionMessage words a request that got no answer ("Connection error.", pi's SDK's words, which
-// the retry reads as transient).
-func connectionMessage(err error, base string) string {
-	return fmt.Sprintf("Connection error. (%s: %v)", base, err)
+// connectionMessage explains a request that got no HTTP response, worded as the openai package words
+// it: nothing listening on a local port or an unknown host are not worth retrying; TLS failures are
+// not transient; anything else is a "Connection error", which the retry reads as transient.
+func connectionMessage(err error, target string) string {
+	var uerr *url.Error
+	if errors.As(err, &uerr) {
+		err = uerr.Err
+	}
+	var dnsErr *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	var unknownAuth x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	var netErr net.Error
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		if addr, local := localAddr(err); local {
+			return fmt.Sprintf("Connection refused by %s: nothing is listening on %s (is the server running, "+
+				"is the base URL right?)%s", target, addr, provider.NotRetryingNote)
+		}
+		return fmt.Sprintf("Connection refused by %s: is the server running? (%v)", target, err)
+	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
+		return fmt.Sprintf("Cannot resolve host %q for %s: no such host (is the base URL right?)%s",
+			dnsErr.Name, target, provider.NotRetryingNote)
+	case errors.As(err, &certErr), errors.As(err, &unknownAuth), errors.As(err, &hostErr):
+		return fmt.Sprintf("TLS error talking to %s: %v", target, err)
+	case errors.As(err, &netErr) && netErr.Timeout():
+		return fmt.Sprintf("Request to %s timed out: %v", target, err)
+	}
+	return fmt.Sprintf("Connection error talking to %s: %v", target, err)
+}
+
+// localAddr returns the address a refused connection was dialled to, and whether it is on this machine.
+func localAddr(err error) (string, bool) {
+	var opErr *net.OpError
+	if !errors.As(err, &opErr) || opErr.Addr == nil {
+		return "", false
+	}
+	host, _, splitErr := net.SplitHostPort(opErr.Addr.String())
+	if splitErr != nil {
+		return "", false
+	}
+	ip := net.ParseIP(host)
+	return opErr.Addr.String(), ip != nil && (ip.IsLoopback() || ip.IsUnspecified())
 }
 
 // connectionLostMessage words a stream that broke off.

@@ -181,7 +181,7 @@ func TestStreamFailures(t *testing.T) {
 			true, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, "start text_start text_delta error"},
 		{"cut before message_stop", anthropictest.Reply{Raw: anthropictest.SSE(
 			anthropictest.Answer{ID: "msg_1", Model: "claude-sonnet-4-5", Blocks: []anthropictest.Block{anthropictest.Text("par")}}.Events()[:4]...)},
-			false, "Anthropic stream ended before message_stop", "start text_start text_delta text_end error"},
+			true, "Anthropic stream ended before message_stop", "start text_start text_delta text_end error"},
 		{"refusal", anthropictest.Reply{Answer: anthropictest.Answer{StopReason: "refusal", Blocks: []anthropictest.Block{anthropictest.Text("no")}}},
 			false, "The model refused to complete the request", "start text_start text_delta text_end error"},
 		{"unknown stop reason", anthropictest.Reply{Answer: anthropictest.Answer{StopReason: "galaxy_brain"}},
@@ -220,12 +220,24 @@ func TestStreamRetryAfterBeyondLimitIsNotRetried(t *testing.T) {
 	}
 }
 
-func TestStreamConnectionRefusedIsRetryable(t *testing.T) {
+func TestStreamConnectionRefusedLocallyIsNotRetried(t *testing.T) {
 	srv := startServer(t)
 	m := testModel(srv)
 	srv.Close()
 	msg, _ := stream(t, srv, &provider.Request{Model: m})
-	if msg.StopReason != provider.StopReasonError || !provider.IsRetryable(msg) {
+	if msg.StopReason != provider.StopReasonError || provider.IsRetryable(msg) ||
+		!strings.Contains(msg.ErrorMessage, "nothing is listening on 127.0.0.1:") {
+		t.Errorf("%s %q", msg.StopReason, msg.ErrorMessage)
+	}
+}
+
+func TestStreamDroppedConnectionIsRetryable(t *testing.T) {
+	srv := startServer(t)
+	// The server answers 200 and hangs up mid-event: the body ends without message_stop.
+	srv.Enqueue(anthropictest.Reply{Raw: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"model\":\"claude-sonnet-4-5\",\"usage\":{}}}\n\nevent: content_blo"})
+	msg, _ := stream(t, srv, &provider.Request{})
+	if msg.StopReason != provider.StopReasonError || msg.ErrorMessage != "Anthropic stream ended before message_stop" ||
+		!provider.IsRetryable(msg) {
 		t.Errorf("%s %q", msg.StopReason, msg.ErrorMessage)
 	}
 }
