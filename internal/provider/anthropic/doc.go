@@ -4,7 +4,8 @@
 // user message; thinking budgets or adaptive effort per model; signatures and redacted thinking replayed
 // verbatim; strict tool schemas), sends it with Anthropic's Go SDK (github.com/anthropics/anthropic-sdk-go)
 // with the SDK's own retries off (the harness retries visibly), reads the event stream with the SDK's
-// SSE decoder into one small struct per event (stream.go) and words failures so that
+// SSE decoder (deltas with pi-go's JSON scanner, other events into one small struct; stream.go) and
+// words failures so that
 // provider.IsRetryable classifies overload (529) and rate limits (429) as pi does (errors.go).
 //
 // It knows the provider vocabulary and the wire format; it knows nothing of the loop, tools, sessions,
