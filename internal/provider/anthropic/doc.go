@@ -5,8 +5,8 @@
 // verbatim; strict tool schemas), sends it with Anthropic's Go SDK (github.com/anthropics/anthropic-sdk-go)
 // with the SDK's own retries off (the harness retries visibly), reads the event stream with the SDK's
 // SSE decoder (deltas with pi-go's JSON scanner, other events into one small struct; stream.go) and
-// words failures so that
-// provider.IsRetryable classifies overload (529) and rate limits (429) as pi does (errors.go).
+// words failures so that provider.IsRetryable classifies overload (529) and rate limits (429) as pi
+// does (errors.go).
 //
 // It knows the provider vocabulary and the wire format; it knows nothing of the loop, tools, sessions,
 // model catalogues or where credentials come from. pi's message threads (continuing a server-side
