@@ -1,9 +1,6 @@
 package provider
 
-import (
-	"encoding/json"
-	"strings"
-)
+import "strings"
 
 // Block-by-block building, for APIs whose streams open and close each content block themselves
 // (Anthropic Messages: any number of text and thinking blocks, each with its own signature, ended by
@@ -174,15 +171,9 @@ func (b *StreamBuilder) closed(i int) bool {
 	return st != nil && st.closed
 }
 
-// SetExtra records a field pi writes on the message that pi-go has no type for (e.g. Anthropic's
-// providerThinkingLevel); value is raw JSON.
-func (b *StreamBuilder) SetExtra(key string, value []byte) {
+// SetProviderThinkingLevel records the effort an effort-marker model was given.
+func (b *StreamBuilder) SetProviderThinkingLevel(level string) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
-	extra := make(map[string]json.RawMessage, len(b.msg.Extra)+1)
-	for k, v := range b.msg.Extra {
-		extra[k] = v
-	}
-	extra[key] = value
-	b.msg.Extra = extra
+	b.msg.ProviderThinkingLevel = level
+	b.mu.Unlock()
 }

@@ -137,16 +137,9 @@ func convertMessages(msgs []provider.Message, cacheControl string, allowEmptySig
 // providerThinkingLevel is the effort an earlier answer was given (pi's providerThinkingLevel), when
 // it is one of Anthropic's.
 func providerThinkingLevel(msg *provider.AssistantMessage) string {
-	raw, ok := msg.Extra[ExtraProviderThinkingLevel]
-	if !ok {
-		return ""
-	}
-	var s string
-	if jsonUnmarshalString(raw, &s) {
-		switch s {
-		case "low", "medium", "high", "xhigh", "max":
-			return s
-		}
+	switch s := msg.ProviderThinkingLevel; s {
+	case "low", "medium", "high", "xhigh", "max":
+		return s
 	}
 	return ""
 }

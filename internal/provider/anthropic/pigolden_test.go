@@ -143,3 +143,44 @@ func TestRequestBodiesMatchPI(t *testing.T) {
 		})
 	}
 }
+
+// TestPISessionMessagesRoundTrip: every message pi 1.6.0 wrote in the recorded Claude sessions
+// (thinking signatures, redacted thinking, usage with cacheWrite1h, providerThinkingLevel) reads into
+// pi-go's types and writes back byte for byte, so pi-go keeps pi's session files as pi wrote them.
+func TestPISessionMessagesRoundTrip(t *testing.T) {
+	files, _ := filepath.Glob("../../../testdata/pi16/anthropic/*/session.jsonl")
+	n := 0
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var e struct {
+				Type    string          `json:"type"`
+				Message json.RawMessage `json:"message"`
+			}
+			if json.Unmarshal([]byte(line), &e) != nil || e.Type != "message" {
+				continue
+			}
+			var dec provider.MessageDecoder
+			for _, decode := range []func([]byte) (provider.Message, error){provider.UnmarshalMessage, dec.Decode} {
+				msg, err := decode(e.Message)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, err := msg.MarshalJSON()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(out, e.Message) {
+					t.Errorf("%s: message does not round-trip:\npi    %s\npi-go %s", path, e.Message, out)
+				}
+			}
+			n++
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d messages", n)
+	}
+}

@@ -73,7 +73,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		return fail("Cannot build the request: " + err.Error())
 	}
 	if built.effort != "" {
-		b.SetExtra(ExtraProviderThinkingLevel, []byte(`"`+built.effort+`"`))
+		b.SetProviderThinkingLevel(built.effort)
 	}
 	base := strings.TrimRight(m.BaseURL, "/")
 	if base == "" {
