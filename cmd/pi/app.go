@@ -12,6 +12,7 @@ import (
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/provider/anthropic"
 	"github.com/pi-go/pi-go/internal/provider/demo"
 	"github.com/pi-go/pi-go/internal/provider/openai"
 	"github.com/pi-go/pi-go/internal/resources"
@@ -89,6 +90,9 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 		return err
 	}
 	if opts.ListModels != nil {
+		if a.endpoint != nil {
+			return a.listServerModels(ctx, *opts.ListModels)
+		}
 		return a.listModels(*opts.ListModels)
 	}
 
@@ -184,15 +188,28 @@ func (a *app) loadModels() error {
 	}
 	if ok {
 		a.endpoint = &ep
-		if a.opts.Model == "" {
+		if a.opts.Model == "" && a.opts.ListModels != nil {
+			// --list-models asks the server itself (listServerModels).
+		} else if a.opts.Model == "" {
 			return &exitError{code: 1, msg: "Error: --base-url needs --model <id> (the model name the server knows, e.g. qwen2.5-coder)"}
 		}
-		id, _, _ := cutThinkingSuffix(a.opts.Model)
-		m, err := ep.Model(id)
-		if err != nil {
-			return &exitError{code: 1, msg: "Error: " + err.Error()}
+		if a.opts.Model != "" {
+			id, level, hasLevel := cutThinkingSuffix(a.opts.Model)
+			m, err := ep.Model(id)
+			if err != nil {
+				return &exitError{code: 1, msg: "Error: " + err.Error()}
+			}
+			if !hasLevel {
+				level = provider.ThinkingLevel(a.opts.Thinking)
+			}
+			if ep.Provider == config.CustomProvider && level != "" && level != provider.ThinkingOff {
+				// The user asked this server to think: send reasoning_effort, which a custom model
+				// (no reasoning by default) would otherwise leave out.
+				m.Reasoning = true
+				m.Compat = m.Compat.Merge(&provider.Compat{SupportsReasoningEffort: provider.Ptr(true), SupportsXHigh: provider.Ptr(true)})
+			}
+			extra = append(extra, m)
 		}
-		extra = append(extra, m)
 	}
 	registry, models, err := config.LoadRegistry(a.paths.Models(), extra...)
 	if err != nil {
@@ -202,6 +219,11 @@ func (a *app) loadModels() error {
 	authFile, err := config.LoadAuthFile(a.paths.Auth())
 	if err != nil {
 		a.warn("%v", err)
+	}
+	if models != nil {
+		for _, w := range models.Warnings {
+			a.warn("%s", w)
+		}
 	}
 	for _, w := range authFile.Warnings {
 		a.warn("%s", w)
@@ -400,6 +422,14 @@ func confirm(s Streams, question string) bool {
 	return answer == "y" || answer == "yes"
 }
 
+// cacheRetention is pi's PI_CACHE_RETENTION ("long" asks for one-hour prompt caching).
+func cacheRetention() anthropic.CacheRetention {
+	if os.Getenv("PI_CACHE_RETENTION") == "long" {
+		return anthropic.CacheLong
+	}
+	return anthropic.CacheShort
+}
+
 // newRouter registers the provider package of every API pi-go speaks, and the demo transport for the
 // demo model (it answers like an OpenAI endpoint without a network).
 func newRouter() *provider.Router {
@@ -407,6 +437,7 @@ func newRouter() *provider.Router {
 	// No provider-level retries: pi's SDK retries twice out of sight, but then one rate limit becomes
 	// up to twelve requests under the harness's own (visible, abortable) retries. The harness retries.
 	r.HandleAPI(provider.APIOpenAICompletions, openai.New(openai.Config{}))
+	r.HandleAPI(provider.APIAnthropicMessages, anthropic.New(anthropic.Config{CacheRetention: cacheRetention()}))
 	r.HandleProvider(demo.ProviderName, openai.New(openai.Config{HTTPClient: demo.HTTPClient(demo.Options{})}))
 	return r
 }
