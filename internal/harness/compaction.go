@@ -124,7 +124,7 @@ func (s *Session) finishCompaction(ctx context.Context, p compaction.Params, pre
 		return res, compaction.ErrCancelled
 	}
 	store := s.Store()
-	if _, err := store.AppendCompaction(res.Summary, res.FirstKeptEntryID, res.TokensBefore, res.Details, false); err != nil {
+	if _, err := store.AppendCompaction(res.Summary, res.FirstKeptEntryID, res.TokensBefore, res.Details, false, &res.Usage); err != nil {
 		return res, fmt.Errorf("saving the compaction: %w", err)
 	}
 	s.sync()

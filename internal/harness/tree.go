@@ -89,7 +89,7 @@ func (s *Session) NavigateTree(ctx context.Context, targetID string, o NavigateO
 
 	if summary.Summary != "" {
 		details := compaction.Details{ReadFiles: summary.ReadFiles, ModifiedFiles: summary.ModifiedFiles}
-		id, err := store.BranchWithSummary(newLeaf, summary.Summary, details, false)
+		id, err := store.BranchWithSummary(newLeaf, summary.Summary, details, false, summary.Usage)
 		if err != nil {
 			return NavigateResult{}, err
 		}
