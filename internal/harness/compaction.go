@@ -214,6 +214,13 @@ func (s *Session) checkCompaction(ctx context.Context, msg *provider.AssistantMe
 	sameModel := msg.Provider == m.Provider && msg.Model == m.ID
 	if sameModel && provider.IsContextOverflow(msg, m.ContextWindow) {
 		s.learnContextWindow(m, msg)
+		if msg.StopReason == provider.StopReasonStop {
+			// A complete answer whose input exceeded the window (a server that truncates silently):
+			// compact, but keep the answer and do not retry, as pi 1.6 does (there is nothing to
+			// continue from a finished answer).
+			_, _ = s.runCompaction(ctx, CompactionOverflow, "", false)
+			return false, nil
+		}
 		s.mu.Lock()
 		tried := s.overflowTried
 		s.overflowTried = true
@@ -222,21 +229,18 @@ func (s *Session) checkCompaction(ctx context.Context, msg *provider.AssistantMe
 			s.emit(Event{Type: EventCompactionEnd, Reason: CompactionOverflow, ErrorMessage: compaction.OverflowRecoveryFailed})
 			return false, nil
 		}
-		s.dropTrailingAssistant()
+		s.omitRecoveryAttempt(msg)
 		willRetry := !prePrompt
 		if _, err := s.runCompaction(ctx, CompactionOverflow, "", willRetry); err != nil {
-			// Nothing was written: the failed answer goes back to the end of the transcript, so that
-			// print mode fails with the server's error and the next prompt sees where the run stopped.
+			// No compaction was written: the failed answer goes back to the end of the transcript (in
+			// memory; the file keeps its omission, as pi's does), so that print mode fails with the
+			// server's error.
 			if s.canContinue() {
 				s.agent.AppendMessage(msg)
 			}
 			return false, nil
 		}
-		if !willRetry {
-			return false, nil
-		}
-		s.dropTrailingAssistant()
-		if !s.canContinue() {
+		if !willRetry || !s.canContinue() {
 			return false, nil
 		}
 		if err := s.agent.Continue(ctx); err != nil {

@@ -304,8 +304,9 @@ func TestMessagesQueuedDuringManualCompactionAreDelivered(t *testing.T) {
 	}
 }
 
-// A server that truncates silently (stop, with an input larger than the window) on every answer gets
-// one compact-and-retry, then pi's failure message; it never loops and never fails the prompt.
+// A server that truncates silently (stop, with an input larger than the window) gets a compaction
+// that keeps the answer and no retry (pi 1.6: a finished answer cannot be continued); it never loops
+// and never fails the prompt.
 func TestSilentOverflowIsRecoveredOnce(t *testing.T) {
 	silent := usageTurn("truncated answer", 5000)
 	f, _ := compactionFixture(t, []scriptedTurn{usageTurn("a", 300), silent, silent, silent}, nil, 1000)
@@ -317,8 +318,17 @@ func TestSilentOverflowIsRecoveredOnce(t *testing.T) {
 		t.Fatalf("prompt: %v", err)
 	}
 	starts, ends := f.events.ofType(EventCompactionStart), f.events.ofType(EventCompactionEnd)
-	if len(starts) != 1 || len(ends) != 2 || ends[1].ErrorMessage != compaction.OverflowRecoveryFailed {
+	if len(starts) != 1 || len(ends) != 1 || ends[0].ErrorMessage != "" || ends[0].WillRetry || ends[0].Reason != CompactionOverflow {
 		t.Fatalf("compactions: %d starts, ends %+v", len(starts), ends)
+	}
+	msgs := f.s.Messages()
+	if a, ok := msgs[len(msgs)-1].(*provider.AssistantMessage); !ok || provider.TextOf(a.Content, "") != "truncated answer" {
+		t.Errorf("the answer left the transcript: %T", msgs[len(msgs)-1])
+	}
+	for _, e := range f.s.Store().Entries() {
+		if e.Type == session.TypeContextEdit {
+			t.Errorf("a finished answer was omitted: %s", e.ID)
+		}
 	}
 }
 

@@ -112,8 +112,8 @@ func (s *Session) maybeRetry(ctx context.Context, last *provider.AssistantMessag
 	s.emit(Event{Type: EventAutoRetryStart, Attempt: attempt, MaxAttempts: maxRetries,
 		DelayMs: delay.Milliseconds(), ErrorMessage: errText})
 
-	// The error stays in the session file but leaves the transcript the model sees.
-	s.dropTrailingAssistant()
+	// The error stays in the session file but leaves the context the model sees.
+	s.omitRecoveryAttempt(last)
 
 	waitCtx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
@@ -147,13 +147,61 @@ func (s *Session) AbortRetry() {
 	}
 }
 
-// dropTrailingAssistant removes a trailing assistant message from the transcript (a failed attempt that
-// is retried or recovered from); the session file keeps it.
-func (s *Session) dropTrailingAssistant() {
+// omitRecoveryAttempt is pi 1.6's: a failed attempt that is retried or recovered from, and the
+// results of its tool calls, stay in the session file but leave the model's context for good: a
+// context_edit with replacement null for each (announced as entry_appended, as pi does), so that a
+// resumed session does not send them again either (0.73.1 dropped the attempt from memory only). A
+// message the session does not hold leaves the transcript all the same.
+func (s *Session) omitRecoveryAttempt(msg *provider.AssistantMessage) {
 	msgs := s.agent.Messages()
-	if n := len(msgs); n > 0 {
-		if _, ok := msgs[n-1].(*provider.AssistantMessage); ok {
-			s.agent.ReplaceMessages(msgs[:n-1])
+	at := -1
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i] == provider.Message(msg) {
+			at = i
+			break
 		}
 	}
+	omit := map[provider.Message]bool{msg: true}
+	if at >= 0 {
+		calls := map[string]bool{}
+		for _, c := range msg.ToolCalls() {
+			calls[c.ID] = true
+		}
+		for _, m := range msgs[at+1:] {
+			if _, ok := m.(*provider.AssistantMessage); ok {
+				break
+			}
+			if r, ok := m.(*provider.ToolResultMessage); ok && calls[r.ToolCallID] {
+				omit[r] = true
+			}
+		}
+	}
+	store := s.Store()
+	targets := []provider.Message{msg}
+	if at >= 0 {
+		targets = targets[:0]
+		for _, m := range msgs[at:] {
+			if omit[m] {
+				targets = append(targets, m)
+			}
+		}
+	}
+	for _, m := range targets {
+		target := store.MessageEntryID(m)
+		if target == "" {
+			continue
+		}
+		id, err := store.AppendContextEdit(target, nil)
+		s.appendEntry(id, err)
+		if e := store.Entry(id); id != "" && e != nil {
+			s.emit(Event{Type: EventEntryAppended, Entry: e})
+		}
+	}
+	kept := make([]provider.Message, 0, len(msgs))
+	for _, m := range msgs {
+		if !omit[m] {
+			kept = append(kept, m)
+		}
+	}
+	s.agent.ReplaceMessages(kept)
 }

@@ -352,3 +352,29 @@ func decodeShare(ps []pendingDecode) ([]Warning, error) {
 	}
 	return warns, nil
 }
+
+// WithoutOmitted returns path without the context_edit entries and the entries whose latest edit on
+// path omits them (replacement null): the entries that still give the model something, for
+// compaction's cut-point search (pi 1.6 searches the projected entries). path itself is not changed.
+func WithoutOmitted(path []*Entry) []*Entry {
+	latest := map[string]*Entry{}
+	for _, e := range path {
+		if e.ValidEdit() {
+			latest[e.TargetID] = e
+		}
+	}
+	if len(latest) == 0 {
+		return path
+	}
+	out := make([]*Entry, 0, len(path))
+	for _, e := range path {
+		if e.Type == TypeContextEdit {
+			continue
+		}
+		if edit := latest[e.ID]; edit != nil && edit.Replacement == nil {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}

@@ -537,7 +537,7 @@ func (m *Manager) AppendContextEdit(targetID string, replacement *Replacement) (
 		return "", notFound(targetID)
 	}
 	onBranch := false
-	for e := m.leaf; e != nil && !onBranch; e = m.byID[e.ParentID] {
+	for e, steps := m.leaf, 0; e != nil && !onBranch && steps <= len(m.entries); e, steps = m.byID[e.ParentID], steps+1 {
 		onBranch = e == target
 		if e.ParentID == "" {
 			break
@@ -643,6 +643,23 @@ func (m *Manager) SessionName() string {
 	for i := len(m.entries) - 1; i >= 0; i-- {
 		if e := m.entries[i]; e.Type == TypeSessionInfo {
 			return strings.TrimSpace(e.Name)
+		}
+	}
+	return ""
+}
+
+// MessageEntryID returns the id of the message entry on the active branch that holds msg itself (the
+// value given to AppendMessage, or the one BuildContext handed out), newest first; "" when none does.
+func (m *Manager) MessageEntryID(msg provider.Message) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	// at most one step per entry: parent links of a damaged file may loop
+	for e, steps := m.leaf, 0; e != nil && steps <= len(m.entries); e, steps = m.byID[e.ParentID], steps+1 {
+		if e.Type == TypeMessage && e.cached() == msg {
+			return e.ID
+		}
+		if e.ParentID == "" {
+			break
 		}
 	}
 	return ""

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/pi-go/pi-go/scripts/interop/scenario"
+)
+
+// recoveryRun is one --mode json run in which pi 1.6 recovers from a failed answer: it omits the
+// failed attempt with a context_edit (announced as entry_appended) and asks again.
+type recoveryRun struct {
+	name     string
+	args     []string
+	settings string
+	// answers for pi; piGoAnswers for pi-go when they differ: with keepRecentTokens 1, pi 1.6 cuts the
+	// overflowing turn and summarises its prefix in a second request, pi-go keeps the turn (see
+	// ../README.md)
+	answers, piGoAnswers []scenario.Spec
+}
+
+var serverError = scenario.Spec{Status: 500, Error: "The server had an error while processing your request."}
+
+const overflowError = "This model's maximum context length is 20000 tokens. However, your messages resulted in 25000 tokens."
+
+// recoveryRuns are the runs of the recovery fixture set (testdata/pi16/recovery).
+var recoveryRuns = []recoveryRun{
+	{name: "retry", args: []string{"--model", "mock/mock-model", "--mode", "json", "hi"}, settings: fastRetry,
+		answers: []scenario.Spec{serverError, {Text: "Recovered."}}},
+	{name: "overflow", args: []string{"--model", "mock/mock-small", "--mode", "json", "first", "second"}, settings: `{` + compactSmall + `}`,
+		answers: []scenario.Spec{{Text: "First answer."}, {Status: 400, Error: overflowError},
+			{Text: "## Goal\nSummary."}, {Text: "## Turn\nThe second request."}, {Text: "Second answer after compaction."}},
+		piGoAnswers: []scenario.Spec{{Text: "First answer."}, {Status: 400, Error: overflowError},
+			{Text: "## Goal\nSummary."}, {Text: "Second answer after compaction."}}},
+}
+
+// runRecovery runs r in w with the answers meant for w's program.
+func runRecovery(w *workspace, r recoveryRun, piGo bool) (result, error) {
+	if err := os.WriteFile(filepath.Join(w.agent, "settings.json"), []byte(r.settings), 0o644); err != nil {
+		return result{}, err
+	}
+	answers := r.answers
+	if piGo && r.piGoAnswers != nil {
+		answers = r.piGoAnswers
+	}
+	w.script(answers...)
+	return w.run(r.args...)
+}
+
+// recordRecovery records each recovery run under dir/recovery/<name>: events.jsonl (stdout),
+// requests/NNN.json and session.jsonl.
+func (c *checker) recordRecovery(write func(set string, w *workspace, files map[string]string) error) error {
+	for _, r := range recoveryRuns {
+		w, err := newWorkspace(filepath.Join(c.out, "recovery-"+r.name), c.pi, "")
+		if err != nil {
+			return err
+		}
+		res, err := runRecovery(w, r, false)
+		w.close()
+		if err != nil {
+			return err
+		}
+		if res.code != 0 {
+			return fmt.Errorf("recovery %s: exit %d: %s", r.name, res.code, res.stderr)
+		}
+		files := map[string]string{"events.jsonl": res.stdout}
+		if err := addRequests(files, w, 0); err != nil {
+			return err
+		}
+		if err := addSessions(files, w, "session.jsonl"); err != nil {
+			return err
+		}
+		if err := write(filepath.Join("recovery", r.name), w, files); err != nil {
+			return err
+		}
+	}
+	return nil
+}
