@@ -369,3 +369,67 @@ func TestOverflowErrorTeachesTheWindow(t *testing.T) {
 		t.Fatalf("compaction_end: %+v", ends)
 	}
 }
+
+// lengthTurn is an answer cut off by the server (finish_reason length) after output tokens.
+func lengthTurn(text string, output int) scriptedTurn {
+	return func(b *provider.StreamBuilder) *provider.AssistantMessage {
+		b.Text(text)
+		b.SetUsage(provider.Usage{Input: 300, Output: output, TotalTokens: 300 + output})
+		b.SetStopReason("length", provider.StopReasonLength, "")
+		return b.Finish()
+	}
+}
+
+// pi 1.6's recoverable length stop: an answer cut off below the model's output limit (1000 here) is
+// omitted with a context_edit, the history compacted and the request sent again; cut off a second
+// time, the recovery gives up with pi's text. An answer that used the whole limit is left alone.
+func TestTruncatedAnswerIsRecoveredOnce(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		retry     scriptedTurn
+		wantEnds  int
+		wantError string
+	}{
+		{"recovered", textTurn("complete answer"), 1, ""},
+		{"cut again", lengthTurn("cut again", 20), 2, compaction.LengthRecoveryFailed},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, summaries := compactionFixture(t, []scriptedTurn{usageTurn("first answer", 300), lengthTurn("cut", 20), c.retry}, nil, 10000)
+			ctx := context.Background()
+			for _, p := range []string{"do the first thing", "now the long one"} {
+				if err := f.s.Prompt(ctx, p, nil, BehaviorNone); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ends := f.events.ofType(EventCompactionEnd)
+			if len(ends) != c.wantEnds || !ends[0].WillRetry || len(*summaries) != 1 || ends[len(ends)-1].ErrorMessage != c.wantError {
+				t.Fatalf("compaction_end %+v, %d summaries", ends, len(*summaries))
+			}
+			appended := f.events.ofType(EventEntryAppended)
+			cut := ""
+			for _, e := range f.s.Store().Entries() {
+				if e.Type == session.TypeMessage && e.Role == provider.RoleAssistant && cut == "" {
+					if m, _ := e.Message(); m.(*provider.AssistantMessage).StopReason == provider.StopReasonLength {
+						cut = e.ID
+					}
+				}
+			}
+			if len(appended) != 1 || appended[0].Entry.Type != session.TypeContextEdit || appended[0].Entry.TargetID != cut || appended[0].Entry.Replacement != nil {
+				t.Fatalf("entry_appended %+v, cut answer %s", appended, cut)
+			}
+			msgs := f.s.Messages()
+			last := msgs[len(msgs)-1].(*provider.AssistantMessage)
+			if want := provider.TextOf(last.Content, ""); want == "cut" {
+				t.Errorf("the cut answer is still in the transcript")
+			}
+		})
+	}
+	// An answer that reached the model's output limit is not recoverable: no omission, no compaction.
+	f, _ := compactionFixture(t, []scriptedTurn{lengthTurn("long", 1000)}, nil, 10000)
+	if err := f.s.Prompt(context.Background(), "write a lot", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.events.ofType(EventEntryAppended)) + len(f.events.ofType(EventCompactionStart)); n != 0 {
+		t.Errorf("%d recovery events for an answer at the output limit", n)
+	}
+}

@@ -33,6 +33,11 @@ var recoveryRuns = []recoveryRun{
 			{Text: "## Goal\nSummary."}, {Text: "## Turn\nThe second request."}, {Text: "Second answer after compaction."}},
 		piGoAnswers: []scenario.Spec{{Text: "First answer."}, {Status: 400, Error: overflowError},
 			{Text: "## Goal\nSummary."}, {Text: "Second answer after compaction."}}},
+	{name: "length", args: []string{"--model", "mock/mock-model", "--mode", "json", "first", "second"}, settings: `{` + compactSmall + `}`,
+		answers: []scenario.Spec{{Text: "First answer."}, {Text: "Cut short", Finish: "length"},
+			{Text: "## Goal\nSummary."}, {Text: "## Turn\nThe second request."}, {Text: "Second answer after compaction."}},
+		piGoAnswers: []scenario.Spec{{Text: "First answer."}, {Text: "Cut short", Finish: "length"},
+			{Text: "## Goal\nSummary."}, {Text: "Second answer after compaction."}}},
 }
 
 // runRecovery runs r in w with the answers meant for w's program.
