@@ -126,10 +126,11 @@ type ForkMessage struct {
 	Text    string `json:"text"`
 }
 
-// ForkMessages lists the user messages of the active branch that have text (0.73.1).
+// ForkMessages lists the user messages that have text, of every branch in file order, as pi 0.73.1
+// and 1.6 do (getUserMessagesForForking reads all entries).
 func (s *Session) ForkMessages() []ForkMessage {
 	var out []ForkMessage
-	for _, e := range s.Store().Path("") {
+	for _, e := range s.Store().Entries() { // every branch, in file order, as pi lists them
 		if e.Type != session.TypeMessage || e.Role != provider.RoleUser {
 			continue
 		}
