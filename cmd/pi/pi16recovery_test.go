@@ -2,7 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"reflect"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -11,7 +14,8 @@ import (
 )
 
 // pi 1.6.0 recovering from a failed answer (testdata/pi16/recovery, see its README): a 500 retried
-// once, and a context overflow recovered by compaction. The failed attempt stays in the session file
+// once, a context overflow and an answer cut short below the output limit, each recovered by
+// compaction and a new request. The failed attempt stays in the session file
 // and leaves the model's context through a context_edit with replacement null, which the JSON stream
 // announces as entry_appended, where pi writes it. Events are compared event by event and the session
 // entry by entry, times masked, system messages set aside (pi16_transcript_e2e_test.go compares them).
@@ -29,6 +33,9 @@ func TestRecoveryOmitsTheFailedAttemptAsPi16(t *testing.T) {
 		// keeps the turn (scripts/interop/README.md): the events are the same.
 		{"overflow", `{"compaction":{"keepRecentTokens":1}}`, []string{"--model", "mock/mock-small", "--mode", "json", "first", "second"},
 			[]scenario.Spec{{Text: "First answer."}, overflow, {Text: "## Goal\nSummary."}, {Text: "Second answer after compaction."}}},
+		// an answer cut short below the model's output limit: recovered as an overflow
+		{"length", `{"compaction":{"keepRecentTokens":1}}`, []string{"--model", "mock/mock-model", "--mode", "json", "first", "second"},
+			[]scenario.Spec{{Text: "First answer."}, {Text: "Cut short", Finish: "length"}, {Text: "## Goal\nSummary."}, {Text: "Second answer after compaction."}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := newPi16Workspace(t)
@@ -43,7 +50,7 @@ func TestRecoveryOmitsTheFailedAttemptAsPi16(t *testing.T) {
 				got[k], want[k] = withoutSystemMessages(t, got[k]), withoutSystemMessages(t, want[k])
 				for _, lines := range [][]string{got[k], want[k]} {
 					for i := range lines {
-						lines[i] = maskRecovery(maskEventTimes(lines[i]), c.name == "overflow")
+						lines[i] = maskRecovery(maskEventTimes(lines[i]), c.name != "retry")
 					}
 				}
 			}
@@ -76,7 +83,7 @@ func maskRecovery(line string, compaction bool) string {
 }
 
 // checkOmissions checks that the session file has context edits and that each omits (replacement
-// null) an assistant message of the file that failed: the recovery's.
+// null) an assistant message of the file that failed or was cut short: the recovery's.
 func checkOmissions(t *testing.T, lines []string) {
 	t.Helper()
 	failed := map[string]bool{}
@@ -91,7 +98,7 @@ func checkOmissions(t *testing.T, lines []string) {
 			t.Fatal(err)
 		}
 		switch {
-		case e.Type == "message" && e.Message.Role == "assistant" && e.Message.StopReason == "error":
+		case e.Type == "message" && e.Message.Role == "assistant" && (e.Message.StopReason == "error" || e.Message.StopReason == "length"):
 			failed[e.ID] = true
 		case e.Type == "context_edit":
 			edits++
@@ -103,4 +110,63 @@ func checkOmissions(t *testing.T, lines []string) {
 	if edits == 0 {
 		t.Error("no context edit in the session file")
 	}
+}
+
+// A session pi 1.6.0 wrote while recovering (its failed attempt omitted by a context_edit) resumes in
+// pi-go with the request pi itself sent when it resumed that file: the same messages (the omitted
+// attempt left out) and tools, and the same system prompt apart from pi's <docs> section.
+func TestPi16RecoverySessionResumesWithPisNextRequest(t *testing.T) {
+	for _, name := range []string{"retry", "overflow", "length"} {
+		t.Run(name, func(t *testing.T) {
+			w := newPi16Workspace(t)
+			file := strings.ReplaceAll(readPi16(t, "recovery/"+name+"/session.jsonl"), "/tmp/pi-fixture", w.root)
+			w.write("copy/session.jsonl", file)
+			w.script(scenario.Spec{Text: "Next answer."})
+			w.run("--session", filepath.Join(w.root, "copy", "session.jsonl"), "-p", "next")
+			reqs := w.requests()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests", len(reqs))
+			}
+			ours := fixture.New(w.root, "").Stabilise([]string{reqs[0]})[0]
+			piReqs, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "pi16", "recovery", name, "requests", "*.json"))
+			sort.Strings(piReqs)
+			pis := readPi16(t, strings.TrimPrefix(piReqs[len(piReqs)-1], filepath.Join("..", "..", "testdata", "pi16")+"/"))
+			var o, p struct {
+				Messages []json.RawMessage `json:"messages"`
+				Tools    json.RawMessage   `json:"tools"`
+			}
+			if err := json.Unmarshal([]byte(ours), &o); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal([]byte(pis), &p); err != nil {
+				t.Fatal(err)
+			}
+			var oSys, pSys struct{ Content string }
+			json.Unmarshal(o.Messages[0], &oSys)
+			json.Unmarshal(p.Messages[0], &pSys)
+			if want := withoutDocsPrompt(pSys.Content); oSys.Content != want || want == "" {
+				t.Errorf("system prompt\n got %q\nwant %q", oSys.Content, want)
+			}
+			if !sameJSONValue(t, o.Tools, p.Tools) {
+				t.Errorf("tools differ:\n got %s\n pi  %s", o.Tools, p.Tools)
+			}
+			if len(o.Messages) != len(p.Messages) {
+				t.Fatalf("%d messages, pi sent %d:\n%s\n%s", len(o.Messages), len(p.Messages), ours, pis)
+			}
+			for i := 1; i < len(o.Messages); i++ {
+				if !sameJSONValue(t, o.Messages[i], p.Messages[i]) {
+					t.Errorf("message %d:\n got %s\n pi  %s", i, o.Messages[i], p.Messages[i])
+				}
+			}
+		})
+	}
+}
+
+func sameJSONValue(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		t.Fatalf("not JSON:\n%s\n%s", a, b)
+	}
+	return reflect.DeepEqual(x, y)
 }

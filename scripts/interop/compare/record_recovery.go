@@ -54,31 +54,44 @@ func runRecovery(w *workspace, r recoveryRun, piGo bool) (result, error) {
 }
 
 // recordRecovery records each recovery run under dir/recovery/<name>: events.jsonl (stdout),
-// requests/NNN.json and session.jsonl.
+// session.jsonl, and requests/NNN.json, the last of which pi sent when it resumed that session
+// (--session <file> -p next).
 func (c *checker) recordRecovery(write func(set string, w *workspace, files map[string]string) error) error {
 	for _, r := range recoveryRuns {
-		w, err := newWorkspace(filepath.Join(c.out, "recovery-"+r.name), c.pi, "")
-		if err != nil {
-			return err
-		}
-		res, err := runRecovery(w, r, false)
-		w.close()
-		if err != nil {
-			return err
-		}
-		if res.code != 0 {
-			return fmt.Errorf("recovery %s: exit %d: %s", r.name, res.code, res.stderr)
-		}
-		files := map[string]string{"events.jsonl": res.stdout}
-		if err := addRequests(files, w, 0); err != nil {
-			return err
-		}
-		if err := addSessions(files, w, "session.jsonl"); err != nil {
-			return err
-		}
-		if err := write(filepath.Join("recovery", r.name), w, files); err != nil {
+		if err := c.recordRecoveryRun(r, write); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+func (c *checker) recordRecoveryRun(r recoveryRun, write func(set string, w *workspace, files map[string]string) error) error {
+	w, err := newWorkspace(filepath.Join(c.out, "recovery-"+r.name), c.pi, "")
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	res, err := runRecovery(w, r, false)
+	if err != nil {
+		return err
+	}
+	if res.code != 0 {
+		return fmt.Errorf("recovery %s: exit %d: %s", r.name, res.code, res.stderr)
+	}
+	files := map[string]string{"events.jsonl": res.stdout}
+	if err := addSessions(files, w, "session.jsonl"); err != nil {
+		return err
+	}
+	// pi resumes the session it wrote: the last request is what a resumed session sends.
+	w.script(scenario.Spec{Text: "Next answer."})
+	if res, err = w.run("--session", w.sessionFiles()[0], "-p", "next"); err != nil {
+		return err
+	}
+	if res.code != 0 {
+		return fmt.Errorf("recovery %s, resumed: exit %d: %s", r.name, res.code, res.stderr)
+	}
+	if err := addRequests(files, w, 0); err != nil {
+		return err
+	}
+	return write(filepath.Join("recovery", r.name), w, files)
 }
