@@ -210,3 +210,30 @@ func TestRetainNoneCompaction(t *testing.T) {
 		t.Errorf("totals %+v", got)
 	}
 }
+
+// A tool result that reports usage (a tool that called a model) counts in the totals, whether
+// appended or loaded, as in pi 1.6's get_session_stats.
+func TestToolResultUsageCounts(t *testing.T) {
+	ok := mustAppend(t)
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	s, err := Open(path, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok(s.AppendMessage(userMsg("go")))
+	ok(s.AppendMessage(assistantMsg("calling")))
+	ok(s.AppendMessage(&provider.ToolResultMessage{ToolCallID: "c", ToolName: "t", Content: []provider.Content{provider.TextContent("r")},
+		Usage: &provider.Usage{Input: 40, Output: 2, TotalTokens: 42, Cost: provider.Cost{Total: 0.25}}, Timestamp: 1}))
+	if u := s.TotalUsage(); u.Input != 41 || u.Output != 3 || u.Cost.Total != 0.25 {
+		t.Errorf("appended: totals %+v", u)
+	}
+	s.Close()
+	s, err = Open(path, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if u := s.TotalUsage(); u.Input != 41 || u.Output != 3 || u.Cost.Total != 0.25 {
+		t.Errorf("loaded: totals %+v", u)
+	}
+}

@@ -402,10 +402,16 @@ func (m *Manager) AppendMessage(msg provider.Message) (string, error) {
 	}
 	e.loc, e.msgStart, e.msgEnd = newLoc(location{line: line}), ms, me
 	e.Role = msg.Role()
-	if a, ok := msg.(*provider.AssistantMessage); ok {
-		e.asstProvider, e.asstModel = a.Provider, a.Model
-		u := a.Usage
+	switch x := msg.(type) {
+	case *provider.AssistantMessage:
+		e.asstProvider, e.asstModel = x.Provider, x.Model
+		u := x.Usage
 		e.usage = &u
+	case *provider.ToolResultMessage:
+		if x.Usage != nil {
+			u := *x.Usage
+			e.usage = &u
+		}
 	}
 	e.msg = &msgCache{}
 	e.store(msg)
