@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -431,5 +432,29 @@ func TestTruncatedAnswerIsRecoveredOnce(t *testing.T) {
 	}
 	if n := len(f.events.ofType(EventEntryAppended)) + len(f.events.ofType(EventCompactionStart)); n != 0 {
 		t.Errorf("%d recovery events for an answer at the output limit", n)
+	}
+}
+
+// The attempt a recovery omits is the failed answer and the results of its own tool calls, up to the
+// next answer (pi's _omitRecoveryAttempt); other results stay.
+func TestRecoveryAttemptPairsResultsWithTheirCalls(t *testing.T) {
+	call := func(id string) provider.Content {
+		return provider.ToolCallContent(id, "bash", json.RawMessage(`{}`))
+	}
+	result := func(id string) *provider.ToolResultMessage {
+		return &provider.ToolResultMessage{ToolCallID: id, ToolName: "bash"}
+	}
+	user := provider.NewUserMessage("go")
+	failed := &provider.AssistantMessage{Content: []provider.Content{call("a"), call("b")}, StopReason: provider.StopReasonLength}
+	ra, rb, other := result("a"), result("b"), result("z")
+	later := &provider.AssistantMessage{StopReason: provider.StopReasonStop}
+	rLater := result("a")
+	msgs := []provider.Message{user, failed, ra, other, rb, later, rLater}
+	got := recoveryAttempt(msgs, failed)
+	if len(got) != 3 || got[0] != provider.Message(failed) || got[1] != provider.Message(ra) || got[2] != provider.Message(rb) {
+		t.Errorf("attempt %v", got)
+	}
+	if got := recoveryAttempt(msgs[:1], failed); len(got) != 1 || got[0] != provider.Message(failed) {
+		t.Errorf("an answer not in the transcript: %v", got)
 	}
 }

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/pi-go/pi-go/internal/lazyregexp"
@@ -154,46 +155,18 @@ func (s *Session) AbortRetry() {
 // message the session does not hold leaves the transcript all the same.
 func (s *Session) omitRecoveryAttempt(msg *provider.AssistantMessage) {
 	msgs := s.agent.Messages()
-	at := -1
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i] == provider.Message(msg) {
-			at = i
-			break
-		}
-	}
-	omit := map[provider.Message]bool{msg: true}
-	if at >= 0 {
-		calls := map[string]bool{}
-		for _, c := range msg.ToolCalls() {
-			calls[c.ID] = true
-		}
-		for _, m := range msgs[at+1:] {
-			if _, ok := m.(*provider.AssistantMessage); ok {
-				break
-			}
-			if r, ok := m.(*provider.ToolResultMessage); ok && calls[r.ToolCallID] {
-				omit[r] = true
-			}
-		}
-	}
+	targets := recoveryAttempt(msgs, msg)
 	store := s.Store()
-	targets := []provider.Message{msg}
-	if at >= 0 {
-		targets = targets[:0]
-		for _, m := range msgs[at:] {
-			if omit[m] {
-				targets = append(targets, m)
-			}
-		}
-	}
+	omit := make(map[provider.Message]bool, len(targets))
 	for _, m := range targets {
+		omit[m] = true
 		target := store.MessageEntryID(m)
 		if target == "" {
 			continue
 		}
 		id, err := store.AppendContextEdit(target, nil)
 		s.appendEntry(id, err)
-		if e := store.Entry(id); id != "" && e != nil {
+		if e := store.Entry(id); e != nil {
 			s.emit(Event{Type: EventEntryAppended, Entry: e})
 		}
 	}
@@ -204,4 +177,27 @@ func (s *Session) omitRecoveryAttempt(msg *provider.AssistantMessage) {
 		}
 	}
 	s.agent.ReplaceMessages(kept)
+}
+
+// recoveryAttempt is the failed answer msg and, after it in msgs up to the next answer, the results
+// of its tool calls, in transcript order (pi pairs them so no result is left without its call).
+func recoveryAttempt(msgs []provider.Message, msg *provider.AssistantMessage) []provider.Message {
+	at := slices.IndexFunc(msgs, func(m provider.Message) bool { return m == provider.Message(msg) })
+	out := []provider.Message{msg}
+	if at < 0 {
+		return out
+	}
+	calls := map[string]bool{}
+	for _, c := range msg.ToolCalls() {
+		calls[c.ID] = true
+	}
+	for _, m := range msgs[at+1:] {
+		if _, ok := m.(*provider.AssistantMessage); ok {
+			break
+		}
+		if r, ok := m.(*provider.ToolResultMessage); ok && calls[r.ToolCallID] {
+			out = append(out, r)
+		}
+	}
+	return out
 }
