@@ -458,3 +458,40 @@ func TestRecoveryAttemptPairsResultsWithTheirCalls(t *testing.T) {
 		t.Errorf("an answer not in the transcript: %v", got)
 	}
 }
+
+// /tree with a summary writes pi 1.6's branch_summary: fromId is the leaf the navigation left, and
+// usage is what the summary request cost (session tests check that it counts in the totals).
+func TestNavigateTreeSummaryRecordsTheLeafLeftAndItsUsage(t *testing.T) {
+	f, summaries := compactionFixture(t, []scriptedTurn{usageTurn("first answer", 300), usageTurn("second answer", 400)}, nil, 100000)
+	ctx := context.Background()
+	for _, p := range []string{"first", "second"} {
+		if err := f.s.Prompt(ctx, p, nil, BehaviorNone); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store := f.s.Store()
+	left := store.LeafID()
+	var second string
+	for _, fm := range f.s.ForkMessages() {
+		if fm.Text == "second" {
+			second = fm.EntryID
+		}
+	}
+	if _, err := f.s.NavigateTree(ctx, second, NavigateOptions{Summarize: true}); err != nil {
+		t.Fatal(err)
+	}
+	if len(*summaries) != 1 {
+		t.Fatalf("%d summary requests", len(*summaries))
+	}
+	leaf := store.LeafEntry()
+	if leaf.Type != session.TypeBranchSummary || leaf.FromID != left {
+		t.Fatalf("leaf %s %s fromId %s, want a branch summary from %s", leaf.Type, leaf.ID, leaf.FromID, left)
+	}
+	raw, _ := leaf.Raw()
+	if !strings.Contains(string(raw), `"usage":{"input":`) {
+		t.Errorf("no usage in %s", raw)
+	}
+	if _, ok := leaf.Usage(); !ok {
+		t.Error("the branch summary's usage is not read back")
+	}
+}
