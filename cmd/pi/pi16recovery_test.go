@@ -118,47 +118,61 @@ func checkOmissions(t *testing.T, lines []string) {
 func TestPi16RecoverySessionResumesWithPisNextRequest(t *testing.T) {
 	for _, name := range []string{"retry", "overflow", "length"} {
 		t.Run(name, func(t *testing.T) {
-			w := newPi16Workspace(t)
-			file := strings.ReplaceAll(readPi16(t, "recovery/"+name+"/session.jsonl"), "/tmp/pi-fixture", w.root)
-			w.write("copy/session.jsonl", file)
-			w.script(scenario.Spec{Text: "Next answer."})
-			w.run("--session", filepath.Join(w.root, "copy", "session.jsonl"), "-p", "next")
-			reqs := w.requests()
-			if len(reqs) != 1 {
-				t.Fatalf("%d requests", len(reqs))
-			}
-			ours := fixture.New(w.root, "").Stabilise([]string{reqs[0]})[0]
 			piReqs, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "pi16", "recovery", name, "requests", "*.json"))
 			sort.Strings(piReqs)
-			pis := readPi16(t, strings.TrimPrefix(piReqs[len(piReqs)-1], filepath.Join("..", "..", "testdata", "pi16")+"/"))
-			var o, p struct {
-				Messages []json.RawMessage `json:"messages"`
-				Tools    json.RawMessage   `json:"tools"`
-			}
-			if err := json.Unmarshal([]byte(ours), &o); err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal([]byte(pis), &p); err != nil {
-				t.Fatal(err)
-			}
-			var oSys, pSys struct{ Content string }
-			json.Unmarshal(o.Messages[0], &oSys)
-			json.Unmarshal(p.Messages[0], &pSys)
-			if want := withoutDocsPrompt(pSys.Content); oSys.Content != want || want == "" {
-				t.Errorf("system prompt\n got %q\nwant %q", oSys.Content, want)
-			}
-			if !sameJSONValue(t, o.Tools, p.Tools) {
-				t.Errorf("tools differ:\n got %s\n pi  %s", o.Tools, p.Tools)
-			}
-			if len(o.Messages) != len(p.Messages) {
-				t.Fatalf("%d messages, pi sent %d:\n%s\n%s", len(o.Messages), len(p.Messages), ours, pis)
-			}
-			for i := 1; i < len(o.Messages); i++ {
-				if !sameJSONValue(t, o.Messages[i], p.Messages[i]) {
-					t.Errorf("message %d:\n got %s\n pi  %s", i, o.Messages[i], p.Messages[i])
-				}
-			}
+			resumeLikePi(t, "recovery/"+name+"/session.jsonl", "recovery/"+name+"/requests/"+filepath.Base(piReqs[len(piReqs)-1]))
 		})
+	}
+}
+
+// The hand-written pi 1.6 session of testdata/pi16/session-projection (context edits, usage entries,
+// retain-none and nested compactions, a tool set of bash alone) resumes in pi-go with pi's request:
+// the edited context, and the tools the transcript declared (pi 1.6 restores them).
+func TestPi16ProjectionSessionResumesWithPisNextRequest(t *testing.T) {
+	resumeLikePi(t, "session-projection/session.jsonl", "session-projection/resume-request.json")
+}
+
+// resumeLikePi resumes a copy of a pi 1.6 session fixture in pi-go (--session <copy> -p next) and
+// compares the request it sends with the one pi sent.
+func resumeLikePi(t *testing.T, sessionRel, requestRel string) {
+	t.Helper()
+	w := newPi16Workspace(t)
+	file := strings.ReplaceAll(readPi16(t, sessionRel), "/tmp/pi-fixture", w.root)
+	w.write("copy/session.jsonl", file)
+	w.script(scenario.Spec{Text: "Next answer."})
+	w.run("--session", filepath.Join(w.root, "copy", "session.jsonl"), "-p", "next")
+	reqs := w.requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	ours := fixture.New(w.root, "").Stabilise([]string{reqs[0]})[0]
+	pis := readPi16(t, requestRel)
+	var o, p struct {
+		Messages []json.RawMessage `json:"messages"`
+		Tools    json.RawMessage   `json:"tools"`
+	}
+	if err := json.Unmarshal([]byte(ours), &o); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(pis), &p); err != nil {
+		t.Fatal(err)
+	}
+	var oSys, pSys struct{ Content string }
+	json.Unmarshal(o.Messages[0], &oSys)
+	json.Unmarshal(p.Messages[0], &pSys)
+	if want := withoutDocsPrompt(pSys.Content); oSys.Content != want || want == "" {
+		t.Errorf("system prompt\n got %q\nwant %q", oSys.Content, want)
+	}
+	if !sameJSONValue(t, o.Tools, p.Tools) {
+		t.Errorf("tools differ:\n got %s\n pi  %s", o.Tools, p.Tools)
+	}
+	if len(o.Messages) != len(p.Messages) {
+		t.Fatalf("%d messages, pi sent %d:\n%s\n%s", len(o.Messages), len(p.Messages), ours, pis)
+	}
+	for i := 1; i < len(o.Messages); i++ {
+		if !sameJSONValue(t, o.Messages[i], p.Messages[i]) {
+			t.Errorf("message %d:\n got %s\n pi  %s", i, o.Messages[i], p.Messages[i])
+		}
 	}
 }
 

@@ -25,9 +25,12 @@ import (
 //	recovery/        pi >= 1.x only: a retried 500 and an overflow recovered by compaction, each
 //	                 in --mode json (recoveryRuns): events.jsonl, requests/NNN.json, session.jsonl
 //
+//	session-projection/resume-request.json  pi >= 1.x only: the request pi sends when it resumes the
+//	                 hand-written session.jsonl beside it (the rest of that directory is not recorded)
+//
 // work is where the workspaces go; only, when not empty, names the sets to record (-only
-// recovery,json-tool-run: json-tool-run stands for the four sets recorded together), the others are
-// left as they are.
+// recovery,session-projection,json-tool-run: json-tool-run stands for the four sets recorded
+// together), the others are left as they are.
 func recordFixtures(dir, work string, prog program, ver *piVersion, only map[string]bool) error {
 	rep, err := newReport(filepath.Join(work, "diffs.txt"), false, 0)
 	if err != nil {
@@ -52,6 +55,11 @@ func recordFixtures(dir, work string, prog program, ver *piVersion, only map[str
 	}
 	if ver.newerChecks && wanted("recovery") {
 		if err := c.recordRecovery(write); err != nil {
+			return err
+		}
+	}
+	if ver.newerChecks && wanted("session-projection") {
+		if err := c.recordProjectionResume(dir); err != nil {
 			return err
 		}
 	}

@@ -95,3 +95,44 @@ func (c *checker) recordRecoveryRun(r recoveryRun, write func(set string, w *wor
 	}
 	return write(filepath.Join("recovery", r.name), w, files)
 }
+
+// recordProjectionResume has pi resume the hand-written session of dir/session-projection (context
+// edits, usage entries, retain-none and nested compactions, a tool set of bash alone) with
+// --session <copy> -p next, and records the request it sends as resume-request.json.
+func (c *checker) recordProjectionResume(dir string) error {
+	src := filepath.Join(dir, "session-projection", "session.jsonl")
+	cwd, err := headerCwd(src)
+	if err != nil {
+		return err
+	}
+	w, err := newWorkspace(filepath.Join(c.out, "session-projection"), c.pi, cwd)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	cp := filepath.Join(w.root, "copy", "session.jsonl")
+	if err := os.MkdirAll(filepath.Dir(cp), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(cp, data, 0o644); err != nil {
+		return err
+	}
+	w.script(scenario.Spec{Text: "Next answer."})
+	res, err := w.run("--session", cp, "-p", "next")
+	if err != nil {
+		return err
+	}
+	if res.code != 0 {
+		return fmt.Errorf("session-projection resumed: exit %d: %s", res.code, res.stderr)
+	}
+	files := map[string]string{}
+	if err := addRequests(files, w, 1); err != nil {
+		return err
+	}
+	return writeFixtureSet(filepath.Join(dir, "session-projection"), w.root, c.piPackage,
+		map[string]string{"resume-request.json": files["request.json"]})
+}
