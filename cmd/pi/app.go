@@ -446,13 +446,14 @@ func newRouter() *provider.Router {
 func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.Session, error) {
 	settings := a.settings.Settings()
 	defaults, _ := settings.DefaultTools()
-	toolNames, selWarnings := harness.SelectToolNames(harness.ToolSelection{
+	toolSel := harness.ToolSelection{
 		Defaults: defaults,
 		NoTools:  a.opts.NoTools || a.opts.NoBuiltinTools,
 		Tools:    a.opts.Tools,
 		ToolsSet: a.opts.ToolsSet,
 		Exclude:  a.opts.ExcludeTools,
-	})
+	}
+	toolNames, selWarnings := harness.SelectToolNames(toolSel)
 	for _, w := range selWarnings {
 		a.warn("%s", w)
 	}
@@ -463,7 +464,9 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		}
 		return sess.Model().ID
 	}
-	tools, toolWarnings := harness.BuildTools(toolNames, harness.ToolOptions{
+	// Every built-in tool is built (cheap; edit and write share one mutation queue), so a resumed
+	// session can take the tools its transcript declared; toolNames are the active ones.
+	available, toolWarnings := harness.BuildTools(harness.BuiltinToolNames, harness.ToolOptions{
 		Cwd:                 store.Cwd(),
 		ShellPath:           settings.ShellPath,
 		ShellCommandPrefix:  settings.ShellCommandPrefix,
@@ -481,6 +484,7 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 	for _, w := range toolWarnings {
 		a.warn("%s", w)
 	}
+	tools := harness.PickTools(available, toolNames)
 	prompt, err := a.systemPromptOptions(store.Cwd(), a.warn)
 	if err != nil {
 		return nil, err
@@ -500,6 +504,7 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		KeepThinking:      sel.forceThinking,
 		ScopedModels:      sel.scoped,
 		Tools:             tools,
+		Loadout:           toolSel.Loadout(available),
 		Prompt:            prompt,
 		LoadResources:     func() *resources.Set { return a.loadResources(store.Cwd()) },
 		ReloadPrompt:      func() (harness.SystemPromptOptions, error) { return a.reloadPrompt(store.Cwd()) },

@@ -49,6 +49,9 @@ type Options struct {
 	UnknownContextWindow func(*provider.Model) bool
 	// Tools are the active tools, in the order the system prompt lists them.
 	Tools []loop.Tool
+	// Loadout, when set, lets a session take the tools its transcript declared (pi 1.6); nil keeps
+	// Tools whatever the session declared.
+	Loadout *ToolLoadout
 	// Prompt is how the system prompt is built (Cwd and Tools are filled in by the session, Skills
 	// from LoadResources). The sections reach the transcript as system messages: the first prompt of
 	// a session declares them all, a later one what changed.
@@ -209,8 +212,12 @@ func (s *Session) adoptStore() error {
 		return s.reloadFromStore(s.settingsThinkingLevel())
 	}
 	s.reportStoreWarnings()
-	// An empty session has declared no prompt yet: its first prompt declares it in full.
+	// An empty session has declared no prompt yet: its first prompt declares it in full, with the
+	// startup tools.
 	s.agent.ReplaceMessages(nil)
+	if s.opts.Loadout != nil {
+		s.agent.SetTools(s.opts.Tools)
+	}
 	m := s.opts.Model
 	if d := s.settingsDefaultModel(); d != nil && !s.opts.KeepModel {
 		m = d
@@ -264,6 +271,13 @@ func (s *Session) reloadFromStore(fallback provider.ThinkingLevel) error {
 	}
 	s.reportStoreWarnings()
 	s.agent.ReplaceMessages(ctx.Messages)
+	// Each opened session starts from the startup tools, then takes those its transcript declared.
+	if l := s.opts.Loadout; l != nil {
+		s.agent.SetTools(s.opts.Tools)
+		if l.Restore {
+			s.restoreTools(l.Modifiers)
+		}
+	}
 	if s.opts.KeepModel && s.opts.Model != nil {
 		s.agent.SetModel(s.opts.Model)
 	} else if ctx.Model != nil && s.opts.Models != nil {
