@@ -12,10 +12,12 @@ import (
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/provider/anthropic"
 	"github.com/pi-go/pi-go/internal/provider/demo"
 	"github.com/pi-go/pi-go/internal/provider/google"
 	"github.com/pi-go/pi-go/internal/provider/openai"
 	"github.com/pi-go/pi-go/internal/provider/responses"
+	"github.com/pi-go/pi-go/internal/resources"
 	"github.com/pi-go/pi-go/internal/session"
 	"github.com/pi-go/pi-go/internal/tools/shell"
 	"github.com/pi-go/pi-go/internal/tui"
@@ -90,6 +92,9 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 		return err
 	}
 	if opts.ListModels != nil {
+		if a.endpoint != nil {
+			return a.listServerModels(ctx, *opts.ListModels)
+		}
 		return a.listModels(*opts.ListModels)
 	}
 
@@ -150,11 +155,14 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 	switch {
 	case opts.Mode == "rpc":
 		a.flushWarnings()
+		sess.Resources() // their problems are reported before the first command
 		return a.runRPC(ctx, sess)
 	case interactive:
+		// The TUI reads the resources after its first frame.
 		return a.runInteractive(ctx, sess, sel, initial, images)
 	default:
 		a.flushWarnings()
+		sess.Resources()
 		return a.runPrint(ctx, sess, initial, images)
 	}
 }
@@ -182,15 +190,28 @@ func (a *app) loadModels() error {
 	}
 	if ok {
 		a.endpoint = &ep
-		if a.opts.Model == "" {
+		if a.opts.Model == "" && a.opts.ListModels != nil {
+			// --list-models asks the server itself (listServerModels).
+		} else if a.opts.Model == "" {
 			return &exitError{code: 1, msg: "Error: --base-url needs --model <id> (the model name the server knows, e.g. qwen2.5-coder)"}
 		}
-		id, _, _ := cutThinkingSuffix(a.opts.Model)
-		m, err := ep.Model(id)
-		if err != nil {
-			return &exitError{code: 1, msg: "Error: " + err.Error()}
+		if a.opts.Model != "" {
+			id, level, hasLevel := cutThinkingSuffix(a.opts.Model)
+			m, err := ep.Model(id)
+			if err != nil {
+				return &exitError{code: 1, msg: "Error: " + err.Error()}
+			}
+			if !hasLevel {
+				level = provider.ThinkingLevel(a.opts.Thinking)
+			}
+			if ep.Provider == config.CustomProvider && level != "" && level != provider.ThinkingOff {
+				// The user asked this server to think: send reasoning_effort, which a custom model
+				// (no reasoning by default) would otherwise leave out.
+				m.Reasoning = true
+				m.Compat = m.Compat.Merge(&provider.Compat{SupportsReasoningEffort: provider.Ptr(true), SupportsXHigh: provider.Ptr(true)})
+			}
+			extra = append(extra, m)
 		}
-		extra = append(extra, m)
 	}
 	registry, models, err := config.LoadRegistry(a.paths.Models(), extra...)
 	if err != nil {
@@ -200,6 +221,11 @@ func (a *app) loadModels() error {
 	authFile, err := config.LoadAuthFile(a.paths.Auth())
 	if err != nil {
 		a.warn("%v", err)
+	}
+	if models != nil {
+		for _, w := range models.Warnings {
+			a.warn("%s", w)
+		}
 	}
 	for _, w := range authFile.Warnings {
 		a.warn("%s", w)
@@ -398,6 +424,14 @@ func confirm(s Streams, question string) bool {
 	return answer == "y" || answer == "yes"
 }
 
+// cacheRetention is pi's PI_CACHE_RETENTION ("long" asks for one-hour prompt caching).
+func cacheRetention() anthropic.CacheRetention {
+	if os.Getenv("PI_CACHE_RETENTION") == "long" {
+		return anthropic.CacheLong
+	}
+	return anthropic.CacheShort
+}
+
 // newRouter registers the provider package of every API pi-go speaks, and the demo transport for the
 // demo model (it answers like an OpenAI endpoint without a network).
 func newRouter() *provider.Router {
@@ -405,6 +439,7 @@ func newRouter() *provider.Router {
 	// No provider-level retries: pi's SDK retries twice out of sight, but then one rate limit becomes
 	// up to twelve requests under the harness's own (visible, abortable) retries. The harness retries.
 	r.HandleAPI(provider.APIOpenAICompletions, openai.New(openai.Config{}))
+	r.HandleAPI(provider.APIAnthropicMessages, anthropic.New(anthropic.Config{CacheRetention: cacheRetention()}))
 	r.HandleAPI(provider.APIOpenAIResponses, responses.New(responses.Config{}))
 	r.HandleAPI(provider.APIGoogleGenerativeAI, google.New(google.Config{}))
 	r.HandleProvider(demo.ProviderName, openai.New(openai.Config{HTTPClient: demo.HTTPClient(demo.Options{})}))
@@ -415,13 +450,14 @@ func newRouter() *provider.Router {
 func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.Session, error) {
 	settings := a.settings.Settings()
 	defaults, _ := settings.DefaultTools()
-	toolNames, selWarnings := harness.SelectToolNames(harness.ToolSelection{
+	toolSel := harness.ToolSelection{
 		Defaults: defaults,
 		NoTools:  a.opts.NoTools || a.opts.NoBuiltinTools,
 		Tools:    a.opts.Tools,
 		ToolsSet: a.opts.ToolsSet,
 		Exclude:  a.opts.ExcludeTools,
-	})
+	}
+	toolNames, selWarnings := harness.SelectToolNames(toolSel)
 	for _, w := range selWarnings {
 		a.warn("%s", w)
 	}
@@ -432,7 +468,9 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		}
 		return sess.Model().ID
 	}
-	tools, toolWarnings := harness.BuildTools(toolNames, harness.ToolOptions{
+	// Every built-in tool is built (cheap; edit and write share one mutation queue), so a resumed
+	// session can take the tools its transcript declared; toolNames are the active ones.
+	available, toolWarnings := harness.BuildTools(harness.BuiltinToolNames, harness.ToolOptions{
 		Cwd:                 store.Cwd(),
 		ShellPath:           settings.ShellPath,
 		ShellCommandPrefix:  settings.ShellCommandPrefix,
@@ -450,7 +488,8 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 	for _, w := range toolWarnings {
 		a.warn("%s", w)
 	}
-	prompt, err := a.systemPromptOptions(store.Cwd())
+	tools := harness.PickTools(available, toolNames)
+	prompt, err := a.systemPromptOptions(store.Cwd(), a.warn)
 	if err != nil {
 		return nil, err
 	}
@@ -469,7 +508,10 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		KeepThinking:      sel.forceThinking,
 		ScopedModels:      sel.scoped,
 		Tools:             tools,
+		Loadout:           toolSel.Loadout(available),
 		Prompt:            prompt,
+		LoadResources:     func() *resources.Set { return a.loadResources(store.Cwd()) },
+		ReloadPrompt:      func() (harness.SystemPromptOptions, error) { return a.reloadPrompt(store.Cwd()) },
 		BashShellPath:     settings.ShellPath,
 		BashCommandPrefix: settings.ShellCommandPrefix,
 		BashBinDir:        a.paths.Bin(),
@@ -506,7 +548,7 @@ func (a *app) requestAuth(ctx context.Context, m *provider.Model) (string, map[s
 }
 
 // systemPromptOptions gathers --system-prompt / SYSTEM.md, appends and context files.
-func (a *app) systemPromptOptions(cwd string) (harness.SystemPromptOptions, error) {
+func (a *app) systemPromptOptions(cwd string, warn func(string, ...any)) (harness.SystemPromptOptions, error) {
 	var o harness.SystemPromptOptions
 	systemFile, appendFile := harness.DiscoverPromptFiles(a.paths.Dir, cwd, a.projectTrusted)
 	custom := a.opts.SystemPrompt
@@ -532,7 +574,7 @@ func (a *app) systemPromptOptions(cwd string) (harness.SystemPromptOptions, erro
 	if !a.opts.NoContextFiles {
 		files, errs := harness.LoadContextFiles(a.paths.Dir, cwd)
 		for _, e := range errs {
-			a.warn("%v", e)
+			warn("%v", e)
 		}
 		o.ContextFiles = files
 	}

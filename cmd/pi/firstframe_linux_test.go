@@ -225,7 +225,14 @@ func BenchmarkTUIFirstFrame(b *testing.B) {
 		name string
 		argv func(agentDir string) []string
 	}
-	targets := []target{{"pi-go", func(string) []string { return []string{piBinary, "--provider", "demo"} }}}
+	targets := []target{
+		{"pi-go", func(string) []string { return []string{piBinary, "--provider", "demo"} }},
+		// 200 skills and 200 templates in the agent directory: they are read after the first frame.
+		{"pi-go-200-skills-200-templates", func(agentDir string) []string {
+			writeManyResources(b, agentDir, 200)
+			return []string{piBinary, "--provider", "demo"}
+		}},
+	}
 	if pi16 := os.Getenv("PI16"); pi16 != "" {
 		node := os.Getenv("NODE")
 		if node == "" {
@@ -275,6 +282,31 @@ func BenchmarkTUIFirstFrame(b *testing.B) {
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/1e6, "cpu-ms/op")
 			b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MB")
 		})
+	}
+}
+
+// writeManyResources puts n skills (SKILL.md with scripts/) and n templates into agentDir.
+func writeManyResources(tb testing.TB, agentDir string, n int) {
+	tb.Helper()
+	for i := range n {
+		skill := filepath.Join(agentDir, "skills", fmt.Sprintf("group-%d", i%10), fmt.Sprintf("skill-%03d", i))
+		if err := os.MkdirAll(filepath.Join(skill, "scripts"), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		md := fmt.Sprintf("---\nname: skill-%03d\ndescription: Does task %d. Use when asked for task %d.\nlicense: MIT\n---\nRun scripts/run.py.\n", i, i, i)
+		tpl := fmt.Sprintf("---\ndescription: Template %d\nargument-hint: \"<file>\"\n---\nLook at $1.\n", i)
+		if err := os.MkdirAll(filepath.Join(agentDir, "prompts"), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		for path, content := range map[string]string{
+			filepath.Join(skill, "SKILL.md"):                                  md,
+			filepath.Join(skill, "scripts", "run.py"):                         "print('hi')\n",
+			filepath.Join(agentDir, "prompts", fmt.Sprintf("tpl-%03d.md", i)): tpl,
+		} {
+			if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+				tb.Fatal(err)
+			}
+		}
 	}
 }
 

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/pi-go/pi-go/internal/provider"
@@ -39,6 +44,91 @@ func (a *app) listModels(search string) error {
 		table = append(table, []string{m.Provider, m.ID, formatTokenCount(m.ContextWindow),
 			formatTokenCount(m.MaxTokens), yesNo(m.Reasoning), yesNo(m.SupportsImages())})
 	}
+	widths := make([]int, len(table[0]))
+	for _, r := range table {
+		for i, c := range r {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	var b strings.Builder
+	for _, r := range table {
+		for i, c := range r {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(c)
+			b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)))
+		}
+		b.WriteByte('\n')
+	}
+	_, err := fmt.Fprint(a.io.Out, b.String())
+	return err
+}
+
+// listServerModels prints the models a --base-url server lists at GET <base>/models (the OpenAI
+// API's model list, which Ollama, llama.cpp, vLLM and the hosted services serve), with the defaults a
+// model of that endpoint gets; search filters as in listModels.
+func (a *app) listServerModels(ctx context.Context, search string) error {
+	a.flushWarnings()
+	ep := a.endpoint
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, ep.BaseURL+"/models", nil)
+	if err != nil {
+		return &exitError{code: 1, msg: "Error: " + err.Error()}
+	}
+	if key, _, err := a.auth.APIKey(ctx, ep.Provider); err == nil && !key.IsZero() {
+		req.Header.Set("Authorization", "Bearer "+key.Reveal())
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return &exitError{code: 1, msg: fmt.Sprintf("Error: cannot list the models of %s: %v", ep.BaseURL, err)}
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if err != nil {
+		return &exitError{code: 1, msg: fmt.Sprintf("Error: cannot list the models of %s: %v", ep.BaseURL, err)}
+	}
+	if resp.StatusCode != http.StatusOK {
+		return &exitError{code: 1, msg: fmt.Sprintf("Error: GET %s/models: %d %s", ep.BaseURL, resp.StatusCode,
+			strings.TrimSpace(string(body)))}
+	}
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(body, &list); err != nil {
+		return &exitError{code: 1, msg: fmt.Sprintf("Error: GET %s/models: not a model list: %v", ep.BaseURL, err)}
+	}
+	table := [][]string{{"provider", "model", "context", "max-out", "thinking", "images"}}
+	for _, d := range list.Data {
+		if d.ID == "" || search != "" && !fuzzyMatch(search, ep.Provider+" "+d.ID) {
+			continue
+		}
+		m, err := ep.Model(d.ID)
+		if err != nil {
+			continue
+		}
+		table = append(table, []string{m.Provider, m.ID, formatTokenCount(m.ContextWindow),
+			formatTokenCount(m.MaxTokens), yesNo(m.Reasoning), yesNo(m.SupportsImages())})
+	}
+	if len(table) == 1 {
+		if search != "" {
+			fmt.Fprintf(a.io.Out, "No models matching %q\n", search)
+		} else {
+			fmt.Fprintf(a.io.Out, "%s lists no models\n", ep.BaseURL)
+		}
+		return nil
+	}
+	sort.SliceStable(table[1:], func(i, j int) bool {
+		return strings.ToLower(table[1+i][1]) < strings.ToLower(table[1+j][1])
+	})
+	return a.printTable(table)
+}
+
+// printTable prints rows in columns two spaces apart.
+func (a *app) printTable(table [][]string) error {
 	widths := make([]int, len(table[0]))
 	for _, r := range table {
 		for i, c := range r {

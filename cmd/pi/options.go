@@ -41,6 +41,12 @@ type Options struct {
 	Fork           string
 	ListModels     *string
 	NoContextFiles bool
+	// Skills and PromptTemplates are --skill and --prompt-template paths; NoSkills and
+	// NoPromptTemplates turn discovery off (the paths given still load).
+	Skills            []string
+	PromptTemplates   []string
+	NoSkills          bool
+	NoPromptTemplates bool
 	// Approve is --approve (true) or --no-approve (false), the last one given; nil: neither.
 	Approve *bool
 	Verbose bool
@@ -61,6 +67,8 @@ var shortAliases = map[string]string{
 	"-nc":  "--no-context-files",
 	"-xt":  "--exclude-tools",
 	"-na":  "--no-approve",
+	"-ns":  "--no-skills",
+	"-np":  "--no-prompt-templates",
 }
 
 // normalizeArgs rewrites pi's argument forms that pflag does not know: the multi-letter aliases,
@@ -136,6 +144,10 @@ func bindFlags(cmd *cobra.Command, o *Options, listModels *string) {
 	f.StringSliceVar(&o.ExcludeTools, "exclude-tools", nil, "Comma-separated denylist of tool names or patterns (*) (alias -xt)")
 	f.StringVar(&o.Thinking, "thinking", "", "Thinking level: off, minimal, low, medium, high, xhigh, max")
 	f.BoolVar(&o.NoContextFiles, "no-context-files", false, "Don't load AGENTS.md / CLAUDE.md files (alias -nc)")
+	f.StringArrayVar(&o.Skills, "skill", nil, "Load a skill file or directory (repeatable)")
+	f.BoolVar(&o.NoSkills, "no-skills", false, "Disable skills discovery and loading (alias -ns)")
+	f.StringArrayVar(&o.PromptTemplates, "prompt-template", nil, "Load a prompt template file or directory (repeatable)")
+	f.BoolVar(&o.NoPromptTemplates, "no-prompt-templates", false, "Disable prompt template discovery and loading (alias -np)")
 	f.StringVar(listModels, "list-models", "", "List available models (with optional fuzzy search) and exit")
 	f.Lookup("list-models").NoOptDefVal = ""
 	approve := f.VarPF(&trustFlag{target: &o.Approve, value: true}, "approve", "a", "Trust project-local files for this run")

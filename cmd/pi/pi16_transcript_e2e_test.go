@@ -1,129 +1,16 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pi-go/pi-go/internal/provider"
-	"github.com/pi-go/pi-go/internal/provider/openaitest"
 	"github.com/pi-go/pi-go/scripts/interop/fixture"
 	"github.com/pi-go/pi-go/scripts/interop/scenario"
 )
-
-// pi16Workspace is set up as scripts/interop set up the runs recorded in testdata/pi16: the demo
-// project in root/proj, root/agent as PI_CODING_AGENT_DIR with a models.json naming the scripted
-// server as provider mock, root/home as HOME.
-type pi16Workspace struct {
-	t                       *testing.T
-	root, proj, agent, home string
-	srv                     *openaitest.Server
-	answers                 int
-}
-
-func newPI16Workspace(t *testing.T) *pi16Workspace {
-	t.Helper()
-	root := t.TempDir()
-	w := &pi16Workspace{t: t, root: root, proj: filepath.Join(root, "proj"), agent: filepath.Join(root, "agent"),
-		home: filepath.Join(root, "home"), srv: openaitest.Start(t)}
-	files := map[string]string{
-		"proj/README.md":   "# Demo project\n\nA tiny project for the tool-call scenario.\n",
-		"proj/notes.txt":   "some notes\nmore notes\n",
-		"proj/src/main.go": "package main\n\nfunc main() {}\n",
-		"agent/models.json": fmt.Sprintf(`{"providers":{"mock":{"baseUrl":%q,"api":"openai-completions","apiKey":"mock-key","models":[`+
-			`{"id":"mock-model","cost":{"input":3,"output":15,"cacheRead":0.3,"cacheWrite":3.75}}]}}}`, w.srv.URL),
-	}
-	for rel, content := range files {
-		w.write(rel, content)
-	}
-	if err := os.MkdirAll(w.home, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return w
-}
-
-func (w *pi16Workspace) write(rel, content string) {
-	w.t.Helper()
-	p := filepath.Join(w.root, rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		w.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		w.t.Fatal(err)
-	}
-}
-
-func (w *pi16Workspace) script(specs ...scenario.Spec) {
-	w.t.Helper()
-	for _, sp := range specs {
-		w.answers++
-		resp, _, err := sp.Build("mock-model", w.answers)
-		if err != nil {
-			w.t.Fatal(err)
-		}
-		w.srv.Enqueue(resp)
-	}
-}
-
-func (w *pi16Workspace) run(args ...string) string {
-	w.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, piBinary, args...)
-	cmd.Dir = w.proj
-	cmd.Env = []string{"HOME=" + w.home, "PATH=" + os.Getenv("PATH"), "PI_CODING_AGENT_DIR=" + w.agent,
-		"PI_OFFLINE=1", "PI_SKIP_VERSION_CHECK=1", "PI_TELEMETRY=0", "TERM=dumb"}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			w.t.Fatalf("pi %s: exit %d: %s", strings.Join(args, " "), ee.ExitCode(), errb.String())
-		}
-		w.t.Fatal(err)
-	}
-	return out.String()
-}
-
-// sessionFile is the one session file the run wrote.
-func (w *pi16Workspace) sessionFile() string {
-	w.t.Helper()
-	files, _ := filepath.Glob(filepath.Join(w.agent, "sessions", "*", "*.jsonl"))
-	if len(files) != 1 {
-		w.t.Fatalf("session files: %v", files)
-	}
-	data, err := os.ReadFile(files[0])
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return string(data)
-}
-
-func (w *pi16Workspace) requests() []string {
-	var out []string
-	for _, r := range w.srv.Requests() {
-		out = append(out, string(r.Body))
-	}
-	return out
-}
-
-func readFixture(t *testing.T, rel string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("../../testdata/pi16", rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
 
 // Times are compared masked: pi-go and pi take different numbers of milliseconds, so the stabilised
 // instants (numbered in order of appearance) need not line up.
@@ -312,7 +199,7 @@ func TestFirstRequestDeclaresAsPi16(t *testing.T) {
 		{"agents-md", nil, func(w *pi16Workspace) { w.write("proj/AGENTS.md", "Use tabs.\n") }},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
-			w := newPI16Workspace(t)
+			w := newPi16Workspace(t)
 			if c.setup != nil {
 				c.setup(w)
 			}
@@ -320,7 +207,7 @@ func TestFirstRequestDeclaresAsPi16(t *testing.T) {
 			stdout := w.run(append(append([]string{"--mode", "json", "--model", "mock/mock-model"}, c.args...), "hi")...)
 			got := fixture.New(w.root, "").Stabilise([]string{stdout, w.requests()[0], w.sessionFile()})
 			dir := "first-request/" + c.dir + "/"
-			want := []string{readFixture(t, dir+"events.jsonl"), readFixture(t, dir+"request.json"), readFixture(t, dir+"session.jsonl")}
+			want := []string{readPi16(t, dir+"events.jsonl"), readPi16(t, dir+"request.json"), readPi16(t, dir+"session.jsonl")}
 
 			compareRequests(t, []string{got[1]}, []string{want[1]})
 
@@ -359,7 +246,7 @@ func TestFirstRequestDeclaresAsPi16(t *testing.T) {
 // pi 1.6.0's four-request tool run: one system message, at the head of the session, and every request
 // sends the same prompt and tools as pi's.
 func TestToolRunDeclaresOnceAsPi16(t *testing.T) {
-	w := newPI16Workspace(t)
+	w := newPi16Workspace(t)
 	args := func(s string) json.RawMessage { return json.RawMessage(s) }
 	w.script(
 		scenario.Spec{Text: "Let me look around.", ToolCalls: []scenario.ToolCall{{Name: "bash", Arguments: args(`{"command":"ls -la"}`)}}},
@@ -372,11 +259,11 @@ func TestToolRunDeclaresOnceAsPi16(t *testing.T) {
 	texts = append(texts, w.sessionFile())
 	got := fixture.New(w.root, "").Stabilise(texts)
 	var want []string
-	want = append(want, readFixture(t, "json-tool-run/events.jsonl"))
+	want = append(want, readPi16(t, "json-tool-run/events.jsonl"))
 	for i := 1; i <= 4; i++ {
-		want = append(want, readFixture(t, fmt.Sprintf("json-tool-run/requests/%03d.json", i)))
+		want = append(want, readPi16(t, fmt.Sprintf("json-tool-run/requests/%03d.json", i)))
 	}
-	want = append(want, readFixture(t, "json-tool-run/session.jsonl"))
+	want = append(want, readPi16(t, "json-tool-run/session.jsonl"))
 	if len(got) != len(want) {
 		t.Fatalf("%d requests, pi made 4", len(got)-2)
 	}

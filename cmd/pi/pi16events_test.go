@@ -2,134 +2,15 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/pi-go/pi-go/internal/provider/openaitest"
 	"github.com/pi-go/pi-go/scripts/interop/fixture"
 	"github.com/pi-go/pi-go/scripts/interop/scenario"
 )
-
-// pi16EventsWorkspace is the world scripts/interop gives each program (compare/workspace.go): a project
-// with three files whose times are fixed (so `ls -la` prints the same), an agent dir whose
-// models.json names the scripted server as provider "mock", and a HOME of its own.
-type pi16EventsWorkspace struct {
-	t                     *testing.T
-	root, proj, agent     string
-	home                  string
-	srv                   *openaitest.Server
-	answers               int
-	stdout, stderr, files string
-}
-
-func newPi16EventsWorkspace(t *testing.T) *pi16EventsWorkspace {
-	t.Helper()
-	root := t.TempDir()
-	w := &pi16EventsWorkspace{t: t, root: root, proj: filepath.Join(root, "proj"), agent: filepath.Join(root, "agent"),
-		home: filepath.Join(root, "home"), srv: openaitest.Start(t)}
-	for _, d := range []string{w.agent, w.home, filepath.Join(w.proj, "src")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	files := map[string]string{
-		"README.md":   "# Demo project\n\nA tiny project for the tool-call scenario.\n",
-		"notes.txt":   "some notes\nmore notes\n",
-		"src/main.go": "package main\n\nfunc main() {}\n",
-	}
-	for rel, content := range files {
-		if err := os.WriteFile(filepath.Join(w.proj, rel), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	fixed := time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)
-	for _, p := range []string{"README.md", "notes.txt", "src/main.go", "src", "."} {
-		if err := os.Chtimes(filepath.Join(w.proj, p), fixed, fixed); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Chtimes(root, fixed, fixed); err != nil {
-		t.Fatal(err)
-	}
-	models := fmt.Sprintf(`{"providers":{"mock":{"baseUrl":%q,"api":"openai-completions","apiKey":"mock-key","models":[`+
-		`{"id":"mock-model","cost":{"input":3,"output":15,"cacheRead":0.3,"cacheWrite":3.75}},`+
-		`{"id":"mock-reasoner","name":"Mock Reasoner","reasoning":true,"contextWindow":64000,"maxTokens":8000},`+
-		`{"id":"mock-vision","input":["text","image"]},`+
-		`{"id":"mock-small","contextWindow":20000,"maxTokens":4000}]}}}`, w.srv.URL)
-	if err := os.WriteFile(filepath.Join(w.agent, "models.json"), []byte(models), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return w
-}
-
-// script queues answers as the interop scenarios build them (ids chatcmpl-mock00000n).
-func (w *pi16EventsWorkspace) script(specs ...scenario.Spec) {
-	w.t.Helper()
-	for _, sp := range specs {
-		w.answers++
-		resp, _, err := sp.Build("mock-model", w.answers)
-		if err != nil {
-			w.t.Fatal(err)
-		}
-		w.srv.Enqueue(resp)
-	}
-}
-
-// run starts pi-go in the project with the interop's environment and returns its exit code.
-func (w *pi16EventsWorkspace) run(args ...string) int {
-	w.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, piBinary, args...)
-	cmd.Dir = w.proj
-	cmd.Env = []string{"HOME=" + w.home, "PATH=" + os.Getenv("PATH"), "PI_CODING_AGENT_DIR=" + w.agent,
-		"PI_OFFLINE=1", "PI_SKIP_VERSION_CHECK=1", "PI_TELEMETRY=0", "TERM=dumb"}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	w.stdout, w.stderr = out.String(), errb.String()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return ee.ExitCode()
-	}
-	if err != nil {
-		w.t.Fatalf("running pi: %v", err)
-	}
-	return 0
-}
-
-// sessionFile is the one session file the run wrote.
-func (w *pi16EventsWorkspace) sessionFile() string {
-	w.t.Helper()
-	files, _ := filepath.Glob(filepath.Join(w.agent, "sessions", "*", "*.jsonl"))
-	if len(files) != 1 {
-		w.t.Fatalf("session files %v, want one", files)
-	}
-	data, err := os.ReadFile(files[0])
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	return string(data)
-}
-
-// readPi16 reads a file of a pi 1.6.0 fixture set (testdata/pi16).
-func readPi16(t *testing.T, rel string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "pi16", rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(data)
-}
 
 var (
 	// Times are masked (msTimeRe, isoTimeRe of pi16_transcript_e2e_test.go): pi's own re-recordings
@@ -223,7 +104,7 @@ func withoutMiddleUpdates(lines []string) []string {
 // text answer) in --mode json and compares pi-go's stdout with pi 1.6.0's, event by event and byte
 // for byte (times masked), and its session file entry by entry.
 func TestJSONToolRunMatchesPi16(t *testing.T) {
-	w := newPi16EventsWorkspace(t)
+	w := newPi16Workspace(t)
 	args := func(s string) json.RawMessage { return json.RawMessage(s) }
 	w.script(
 		scenario.Spec{Text: "Let me look around.", ToolCalls: []scenario.ToolCall{{Name: "bash", Arguments: args(`{"command":"ls -la"}`)}}},
@@ -231,9 +112,7 @@ func TestJSONToolRunMatchesPi16(t *testing.T) {
 		scenario.Spec{ToolCalls: []scenario.ToolCall{{Name: "bash", Arguments: args(`{"command":"wc -l notes.txt src/main.go"}`)}}},
 		scenario.Spec{Text: "A tiny demo project: a README, notes and a Go main.", Pieces: 4},
 	)
-	if code := w.run("--mode", "json", "--model", "mock/mock-model", "summarise this project"); code != 0 {
-		t.Fatalf("exit %d: %s", code, w.stderr)
-	}
+	w.run("--mode", "json", "--model", "mock/mock-model", "summarise this project")
 	stable := fixture.New(w.root, "").Stabilise([]string{w.stdout, w.sessionFile()})
 	gotEvents, gotSession := splitLines(stable[0]), splitLines(stable[1])
 

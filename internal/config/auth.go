@@ -266,6 +266,17 @@ func (a *Auth) envVarFor(prov string) (builtin, extra string) {
 	return provider.APIKeyEnvVar(prov), a.extraEnv[prov]
 }
 
+// keyEnvVars are the environment variables that hold a provider's key, in pi's order: for Anthropic
+// ANTHROPIC_AUTH_TOKEN (sent as a bearer token, see RequestAuth) and ANTHROPIC_OAUTH_TOKEN before
+// ANTHROPIC_API_KEY.
+func (a *Auth) keyEnvVars(prov string) []string {
+	builtin, extra := a.envVarFor(prov)
+	if prov == "anthropic" {
+		return []string{provider.AnthropicAuthTokenEnv, "ANTHROPIC_OAUTH_TOKEN", builtin, extra}
+	}
+	return []string{builtin, extra}
+}
+
 // HasAuth reports whether a provider has any key configured (or needs none), without running
 // commands: the test for "available" models. Like pi, an auth.json entry or a models.json apiKey
 // counts even if resolving it later fails; a value naming an unset variable does not.
@@ -283,8 +294,7 @@ func (a *Auth) HasAuth(prov string) bool {
 	if p := a.models.Provider(prov); p != nil && p.APIKey != "" {
 		return a.resolver.Configured(p.APIKey, nil)
 	}
-	builtin, extra := a.envVarFor(prov)
-	for _, env := range []string{builtin, extra} {
+	for _, env := range a.keyEnvVars(prov) {
 		if env != "" && a.getenv(env) != "" {
 			return true
 		}
@@ -328,8 +338,8 @@ func (a *Auth) APIKey(ctx context.Context, prov string) (APIKey, KeySource, erro
 		}
 		return NewAPIKey(v), KeyFromModelsJSON, nil
 	}
-	builtin, extra := a.envVarFor(prov)
-	for _, env := range []string{builtin, extra} {
+	builtin, _ := a.envVarFor(prov)
+	for _, env := range a.keyEnvVars(prov) {
 		if env == "" {
 			continue
 		}
@@ -363,6 +373,13 @@ func (a *Auth) RequestAuth(ctx context.Context, m *provider.Model) (RequestAuth,
 	headers := Headers{}
 	for k, v := range m.Headers {
 		headers[k] = v
+	}
+	if m.Provider == "anthropic" && source == KeyFromEnv {
+		if tok := a.getenv(provider.AnthropicAuthTokenEnv); tok != "" && tok == key.Reveal() {
+			// pi sends ANTHROPIC_AUTH_TOKEN as a bearer token, not as an API key.
+			headers["Authorization"] = "Bearer " + tok
+			key = APIKey{}
+		}
 	}
 	pc := a.models.Provider(m.Provider)
 	if pc != nil {

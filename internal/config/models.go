@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/pi-go/pi-go/internal/provider"
 )
@@ -241,18 +242,18 @@ func (c *ModelsConfig) Provider(name string) *ProviderConfig {
 // built-in provider of the same name.
 func modelDefaults(providerName string) (api, baseURL string) {
 	if p, ok := provider.LookupBuiltinProvider(providerName); ok {
-		return provider.APIOpenAICompletions, p.BaseURL
+		return p.API, p.BaseURL
 	}
 	return "", ""
 }
 
 // resolvedModel builds the custom model of a definition with pi's defaults; ok is false when pi-go
-// cannot use it (no api or baseUrl anywhere, or an API other than openai-completions).
+// cannot use it (no api or baseUrl anywhere, or an API pi-go does not speak).
 func resolvedModel(p *ProviderConfig, d *ModelDefinition) (m provider.Model, ok bool) {
 	defAPI, defBase := modelDefaults(p.Name)
 	api := firstNonEmpty(d.API, p.API, defAPI)
 	baseURL := firstNonEmpty(d.BaseURL, p.BaseURL, defBase)
-	if api != provider.APIOpenAICompletions || baseURL == "" {
+	if !provider.SpeaksAPI(api) || baseURL == "" {
 		return provider.Model{}, false
 	}
 	m = provider.Model{
@@ -299,11 +300,21 @@ func firstNonEmpty(vals ...string) string {
 	return ""
 }
 
-// unsupported lists the models pi would load and pi-go cannot.
+// unsupported says what pi would load and pi-go cannot, once per provider and cause, naming the file:
+// models of a pi built-in provider pi-go has no catalogue for, and models whose API pi-go does not
+// speak (never dropped silently).
 func (c *ModelsConfig) unsupported() []string {
 	var out []string
+	spoken := strings.Join(provider.SpokenAPIs, ", ")
 	for i := range c.Providers {
 		p := &c.Providers[i]
+		var noProvider []string
+		byAPI := map[string][]string{}
+		var apis []string
+		if p.API != "" && !provider.SpeaksAPI(p.API) && len(p.Models) == 0 {
+			byAPI[p.API] = nil
+			apis = append(apis, p.API)
+		}
 		for j := range p.Models {
 			d := &p.Models[j]
 			if _, ok := resolvedModel(p, d); ok {
@@ -313,10 +324,24 @@ func (c *ModelsConfig) unsupported() []string {
 			api := firstNonEmpty(d.API, p.API, defAPI)
 			switch {
 			case api == "" && isPiBuiltinProvider(p.Name):
-				out = append(out, fmt.Sprintf("Provider %s, model %s: pi-go has no built-in %s provider; set \"baseUrl\" and \"api\": %q to use it. Model skipped.", p.Name, d.ID, p.Name, provider.APIOpenAICompletions))
-			case api != provider.APIOpenAICompletions:
-				out = append(out, fmt.Sprintf("Provider %s, model %s: api %q is not supported by pi-go (only %q). Model skipped.", p.Name, d.ID, api, provider.APIOpenAICompletions))
+				noProvider = append(noProvider, d.ID)
+			case api != "" && !provider.SpeaksAPI(api):
+				if _, seen := byAPI[api]; !seen {
+					apis = append(apis, api)
+				}
+				byAPI[api] = append(byAPI[api], d.ID)
 			}
+		}
+		if len(noProvider) > 0 {
+			out = append(out, fmt.Sprintf("%s: provider %s: pi-go has no built-in %s provider; set \"baseUrl\" and \"api\" (one of %s) to use it. Skipped models: %s.",
+				c.Path, p.Name, p.Name, spoken, strings.Join(noProvider, ", ")))
+		}
+		for _, api := range apis {
+			msg := fmt.Sprintf("%s: provider %s: api %q is not supported by pi-go (it speaks %s).", c.Path, p.Name, api, spoken)
+			if ids := byAPI[api]; len(ids) > 0 {
+				msg += " Skipped models: " + strings.Join(ids, ", ") + "."
+			}
+			out = append(out, msg)
 		}
 	}
 	return out

@@ -212,10 +212,11 @@ func TestModelsConfigErrors(t *testing.T) {
 
 func TestModelsConfigUnsupportedEntriesAreSkippedWithWarnings(t *testing.T) {
 	cfg, err := parseModelsConfig([]byte(`{"providers": {
+		"amazon-bedrock": {"models": [{"id": "claude-next"}]},
+		"proxy": {"baseUrl": "http://p", "apiKey": "k", "api": "bedrock-converse-stream", "models": [{"id": "a"}, {"id": "c"}, {"id": "b", "api": "openai-completions"}]},
 		"anthropic": {"models": [{"id": "claude-next"}]},
-		"proxy": {"baseUrl": "http://p", "apiKey": "k", "api": "anthropic-messages", "models": [{"id": "a"}, {"id": "b", "api": "openai-completions"}]},
-		"openai": {"models": [{"id": "gpt-next", "api": "openai-responses"}]}
-	}}`), "models.json")
+		"mistral": {"baseUrl": "http://m", "api": "mistral-conversations"}
+	}}`), "/cfg/models.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,14 +225,18 @@ func TestModelsConfigUnsupportedEntriesAreSkippedWithWarnings(t *testing.T) {
 	for _, m := range reg.All() {
 		got = append(got, m.String())
 	}
-	if strings.Join(got, " ") != "proxy/b" {
+	if strings.Join(got, " ") != "proxy/b anthropic/claude-next" {
 		t.Errorf("usable models: %v", got)
 	}
-	if len(cfg.Warnings) != 3 {
+	want := []string{
+		"/cfg/models.json: provider amazon-bedrock: pi-go has no built-in amazon-bedrock provider",
+		`/cfg/models.json: provider proxy: api "bedrock-converse-stream" is not supported by pi-go (it speaks openai-completions, anthropic-messages, openai-responses, google-generative-ai). Skipped models: a, c.`,
+		`/cfg/models.json: provider mistral: api "mistral-conversations" is not supported by pi-go`,
+	}
+	if len(cfg.Warnings) != len(want) {
 		t.Fatalf("warnings: %q", cfg.Warnings)
 	}
-	for i, w := range []string{"Provider anthropic, model claude-next: pi-go has no built-in anthropic provider",
-		`Provider proxy, model a: api "anthropic-messages" is not supported`, `Provider openai, model gpt-next: api "openai-responses"`} {
+	for i, w := range want {
 		if !strings.Contains(cfg.Warnings[i], w) {
 			t.Errorf("warning %q, want %q", cfg.Warnings[i], w)
 		}

@@ -271,8 +271,15 @@ func LoadSettings(agentDir, cwd string) *SettingsManager {
 		globalPath:  filepath.Join(agentDir, "settings.json"),
 		projectPath: filepath.Join(cwd, ".pi", "settings.json"),
 	}
+	m.readFiles()
+	return m
+}
+
+// readFiles (re)reads both files, records their problems and merges them.
+func (m *SettingsManager) readFiles() {
 	m.global, m.globalErr = loadSettingsFile(m.globalPath)
 	m.project, m.projectErr = loadSettingsFile(m.projectPath)
+	m.typeErrs = nil
 	for _, f := range []struct {
 		path string
 		obj  *orderedObject
@@ -289,7 +296,17 @@ func LoadSettings(agentDir, cwd string) *SettingsManager {
 		}
 	}
 	m.remerge()
-	return m
+}
+
+// Reload re-reads both files (pi's /reload), keeping the project's trust decision, and returns their
+// problems as Errors does. A manager made by InMemorySettings has no files and keeps its settings.
+func (m *SettingsManager) Reload() []error {
+	m.mu.Lock()
+	if m.globalPath != "" {
+		m.readFiles()
+	}
+	m.mu.Unlock()
+	return m.Errors()
 }
 
 // InMemorySettings returns a manager that never touches the disk (tests, --no-session style runs).

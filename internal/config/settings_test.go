@@ -132,3 +132,34 @@ func TestSettingsWrongTypeIgnoredFieldByField(t *testing.T) {
 		t.Errorf("a bad field must not hide the good ones: %+v", s)
 	}
 }
+
+// Reload reads both files again and keeps the trust decision: an untrusted project's file still does
+// not count.
+func TestSettingsReload(t *testing.T) {
+	agent, cwd := t.TempDir(), t.TempDir()
+	write := func(path, content string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(agent, "settings.json"), `{"prompts":["a"]}`)
+	write(filepath.Join(cwd, ".pi", "settings.json"), `{"prompts":["p"]}`)
+	m := LoadSettings(agent, cwd)
+	m.SetProjectTrusted(false)
+	write(filepath.Join(agent, "settings.json"), `{"prompts":["b"],"skills":["s"],"theme":7}`)
+	errs := m.Reload()
+	global, project := m.ResourceLists()
+	if len(global.Prompts) != 1 || global.Prompts[0] != "b" || len(global.Skills) != 1 || len(project.Prompts) != 0 {
+		t.Errorf("after reload: %+v %+v", global, project)
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "theme") {
+		t.Errorf("problems: %v", errs)
+	}
+	if got := m.Settings().Prompts; len(got) != 1 || got[0] != "b" {
+		t.Errorf("merged prompts %v", got)
+	}
+}

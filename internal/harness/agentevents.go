@@ -113,7 +113,9 @@ func (s *Session) afterMessageEnd(m provider.Message) {
 	s.lastAssistant = a
 	var retried int
 	if a.StopReason != provider.StopReasonError {
-		if !silentOverflow {
+		// A truncated answer does not end a recovery either (pi 1.6), or a server that always cuts
+		// answers short would be compacted and retried forever.
+		if !silentOverflow && a.StopReason != provider.StopReasonLength {
 			s.overflowTried = false
 		}
 		if s.retryAttempt > 0 {

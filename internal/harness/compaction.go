@@ -67,13 +67,14 @@ func (s *Session) beginCompaction(ctx context.Context) (context.Context, func())
 }
 
 // runCompaction summarises the branch and, on success, appends the compaction entry and rebuilds the
-// transcript from it. It emits compaction_start and compaction_end, except for a threshold compaction
-// that finds nothing to do, which ends quietly, without a request and without events (pi 1.6).
+// transcript from it. It emits compaction_start and compaction_end, except for an automatic
+// (threshold or overflow) compaction that finds nothing to do, which ends quietly, without a request
+// and without events (pi 1.6).
 func (s *Session) runCompaction(ctx context.Context, reason, instructions string, willRetry bool) (CompactionResult, error) {
 	cctx, done := s.beginCompaction(ctx)
 	defer done()
 	params, prep, err := s.prepareCompaction(cctx, instructions)
-	if err != nil && reason == CompactionThreshold &&
+	if err != nil && reason != CompactionManual &&
 		(errors.Is(err, compaction.ErrNothingToCompact) || errors.Is(err, compaction.ErrAlreadyCompacted)) {
 		return CompactionResult{}, err
 	}
@@ -124,7 +125,7 @@ func (s *Session) finishCompaction(ctx context.Context, p compaction.Params, pre
 		return res, compaction.ErrCancelled
 	}
 	store := s.Store()
-	if _, err := store.AppendCompaction(res.Summary, res.FirstKeptEntryID, res.TokensBefore, res.Details, false); err != nil {
+	if _, err := store.AppendCompaction(res.Summary, res.FirstKeptEntryID, res.TokensBefore, res.Details, false, &res.Usage); err != nil {
 		return res, fmt.Errorf("saving the compaction: %w", err)
 	}
 	s.sync()
@@ -212,31 +213,45 @@ func (s *Session) checkCompaction(ctx context.Context, msg *provider.AssistantMe
 		return false, nil
 	}
 	sameModel := msg.Provider == m.Provider && msg.Model == m.ID
-	if sameModel && provider.IsContextOverflow(msg, m.ContextWindow) {
-		s.learnContextWindow(m, msg)
+	overflow := sameModel && provider.IsContextOverflow(msg, m.ContextWindow)
+	// pi 1.6's recoverable length stop: an answer cut off below the model's own output limit was cut
+	// by context pressure or the provider, and gets the same compact-and-retry as an overflow.
+	recoverableLength := sameModel && msg.StopReason == provider.StopReasonLength && m.MaxTokens > 0 && msg.Usage.Output < m.MaxTokens
+	if overflow || recoverableLength {
+		if overflow {
+			s.learnContextWindow(m, msg)
+		}
+		if msg.StopReason == provider.StopReasonStop {
+			// A complete answer whose input exceeded the window (a server that truncates silently):
+			// compact, but keep the answer and do not retry, as pi 1.6 does (there is nothing to
+			// continue from a finished answer).
+			_, _ = s.runCompaction(ctx, CompactionOverflow, "", false)
+			return false, nil
+		}
 		s.mu.Lock()
 		tried := s.overflowTried
 		s.overflowTried = true
 		s.mu.Unlock()
 		if tried {
-			s.emit(Event{Type: EventCompactionEnd, Reason: CompactionOverflow, ErrorMessage: compaction.OverflowRecoveryFailed})
+			text := compaction.OverflowRecoveryFailed
+			if !overflow {
+				text = compaction.LengthRecoveryFailed
+			}
+			s.emit(Event{Type: EventCompactionEnd, Reason: CompactionOverflow, ErrorMessage: text})
 			return false, nil
 		}
-		s.dropTrailingAssistant()
+		s.omitRecoveryAttempt(msg)
 		willRetry := !prePrompt
 		if _, err := s.runCompaction(ctx, CompactionOverflow, "", willRetry); err != nil {
-			// Nothing was written: the failed answer goes back to the end of the transcript, so that
-			// print mode fails with the server's error and the next prompt sees where the run stopped.
-			if s.canContinue() {
+			// No compaction was written: a failed answer goes back to the end of the transcript (in
+			// memory; the file keeps its omission, as pi's does), so that print mode fails with the
+			// server's error. A truncated answer stays omitted (pi 1.6 prints nothing then).
+			if msg.StopReason == provider.StopReasonError && s.canContinue() {
 				s.agent.AppendMessage(msg)
 			}
 			return false, nil
 		}
-		if !willRetry {
-			return false, nil
-		}
-		s.dropTrailingAssistant()
-		if !s.canContinue() {
+		if !willRetry || !s.canContinue() {
 			return false, nil
 		}
 		if err := s.agent.Continue(ctx); err != nil {

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -304,8 +305,9 @@ func TestMessagesQueuedDuringManualCompactionAreDelivered(t *testing.T) {
 	}
 }
 
-// A server that truncates silently (stop, with an input larger than the window) on every answer gets
-// one compact-and-retry, then pi's failure message; it never loops and never fails the prompt.
+// A server that truncates silently (stop, with an input larger than the window) gets a compaction
+// that keeps the answer and no retry (pi 1.6: a finished answer cannot be continued); it never loops
+// and never fails the prompt.
 func TestSilentOverflowIsRecoveredOnce(t *testing.T) {
 	silent := usageTurn("truncated answer", 5000)
 	f, _ := compactionFixture(t, []scriptedTurn{usageTurn("a", 300), silent, silent, silent}, nil, 1000)
@@ -317,8 +319,17 @@ func TestSilentOverflowIsRecoveredOnce(t *testing.T) {
 		t.Fatalf("prompt: %v", err)
 	}
 	starts, ends := f.events.ofType(EventCompactionStart), f.events.ofType(EventCompactionEnd)
-	if len(starts) != 1 || len(ends) != 2 || ends[1].ErrorMessage != compaction.OverflowRecoveryFailed {
+	if len(starts) != 1 || len(ends) != 1 || ends[0].ErrorMessage != "" || ends[0].WillRetry || ends[0].Reason != CompactionOverflow {
 		t.Fatalf("compactions: %d starts, ends %+v", len(starts), ends)
+	}
+	msgs := f.s.Messages()
+	if a, ok := msgs[len(msgs)-1].(*provider.AssistantMessage); !ok || provider.TextOf(a.Content, "") != "truncated answer" {
+		t.Errorf("the answer left the transcript: %T", msgs[len(msgs)-1])
+	}
+	for _, e := range f.s.Store().Entries() {
+		if e.Type == session.TypeContextEdit {
+			t.Errorf("a finished answer was omitted: %s", e.ID)
+		}
 	}
 }
 
@@ -357,5 +368,130 @@ func TestOverflowErrorTeachesTheWindow(t *testing.T) {
 	ends := f.events.ofType(EventCompactionEnd)
 	if len(ends) != 1 || ends[0].Result == nil {
 		t.Fatalf("compaction_end: %+v", ends)
+	}
+}
+
+// lengthTurn is an answer cut off by the server (finish_reason length) after output tokens.
+func lengthTurn(text string, output int) scriptedTurn {
+	return func(b *provider.StreamBuilder) *provider.AssistantMessage {
+		b.Text(text)
+		b.SetUsage(provider.Usage{Input: 300, Output: output, TotalTokens: 300 + output})
+		b.SetStopReason("length", provider.StopReasonLength, "")
+		return b.Finish()
+	}
+}
+
+// pi 1.6's recoverable length stop: an answer cut off below the model's output limit (1000 here) is
+// omitted with a context_edit, the history compacted and the request sent again; cut off a second
+// time, the recovery gives up with pi's text. An answer that used the whole limit is left alone.
+func TestTruncatedAnswerIsRecoveredOnce(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		retry     scriptedTurn
+		wantEnds  int
+		wantError string
+	}{
+		{"recovered", textTurn("complete answer"), 1, ""},
+		{"cut again", lengthTurn("cut again", 20), 2, compaction.LengthRecoveryFailed},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, summaries := compactionFixture(t, []scriptedTurn{usageTurn("first answer", 300), lengthTurn("cut", 20), c.retry}, nil, 10000)
+			ctx := context.Background()
+			for _, p := range []string{"do the first thing", "now the long one"} {
+				if err := f.s.Prompt(ctx, p, nil, BehaviorNone); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ends := f.events.ofType(EventCompactionEnd)
+			if len(ends) != c.wantEnds || !ends[0].WillRetry || len(*summaries) != 1 || ends[len(ends)-1].ErrorMessage != c.wantError {
+				t.Fatalf("compaction_end %+v, %d summaries", ends, len(*summaries))
+			}
+			appended := f.events.ofType(EventEntryAppended)
+			cut := ""
+			for _, e := range f.s.Store().Entries() {
+				if e.Type == session.TypeMessage && e.Role == provider.RoleAssistant && cut == "" {
+					if m, _ := e.Message(); m.(*provider.AssistantMessage).StopReason == provider.StopReasonLength {
+						cut = e.ID
+					}
+				}
+			}
+			if len(appended) != 1 || appended[0].Entry.Type != session.TypeContextEdit || appended[0].Entry.TargetID != cut || appended[0].Entry.Replacement != nil {
+				t.Fatalf("entry_appended %+v, cut answer %s", appended, cut)
+			}
+			msgs := f.s.Messages()
+			last := msgs[len(msgs)-1].(*provider.AssistantMessage)
+			if want := provider.TextOf(last.Content, ""); want == "cut" {
+				t.Errorf("the cut answer is still in the transcript")
+			}
+		})
+	}
+	// An answer that reached the model's output limit is not recoverable: no omission, no compaction.
+	f, _ := compactionFixture(t, []scriptedTurn{lengthTurn("long", 1000)}, nil, 10000)
+	if err := f.s.Prompt(context.Background(), "write a lot", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.events.ofType(EventEntryAppended)) + len(f.events.ofType(EventCompactionStart)); n != 0 {
+		t.Errorf("%d recovery events for an answer at the output limit", n)
+	}
+}
+
+// The attempt a recovery omits is the failed answer and the results of its own tool calls, up to the
+// next answer (pi's _omitRecoveryAttempt); other results stay.
+func TestRecoveryAttemptPairsResultsWithTheirCalls(t *testing.T) {
+	call := func(id string) provider.Content {
+		return provider.ToolCallContent(id, "bash", json.RawMessage(`{}`))
+	}
+	result := func(id string) *provider.ToolResultMessage {
+		return &provider.ToolResultMessage{ToolCallID: id, ToolName: "bash"}
+	}
+	user := provider.NewUserMessage("go")
+	failed := &provider.AssistantMessage{Content: []provider.Content{call("a"), call("b")}, StopReason: provider.StopReasonLength}
+	ra, rb, other := result("a"), result("b"), result("z")
+	later := &provider.AssistantMessage{StopReason: provider.StopReasonStop}
+	rLater := result("a")
+	msgs := []provider.Message{user, failed, ra, other, rb, later, rLater}
+	got := recoveryAttempt(msgs, failed)
+	if len(got) != 3 || got[0] != provider.Message(failed) || got[1] != provider.Message(ra) || got[2] != provider.Message(rb) {
+		t.Errorf("attempt %v", got)
+	}
+	if got := recoveryAttempt(msgs[:1], failed); len(got) != 1 || got[0] != provider.Message(failed) {
+		t.Errorf("an answer not in the transcript: %v", got)
+	}
+}
+
+// /tree with a summary writes pi 1.6's branch_summary: fromId is the leaf the navigation left, and
+// usage is what the summary request cost (session tests check that it counts in the totals).
+func TestNavigateTreeSummaryRecordsTheLeafLeftAndItsUsage(t *testing.T) {
+	f, summaries := compactionFixture(t, []scriptedTurn{usageTurn("first answer", 300), usageTurn("second answer", 400)}, nil, 100000)
+	ctx := context.Background()
+	for _, p := range []string{"first", "second"} {
+		if err := f.s.Prompt(ctx, p, nil, BehaviorNone); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store := f.s.Store()
+	left := store.LeafID()
+	var second string
+	for _, fm := range f.s.ForkMessages() {
+		if fm.Text == "second" {
+			second = fm.EntryID
+		}
+	}
+	if _, err := f.s.NavigateTree(ctx, second, NavigateOptions{Summarize: true}); err != nil {
+		t.Fatal(err)
+	}
+	if len(*summaries) != 1 {
+		t.Fatalf("%d summary requests", len(*summaries))
+	}
+	leaf := store.LeafEntry()
+	if leaf.Type != session.TypeBranchSummary || leaf.FromID != left {
+		t.Fatalf("leaf %s %s fromId %s, want a branch summary from %s", leaf.Type, leaf.ID, leaf.FromID, left)
+	}
+	raw, _ := leaf.Raw()
+	if !strings.Contains(string(raw), `"usage":{"input":`) {
+		t.Errorf("no usage in %s", raw)
+	}
+	if _, ok := leaf.Usage(); !ok {
+		t.Error("the branch summary's usage is not read back")
 	}
 }

@@ -45,7 +45,8 @@ func openaiSession(t *testing.T, srv *openaitest.Server, settingsJSON string) (*
 	t.Cleanup(func() { s.Close() })
 	var events []Event
 	s.Subscribe(func(e Event) {
-		if e.Agent == nil && e.Type != EventAgentSettled {
+		// retry and compaction events; the context edits of retries are checked where they matter
+		if e.Agent == nil && e.Type != EventAgentSettled && e.Type != EventEntryAppended {
 			events = append(events, e)
 		}
 	})

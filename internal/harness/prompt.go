@@ -41,9 +41,11 @@ type PromptHooks struct {
 	// A prompt or steering message sent after this point is ordered after this one.
 	Decided func()
 	// Preflight is pi's preflight result: what became of the prompt once it was queued or its run is
-	// about to start (after any compaction the prompt needs first), or the reason it was refused
-	// (then the call returns that error too).
+	// about to start (after any compaction the prompt needs first), handled by an extension command
+	// or input handler, or the reason it was refused (then the call returns that error too).
 	Preflight func(Disposition, error)
+	// Source is where the prompt came from, for input handlers (empty: interactive).
+	Source InputSource
 }
 
 // PromptWithHooks is Prompt reporting its preflight through hooks (RPC mode answers a prompt at that
@@ -62,6 +64,23 @@ func (s *Session) PromptWithHooks(ctx context.Context, text string, images []pro
 		}
 		return err
 	}
+	// The pipeline of input.go: an extension command runs now, even during a run; input handlers and
+	// skill and template expansion come before the prompt is queued or sent.
+	if s.runExtensionCommand(ctx, text) {
+		decided()
+		return report(DispositionHandled, nil)
+	}
+	source := hooks.Source
+	if source == "" {
+		source = SourceInteractive
+	}
+	text, images, handled := s.transformInput(ctx, text, images, source, behavior)
+	if handled {
+		decided()
+		return report(DispositionHandled, nil)
+	}
+	s.Resources() // the system prompt lists the skills
+
 	s.mu.Lock()
 	if s.busy || s.agent.IsRunning() {
 		if behavior != BehaviorSteer && behavior != BehaviorFollowUp {

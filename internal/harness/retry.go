@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/pi-go/pi-go/internal/lazyregexp"
@@ -112,8 +113,8 @@ func (s *Session) maybeRetry(ctx context.Context, last *provider.AssistantMessag
 	s.emit(Event{Type: EventAutoRetryStart, Attempt: attempt, MaxAttempts: maxRetries,
 		DelayMs: delay.Milliseconds(), ErrorMessage: errText})
 
-	// The error stays in the session file but leaves the transcript the model sees.
-	s.dropTrailingAssistant()
+	// The error stays in the session file but leaves the context the model sees.
+	s.omitRecoveryAttempt(last)
 
 	waitCtx, cancel := context.WithCancel(ctx)
 	s.mu.Lock()
@@ -147,13 +148,56 @@ func (s *Session) AbortRetry() {
 	}
 }
 
-// dropTrailingAssistant removes a trailing assistant message from the transcript (a failed attempt that
-// is retried or recovered from); the session file keeps it.
-func (s *Session) dropTrailingAssistant() {
+// omitRecoveryAttempt is pi 1.6's: a failed attempt that is retried or recovered from, and the
+// results of its tool calls, stay in the session file but leave the model's context for good: a
+// context_edit with replacement null for each (announced as entry_appended, as pi does), so that a
+// resumed session does not send them again either (0.73.1 dropped the attempt from memory only). A
+// message the session does not hold leaves the transcript all the same.
+func (s *Session) omitRecoveryAttempt(msg *provider.AssistantMessage) {
 	msgs := s.agent.Messages()
-	if n := len(msgs); n > 0 {
-		if _, ok := msgs[n-1].(*provider.AssistantMessage); ok {
-			s.agent.ReplaceMessages(msgs[:n-1])
+	targets := recoveryAttempt(msgs, msg)
+	store := s.Store()
+	omit := make(map[provider.Message]bool, len(targets))
+	for _, m := range targets {
+		omit[m] = true
+		target := store.MessageEntryID(m)
+		if target == "" {
+			continue
+		}
+		id, err := store.AppendContextEdit(target, nil)
+		s.appendEntry(id, err)
+		if e := store.Entry(id); e != nil {
+			s.emit(Event{Type: EventEntryAppended, Entry: e})
 		}
 	}
+	kept := make([]provider.Message, 0, len(msgs))
+	for _, m := range msgs {
+		if !omit[m] {
+			kept = append(kept, m)
+		}
+	}
+	s.agent.ReplaceMessages(kept)
+}
+
+// recoveryAttempt is the failed answer msg and, after it in msgs up to the next answer, the results
+// of its tool calls, in transcript order (pi pairs them so no result is left without its call).
+func recoveryAttempt(msgs []provider.Message, msg *provider.AssistantMessage) []provider.Message {
+	at := slices.IndexFunc(msgs, func(m provider.Message) bool { return m == provider.Message(msg) })
+	out := []provider.Message{msg}
+	if at < 0 {
+		return out
+	}
+	calls := map[string]bool{}
+	for _, c := range msg.ToolCalls() {
+		calls[c.ID] = true
+	}
+	for _, m := range msgs[at+1:] {
+		if _, ok := m.(*provider.AssistantMessage); ok {
+			break
+		}
+		if r, ok := m.(*provider.ToolResultMessage); ok && calls[r.ToolCallID] {
+			out = append(out, r)
+		}
+	}
+	return out
 }

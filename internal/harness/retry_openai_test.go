@@ -7,6 +7,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/provider/openaitest"
+	"github.com/pi-go/pi-go/internal/session"
 )
 
 // The real provider against the scripted server: a 429 with Retry-After is waited out (the wait is
@@ -32,6 +33,30 @@ func TestRetryAfterFromTheServer(t *testing.T) {
 	}
 	if provider.TextOf(last.Content, "") != "hello" {
 		t.Errorf("final answer %+v", last)
+	}
+	// The failed attempt stays in the file, omitted from the context by a context_edit (pi 1.6), so a
+	// resumed session does not send it either.
+	var failed, edited string
+	for _, e := range s.Store().Entries() {
+		switch {
+		case e.Type == session.TypeMessage && e.Role == provider.RoleAssistant && failed == "":
+			failed = e.ID
+		case e.Type == session.TypeContextEdit:
+			if e.Replacement != nil || edited != "" {
+				t.Errorf("unexpected context edit %s", e.ID)
+			}
+			edited = e.TargetID
+		}
+	}
+	if failed == "" || edited != failed {
+		t.Errorf("context edit of %q, failed attempt %q", edited, failed)
+	}
+	ctx, err := session.BuildContext(s.Store().Entries(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(ctx.Messages); n != len(a["messages"].([]any))+1 {
+		t.Errorf("resumed context has %d messages, the retry sent %d and got one answer", n, len(b["messages"].([]any)))
 	}
 }
 

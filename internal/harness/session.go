@@ -11,6 +11,7 @@ import (
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/resources"
 	"github.com/pi-go/pi-go/internal/session"
 	"github.com/pi-go/pi-go/internal/tools/shell"
 )
@@ -48,10 +49,19 @@ type Options struct {
 	UnknownContextWindow func(*provider.Model) bool
 	// Tools are the active tools, in the order the system prompt lists them.
 	Tools []loop.Tool
-	// Prompt is how the system prompt is built (Cwd and Tools are filled in by the session). The
-	// sections reach the transcript as system messages: the first prompt of a session declares them
-	// all, a later one what changed.
+	// Loadout, when set, lets a session take the tools its transcript declared (pi 1.6); nil keeps
+	// Tools whatever the session declared.
+	Loadout *ToolLoadout
+	// Prompt is how the system prompt is built (Cwd and Tools are filled in by the session, Skills
+	// from LoadResources). The sections reach the transcript as system messages: the first prompt of
+	// a session declares them all, a later one what changed.
 	Prompt SystemPromptOptions
+	// LoadResources finds the templates and skills; it is called on first need and by Reload (nil:
+	// none). ReloadPrompt re-reads Prompt's files for Reload (nil: Prompt stays).
+	LoadResources func() *resources.Set
+	ReloadPrompt  func() (SystemPromptOptions, error)
+	// Extensions are the extension host's commands and input handlers (nil: none).
+	Extensions Extensions
 	// BashShellPath, BashCommandPrefix and BashBinDir (~/.pi/agent/bin, put on PATH) configure the
 	// user's `!` commands.
 	BashShellPath     string
@@ -105,6 +115,7 @@ type Session struct {
 	reported       reportedWindow // a smaller window the model's server named in an overflow error
 	overhead       overheadCache
 	sections       sectionsCache
+	res            resourceState
 
 	emitMu    sync.Mutex
 	listeners []*listener
@@ -201,8 +212,12 @@ func (s *Session) adoptStore() error {
 		return s.reloadFromStore(s.settingsThinkingLevel())
 	}
 	s.reportStoreWarnings()
-	// An empty session has declared no prompt yet: its first prompt declares it in full.
+	// An empty session has declared no prompt yet: its first prompt declares it in full, with the
+	// startup tools.
 	s.agent.ReplaceMessages(nil)
+	if s.opts.Loadout != nil {
+		s.agent.SetTools(s.opts.Tools)
+	}
 	m := s.opts.Model
 	if d := s.settingsDefaultModel(); d != nil && !s.opts.KeepModel {
 		m = d
@@ -256,6 +271,13 @@ func (s *Session) reloadFromStore(fallback provider.ThinkingLevel) error {
 	}
 	s.reportStoreWarnings()
 	s.agent.ReplaceMessages(ctx.Messages)
+	// Each opened session starts from the startup tools, then takes those its transcript declared.
+	if l := s.opts.Loadout; l != nil {
+		s.agent.SetTools(s.opts.Tools)
+		if l.Restore {
+			s.restoreTools(l.Modifiers)
+		}
+	}
 	if s.opts.KeepModel && s.opts.Model != nil {
 		s.agent.SetModel(s.opts.Model)
 	} else if ctx.Model != nil && s.opts.Models != nil {
@@ -295,6 +317,8 @@ func (s *Session) reloadFromStore(fallback provider.ThinkingLevel) error {
 // which needs them, on every frame).
 type sectionsCache struct {
 	tools    []string
+	prompt   *SystemPromptOptions // the Reload generation the sections were built from
+	res      *resources.Set       // the resources they were built with
 	sections []provider.PromptSection
 }
 
@@ -307,13 +331,14 @@ func (s *Session) promptSections() []provider.PromptSection {
 	s.mu.Lock()
 	c := s.sections
 	s.mu.Unlock()
-	if c.sections != nil && slices.Equal(c.tools, names) {
+	gen := s.res.prompt.Load()
+	o, set := s.promptOptions()
+	if c.sections != nil && slices.Equal(c.tools, names) && c.prompt == gen && c.res == set {
 		return c.sections
 	}
-	o := s.opts.Prompt
 	o.Cwd = s.opts.Cwd
 	o.Tools = names
-	c = sectionsCache{tools: names, sections: BuildSystemPromptSections(o)}
+	c = sectionsCache{tools: names, prompt: gen, res: set, sections: BuildSystemPromptSections(o)}
 	s.mu.Lock()
 	s.sections = c
 	s.mu.Unlock()

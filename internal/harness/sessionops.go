@@ -126,10 +126,11 @@ type ForkMessage struct {
 	Text    string `json:"text"`
 }
 
-// ForkMessages lists the user messages of the active branch that have text (0.73.1).
+// ForkMessages lists the user messages that have text, of every branch in file order, as pi 0.73.1
+// and 1.6 do (getUserMessagesForForking reads all entries).
 func (s *Session) ForkMessages() []ForkMessage {
 	var out []ForkMessage
-	for _, e := range s.Store().Path("") {
+	for _, e := range s.Store().Entries() { // every branch, in file order, as pi lists them
 		if e.Type != session.TypeMessage || e.Role != provider.RoleUser {
 			continue
 		}
@@ -170,7 +171,7 @@ type Stats struct {
 	ContextUsage      *ContextUsage `json:"contextUsage,omitempty"`
 }
 
-// TokenTotals sums the usage of the session's assistant messages.
+// TokenTotals sums what the session was billed (see session.Manager.TotalUsage).
 type TokenTotals struct {
 	Input      int `json:"input"`
 	Output     int `json:"output"`
@@ -179,13 +180,19 @@ type TokenTotals struct {
 	Total      int `json:"total"`
 }
 
-// Stats counts messages, tool calls, tokens and cost over every message entry of the session file,
-// all branches and what compactions summarised included (pi 1.6; 0.73.1 counted the transcript only).
-// A message that cannot be read back counts without its tool calls and usage.
+// Stats counts messages and tool calls over every message entry of the session file, all branches
+// and what compactions summarised included, and sums tokens and cost as pi 1.6 does: assistant
+// messages, tool results that report usage, usage entries, compaction and branch summaries (0.73.1
+// counted the transcript's assistant messages only). A message that cannot be read back counts
+// without its tool calls.
 func (s *Session) Stats() Stats {
 	store := s.Store()
 	st := Stats{SessionFile: store.SessionFile(), SessionID: store.SessionID()}
+	var total provider.Usage
 	for _, e := range store.Entries() {
+		if u, ok := e.Usage(); ok {
+			total.Add(u)
+		}
 		if e.Type != session.TypeMessage {
 			continue
 		}
@@ -198,40 +205,22 @@ func (s *Session) Stats() Stats {
 		case provider.RoleAssistant:
 			st.AssistantMessages++
 			m, err := e.Message()
-			a, ok := m.(*provider.AssistantMessage)
-			if err != nil || !ok {
-				continue
+			if a, ok := m.(*provider.AssistantMessage); ok && err == nil {
+				st.ToolCalls += len(a.ToolCalls())
 			}
-			st.ToolCalls += len(a.ToolCalls())
-			st.Tokens.Input += a.Usage.Input
-			st.Tokens.Output += a.Usage.Output
-			st.Tokens.CacheRead += a.Usage.CacheRead
-			st.Tokens.CacheWrite += a.Usage.CacheWrite
-			st.Cost += a.Usage.Cost.Total
 		}
 	}
-	st.Tokens.Total = st.Tokens.Input + st.Tokens.Output + st.Tokens.CacheRead + st.Tokens.CacheWrite
+	st.Tokens = TokenTotals{Input: total.Input, Output: total.Output, CacheRead: total.CacheRead, CacheWrite: total.CacheWrite,
+		Total: total.Input + total.Output + total.CacheRead + total.CacheWrite}
+	st.Cost = total.Cost.Total
 	if u, ok := s.ContextUsage(); ok {
 		st.ContextUsage = &u
 	}
 	return st
 }
 
-// SessionTotals sums token usage over every assistant message in the session file (all branches,
-// before compactions too), as pi's footer does.
+// SessionTotals sums what the session was billed (all branches, before compactions too), as pi 1.6's
+// footer does: see session.Manager.TotalUsage.
 func (s *Session) SessionTotals() (provider.Usage, error) {
-	var total provider.Usage
-	for _, e := range s.Store().Entries() {
-		if e.Type != session.TypeMessage || e.Role != provider.RoleAssistant {
-			continue
-		}
-		m, err := e.Message()
-		if err != nil {
-			return total, err
-		}
-		if a, ok := m.(*provider.AssistantMessage); ok {
-			total.Add(a.Usage)
-		}
-	}
-	return total, nil
+	return s.Store().TotalUsage(), nil
 }

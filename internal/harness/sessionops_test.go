@@ -339,3 +339,30 @@ func TestRequestAuthFailureEndsTheRunBeforeTheRequest(t *testing.T) {
 		t.Errorf("last session entry %v, %v", stored, err)
 	}
 }
+
+// Fork candidates are the user messages of every branch, in file order (pi's
+// getUserMessagesForForking reads all entries), not only those of the active branch.
+func TestForkMessagesListEveryBranch(t *testing.T) {
+	store := session.InMemory(t.TempDir())
+	add := func(m provider.Message) string {
+		id, err := store.AppendMessage(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	first := add(provider.NewUserMessage("first"))
+	add(&provider.AssistantMessage{Content: []provider.Content{provider.TextContent("a")}, StopReason: provider.StopReasonStop})
+	add(provider.NewUserMessage("on the old branch"))
+	if err := store.Branch(first); err != nil {
+		t.Fatal(err)
+	}
+	add(provider.NewUserMessage("on the new branch"))
+	var texts []string
+	for _, fm := range (&Session{store: store}).ForkMessages() {
+		texts = append(texts, fm.Text)
+	}
+	if got := strings.Join(texts, "|"); got != "first|on the old branch|on the new branch" {
+		t.Errorf("fork messages %q", got)
+	}
+}

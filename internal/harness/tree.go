@@ -89,7 +89,7 @@ func (s *Session) NavigateTree(ctx context.Context, targetID string, o NavigateO
 
 	if summary.Summary != "" {
 		details := compaction.Details{ReadFiles: summary.ReadFiles, ModifiedFiles: summary.ModifiedFiles}
-		id, err := store.BranchWithSummary(newLeaf, summary.Summary, details, false)
+		id, err := store.BranchWithSummary(newLeaf, summary.Summary, details, false, summary.Usage)
 		if err != nil {
 			return NavigateResult{}, err
 		}
@@ -111,5 +111,6 @@ func (s *Session) NavigateTree(ctx context.Context, targetID string, o NavigateO
 		return NavigateResult{}, err
 	}
 	s.agent.ReplaceMessages(built.Messages)
+	s.restoreTools(nil) // the branch's tools, as pi 1.6 restores them after /tree (without --tools modifiers)
 	return NavigateResult{EditorText: editorText}, nil
 }

@@ -2,31 +2,40 @@ package provider
 
 import "strings"
 
-// BuiltinProvider is an OpenAI-compatible host pi-go knows out of the box. Names, base URLs, key
-// variables and default models are pi 0.73.1's (model-resolver.js, env-api-keys.js).
+// BuiltinProvider is a model host pi-go knows out of the box. Names, base URLs and key variables are
+// pi's (model-resolver.js, env-api-keys.js); the default models of anthropic, openai and google are
+// pi 1.6's.
 type BuiltinProvider struct {
 	Name         string // "openai": the provider field of its models and of session entries
 	DisplayName  string // "OpenAI"
 	BaseURL      string
 	APIKeyEnv    string // the environment variable holding its key
 	DefaultModel string // the model pi picks for it when nothing else is chosen
+	// API is the wire API of its models (a catalogue model may name its own).
+	API string
 }
 
-// BuiltinProviders lists the built-in providers in pi's default-model order: when no model is
+// BuiltinProviders lists the built-in providers in pi 1.6's default-model order: when no model is
 // configured, the first available provider of this list supplies its default model.
 func BuiltinProviders() []BuiltinProvider {
 	return []BuiltinProvider{
-		{"openai", "OpenAI", "https://api.openai.com/v1", "OPENAI_API_KEY", "gpt-5.4"},
-		{"deepseek", "DeepSeek", "https://api.deepseek.com", "DEEPSEEK_API_KEY", "deepseek-v4-pro"},
-		{"openrouter", "OpenRouter", "https://openrouter.ai/api/v1", "OPENROUTER_API_KEY", "moonshotai/kimi-k2.6"},
-		{"xai", "xAI", "https://api.x.ai/v1", "XAI_API_KEY", "grok-4.20-0309-reasoning"},
-		{"groq", "Groq", "https://api.groq.com/openai/v1", "GROQ_API_KEY", "openai/gpt-oss-120b"},
-		{"cerebras", "Cerebras", "https://api.cerebras.ai/v1", "CEREBRAS_API_KEY", "zai-glm-4.7"},
-		// pi 0.73.1 talks to Mistral through its own SDK; pi-go uses Mistral's OpenAI-compatible
-		// endpoint, as pi did before 0.56.
-		{"mistral", "Mistral", "https://api.mistral.ai/v1", "MISTRAL_API_KEY", "devstral-medium-latest"},
+		{"anthropic", "Anthropic", "https://api.anthropic.com", "ANTHROPIC_API_KEY", "claude-opus-5-5", APIAnthropicMessages},
+		{"openai", "OpenAI", "https://api.openai.com/v1", "OPENAI_API_KEY", "gpt-6.2-sol", APIOpenAIResponses},
+		{"deepseek", "DeepSeek", "https://api.deepseek.com", "DEEPSEEK_API_KEY", "deepseek-v4-pro", APIOpenAICompletions},
+		{"google", "Google", "https://generativelanguage.googleapis.com/v1beta", "GEMINI_API_KEY", "gemini-4-argon", APIGoogleGenerativeAI},
+		{"openrouter", "OpenRouter", "https://openrouter.ai/api/v1", "OPENROUTER_API_KEY", "moonshotai/kimi-k2.6", APIOpenAICompletions},
+		{"xai", "xAI", "https://api.x.ai/v1", "XAI_API_KEY", "grok-4.20-0309-reasoning", APIOpenAICompletions},
+		{"groq", "Groq", "https://api.groq.com/openai/v1", "GROQ_API_KEY", "openai/gpt-oss-120b", APIOpenAICompletions},
+		{"cerebras", "Cerebras", "https://api.cerebras.ai/v1", "CEREBRAS_API_KEY", "zai-glm-4.7", APIOpenAICompletions},
+		// pi talks to Mistral through its own SDK; pi-go uses Mistral's OpenAI-compatible endpoint, as pi
+		// did before 0.56.
+		{"mistral", "Mistral", "https://api.mistral.ai/v1", "MISTRAL_API_KEY", "devstral-medium-latest", APIOpenAICompletions},
 	}
 }
+
+// AnthropicAuthTokenEnv holds an OAuth-style bearer token for Anthropic; pi prefers it to
+// ANTHROPIC_API_KEY and sends it as "Authorization: Bearer".
+const AnthropicAuthTokenEnv = "ANTHROPIC_AUTH_TOKEN"
 
 // LookupBuiltinProvider finds a built-in provider by its exact name.
 func LookupBuiltinProvider(name string) (BuiltinProvider, bool) {
@@ -61,18 +70,20 @@ func ProviderDisplayName(provider string) string {
 // builtinModelOrder is the order of providers in the model list: pi lists built-in providers
 // alphabetically (the key order of its generated catalogue), models by id within each.
 func builtinModelOrder() []string {
-	return []string{"cerebras", "deepseek", "groq", "mistral", "openai", "openrouter", "xai"}
+	return []string{"anthropic", "cerebras", "deepseek", "google", "groq", "mistral", "openai", "openrouter", "xai"}
 }
 
-// BuiltinModels returns a fresh copy of every built-in model, in pi's order. All speak the
-// openai-completions API. Callers may modify the result.
+// BuiltinModels returns a fresh copy of every built-in model, in pi's order, each with its provider's
+// API unless it names its own. Callers may modify the result.
 func BuiltinModels() []Model {
 	var out []Model
 	for _, name := range builtinModelOrder() {
 		p, _ := LookupBuiltinProvider(name)
 		for _, m := range catalogModels(name) {
 			m.Provider = p.Name
-			m.API = APIOpenAICompletions
+			if m.API == "" {
+				m.API = p.API
+			}
 			m.BaseURL = p.BaseURL
 			m.Compat = providerCompat(name).Merge(m.Compat)
 			out = append(out, m)
@@ -134,6 +145,9 @@ const mistralEffort = "minimal=high low=high medium=high high=high"
 // catalogModels is the built-in model table of one provider, from pi 0.73.1's models.generated.js
 // (a curated subset for OpenAI, which lacks the Responses-only models, and for OpenRouter).
 func catalogModels(provider string) []Model {
+	if models := nativeCatalogModels(provider); models != nil {
+		return models
+	}
 	switch provider {
 	case "cerebras":
 		return []Model{
@@ -198,31 +212,6 @@ func catalogModels(provider string) []Model {
 			{ID: "open-mixtral-8x7b", Name: "Mixtral 8x7B", Input: textOnly(), ContextWindow: 32000, MaxTokens: 32000, Cost: ModelCost{0.7, 0.7, 0, 0}},
 			{ID: "pixtral-12b", Name: "Pixtral 12B", Input: textImage(), ContextWindow: 128000, MaxTokens: 128000, Cost: ModelCost{0.15, 0.15, 0, 0}},
 			{ID: "pixtral-large-latest", Name: "Pixtral Large (latest)", Input: textImage(), ContextWindow: 128000, MaxTokens: 128000, Cost: ModelCost{2, 6, 0, 0}},
-		}
-	case "openai":
-		return []Model{
-			{ID: "gpt-4.1", Name: "GPT-4.1", Input: textImage(), ContextWindow: 1047576, MaxTokens: 32768, Cost: ModelCost{2, 8, 0.5, 0}},
-			{ID: "gpt-4.1-mini", Name: "GPT-4.1 mini", Input: textImage(), ContextWindow: 1047576, MaxTokens: 32768, Cost: ModelCost{0.4, 1.6, 0.1, 0}},
-			{ID: "gpt-4.1-nano", Name: "GPT-4.1 nano", Input: textImage(), ContextWindow: 1047576, MaxTokens: 32768, Cost: ModelCost{0.1, 0.4, 0.03, 0}},
-			{ID: "gpt-4o", Name: "GPT-4o", Input: textImage(), ContextWindow: 128000, MaxTokens: 16384, Cost: ModelCost{2.5, 10, 1.25, 0}},
-			{ID: "gpt-4o-mini", Name: "GPT-4o mini", Input: textImage(), ContextWindow: 128000, MaxTokens: 16384, Cost: ModelCost{0.15, 0.6, 0.08, 0}},
-			{ID: "gpt-5", Name: "GPT-5", Reasoning: true, ThinkingLevelMap: levelMap("off=null"), Input: textImage(), ContextWindow: 400000, MaxTokens: 128000, Cost: ModelCost{1.25, 10, 0.125, 0}},
-			{ID: "gpt-5-chat-latest", Name: "GPT-5 Chat Latest", ThinkingLevelMap: levelMap("off=null"), Input: textImage(), ContextWindow: 128000, MaxTokens: 16384, Cost: ModelCost{1.25, 10, 0.125, 0}},
-			{ID: "gpt-5-mini", Name: "GPT-5 Mini", Reasoning: true, ThinkingLevelMap: levelMap("off=null"), Input: textImage(), ContextWindow: 400000, MaxTokens: 128000, Cost: ModelCost{0.25, 2, 0.025, 0}},
-			{ID: "gpt-5-nano", Name: "GPT-5 Nano", Reasoning: true, ThinkingLevelMap: levelMap("off=null"), Input: textImage(), ContextWindow: 400000, MaxTokens: 128000, Cost: ModelCost{0.05, 0.4, 0.005, 0}},
-			{ID: "gpt-5.1", Name: "GPT-5.1", Reasoning: true, ThinkingLevelMap: levelMap("off=null"), Input: textImage(), ContextWindow: 400000, MaxTokens: 128000, Cost: ModelCost{1.25, 10, 0.13, 0}},
-			{ID: "gpt-5.1-chat-latest", Name: "GPT-5.1 Chat", Reasoning: true, ThinkingLevelMap: levelMap("off=null"), Input: textImage(), ContextWindow: 128000, MaxTokens: 16384, Cost: ModelCost{1.25, 10, 0.125, 0}},
-			{ID: "gpt-5.2", Name: "GPT-5.2", Reasoning: true, ThinkingLevelMap: levelMap("off=null xhigh=xhigh"), Input: textImage(), ContextWindow: 400000, MaxTokens: 128000, Cost: ModelCost{1.75, 14, 0.175, 0}},
-			{ID: "gpt-5.2-chat-latest", Name: "GPT-5.2 Chat", Reasoning: true, ThinkingLevelMap: levelMap("off=null xhigh=xhigh"), Input: textImage(), ContextWindow: 128000, MaxTokens: 16384, Cost: ModelCost{1.75, 14, 0.175, 0}},
-			{ID: "gpt-5.3-chat-latest", Name: "GPT-5.3 Chat (latest)", ThinkingLevelMap: levelMap("off=null xhigh=xhigh"), Input: textImage(), ContextWindow: 128000, MaxTokens: 16384, Cost: ModelCost{1.75, 14, 0.175, 0}},
-			{ID: "gpt-5.4", Name: "GPT-5.4", Reasoning: true, ThinkingLevelMap: levelMap("off=null xhigh=xhigh"), Input: textImage(), ContextWindow: 272000, MaxTokens: 128000, Cost: ModelCost{2.5, 15, 0.25, 0}},
-			{ID: "gpt-5.4-mini", Name: "GPT-5.4 mini", Reasoning: true, ThinkingLevelMap: levelMap("off=null xhigh=xhigh"), Input: textImage(), ContextWindow: 400000, MaxTokens: 128000, Cost: ModelCost{0.75, 4.5, 0.075, 0}},
-			{ID: "gpt-5.4-nano", Name: "GPT-5.4 nano", Reasoning: true, ThinkingLevelMap: levelMap("off=null xhigh=xhigh"), Input: textImage(), ContextWindow: 400000, MaxTokens: 128000, Cost: ModelCost{0.2, 1.25, 0.02, 0}},
-			{ID: "gpt-5.5", Name: "GPT-5.5", Reasoning: true, ThinkingLevelMap: levelMap("off=null xhigh=xhigh"), Input: textImage(), ContextWindow: 272000, MaxTokens: 128000, Cost: ModelCost{5, 30, 0.5, 0}},
-			{ID: "o1", Name: "o1", Reasoning: true, Input: textImage(), ContextWindow: 200000, MaxTokens: 100000, Cost: ModelCost{15, 60, 7.5, 0}},
-			{ID: "o3", Name: "o3", Reasoning: true, Input: textImage(), ContextWindow: 200000, MaxTokens: 100000, Cost: ModelCost{2, 8, 0.5, 0}},
-			{ID: "o3-mini", Name: "o3-mini", Reasoning: true, Input: textOnly(), ContextWindow: 200000, MaxTokens: 100000, Cost: ModelCost{1.1, 4.4, 0.55, 0}},
-			{ID: "o4-mini", Name: "o4-mini", Reasoning: true, Input: textImage(), ContextWindow: 200000, MaxTokens: 100000, Cost: ModelCost{1.1, 4.4, 0.28, 0}},
 		}
 	case "openrouter":
 		return []Model{

@@ -9,7 +9,7 @@ func TestBuiltinProvidersAreComplete(t *testing.T) {
 	wantEnv := map[string]string{
 		"openai": "OPENAI_API_KEY", "openrouter": "OPENROUTER_API_KEY", "groq": "GROQ_API_KEY",
 		"deepseek": "DEEPSEEK_API_KEY", "mistral": "MISTRAL_API_KEY", "xai": "XAI_API_KEY",
-		"cerebras": "CEREBRAS_API_KEY",
+		"cerebras": "CEREBRAS_API_KEY", "anthropic": "ANTHROPIC_API_KEY", "google": "GEMINI_API_KEY",
 	}
 	providers := BuiltinProviders()
 	if len(providers) != len(wantEnv) {
@@ -53,7 +53,8 @@ func TestBuiltinModelsAreWellFormed(t *testing.T) {
 			t.Errorf("duplicate %s", key)
 		}
 		seen[key] = true
-		if m.API != APIOpenAICompletions || m.Name == "" || m.ContextWindow <= 0 || m.MaxTokens <= 0 {
+		p, _ := LookupBuiltinProvider(m.Provider)
+		if m.API != p.API || m.Name == "" || m.ContextWindow <= 0 || m.MaxTokens <= 0 {
 			t.Errorf("%s: incomplete %+v", key, m)
 		}
 		if len(m.Input) == 0 || m.Input[0] != "text" {
@@ -62,8 +63,7 @@ func TestBuiltinModelsAreWellFormed(t *testing.T) {
 		if m.Cost.Input < 0 || m.Cost.Output < 0 {
 			t.Errorf("%s: negative price", key)
 		}
-		p, ok := LookupBuiltinProvider(m.Provider)
-		if !ok || m.BaseURL != p.BaseURL {
+		if m.BaseURL != p.BaseURL {
 			t.Errorf("%s: base URL %q", key, m.BaseURL)
 		}
 		// pi's order: providers alphabetically, ids in catalogue order within each.
@@ -81,10 +81,30 @@ func TestBuiltinModelsAreWellFormed(t *testing.T) {
 }
 
 func TestBuiltinModelFacts(t *testing.T) {
-	// Spot checks against pi 0.73.1's models.generated.js.
+	// Spot checks against pi 1.6.0's catalogue (pi 0.73.1's for the OpenAI-compatible hosts).
 	gpt, _ := BuiltinModel("openai", "gpt-4.1")
-	if gpt.ContextWindow != 1047576 || gpt.MaxTokens != 32768 || gpt.Cost != (ModelCost{2, 8, 0.5, 0}) || !gpt.SupportsImages() || gpt.Reasoning {
+	if gpt.ContextWindow != 1047576 || gpt.MaxTokens != 32768 || gpt.Cost != (ModelCost{2, 8, 0.5, 0}) || !gpt.SupportsImages() ||
+		gpt.Reasoning || gpt.API != APIOpenAIResponses {
 		t.Errorf("gpt-4.1: %+v", gpt)
+	}
+	sonnet, _ := BuiltinModel("anthropic", "claude-sonnet-4-5")
+	if sonnet.API != APIAnthropicMessages || sonnet.BaseURL != "https://api.anthropic.com" || sonnet.ContextWindow != 200000 ||
+		sonnet.MaxTokens != 64000 || sonnet.Cost != (ModelCost{3, 15, 0.3, 3.75}) || !sonnet.Reasoning ||
+		!Bool(sonnet.Compat.SupportsStrictTools, false) || Bool(sonnet.Compat.ForceAdaptiveThinking, false) {
+		t.Errorf("claude-sonnet-4-5: %+v", sonnet)
+	}
+	opus, _ := BuiltinModel("anthropic", "claude-opus-5-5")
+	if !Bool(opus.Compat.ForceAdaptiveThinking, false) || !Bool(opus.Compat.SupportsMidConvoEffort, false) ||
+		Bool(opus.Compat.SupportsTemperature, true) {
+		t.Errorf("claude-opus-5-5 compat: %+v", opus.Compat)
+	}
+	if got := SupportedThinkingLevels(&opus); len(got) != 5 || got[0] != ThinkingLow || got[4] != ThinkingMax {
+		t.Errorf("claude-opus-5-5 levels %v, want low..max", got)
+	}
+	gem, _ := BuiltinModel("google", "gemini-2.5-pro")
+	if gem.API != APIGoogleGenerativeAI || gem.BaseURL != "https://generativelanguage.googleapis.com/v1beta" ||
+		gem.ContextWindow != 1048576 || gem.Cost.Input != 1.25 {
+		t.Errorf("gemini-2.5-pro: %+v", gem)
 	}
 	ds, _ := BuiltinModel("deepseek", "deepseek-v4-pro")
 	if ds.BaseURL != "https://api.deepseek.com" || !ds.Reasoning || ds.Compat == nil || ds.Compat.ThinkingFormat != "deepseek" {
@@ -105,8 +125,10 @@ func TestBuiltinModelFacts(t *testing.T) {
 	if !Bool(ms.Compat.SupportsReasoningEffort, false) || Bool(mi.Compat.SupportsReasoningEffort, true) {
 		t.Error("only Mistral's effort models send reasoning_effort")
 	}
-	if _, ok := BuiltinModel("openai", "gpt-5-codex"); ok {
-		t.Error("Responses-only models must not be offered over chat completions")
+	for _, m := range BuiltinModels() {
+		if m.Provider == "openai" && m.API != APIOpenAIResponses {
+			t.Errorf("%s: OpenAI's own models speak the Responses API (pi 1.6), not %s", m.ID, m.API)
+		}
 	}
 }
 

@@ -40,13 +40,15 @@ var nonOverflowPatterns = []*lazyregexp.Regexp{
 	lazyregexp.New(`(?i)too many requests`),
 }
 
-// retryablePattern is pi 0.73.1's list of transient failures. pi-go's own transport errors are worded to
+// retryablePattern is pi 0.73.1's list of transient failures, with pi 1.6's Anthropic additions. pi-go's own transport errors are worded to
 // match it: "Connection refused", "Connection error", "Connection lost", "timed out", "ended without".
 var retryablePattern = lazyregexp.New(`(?i)overloaded|provider.?returned.?error|rate.?limit|too many requests|` +
 	`429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|` +
 	`connection.?refused|connection.?lost|websocket.?closed|websocket.?error|other side closed|fetch failed|` +
 	`upstream.?connect|reset before headers|socket hang up|ended without|http2 request did not get a response|` +
-	`timed? out|timeout|terminated|retry delay`)
+	`timed? out|timeout|terminated|retry delay|` +
+	// pi 1.6: Anthropic streams cut short, and gateways relaying a dropped stream as an api_error event.
+	`stream ended before message_stop|connection.?closed`)
 
 // NotRetryingNote ends the texts of errors that pi-go knows a retry cannot fix (nothing listens on a
 // local port, an unknown host, a server asking for a longer wait than the retry limit): IsRetryable

@@ -89,7 +89,10 @@ type AssistantMessage struct {
 	DurationMs *int64
 	// ThinkingLevel is the level the agent asked for (pi 1.6 records it on every answer of a run).
 	ThinkingLevel ThinkingLevel
-	Extra         map[string]json.RawMessage
+	// ProviderThinkingLevel is the effort an Anthropic effort-marker model was given (pi 1.6's
+	// providerThinkingLevel), replayed before this answer in later requests.
+	ProviderThinkingLevel string
+	Extra                 map[string]json.RawMessage
 }
 
 // ToolCalls returns the tool-call blocks of the message, in order.
@@ -316,6 +319,7 @@ func (m *AssistantMessage) writeTail(w *objWriter) {
 	w.b.Write(m.Usage.appendJSON(w.b.AvailableBuffer()))
 	w.str("stopReason", string(m.StopReason))
 	w.int("timestamp", m.Timestamp)
+	w.strOpt("providerThinkingLevel", m.ProviderThinkingLevel)
 	// pi's providers add these as the response goes on, in this order: the id and the answering model
 	// with the first chunk, the raw stop reason with the last, an error when it fails, then the
 	// stream's timing and the agent's thinking level once it has ended.
@@ -521,6 +525,7 @@ func unmarshalMessage(data []byte) (Message, error) {
 		f.take("model", &am.Model)
 		f.take("usage", &am.Usage)
 		f.take("stopReason", &am.StopReason)
+		f.take("providerThinkingLevel", &am.ProviderThinkingLevel)
 		f.take("responseId", &am.ResponseID)
 		f.take("responseModel", &am.ResponseModel)
 		f.take("rawStopReason", &am.RawStopReason)

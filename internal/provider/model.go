@@ -11,6 +11,19 @@ const (
 	APIGoogleGenerativeAI = "google-generative-ai" // Google Gemini (provider/google)
 )
 
+// SpokenAPIs lists the APIs pi-go has a package for, in the order messages name them.
+var SpokenAPIs = []string{APIOpenAICompletions, APIAnthropicMessages, APIOpenAIResponses, APIGoogleGenerativeAI}
+
+// SpeaksAPI reports whether pi-go has a package for api.
+func SpeaksAPI(api string) bool {
+	for _, a := range SpokenAPIs {
+		if a == api {
+			return true
+		}
+	}
+	return false
+}
+
 // Model describes one model of one provider. The JSON form is pi's (get_state, get_available_models,
 // models.json).
 type Model struct {
@@ -69,6 +82,27 @@ type Compat struct {
 	ThinkingFormat                   string            `json:"thinkingFormat,omitempty"`
 	SupportsStrictMode               *bool             `json:"supportsStrictMode,omitempty"`
 	SupportsXHigh                    *bool             `json:"supportsXhigh,omitempty"`
+
+	// Anthropic Messages (pi 1.6's anthropic-messages compat; nil: pi's default).
+	ForceAdaptiveThinking           *bool           `json:"forceAdaptiveThinking,omitempty"`
+	SupportsStrictTools             *bool           `json:"supportsStrictTools,omitempty"`
+	SupportsTemperature             *bool           `json:"supportsTemperature,omitempty"`
+	SupportsEagerToolInputStreaming *bool           `json:"supportsEagerToolInputStreaming,omitempty"`
+	SupportsLongCacheRetention      *bool           `json:"supportsLongCacheRetention,omitempty"`
+	SupportsCacheControlOnTools     *bool           `json:"supportsCacheControlOnTools,omitempty"`
+	AllowEmptySignature             *bool           `json:"allowEmptySignature,omitempty"`
+	SupportsMidConvoEffort          *bool           `json:"supportsMidConvoEffort,omitempty"`
+	SupportsMidConvoSystemMessages  *bool           `json:"supportsMidConvoSystemMessages,omitempty"`
+	SupportsMidConvoToolChanges     *bool           `json:"supportsMidConvoToolChanges,omitempty"`
+	AllowedFallbackModels           []FallbackModel `json:"allowedFallbackModels,omitempty"`
+}
+
+// FallbackModel is a model Anthropic may answer with instead of the one asked for (server-side
+// fallback), with its own prices.
+type FallbackModel struct {
+	Provider string    `json:"provider"`
+	Model    string    `json:"model"`
+	Cost     ModelCost `json:"cost"`
 }
 
 // Merge returns c with the fields set in over replacing its own (model-level compat over
@@ -98,6 +132,19 @@ func (c *Compat) Merge(over *Compat) *Compat {
 	pick(&out.RequiresThinkingAsText, over.RequiresThinkingAsText)
 	pick(&out.SupportsStrictMode, over.SupportsStrictMode)
 	pick(&out.SupportsXHigh, over.SupportsXHigh)
+	pick(&out.ForceAdaptiveThinking, over.ForceAdaptiveThinking)
+	pick(&out.SupportsStrictTools, over.SupportsStrictTools)
+	pick(&out.SupportsTemperature, over.SupportsTemperature)
+	pick(&out.SupportsEagerToolInputStreaming, over.SupportsEagerToolInputStreaming)
+	pick(&out.SupportsLongCacheRetention, over.SupportsLongCacheRetention)
+	pick(&out.SupportsCacheControlOnTools, over.SupportsCacheControlOnTools)
+	pick(&out.AllowEmptySignature, over.AllowEmptySignature)
+	pick(&out.SupportsMidConvoEffort, over.SupportsMidConvoEffort)
+	pick(&out.SupportsMidConvoSystemMessages, over.SupportsMidConvoSystemMessages)
+	pick(&out.SupportsMidConvoToolChanges, over.SupportsMidConvoToolChanges)
+	if over.AllowedFallbackModels != nil {
+		out.AllowedFallbackModels = over.AllowedFallbackModels
+	}
 	if over.ReasoningEffortMap != nil {
 		out.ReasoningEffortMap = over.ReasoningEffortMap
 	}

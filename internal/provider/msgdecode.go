@@ -43,7 +43,7 @@ var errNotFast = errors.New("message: not in the shape of the single pass")
 var (
 	userKeys      = keyBits("content", "timestamp")
 	assistantKeys = keyBits("content", "timestamp", "api", "provider", "model", "usage", "stopReason", "responseId", "errorMessage",
-		"responseModel", "rawStopReason", "durationMs", "thinkingLevel")
+		"responseModel", "rawStopReason", "durationMs", "thinkingLevel", "providerThinkingLevel")
 	toolResultKeys = keyBits("content", "timestamp", "toolCallId", "toolName", "details", "isError", "usage", "durationMs")
 )
 
@@ -126,6 +126,8 @@ func (d *MessageDecoder) decodeFast(data []byte) Message {
 						am.DurationMs = decodeIntPtr(s)
 					case "thinkingLevel":
 						am.ThinkingLevel = ThinkingLevel(decodeString(s))
+					case "providerThinkingLevel":
+						am.ProviderThinkingLevel = decodeString(s)
 					}
 				}
 			case RoleToolResult:

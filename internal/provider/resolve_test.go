@@ -362,8 +362,11 @@ func TestDefaultAvailableModel(t *testing.T) {
 	if got := DefaultAvailableModel(reg.Available(only("groq", "mistral"))); got.String() != "groq/openai/gpt-oss-120b" {
 		t.Errorf("groq+mistral -> %v", got)
 	}
-	if got := DefaultAvailableModel(reg.Available(only("mistral", "openai"))); got.String() != "openai/gpt-5.4" {
+	if got := DefaultAvailableModel(reg.Available(only("mistral", "openai"))); got.String() != "openai/gpt-6.2-sol" {
 		t.Errorf("openai first in pi's order -> %v", got)
+	}
+	if got := DefaultAvailableModel(reg.Available(only("openai", "anthropic"))); got.String() != "anthropic/claude-opus-5-5" {
+		t.Errorf("anthropic first in pi 1.6's order -> %v", got)
 	}
 	custom := []*Model{testModel("ollama", "llama3", "Llama 3"), testModel("ollama", "qwen", "Qwen")}
 	if got := DefaultAvailableModel(custom); got != custom[0] {

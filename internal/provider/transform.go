@@ -11,7 +11,7 @@ const (
 
 // TransformMessages normalises a transcript before every call, whatever the API (pi-ai's
 // transformMessages, pi-reference §1.7): images become placeholders for text-only models; replies of
-// another model lose their thinking (kept as text) and tool-call signatures, and their tool-call ids
+// another model lose their thinking and tool-call signatures, and their tool-call ids
 // are normalised by normalizeID (results follow the new ids); errored and aborted replies are dropped;
 // tool calls left without a result get an error result "No result provided". Every API package calls
 // it. The input is not modified.
@@ -93,19 +93,15 @@ func transformAssistant(msg *AssistantMessage, m *Model, normalizeID func(string
 	for _, c := range msg.Content {
 		switch c.Type {
 		case ContentThinking:
+			// Another model's thinking is dropped (pi 1.6): signatures and encrypted reasoning only
+			// mean something to the model that wrote them, and readable thinking sent as text would
+			// read to the new model as part of the visible reply.
 			switch {
-			case c.Redacted:
-				// Encrypted reasoning only means something to the model that wrote it.
-				if sameModel {
-					out.Content = append(out.Content, c)
-				}
-			case sameModel && c.ThinkingSignature != "":
+			case !sameModel:
+			case c.Redacted, c.ThinkingSignature != "":
 				out.Content = append(out.Content, c)
-			case strings.TrimSpace(c.Thinking) == "":
-			case sameModel:
+			case strings.TrimSpace(c.Thinking) != "":
 				out.Content = append(out.Content, c)
-			default:
-				out.Content = append(out.Content, TextContent(c.Thinking))
 			}
 		case ContentText:
 			if sameModel {

@@ -78,12 +78,15 @@ func (u *Usage) Add(other Usage) {
 	u.Cost.Total += other.Cost.Total
 }
 
-// CalculateCost fills u.Cost from the model's prices (USD per million tokens), as a catalogue estimate.
+// CalculateCost fills u.Cost from the model's prices (USD per million tokens), as a catalogue estimate
+// (pi's calculateCost).
 func (u *Usage) CalculateCost(prices ModelCost) {
 	u.Cost.Input = prices.Input / 1e6 * float64(u.Input)
 	u.Cost.Output = prices.Output / 1e6 * float64(u.Output)
 	u.Cost.CacheRead = prices.CacheRead / 1e6 * float64(u.CacheRead)
-	u.Cost.CacheWrite = prices.CacheWrite / 1e6 * float64(u.CacheWrite)
+	// One-hour cache writes (Anthropic) cost twice the input price, the rest the cache-write price.
+	long := u.CacheWrite1h
+	u.Cost.CacheWrite = (prices.CacheWrite*float64(u.CacheWrite-long) + prices.Input*2*float64(long)) / 1e6
 	u.Cost.Total = u.Cost.Input + u.Cost.Output + u.Cost.CacheRead + u.Cost.CacheWrite
 	u.Cost.TotalFromProvider = false
 	u.Keys |= UsageTotalFromProvider

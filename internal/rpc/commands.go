@@ -105,6 +105,7 @@ func (s *server) prompt(c *command) *response {
 		}()
 		s.awaitSettled(earlier, progress, inRun)
 		err := s.sess.PromptWithHooks(s.runCtx, text, images, behavior, harness.PromptHooks{
+			Source:  harness.SourceRPC,
 			Decided: decide,
 			Preflight: func(d harness.Disposition, err error) {
 				if err != nil {
@@ -128,18 +129,22 @@ func (s *server) prompt(c *command) *response {
 	return nil
 }
 
-func (s *server) steer(c *command) *response    { return s.queueMessage(c, s.sess.Steer) }
-func (s *server) followUp(c *command) *response { return s.queueMessage(c, s.sess.FollowUp) }
+func (s *server) steer(c *command) *response    { return s.queueMessage(c, false) }
+func (s *server) followUp(c *command) *response { return s.queueMessage(c, true) }
 
-// queueMessage hands the command's message and images to enqueue (Steer or FollowUp). pi 1.6 answers
-// with the disposition: always queued, as pi-go has no input handlers that could handle it instead.
-func (s *server) queueMessage(c *command, enqueue func(string, []provider.Content)) *response {
+// queueMessage queues the command's message and images as a steering message or follow-up, through
+// the session's input pipeline (skills and templates expand; an input handler may handle it). pi 1.6
+// answers with the disposition, queued or handled.
+func (s *server) queueMessage(c *command, followUp bool) *response {
 	text, images, err := c.message()
 	if err != nil {
 		return c.fail(err)
 	}
-	enqueue(text, images)
-	return c.okData(dispositionData{Disposition: harness.DispositionQueued})
+	d, err := s.sess.QueueInput(s.runCtx, text, images, followUp, harness.SourceRPC)
+	if err != nil {
+		return c.fail(err)
+	}
+	return c.okData(dispositionData{Disposition: d})
 }
 
 // abort cancels whatever runs (the run with its retries, a compaction, manual ones included) and
@@ -447,6 +452,11 @@ func (s *server) setSessionName(c *command) *response {
 
 // getCommands lists the commands a prompt can invoke: pi-go has no extensions, prompt templates or
 // skills, so the list is empty.
+// getCommands lists the commands a prompt can run: the extensions', the templates' and the skills'.
 func (s *server) getCommands(c *command) *response {
-	return c.okData(commandsData{Commands: []struct{}{}})
+	out := []commandData{}
+	for _, cmd := range s.sess.Commands() {
+		out = append(out, commandData{Name: cmd.Name, Description: cmd.Description, Source: cmd.Source, SourceInfo: cmd.SourceInfo})
+	}
+	return c.okData(commandsData{Commands: out})
 }

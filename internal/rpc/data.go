@@ -4,6 +4,7 @@ import (
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/resources"
 )
 
 // The data of RPC responses, field for field as pi writes them: a field pi leaves undefined is
@@ -139,7 +140,15 @@ type bashData struct {
 }
 
 type commandsData struct {
-	Commands []struct{} `json:"commands"`
+	Commands []commandData `json:"commands"`
+}
+
+// commandData is one get_commands entry, field for field as pi writes it.
+type commandData struct {
+	Name        string               `json:"name"`
+	Description string               `json:"description"`
+	Source      string               `json:"source"`
+	SourceInfo  resources.SourceInfo `json:"sourceInfo"`
 }
 
 // sessionInfoChanged is the session event pi emits when the session is named.

@@ -1,7 +1,6 @@
 package rpc
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"os"
@@ -26,36 +25,7 @@ import (
 
 // pi16Records reads the records pi 1.6 wrote in a fixture transcript.
 func pi16Records(t *testing.T, name string) []record {
-	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "testdata", "pi16", name, "transcript.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []record
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 4<<20)
-	for sc.Scan() {
-		var line struct {
-			Dir string          `json:"dir"`
-			Msg json.RawMessage `json:"msg"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
-			t.Fatal(err)
-		}
-		if line.Dir != "out" {
-			continue
-		}
-		var obj map[string]any
-		if err := json.Unmarshal(line.Msg, &obj); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, record{raw: string(line.Msg), obj: obj})
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return readTranscript(t, filepath.Join("..", "..", "testdata", "pi16", name, "transcript.jsonl"))
 }
 
 // isSystemMessageEvent: the role "system" messages pi 1.6 declares its prompt and tools with.

@@ -14,16 +14,20 @@ import (
 
 // loadSampleOutput reads the records pi 0.73.1 wrote in testdata/pi-rpc.jsonl (a copy of
 // /work/shared/samples/pi-rpc.jsonl: {"dir","t_ms","msg"} per line).
-func loadSampleOutput(t *testing.T) []record {
+func loadSampleOutput(t *testing.T) []record { return readTranscript(t, "testdata/pi-rpc.jsonl") }
+
+// readTranscript reads the records a program wrote (dir "out") in a transcript of {"dir","msg"} lines,
+// as scripts/interop and the 0.73.1 samples record them.
+func readTranscript(t *testing.T, path string) []record {
 	t.Helper()
-	f, err := os.Open("testdata/pi-rpc.jsonl")
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	var out []record
 	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
+	sc.Buffer(nil, 4<<20)
 	for sc.Scan() {
 		var line struct {
 			Dir string          `json:"dir"`

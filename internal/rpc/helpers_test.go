@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/pi-go/pi-go/internal/resources"
 	"io"
 	"os"
 	"path/filepath"
@@ -290,6 +291,9 @@ var thinkerModel = provider.Model{ID: "thinker", Name: "Thinker", API: provider.
 type fixtureOptions struct {
 	inMemory bool
 	tools    []string
+	// cwd and agentDir replace the temp directories; loadResources is the session's LoadResources.
+	cwd, agentDir string
+	loadResources func() *resources.Set
 }
 
 // writeCompactableSettings makes compaction keep only the newest 8 tokens verbatim, so that a
@@ -303,7 +307,13 @@ func writeCompactableSettings(t *testing.T, agentDir string) {
 
 func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	t.Helper()
-	f := &fixture{srv: openaitest.Start(t), cwd: t.TempDir(), agentDir: t.TempDir()}
+	f := &fixture{srv: openaitest.Start(t), cwd: fo.cwd, agentDir: fo.agentDir}
+	if f.cwd == "" {
+		f.cwd = t.TempDir()
+	}
+	if f.agentDir == "" {
+		f.agentDir = t.TempDir()
+	}
 	writeCompactableSettings(t, f.agentDir)
 	f.sessDir = filepath.Join(f.agentDir, "sessions")
 	models := []provider.Model{mockModel, thinkerModel}
@@ -327,16 +337,17 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	}
 	stream := openai.New(openai.Config{HTTPClient: f.srv.Client()}).Stream
 	sess, err := harness.New(harness.Options{
-		Cwd:       f.cwd,
-		AgentDir:  f.agentDir,
-		Settings:  config.LoadSettings(f.agentDir, f.cwd),
-		Store:     store,
-		Stream:    stream,
-		Models:    registry,
-		Model:     registry.Find("mock", "mock-model"),
-		Tools:     tools,
-		OnWarning: func(err error) { t.Logf("harness warning: %v", err) },
-		Sleep:     func(ctx context.Context, d time.Duration) error { return ctx.Err() },
+		Cwd:           f.cwd,
+		AgentDir:      f.agentDir,
+		Settings:      config.LoadSettings(f.agentDir, f.cwd),
+		Store:         store,
+		Stream:        stream,
+		Models:        registry,
+		Model:         registry.Find("mock", "mock-model"),
+		Tools:         tools,
+		LoadResources: fo.loadResources,
+		OnWarning:     func(err error) { t.Logf("harness warning: %v", err) },
+		Sleep:         func(ctx context.Context, d time.Duration) error { return ctx.Err() },
 	})
 	if err != nil {
 		t.Fatal(err)

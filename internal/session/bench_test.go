@@ -90,7 +90,7 @@ func writeBenchSession(tb testing.TB, dir string, turns, compactEvery int, seed 
 			StopReason: provider.StopReasonStop, Timestamp: ts + 300,
 		}))
 		if compactEvery > 0 && t%compactEvery == compactEvery-1 {
-			check(s.AppendCompaction(g.text(3000), keep, 150000, map[string][]string{"readFiles": {"a.go"}, "modifiedFiles": {"b.go"}}, false))
+			check(s.AppendCompaction(g.text(3000), keep, 150000, map[string][]string{"readFiles": {"a.go"}, "modifiedFiles": {"b.go"}}, false, nil))
 		}
 	}
 	return s.SessionFile()

@@ -28,8 +28,10 @@ type Context struct {
 // root, with the latest compaction's summary replacing what came before its first kept entry, branch
 // summaries and custom messages as messages, and the last model and thinking level of the path. As in
 // pi 1.6, the compaction's system message checkpoint leads (the prompt and tools it replayed to) and
-// system messages among the kept entries are dropped in its favour. A message that cannot be decoded
-// is left out and reported in Warnings; the error is for reading the file.
+// system messages among the kept entries are dropped in its favour. Context edits (pi 1.6) among the
+// entries that contribute apply, the latest per target: a null replacement leaves the target out, any
+// other replaces its content. A message that cannot be decoded is left out and reported in Warnings;
+// the error is for reading the file.
 func (m *Manager) BuildContext() (Context, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -76,10 +78,12 @@ func buildContext(path []*Entry) (Context, []Warning, error) {
 			compaction = i
 		}
 	}
-	// the entries that contribute, in order
+	// the entries that contribute, in order (pi's buildContextEntries): the latest compaction, the
+	// entries it kept (their system messages give way to its checkpoint), then those after it
 	var use []*Entry
 	if compaction >= 0 {
 		c := path[compaction]
+		use = append(use, c)
 		kept := -1
 		for i := 0; i < compaction; i++ {
 			if path[i].ID == c.FirstKeptEntryID {
@@ -87,6 +91,8 @@ func buildContext(path []*Entry) (Context, []Warning, error) {
 				break
 			}
 		}
+		// kept < 0: a retain-none compaction (firstKeptEntryId is its own id) or a kept entry that is
+		// not on the path; either way nothing before the compaction remains
 		if kept >= 0 {
 			for _, e := range path[kept:compaction] {
 				if e.Type != TypeMessage || e.Role != provider.RoleSystem {
@@ -98,41 +104,89 @@ func buildContext(path []*Entry) (Context, []Warning, error) {
 	} else {
 		use = path
 	}
+	// Context edits apply from the entries that contribute: an edit the latest compaction summarised
+	// away is gone with what it edited. The latest edit of a target wins.
+	edits := map[string]*Entry{}
+	for _, e := range use {
+		if e.ValidEdit() {
+			edits[e.TargetID] = e
+		}
+	}
 	warns, err := decodeAll(use)
 	if err != nil {
 		return ctx, warns, err
 	}
 	msgs := make([]provider.Message, 0, len(use)+2)
-	if compaction >= 0 {
-		c := path[compaction]
-		if c.SystemMessage != nil {
-			if cp, err := decodeCheckpoint(c.SystemMessage); err != nil {
-				warns = append(warns, Warning{Line: c.lineNo, Message: fmt.Sprintf("system message of compaction %s left out of the context: %v", c.ID, err)})
-			} else {
-				msgs = append(msgs, cp)
-			}
-		}
-		msgs = append(msgs, &provider.CompactionSummaryMessage{Summary: c.Summary, TokensBefore: c.TokensBefore, Timestamp: c.Time()})
-	}
-	for _, e := range use {
+	var own []provider.Message // the messages of one entry
+	for i, e := range use {
+		own = own[:0]
 		switch e.Type {
+		case TypeCompaction:
+			if i > 0 {
+				continue // an older compaction among the kept entries contributes nothing
+			}
+			if e.SystemMessage != nil {
+				if cp, err := decodeCheckpoint(e.SystemMessage); err != nil {
+					warns = append(warns, Warning{Line: e.lineNo, Message: fmt.Sprintf("system message of compaction %s left out of the context: %v", e.ID, err)})
+				} else {
+					own = append(own, cp)
+				}
+			}
+			own = append(own, &provider.CompactionSummaryMessage{Summary: e.Summary, TokensBefore: e.TokensBefore, Timestamp: e.Time()})
 		case TypeMessage:
 			if msg := e.cached(); msg != nil {
-				msgs = append(msgs, msg)
+				own = append(own, msg)
 			}
 		case TypeCustomMessage:
-			msgs = append(msgs, &provider.CustomMessage{
+			own = append(own, &provider.CustomMessage{
 				CustomType: e.CustomType, Content: e.Content, ContentIsString: e.ContentIsString,
 				Display: e.Display, Details: detailsValue(e.Details), Timestamp: e.Time(),
 			})
 		case TypeBranchSummary:
 			if e.Summary != "" {
-				msgs = append(msgs, &provider.BranchSummaryMessage{Summary: e.Summary, FromID: e.FromID, Timestamp: e.Time()})
+				own = append(own, &provider.BranchSummaryMessage{Summary: e.Summary, FromID: e.FromID, Timestamp: e.Time()})
 			}
 		}
+		if edit := edits[e.ID]; edit != nil {
+			msgs = appendEdited(msgs, own, edit.Replacement)
+			continue
+		}
+		msgs = append(msgs, own...)
 	}
 	ctx.Messages = msgs
 	return ctx, warns, nil
+}
+
+// appendEdited appends an entry's messages as a context edit leaves them (pi's projectContextEntry):
+// none for a null replacement; otherwise user, assistant, tool result and custom messages get the
+// replacement content (a string becomes one text block for assistant and tool results, which have
+// no string form), the others stay as they are.
+func appendEdited(msgs, own []provider.Message, r *Replacement) []provider.Message {
+	if r == nil {
+		return msgs
+	}
+	for _, m := range own {
+		switch x := m.(type) {
+		case *provider.UserMessage:
+			c := *x
+			c.Content, c.ContentIsString = provider.CloneContent(r.Content), r.IsString
+			m = &c
+		case *provider.AssistantMessage:
+			c := *x
+			c.Content = provider.CloneContent(r.Content)
+			m = &c
+		case *provider.ToolResultMessage:
+			c := *x
+			c.Content = provider.CloneContent(r.Content)
+			m = &c
+		case *provider.CustomMessage:
+			c := *x
+			c.Content, c.ContentIsString = provider.CloneContent(r.Content), r.IsString
+			m = &c
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs
 }
 
 // decodeCheckpoint decodes a compaction's system message.
@@ -297,4 +351,30 @@ func decodeShare(ps []pendingDecode) ([]Warning, error) {
 		e.store(m)
 	}
 	return warns, nil
+}
+
+// WithoutOmitted returns path without the context_edit entries and the entries whose latest edit on
+// path omits them (replacement null): the entries that still give the model something, for
+// compaction's cut-point search (pi 1.6 searches the projected entries). path itself is not changed.
+func WithoutOmitted(path []*Entry) []*Entry {
+	latest := map[string]*Entry{}
+	for _, e := range path {
+		if e.ValidEdit() {
+			latest[e.TargetID] = e
+		}
+	}
+	if len(latest) == 0 {
+		return path
+	}
+	out := make([]*Entry, 0, len(path))
+	for _, e := range path {
+		if e.Type == TypeContextEdit {
+			continue
+		}
+		if edit := latest[e.ID]; edit != nil && edit.Replacement == nil {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }

@@ -2,7 +2,8 @@
 // <agentDir>/sessions/--<encoded cwd>--/, a header line and then one entry per line, the entries linked
 // into a tree by 8-hex id/parentId. It appends entries (one write of complete lines, under an exclusive
 // flock), loads files robustly (torn tails, malformed lines, v1/v2 migration), rebuilds the model context
-// of a branch (compaction, branch summaries, custom messages, model and thinking level), forks and lists
+// of a branch (compaction, branch summaries, custom messages, pi 1.6's context edits, model and thinking
+// level), sums what the session was billed (messages and pi 1.6's usage entries), forks and lists
 // sessions.
 //
 // It knows provider's message types and nothing else of pi-go: no loop, no harness, no UI, no config

@@ -25,9 +25,9 @@ func TestEntryLinesArePiExact(t *testing.T) {
 	ok(s.AppendMessage(&provider.AssistantMessage{Content: []provider.Content{provider.TextContent("yo")}, API: "openai-completions",
 		Provider: "openai", Model: "gpt-4o", StopReason: "stop", Timestamp: 1746093600008}))
 	first := s.Entries()[0].ID
-	ok(s.AppendCompaction("sum", first, 1234, map[string][]string{"readFiles": {"a"}, "modifiedFiles": {}}, false))
-	ok(s.AppendCompaction("sum2", first, 1, nil, true))
-	ok(s.BranchWithSummary(first, "bs", nil, false))
+	ok(s.AppendCompaction("sum", first, 1234, map[string][]string{"readFiles": {"a"}, "modifiedFiles": {}}, false, nil))
+	ok(s.AppendCompaction("sum2", first, 1, nil, true, nil))
+	ok(s.BranchWithSummary(first, "bs", nil, false, nil))
 	ok(s.AppendCustomEntry("ext", map[string]int{"n": 1}))
 	ok(s.AppendCustomEntry("ext", nil))
 	ok(s.AppendCustomMessageEntry(&provider.CustomMessage{CustomType: "note", Content: []provider.Content{provider.TextContent("c")}, ContentIsString: true, Display: true}))

@@ -25,6 +25,12 @@ const (
 	TypeCustomMessage       = "custom_message"
 	TypeLabel               = "label"
 	TypeSessionInfo         = "session_info"
+	// TypeContextEdit (pi 1.6) omits or replaces an earlier entry's messages in the model context of
+	// the branch it is on; the target entry itself is never changed.
+	TypeContextEdit = "context_edit"
+	// TypeUsage (pi 1.6) records tokens a model was billed outside the conversation (a cache warm-up,
+	// say): counted in the session's totals, never part of the context.
+	TypeUsage = "usage"
 )
 
 // Header is the first line of a session file.
@@ -50,8 +56,11 @@ type Entry struct {
 
 	// thinking_level_change
 	ThinkingLevel string
-	// model_change
+	// model_change, and usage (ModelID holds its "model")
 	Provider, ModelID string
+	// usage: what the tokens were spent on (any value: pi adds kinds) and an optional note; the
+	// tokens are Usage()
+	Kind, Note string
 	// compaction (Summary, FirstKeptEntryID, TokensBefore, Details, FromHook) and
 	// branch_summary (Summary, FromID, Details, FromHook)
 	Summary          string
@@ -70,9 +79,13 @@ type Entry struct {
 	Content         []provider.Content
 	ContentIsString bool
 	Display         bool
-	// label: Label "" clears the label of TargetID
+	// label (TargetID, Label: "" clears the label of TargetID) and context_edit (TargetID, Replacement)
 	TargetID string
 	Label    string
+	// Replacement of a context_edit: nil when the file says null (the target's messages leave the
+	// context); see ValidEdit for an edit pi could not have written.
+	Replacement *Replacement
+	validEdit   bool
 	// session_info
 	Name string
 
@@ -85,7 +98,7 @@ type Entry struct {
 	lineNo       int
 	asstProvider string // provider and model of an assistant message, for BuildContext
 	asstModel    string
-	usage        *provider.Usage // of an assistant message, for totals without decoding
+	usage        *provider.Usage // billed usage (see Usage), for totals without decoding
 	msg          *msgCache       // message entries only
 }
 
@@ -171,8 +184,21 @@ func (e *Entry) Raw() ([]byte, error) {
 	return l.src.readLine(l, e)
 }
 
-// Usage returns the token usage of an assistant message entry without decoding the message; ok is
-// false for other entries.
+// Replacement is the new content a context_edit gives its target: a string (IsString, one text
+// block in Content) or content blocks.
+type Replacement struct {
+	Content  []provider.Content
+	IsString bool
+}
+
+// ValidEdit reports whether a context_edit entry has a replacement pi could apply: null, or an
+// object whose content is a string or an array. pi never writes others; a hand-made one is ignored
+// when the context is built (pi would fail on it).
+func (e *Entry) ValidEdit() bool { return e.Type == TypeContextEdit && e.validEdit }
+
+// Usage returns the usage an entry was billed, as pi 1.6 counts it in session totals: an assistant
+// message's, a tool result's that reports one, a usage entry's, and a compaction's or branch
+// summary's (their summary requests). It does not decode messages; ok is false for other entries.
 func (e *Entry) Usage() (u provider.Usage, ok bool) {
 	if e.usage == nil {
 		return u, false
@@ -220,6 +246,10 @@ func internType(b []byte) string {
 		return TypeSessionInfo
 	case TypeSession:
 		return TypeSession
+	case TypeContextEdit:
+		return TypeContextEdit
+	case TypeUsage:
+		return TypeUsage
 	}
 	return string(b)
 }

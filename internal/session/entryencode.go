@@ -124,6 +124,9 @@ func (e *Entry) encode() ([]byte, error) {
 		if e.Details != nil {
 			w.raw("details", e.Details)
 		}
+		if e.usage != nil {
+			w.raw("usage", usageJSON(*e.usage))
+		}
 		w.raw("fromHook", []byte(fmt.Sprint(e.FromHook)))
 		if e.SystemMessage != nil {
 			w.raw("systemMessage", e.SystemMessage)
@@ -134,7 +137,23 @@ func (e *Entry) encode() ([]byte, error) {
 		if e.Details != nil {
 			w.raw("details", e.Details)
 		}
+		if e.usage != nil {
+			w.raw("usage", usageJSON(*e.usage))
+		}
 		w.raw("fromHook", []byte(fmt.Sprint(e.FromHook)))
+	case TypeContextEdit:
+		w.str("targetId", e.TargetID)
+		if e.Replacement == nil {
+			w.raw("replacement", []byte("null"))
+			break
+		}
+		c, err := contentJSON(e.Replacement.Content, e.Replacement.IsString)
+		if err != nil {
+			return nil, err
+		}
+		w.b = append(w.b, `,"replacement":{"content":`...)
+		w.b = append(w.b, c...)
+		w.b = append(w.b, '}')
 	case TypeLabel:
 		w.str("targetId", e.TargetID)
 		if e.Label != "" {
@@ -177,4 +196,10 @@ func messageText(m provider.Message, sep string) string {
 		return provider.TextOf(x.Content, sep)
 	}
 	return ""
+}
+
+// usageJSON writes a usage object as pi does.
+func usageJSON(u provider.Usage) []byte {
+	b, _ := u.MarshalJSON() // never fails
+	return b
 }

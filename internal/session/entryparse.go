@@ -162,12 +162,31 @@ func (e *Entry) fill(line []byte, rest []span) {
 				e.ThinkingLevel = str()
 			}
 		case "provider":
-			if e.Type == TypeModelChange {
+			if e.Type == TypeModelChange || e.Type == TypeUsage {
 				e.Provider = str()
 			}
 		case "modelId":
 			if e.Type == TypeModelChange {
 				e.ModelID = str()
+			}
+		case "model":
+			if e.Type == TypeUsage {
+				e.ModelID = str()
+			}
+		case "kind":
+			e.Kind = str()
+		case "note":
+			e.Note = str()
+		case "usage":
+			if (e.Type == TypeUsage || e.Type == TypeCompaction || e.Type == TypeBranchSummary) && len(raw) > 0 && raw[0] == '{' {
+				u := &provider.Usage{}
+				if json.Unmarshal(raw, u) == nil {
+					e.usage = u
+				}
+			}
+		case "replacement":
+			if e.Type == TypeContextEdit {
+				e.Replacement, e.validEdit = decodeReplacement(raw)
 			}
 		case "summary":
 			e.Summary = str()
@@ -208,6 +227,28 @@ func (e *Entry) fill(line []byte, rest []span) {
 			e.Name = str()
 		}
 	}
+}
+
+// decodeReplacement reads a context_edit's replacement: null, or {content: string | blocks}. ok is
+// false for anything else.
+func decodeReplacement(raw []byte) (r *Replacement, ok bool) {
+	if string(raw) == "null" {
+		return nil, true
+	}
+	var obj struct {
+		Content json.RawMessage `json:"content"`
+	}
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &obj) != nil {
+		return nil, false
+	}
+	if c := obj.Content; len(c) == 0 || (c[0] != '"' && c[0] != '[') {
+		return nil, false
+	}
+	content, isString, err := provider.UnmarshalContent(obj.Content)
+	if err != nil {
+		return nil, false
+	}
+	return &Replacement{Content: content, IsString: isString}, true
 }
 
 // decodeContent reads a string-or-blocks content value as provider does for custom messages.

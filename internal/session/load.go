@@ -307,9 +307,12 @@ func parseRange(r io.ReaderAt, start, end int64, path string, src *source) range
 				e.Role = head.role
 				e.msg = &msgCache{}
 				e.msgStart, e.msgEnd = p.msgStart, p.msgEnd
-				if head.role == provider.RoleAssistant {
+				switch head.role {
+				case provider.RoleAssistant:
 					e.asstProvider, e.asstModel = intern(head.provider), intern(head.model)
 					e.usage = head.usage
+				case provider.RoleToolResult:
+					e.usage = head.usage // a tool that called a model (pi 1.6)
 				}
 				if src != nil {
 					loc.src = src

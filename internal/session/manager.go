@@ -402,10 +402,16 @@ func (m *Manager) AppendMessage(msg provider.Message) (string, error) {
 	}
 	e.loc, e.msgStart, e.msgEnd = newLoc(location{line: line}), ms, me
 	e.Role = msg.Role()
-	if a, ok := msg.(*provider.AssistantMessage); ok {
-		e.asstProvider, e.asstModel = a.Provider, a.Model
-		u := a.Usage
+	switch x := msg.(type) {
+	case *provider.AssistantMessage:
+		e.asstProvider, e.asstModel = x.Provider, x.Model
+		u := x.Usage
 		e.usage = &u
+	case *provider.ToolResultMessage:
+		if x.Usage != nil {
+			u := *x.Usage
+			e.usage = &u
+		}
 	}
 	e.msg = &msgCache{}
 	e.store(msg)
@@ -436,11 +442,21 @@ func (m *Manager) AppendModelChange(providerName, modelID string) (string, error
 // The entry also records the prompt and tool declarations the branch replays to at this point (pi
 // 1.6's systemMessage checkpoint): system messages before the compaction leave the context with the
 // rest, so the checkpoint carries what they declared.
-func (m *Manager) AppendCompaction(summary, firstKeptEntryID string, tokensBefore int, details any, fromHook bool) (string, error) {
+//
+// usage is what the summary requests cost (nil: none recorded); firstKeptEntryID "" keeps nothing
+// before the compaction (pi 1.6's retain-none: the entry's own id is written).
+func (m *Manager) AppendCompaction(summary, firstKeptEntryID string, tokensBefore int, details any, fromHook bool, usage *provider.Usage) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e := m.base(TypeCompaction)
 	e.Summary, e.FirstKeptEntryID, e.TokensBefore, e.FromHook = summary, firstKeptEntryID, tokensBefore, fromHook
+	if firstKeptEntryID == "" {
+		e.FirstKeptEntryID = e.ID
+	}
+	if usage != nil {
+		u := *usage
+		e.usage = &u
+	}
 	var err error
 	if e.Details, err = marshalValue(details); err != nil {
 		return "", fmt.Errorf("compaction details: %w", err)
@@ -514,6 +530,56 @@ func (m *Manager) AppendLabelChange(targetID, label string) (string, error) {
 	return id, err
 }
 
+// AppendContextEdit records a branch-local edit of an earlier entry's model context (pi 1.6): with
+// replacement nil the target leaves the context, otherwise its content is replaced. The target must
+// be on the active branch and give the model editable content: a user, assistant or tool result
+// message, or a custom message. A string replacement of an assistant message or tool result is
+// written as one text block, as pi does (those messages have no string form). Errors are pi's.
+func (m *Manager) AppendContextEdit(targetID string, replacement *Replacement) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	target, ok := m.byID[targetID]
+	if !ok {
+		return "", notFound(targetID)
+	}
+	onBranch := false
+	for e, steps := m.leaf, 0; e != nil && !onBranch && steps <= len(m.entries); e, steps = m.byID[e.ParentID], steps+1 {
+		onBranch = e == target
+		if e.ParentID == "" {
+			break
+		}
+	}
+	if !onBranch {
+		return "", fmt.Errorf("Entry %s is not on the active branch", targetID) //nolint:staticcheck // pi's text
+	}
+	role := provider.RoleCustom
+	if target.Type == TypeMessage {
+		role = target.Role
+	}
+	switch {
+	case target.Type == TypeCustomMessage:
+	case target.Type == TypeMessage && (role == provider.RoleUser || role == provider.RoleAssistant || role == provider.RoleToolResult):
+	default:
+		return "", fmt.Errorf("Entry %s does not contribute editable model content", targetID) //nolint:staticcheck // pi's text
+	}
+	e := m.base(TypeContextEdit)
+	e.TargetID, e.validEdit = targetID, true
+	if replacement != nil {
+		r := Replacement{Content: provider.CloneContent(replacement.Content), IsString: replacement.IsString}
+		if r.IsString && (len(r.Content) != 1 || r.Content[0].Type != provider.ContentText) {
+			return "", errors.New("Context edit replacement must be null or contain string/array content") //nolint:staticcheck // pi's text
+		}
+		if role == provider.RoleAssistant || role == provider.RoleToolResult {
+			r.IsString = false
+		}
+		if r.Content == nil {
+			r.Content = []provider.Content{}
+		}
+		e.Replacement = &r
+	}
+	return m.appendEncoded(e)
+}
+
 // notFound is pi's error text, which the RPC layer shows verbatim.
 func notFound(id string) error { return fmt.Errorf("Entry %s not found", id) } //nolint:staticcheck // pi's text
 
@@ -561,8 +627,9 @@ func (m *Manager) LeafID() string { m.mu.Lock(); defer m.mu.Unlock(); return m.l
 // LeafEntry is the current leaf, or nil.
 func (m *Manager) LeafEntry() *Entry { m.mu.Lock(); defer m.mu.Unlock(); return m.leaf }
 
-// TotalUsage sums the usage of every assistant message of the session, all branches and compacted
-// history included (pi's footer totals), without decoding messages.
+// TotalUsage sums what the session was billed, all branches and compacted history included (pi
+// 1.6's footer and get_session_stats totals): assistant messages, tool results that report usage,
+// usage entries, compaction and branch summaries (see Entry.Usage). It decodes no message.
 func (m *Manager) TotalUsage() provider.Usage {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -582,6 +649,23 @@ func (m *Manager) SessionName() string {
 	for i := len(m.entries) - 1; i >= 0; i-- {
 		if e := m.entries[i]; e.Type == TypeSessionInfo {
 			return strings.TrimSpace(e.Name)
+		}
+	}
+	return ""
+}
+
+// MessageEntryID returns the id of the message entry on the active branch that holds msg itself (the
+// value given to AppendMessage, or the one BuildContext handed out), newest first; "" when none does.
+func (m *Manager) MessageEntryID(msg provider.Message) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	// at most one step per entry: parent links of a damaged file may loop
+	for e, steps := m.leaf, 0; e != nil && steps <= len(m.entries); e, steps = m.byID[e.ParentID], steps+1 {
+		if e.Type == TypeMessage && e.cached() == msg {
+			return e.ID
+		}
+		if e.ParentID == "" {
+			break
 		}
 	}
 	return ""

@@ -91,7 +91,7 @@ func TestCompactionWritesTheReplayedCheckpoint(t *testing.T) {
 	ok(s.AppendMessage(userMsg("two")))
 	ok(s.AppendMessage(assistantMsg("a2")))
 	// Keep from the first user message: both system messages are in the kept range.
-	cID := ok(s.AppendCompaction("sum", u1, 100, nil, false))
+	cID := ok(s.AppendCompaction("sum", u1, 100, nil, false, nil))
 	after := provider.NewSystemMessage(30)
 	after.Sections = []provider.PromptSection{{Name: "skills", Text: "S"}}
 	ok(s.AppendMessage(after))
@@ -133,7 +133,7 @@ func TestCompactionWritesTheReplayedCheckpoint(t *testing.T) {
 	}
 	eqSlice(t, roleNames(ctx2), roleNames(ctx), "reopened roles")
 	last := s2.Entries()[len(s2.Entries())-1].ID
-	c2 := mustAppend(t)(s2.AppendCompaction("sum2", last, 50, nil, false))
+	c2 := mustAppend(t)(s2.AppendCompaction("sum2", last, 50, nil, false, nil))
 	ctx3, err := s2.BuildContext()
 	if err != nil {
 		t.Fatal(err)

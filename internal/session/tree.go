@@ -2,6 +2,8 @@ package session
 
 import (
 	"sort"
+
+	"github.com/pi-go/pi-go/internal/provider"
 )
 
 // labelIndex maps an entry id to its current label, remembering the order in which labels were first
@@ -75,25 +77,32 @@ func (m *Manager) ResetLeaf() {
 	m.leaf = nil
 }
 
-// BranchWithSummary moves the leaf to fromID ("" for before the first entry) and appends a
-// branch_summary entry there describing the branch that was left; it becomes the leaf.
-func (m *Manager) BranchWithSummary(fromID, summary string, details any, fromHook bool) (string, error) {
+// BranchWithSummary moves the leaf to branchFromID ("" for before the first entry) and appends a
+// branch_summary entry there describing the branch that was left; it becomes the leaf. As in pi 1.6
+// the entry's fromId is the leaf before the move (the branch summarised; "root" when there was
+// none; pi 0.73.1 wrote the new position), and usage is what the summary request cost (nil: none).
+func (m *Manager) BranchWithSummary(branchFromID, summary string, details any, fromHook bool, usage *provider.Usage) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var at *Entry
-	if fromID != "" {
+	if branchFromID != "" {
 		var ok bool
-		if at, ok = m.byID[fromID]; !ok {
-			return "", notFound(fromID)
+		if at, ok = m.byID[branchFromID]; !ok {
+			return "", notFound(branchFromID)
 		}
+	}
+	from := "root"
+	if m.leaf != nil {
+		from = m.leaf.ID
 	}
 	m.leaf = at
 	e := m.base(TypeBranchSummary)
-	e.FromID = fromID
-	if fromID == "" {
-		e.FromID = "root"
-	}
+	e.FromID = from
 	e.Summary, e.FromHook = summary, fromHook
+	if usage != nil {
+		u := *usage
+		e.usage = &u
+	}
 	var err error
 	if e.Details, err = marshalValue(details); err != nil {
 		return "", err

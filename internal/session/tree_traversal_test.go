@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/provider"
@@ -58,7 +59,7 @@ func TestAppendOtherEntryTypesIntegrate(t *testing.T) {
 		s := InMemory("/tmp")
 		id1 := ok(s.AppendMessage(userMsg("1")))
 		id2 := ok(s.AppendMessage(assistantMsg("2")))
-		cID := ok(s.AppendCompaction("summary", id1, 1000, nil, false))
+		cID := ok(s.AppendCompaction("summary", id1, 1000, nil, false, nil))
 		ok(s.AppendMessage(userMsg("3")))
 		es := s.Entries()
 		c := es[2]
@@ -215,20 +216,32 @@ func TestBranchWithSummary(t *testing.T) {
 	s := InMemory("/tmp")
 	id1 := ok(s.AppendMessage(userMsg("1")))
 	ok(s.AppendMessage(assistantMsg("2")))
-	ok(s.AppendMessage(userMsg("3")))
-	sumID := ok(s.BranchWithSummary(id1, "Summary of abandoned work", nil, false))
+	id3 := ok(s.AppendMessage(userMsg("3")))
+	usage := provider.Usage{Input: 100, Output: 20, TotalTokens: 120, Cost: provider.Cost{Total: 0.5}}
+	sumID := ok(s.BranchWithSummary(id1, "Summary of abandoned work", nil, false, &usage))
 	eq(t, s.LeafID(), sumID, "leaf")
 	e := s.Entry(sumID)
 	eq(t, e.Type, TypeBranchSummary, "type")
 	eq(t, e.ParentID, id1, "parent")
 	eq(t, e.Summary, "Summary of abandoned work", "summary")
-	eq(t, e.FromID, id1, "fromId")
-	if _, err := s.BranchWithSummary("nonexistent", "summary", nil, false); err == nil || err.Error() != "Entry nonexistent not found" {
+	eq(t, e.FromID, id3, "fromId (pi 1.6: the leaf before the move)")
+	if u, ok := e.Usage(); !ok || u.Input != 100 || u.Cost.Total != 0.5 {
+		t.Errorf("usage = %+v %v", u, ok)
+	}
+	raw, _ := e.Raw()
+	wantTail := `"fromId":"` + id3 + `","summary":"Summary of abandoned work","usage":{"input":100,"output":20,"cacheRead":0,"cacheWrite":0,"totalTokens":120,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0.5}},"fromHook":false}`
+	if !strings.HasSuffix(string(raw), wantTail) {
+		t.Errorf("line %s\nwant it to end %s", raw, wantTail)
+	}
+	if _, err := s.BranchWithSummary("nonexistent", "summary", nil, false, nil); err == nil || err.Error() != "Entry nonexistent not found" {
 		t.Fatalf("BranchWithSummary(nonexistent) = %v", err)
 	}
-	root := ok(s.BranchWithSummary("", "from the top", nil, false))
+	root := ok(s.BranchWithSummary("", "from the top", nil, false, nil))
 	eq(t, s.Entry(root).ParentID, "", "root summary parent")
-	eq(t, s.Entry(root).FromID, "root", "root summary fromId")
+	eq(t, s.Entry(root).FromID, sumID, "root summary fromId")
+	s.ResetLeaf()
+	fromNothing := ok(s.BranchWithSummary("", "nothing left", nil, false, nil))
+	eq(t, s.Entry(fromNothing).FromID, "root", "fromId with no leaf")
 }
 
 func TestLeafEntryAndEntry(t *testing.T) {

@@ -40,6 +40,7 @@ func commands() []slashCommand {
 		{name: "hotkeys", desc: "Show all keyboard shortcuts", run: (*model).cmdHotkeys},
 		{name: "trust", desc: "Save a project trust decision for future Pi processes", run: (*model).cmdTrust,
 			enabled: func(m *model) bool { return m.opts.Trust != nil }},
+		{name: "reload", desc: "Reload skills, prompts, settings and context files", run: (*model).cmdReload},
 		{name: "quit", desc: "Quit pi", run: func(m *model, _ string) tea.Cmd { m.quit(); return nil }},
 	}
 }

@@ -56,7 +56,7 @@ func (c *completion) refresh(m *model) tea.Cmd {
 	before := e.TextBeforeCursor()
 	switch {
 	case e.OnFirstLine() && strings.HasPrefix(before, "/") && !strings.Contains(before, " "):
-		c.show(before, commandItems(m.availableCommands(), before[1:]))
+		c.show(before, commandItems(append(m.availableCommands(), m.resourceCommands()...), before[1:]))
 	case atPrefix(before) != "":
 		c.showFiles(atPrefix(before))
 		return c.needFiles(m)

@@ -164,7 +164,7 @@ func (m *model) messageStart(msg provider.Message) {
 		m.recent = nil
 		m.run.attempt = 0
 		if len(msg.Content) > 0 {
-			m.addLines(m.r.UserMessage(msg, m.width))
+			m.addLines(m.r.Prompt(msg, m.expandTools, m.width))
 		}
 	case *provider.CustomMessage:
 		m.addLines(m.r.CustomMessage(msg, m.width))

@@ -74,9 +74,11 @@ type model struct {
 	gitBranch   string
 
 	frameScheduled bool
-	lastFrame      time.Time
-	tickSeq        int
-	ticking        bool
+	// resourcesRequested: the templates and skills are being read (after the first frame).
+	resourcesRequested bool
+	lastFrame          time.Time
+	tickSeq            int
+	ticking            bool
 
 	lastCtrlC, lastEsc time.Time
 	initial            []string // initial messages not sent yet

@@ -124,10 +124,9 @@ func (m *model) flushCompactionQueue(willRetry bool) tea.Cmd {
 		start = 1
 	}
 	for _, q := range queue[start:] {
-		if q.followUp {
-			m.sess.FollowUp(q.text, nil)
-		} else {
-			m.sess.Steer(q.text, nil)
+		// Through the input pipeline, so a template typed during the compaction expands.
+		if _, err := m.sess.QueueInput(m.ctx, q.text, nil, q.followUp, harness.SourceInteractive); err != nil {
+			m.addError(err.Error())
 		}
 	}
 	return tea.Batch(cmds...)

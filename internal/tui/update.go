@@ -27,6 +27,11 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.frameScheduled = false
 		m.drawFrame()
 		redraw = false
+		if !m.resourcesRequested {
+			// Discovery reads every template and skill file: not before the first frame is out.
+			m.resourcesRequested = true
+			cmds = append(cmds, m.loadResources())
+		}
 	case tickMsg:
 		if msg.seq != m.tickSeq {
 			redraw = false
@@ -72,6 +77,8 @@ func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 			return m.sendNextInitial()
 		}
 	case abortDoneMsg:
+	case reloadDoneMsg:
+		m.reloadDone(msg)
 	case bashChunkMsg:
 		if it := m.bashItem(msg.id); it != nil {
 			it.bash.Output += msg.text

@@ -146,6 +146,8 @@ type BranchSummary struct {
 	Summary       string   `json:"summary"`
 	ReadFiles     []string `json:"readFiles"`
 	ModifiedFiles []string `json:"modifiedFiles"`
+	// Usage is what the summary request cost (nil when no request was made).
+	Usage *provider.Usage `json:"-"`
 }
 
 // GenerateBranchSummary summarises the entries of a branch being left (CollectBranchEntries) in pi's
@@ -189,5 +191,6 @@ func (s Summarizer) GenerateBranchSummary(ctx context.Context, entries []*sessio
 	if ctx.Err() != nil {
 		return BranchSummary{}, ErrCancelled
 	}
-	return BranchSummary{Summary: summary, ReadFiles: readFiles, ModifiedFiles: modifiedFiles}, nil
+	usage := msg.Usage
+	return BranchSummary{Summary: summary, ReadFiles: readFiles, ModifiedFiles: modifiedFiles, Usage: &usage}, nil
 }

@@ -59,10 +59,10 @@ func TestPrepareBranchEntries(t *testing.T) {
 	b.m.AppendThinkingLevelChange(provider.ThinkingHigh)
 	u := b.user("old " + words(100))
 	b.compaction("compacted before", u, nil)
-	if _, err := b.m.BranchWithSummary(b.m.LeafID(), "earlier branch "+words(50), Details{ReadFiles: []string{"old.md"}, ModifiedFiles: []string{"old.go"}}, false); err != nil {
+	if _, err := b.m.BranchWithSummary(b.m.LeafID(), "earlier branch "+words(50), Details{ReadFiles: []string{"old.md"}, ModifiedFiles: []string{"old.go"}}, false, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.m.BranchWithSummary(b.m.LeafID(), "hook branch", Details{ReadFiles: []string{"hook.md"}}, true); err != nil {
+	if _, err := b.m.BranchWithSummary(b.m.LeafID(), "hook branch", Details{ReadFiles: []string{"hook.md"}}, true, nil); err != nil {
 		t.Fatal(err)
 	}
 	b.user("look " + words(100))

@@ -169,7 +169,7 @@ func TestFindCutPointSummaryEntries(t *testing.T) {
 	b := newBranch(t)
 	b.user("first " + words(2000))
 	b.assistant("answer "+words(2000), usage(0, 10, 0, 0))
-	bs, err := b.m.BranchWithSummary(b.m.LeafID(), "branch summary", nil, false)
+	bs, err := b.m.BranchWithSummary(b.m.LeafID(), "branch summary", nil, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

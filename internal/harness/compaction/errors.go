@@ -18,6 +18,10 @@ const (
 // compaction already tried to make room (the harness emits it without running a compaction).
 const OverflowRecoveryFailed = "Context overflow recovery failed after one compact-and-retry attempt. Try reducing context or switching to a larger-context model."
 
+// LengthRecoveryFailed is compaction_end's errorMessage when an answer is cut short again (below the
+// model's output limit) after a compact-and-retry (pi 1.6).
+const LengthRecoveryFailed = "Truncated response recovery failed after one compact-and-retry attempt."
+
 // EndState is what compaction_end reports for a compaction of the given reason that failed with err
 // (pi 0.73.1's texts):
 //

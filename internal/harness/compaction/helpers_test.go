@@ -47,7 +47,7 @@ func (b *branch) toolCall(name, args, result string) (callID, resultID string) {
 
 func (b *branch) compaction(summary, firstKept string, details any) string {
 	b.t.Helper()
-	id, err := b.m.AppendCompaction(summary, firstKept, 10000, details, false)
+	id, err := b.m.AppendCompaction(summary, firstKept, 10000, details, false, nil)
 	if err != nil {
 		b.t.Fatal(err)
 	}

@@ -101,7 +101,7 @@ func TestLargeBranch(t *testing.T) {
 	}
 
 	// The compacted session rebuilds to the summary plus the kept turns, and resumes the same.
-	if _, err := m.AppendCompaction(res.Summary, res.FirstKeptEntryID, res.TokensBefore, res.Details, false); err != nil {
+	if _, err := m.AppendCompaction(res.Summary, res.FirstKeptEntryID, res.TokensBefore, res.Details, false, nil); err != nil {
 		t.Fatal(err)
 	}
 	ctx, err := m.BuildContext()

@@ -76,6 +76,18 @@ func prepare(branch []*session.Entry, s Settings, l Limits, keepLatest bool) (*P
 	if n == 0 {
 		return nil, ErrNothingToCompact
 	}
+	// Rebuilding the context decodes every message from the boundary on in a few large reads, so the
+	// cut point search below reads them from memory.
+	ctx, err := session.BuildContext(branch, branch[n-1].ID)
+	if err != nil {
+		return nil, fmt.Errorf("compaction: read the session: %w", err)
+	}
+	// What context edits omitted (a failed attempt being recovered from) is neither summarised nor
+	// kept: the cut is searched among the entries the model still sees, as pi 1.6 does.
+	branch = session.WithoutOmitted(branch)
+	if n = len(branch); n == 0 {
+		return nil, ErrNothingToCompact
+	}
 	s = s.ForWindow(l.ContextWindow)
 	prev := lastCompactionIndex(branch)
 	prep := &Preparation{Settings: s, FileOps: NewFileOps()}
@@ -90,12 +102,6 @@ func prepare(branch []*session.Entry, s Settings, l Limits, keepLatest bool) (*P
 				break
 			}
 		}
-	}
-	// Rebuilding the context decodes every message from the boundary on in a few large reads, so the
-	// cut point search below reads them from memory.
-	ctx, err := session.BuildContext(branch, branch[n-1].ID)
-	if err != nil {
-		return nil, fmt.Errorf("compaction: read the session: %w", err)
 	}
 	prep.TokensBefore = EstimateRequestTokens(ctx.Messages, l.Overhead).Tokens
 

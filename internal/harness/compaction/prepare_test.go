@@ -136,7 +136,7 @@ func TestPrepareKeepsLatestRequest(t *testing.T) {
 		t.Errorf("summarised %v", got)
 	}
 	// The rebuilt context keeps the request verbatim after the summary.
-	if _, err := b.m.AppendCompaction("summary", prep.FirstKeptEntryID, prep.TokensBefore, nil, false); err != nil {
+	if _, err := b.m.AppendCompaction("summary", prep.FirstKeptEntryID, prep.TokensBefore, nil, false, nil); err != nil {
 		t.Fatal(err)
 	}
 	ctx, err := b.m.BuildContext()
@@ -294,7 +294,7 @@ func TestPrepareIgnoresHookDetailsAndMissingKeptEntry(t *testing.T) {
 	b := newBranch(t)
 	b.user("u1")
 	b.assistant("a1", usage(10, 10, 0, 0))
-	if _, err := b.m.AppendCompaction("Hook summary", "gone", 100, Details{ReadFiles: []string{"hook.go"}, ModifiedFiles: []string{}}, true); err != nil {
+	if _, err := b.m.AppendCompaction("Hook summary", "gone", 100, Details{ReadFiles: []string{"hook.go"}, ModifiedFiles: []string{}}, true, nil); err != nil {
 		t.Fatal(err)
 	}
 	b.user("u2 " + words(3000))
@@ -319,7 +319,7 @@ func TestPrepareCountsCustomAndSummaryEntries(t *testing.T) {
 	b.user("u1 " + words(100))
 	b.assistant("a1", usage(10, 10, 0, 0))
 	b.m.AppendCustomMessageEntry(&provider.CustomMessage{CustomType: "note", Content: []provider.Content{provider.TextContent("remember")}, ContentIsString: true})
-	b.m.BranchWithSummary(b.m.LeafID(), "explored", nil, false)
+	b.m.BranchWithSummary(b.m.LeafID(), "explored", nil, false, nil)
 	b.m.AppendLabelChange(b.m.LeafID(), "mark")
 	b.assistant("after the summary", usage(10, 10, 0, 0))
 	u := b.user("u2 " + words(3000))
@@ -378,7 +378,7 @@ func TestPrepareKeepsEntriesBeforeTheCut(t *testing.T) {
 	b.user("u1 " + words(100))
 	b.assistant("a1", usage(10, 10, 0, 0))
 	b.m.AppendCustomMessageEntry(&provider.CustomMessage{CustomType: "note", Content: []provider.Content{provider.TextContent("remember")}, ContentIsString: true})
-	b.m.BranchWithSummary(b.m.LeafID(), "explored", nil, false)
+	b.m.BranchWithSummary(b.m.LeafID(), "explored", nil, false, nil)
 	tl, _ := b.m.AppendThinkingLevelChange("high")
 	b.user("u2 " + words(3000))
 	es := b.entries()

@@ -269,7 +269,7 @@ type Params struct {
 
 // Compact prepares and summarises a compaction of a branch, for manual, threshold and overflow
 // compaction alike. The harness appends the result as a compaction entry
-// (session.Manager.AppendCompaction(r.Summary, r.FirstKeptEntryID, r.TokensBefore, r.Details, false))
+// (session.Manager.AppendCompaction(r.Summary, r.FirstKeptEntryID, r.TokensBefore, r.Details, false, &r.Usage))
 // and rebuilds the transcript from the session.
 //
 // Errors: ErrAlreadyCompacted and ErrNothingToCompact when there is nothing to do and *FitError when

@@ -288,7 +288,7 @@ func TestCompactEndToEnd(t *testing.T) {
 	if e := b.m.Entry(res.FirstKeptEntryID); e == nil || e.Role != provider.RoleUser {
 		t.Fatalf("kept from %+v", e)
 	}
-	if _, err := b.m.AppendCompaction(res.Summary, res.FirstKeptEntryID, res.TokensBefore, res.Details, false); err != nil {
+	if _, err := b.m.AppendCompaction(res.Summary, res.FirstKeptEntryID, res.TokensBefore, res.Details, false, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Compact(context.Background(), Params{Summarizer: summarizer(st), Branch: b.m.Path(""), Settings: settings(1000)}); !errors.Is(err, ErrAlreadyCompacted) {

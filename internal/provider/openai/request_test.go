@@ -127,7 +127,7 @@ func TestRequestBodyForATranscript(t *testing.T) {
       {"id": "call_3", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]},
     {"role": "tool", "content": "No result provided", "tool_call_id": "call_3"},
     {"role": "user", "content": "and now?"},
-    {"role": "assistant", "content": "deep thoughts", "tool_calls": [
+    {"role": "assistant", "content": null, "tool_calls": [
       {"id": "call_X", "type": "function", "function": {"name": "bash", "arguments": "{\"command\":\"pwd\"}"}}]},
     {"role": "tool", "content": "/home", "tool_call_id": "call_X"}
   ],

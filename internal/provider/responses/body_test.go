@@ -37,9 +37,9 @@ func inputOf(t *testing.T, req *provider.Request) []map[string]any {
 	return body.Input
 }
 
-// History from other models goes back as pi sends it: thinking without a signature as text, tool-call
-// ids made acceptable, item ids of other APIs hashed, item ids of another model of this API dropped,
-// text without an item id under pi's fallback ids.
+// History from other models goes back as pi 1.6 sends it: their thinking dropped, tool-call ids made
+// acceptable, item ids of other APIs hashed, item ids of another model of this API dropped, text
+// without an item id under pi's fallback ids.
 func TestForeignHistory(t *testing.T) {
 	m := openaiModel()
 	args := json.RawMessage(`{"command":"ls"}`)
@@ -59,8 +59,7 @@ func TestForeignHistory(t *testing.T) {
 	in := inputOf(t, &provider.Request{Model: m, Messages: msgs})
 	got, _ := json.Marshal(in)
 	for _, want := range []string{
-		`{"content":[{"annotations":[],"text":"hmm","type":"output_text"}],"id":"msg_pi_1","role":"assistant","status":"completed","type":"message"}`,
-		`{"content":[{"annotations":[],"text":"Looking.","type":"output_text"}],"id":"msg_pi_1_1","role":"assistant","status":"completed","type":"message"}`,
+		`{"content":[{"text":"one","type":"input_text"}],"role":"user"},{"content":[{"annotations":[],"text":"Looking.","type":"output_text"}],"id":"msg_pi_1","role":"assistant","status":"completed","type":"message"}`,
 		`{"arguments":"{\"command\":\"ls\"}","call_id":"toolu_01ABCdef","name":"bash","type":"function_call"}`,
 		`{"call_id":"toolu_01ABCdef","output":"ok","type":"function_call_output"}`,
 		`{"arguments":"{\"command\":\"ls\"}","call_id":"call_9","id":"fc_rjkytg3rl8is","name":"bash","type":"function_call"}`,

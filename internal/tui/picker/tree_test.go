@@ -1,6 +1,7 @@
 package picker
 
 import (
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -108,5 +109,39 @@ func TestTreePagesBySize(t *testing.T) {
 	}
 	if n := len(tr.View(100, 14)); n != 14 {
 		t.Fatalf("the tree takes %d rows of 14", n)
+	}
+}
+
+// pi 1.6's new entries in the tree: a context edit is bookkeeping, shown only with every entry
+// (ctrl+a) as "[context omit: <target>]"; a usage entry is never shown.
+func TestTreeShowsContextEditsAndHidesUsage(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/s.jsonl"
+	lines := `{"type":"session","version":3,"id":"00000000-0000-7000-8000-000000000001","timestamp":"2026-01-02T03:04:05.000Z","cwd":"/tmp"}
+{"type":"message","id":"00000001","parentId":null,"timestamp":"2026-01-02T03:04:06.000Z","message":{"role":"user","content":"question","timestamp":1}}
+{"type":"message","id":"00000002","parentId":"00000001","timestamp":"2026-01-02T03:04:07.000Z","message":{"role":"assistant","content":[],"api":"a","provider":"p","model":"m","usage":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":0,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}},"stopReason":"error","errorMessage":"boom","timestamp":2}}
+{"type":"context_edit","id":"00000003","parentId":"00000002","timestamp":"2026-01-02T03:04:08.000Z","targetId":"00000002","replacement":null}
+{"type":"usage","id":"00000004","parentId":"00000003","timestamp":"2026-01-02T03:04:09.000Z","kind":"cache_warm","provider":"p","model":"m","usage":{"input":5,"output":0,"cacheRead":0,"cacheWrite":0,"totalTokens":5,"cost":{"input":0,"output":0,"cacheRead":0,"cacheWrite":0,"total":0}}}
+{"type":"message","id":"00000005","parentId":"00000004","timestamp":"2026-01-02T03:04:10.000Z","message":{"role":"user","content":"again","timestamp":3}}
+`
+	if err := os.WriteFile(path, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store, err := session.Open(path, session.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	tr := treeOf(store, "")
+	v := view(tr, 100, 20)
+	mustContain(t, v, "user: question", "user: again")
+	if strings.Contains(v, "context") || strings.Contains(v, "usage") {
+		t.Fatalf("default view shows bookkeeping:\n%s", v)
+	}
+	sendNone(t, tr, keyOf(tea.KeyCtrlA))
+	v = view(tr, 100, 20)
+	mustContain(t, v, "[context omit: 00000002]")
+	if strings.Contains(v, "cache_warm") || strings.Contains(v, "usage") {
+		t.Fatalf("a usage entry is shown:\n%s", v)
 	}
 }

@@ -119,6 +119,9 @@ func (t *Tree) flatten(roots []*session.TreeNode) {
 // passes applies pi's rules and the filter mode to one row.
 func (t *Tree) passes(r treeRow) bool {
 	e := r.entry
+	if e.Type == session.TypeUsage {
+		return false // billing records, never shown (pi 1.6)
+	}
 	if e.Type == session.TypeMessage && e.Role == provider.RoleAssistant && e.ID != t.leaf {
 		// Tool-call-only steps are hidden unless they ended in an error or an abort.
 		if msg, err := e.Message(); err == nil {
@@ -130,7 +133,7 @@ func (t *Tree) passes(r treeRow) bool {
 	}
 	bookkeeping := false
 	switch e.Type {
-	case session.TypeLabel, session.TypeCustom, session.TypeModelChange, session.TypeThinkingLevelChange,
+	case session.TypeLabel, session.TypeContextEdit, session.TypeCustom, session.TypeModelChange, session.TypeThinkingLevelChange,
 		session.TypeSessionInfo:
 		bookkeeping = true
 	}

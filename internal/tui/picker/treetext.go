@@ -65,6 +65,8 @@ func (t *Tree) searchText(r treeRow) string {
 		parts = append(parts, "thinking", e.ThinkingLevel)
 	case session.TypeCustom:
 		parts = append(parts, "custom", e.CustomType)
+	case session.TypeContextEdit:
+		parts = append(parts, "context edit", editKind(e), e.TargetID)
 	case session.TypeLabel:
 		parts = append(parts, "label", e.Label)
 	}
@@ -133,6 +135,8 @@ func (t *Tree) styledText(e *session.Entry) string {
 		return th.Fg(theme.Dim, "[thinking: "+e.ThinkingLevel+"]")
 	case session.TypeCustom:
 		return th.Fg(theme.Dim, "[custom: "+e.CustomType+"]")
+	case session.TypeContextEdit:
+		return th.Fg(theme.Dim, "[context "+editKind(e)+": "+e.TargetID+"]")
 	case session.TypeLabel:
 		label := e.Label
 		if label == "" {
@@ -214,4 +218,12 @@ func formatToolCall(name string, raw json.RawMessage) string {
 		return "[" + name + ": " + string(r[:40]) + "...]"
 	}
 	return "[" + name + ": " + string(r) + "]"
+}
+
+// editKind is what a context_edit does to its target, in pi 1.6's words.
+func editKind(e *session.Entry) string {
+	if e.Replacement == nil {
+		return "omit"
+	}
+	return "replace"
 }

@@ -33,7 +33,7 @@ func (r *Renderer) Transcript(msgs []provider.Message, o TranscriptOptions, widt
 func (r *Renderer) Message(m provider.Message, results map[string]*provider.ToolResultMessage, o TranscriptOptions, width int) []string {
 	switch m := m.(type) {
 	case *provider.UserMessage:
-		return r.UserMessage(m, width)
+		return r.Prompt(m, o.Expand, width)
 	case *provider.AssistantMessage:
 		out := r.AssistantMessage(m, AssistantOptions{HideThinking: o.HideThinking}, width)
 		for _, c := range m.Content {

@@ -116,14 +116,32 @@ func checkSessions(c *checker) error {
 	if err != nil {
 		return err
 	}
-	sources := []struct {
-		label string
-		path  string
-	}{
-		{"pi's session", ra.sessionFile},
-		{"pi's fork", ra.forkFile},
-		{"pi-go's session", rb.sessionFile},
-		{"pi-go's fork", rb.forkFile},
+	type source struct {
+		label, path string
+		few         bool // opened with --session and over RPC only
+	}
+	sources := []source{
+		{"pi's session", ra.sessionFile, false},
+		{"pi's fork", ra.forkFile, false},
+		{"pi-go's session", rb.sessionFile, false},
+		{"pi-go's fork", rb.forkFile, false},
+	}
+	// Sessions in which each program recovered from a failed answer (pi 1.6 and pi-go omit the
+	// failed attempt with a context_edit; pi 0.73.1 ignores such entries), and a file in pi 1.6's
+	// format with context edits, usage entries and retain-none compactions (testdata/pi16).
+	for _, r := range recoveryRuns {
+		pa, pb, err := c.recoverySessions(r)
+		if err != nil {
+			c.rep.errorf("recovery run %s: %v", r.name, err)
+			continue
+		}
+		sources = append(sources, source{"pi's session after a recovered " + r.name, pa, true},
+			source{"pi-go's session after a recovered " + r.name, pb, true})
+	}
+	if projection, err := filepath.Abs(filepath.Join("testdata", "pi16", "session-projection", "session.jsonl")); err == nil {
+		if _, err := os.Stat(projection); err == nil {
+			sources = append(sources, source{"a pi 1.6 file with context edits, usage entries and retain-none compactions", projection, true})
+		}
 	}
 	ways := []struct {
 		how   string
@@ -139,6 +157,9 @@ func checkSessions(c *checker) error {
 	}
 	for si, src := range sources {
 		for wi, way := range ways {
+			if src.few && !(len(way.extra) == 0 && (way.how == "session" || way.how == "rpc")) {
+				continue
+			}
 			name := fmt.Sprintf("open-%d-%d", si+1, wi+1)
 			what := fmt.Sprintf("%s opened with %s %s", src.label, way.how, strings.Join(way.extra, " "))
 			oa, err := c.openSession(name, c.pi, src.path, way.how, way.extra...)
@@ -210,4 +231,27 @@ func firstDiff(a, b []byte) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// recoverySessions runs r in both programs and returns the session file each wrote.
+func (c *checker) recoverySessions(r recoveryRun) (piFile, piGoFile string, err error) {
+	wa, wb, err := c.pair("recovery-" + r.name)
+	if err != nil {
+		return "", "", err
+	}
+	defer wa.close()
+	defer wb.close()
+	var files [2]string
+	for i, w := range []*workspace{wa, wb} {
+		res, err := runRecovery(w, r, i == 1)
+		if err != nil {
+			return "", "", err
+		}
+		sf := w.sessionFiles()
+		if len(sf) != 1 {
+			return "", "", fmt.Errorf("%s: %d session files, want 1 (exit %d: %s)", w.prog.name, len(sf), res.code, res.stderr)
+		}
+		files[i] = sf[0]
+	}
+	return files[0], files[1], nil
 }

@@ -86,8 +86,14 @@ func main() {
 	} else if v := strings.TrimSpace(string(res)); v != ver.name {
 		fmt.Fprintf(os.Stderr, "warning: pi reports version %s, the checks are set for %s (-pi-version)\n", v, ver.name)
 	}
+	want := map[string]bool{}
+	for _, n := range strings.Split(*only, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			want[n] = true
+		}
+	}
 	if *record != "" {
-		if err := recordFixtures(*record, dir, piProg, ver); err != nil {
+		if err := recordFixtures(*record, dir, piProg, ver, want); err != nil {
 			fail(err)
 		}
 		return
@@ -118,12 +124,6 @@ func main() {
 			fail(fmt.Errorf("probing %s: %w", p.name, err))
 		}
 		fmt.Printf("%s ends a run with agent_settled: %v\n", p.name, p.settles)
-	}
-	want := map[string]bool{}
-	for _, n := range strings.Split(*only, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			want[n] = true
-		}
 	}
 	for _, ch := range checks {
 		if len(want) > 0 && !want[ch.name] {

@@ -22,8 +22,16 @@ import (
 //	rpc-new/         the commands RPC gained after 0.73.1 (pi >= 1.x only): transcript.jsonl,
 //	                 requests/NNN.json, session.jsonl
 //
-// work is where the workspaces go.
-func recordFixtures(dir, work string, prog program, ver *piVersion) error {
+//	recovery/        pi >= 1.x only: a retried 500 and an overflow recovered by compaction, each
+//	                 in --mode json (recoveryRuns): events.jsonl, requests/NNN.json, session.jsonl
+//
+//	session-projection/resume-request.json  pi >= 1.x only: the request pi sends when it resumes the
+//	                 hand-written session.jsonl beside it (the rest of that directory is not recorded)
+//
+// work is where the workspaces go; only, when not empty, names the sets to record (-only
+// recovery,session-projection,json-tool-run: json-tool-run stands for the four sets recorded
+// together), the others are left as they are.
+func recordFixtures(dir, work string, prog program, ver *piVersion, only map[string]bool) error {
 	rep, err := newReport(filepath.Join(work, "diffs.txt"), false, 0)
 	if err != nil {
 		return err
@@ -33,13 +41,30 @@ func recordFixtures(dir, work string, prog program, ver *piVersion) error {
 	if c.pi.settles, err = c.probeSettles(c.pi); err != nil {
 		return fmt.Errorf("probing pi: %w", err)
 	}
+	wanted := func(set string) bool { return len(only) == 0 || only[set] }
 	for _, set := range fixture.Sets {
+		if !wanted(set) {
+			continue
+		}
 		if err := os.RemoveAll(filepath.Join(dir, set)); err != nil {
 			return err
 		}
 	}
 	write := func(set string, w *workspace, files map[string]string) error {
 		return writeFixtureSet(filepath.Join(dir, set), w.root, c.piPackage, files)
+	}
+	if ver.newerChecks && wanted("recovery") {
+		if err := c.recordRecovery(write); err != nil {
+			return err
+		}
+	}
+	if ver.newerChecks && wanted("session-projection") {
+		if err := c.recordProjectionResume(dir); err != nil {
+			return err
+		}
+	}
+	if len(only) > 0 && !only["json-tool-run"] {
+		return nil // the sets below are recorded together
 	}
 
 	// The tool run in --mode json.

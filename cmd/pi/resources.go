@@ -1,0 +1,41 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/resources"
+)
+
+// loadResources finds the prompt templates and skills as pi 1.6 does, with the settings and trust
+// decision as they stand now (so /reload sees edited settings).
+func (a *app) loadResources(cwd string) *resources.Set {
+	home, _ := os.UserHomeDir()
+	if h := os.Getenv("HOME"); h != "" {
+		home = h
+	}
+	global, project := a.settings.ResourceLists()
+	return resources.Load(resources.Options{
+		AgentDir:       a.paths.Dir,
+		Cwd:            cwd,
+		Home:           home,
+		ProjectTrusted: a.projectTrusted,
+		GlobalSkills:   global.Skills,
+		GlobalPrompts:  global.Prompts,
+		ProjectSkills:  project.Skills,
+		ProjectPrompts: project.Prompts,
+		SkillPaths:     a.opts.Skills,
+		TemplatePaths:  a.opts.PromptTemplates,
+		NoSkills:       a.opts.NoSkills,
+		NoTemplates:    a.opts.NoPromptTemplates,
+	})
+}
+
+// reloadPrompt re-reads the system prompt's files and the context files for /reload; problems go
+// where the session's warnings go.
+func (a *app) reloadPrompt(cwd string) (harness.SystemPromptOptions, error) {
+	return a.systemPromptOptions(cwd, func(format string, args ...any) {
+		a.sessionWarning(fmt.Errorf(format, args...))
+	})
+}

@@ -1,0 +1,31 @@
+package render
+
+import (
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/resources"
+	"github.com/pi-go/pi-go/internal/tui/theme"
+)
+
+// Prompt renders a user message as the chat shows it: a skill invocation (/skill:name) as pi does,
+// a collapsed "[skill] name" line (the skill's instructions in full when expanded) followed by the
+// words typed after the command as a user message of their own; any other message as UserMessage.
+func (r *Renderer) Prompt(m *provider.UserMessage, expanded bool, width int) []string {
+	text := provider.TextOf(m.Content, "")
+	b, ok := resources.ParseSkillBlock(text)
+	if !ok || len(m.Content) != 1 {
+		return r.UserMessage(m, width)
+	}
+	var out []string
+	if expanded {
+		out = r.labelBox("skill", "**"+b.Name+"**\n\n"+b.Content, width)
+	} else {
+		cw := max(width-2, 1)
+		line := r.label("skill") + " " + r.th.Fg(theme.CustomMessageText, b.Name) +
+			r.th.Fg(theme.Dim, " ("+r.keys.Expand+" to expand)")
+		out = append([]string{""}, box(wrap(line, cw), width, 1, 1, r.th.BgSeq(theme.CustomMessageBg))...)
+	}
+	if b.UserMessage != "" {
+		out = append(out, r.UserText(b.UserMessage, width)...)
+	}
+	return out
+}
