@@ -14,7 +14,9 @@ import (
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/provider/anthropic"
 	"github.com/pi-go/pi-go/internal/provider/demo"
+	"github.com/pi-go/pi-go/internal/provider/google"
 	"github.com/pi-go/pi-go/internal/provider/openai"
+	"github.com/pi-go/pi-go/internal/provider/responses"
 	"github.com/pi-go/pi-go/internal/resources"
 	"github.com/pi-go/pi-go/internal/session"
 	"github.com/pi-go/pi-go/internal/tools/shell"
@@ -438,6 +440,8 @@ func newRouter() *provider.Router {
 	// up to twelve requests under the harness's own (visible, abortable) retries. The harness retries.
 	r.HandleAPI(provider.APIOpenAICompletions, openai.New(openai.Config{}))
 	r.HandleAPI(provider.APIAnthropicMessages, anthropic.New(anthropic.Config{CacheRetention: cacheRetention()}))
+	r.HandleAPI(provider.APIOpenAIResponses, responses.New(responses.Config{}))
+	r.HandleAPI(provider.APIGoogleGenerativeAI, google.New(google.Config{}))
 	r.HandleProvider(demo.ProviderName, openai.New(openai.Config{HTTPClient: demo.HTTPClient(demo.Options{})}))
 	return r
 }

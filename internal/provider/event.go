@@ -48,8 +48,11 @@ type AssistantEvent struct {
 	// Message is the final message of done and error events (JSON key "message" or "error").
 	Message *AssistantMessage
 
-	source *StreamBuilder // the builder that owns Partial; nil for events made otherwise
+	source snapshotter // the builder that owns Partial; nil for events made otherwise
 }
+
+// snapshotter is a builder whose message keeps changing after its events: it makes the copies.
+type snapshotter interface{ snapshot() *AssistantMessage }
 
 // Snapshot returns a copy of the message so far that the caller may keep: the partial message as it
 // is now (while the event is handled, as of this event; later, as the stream has grown since), or the
