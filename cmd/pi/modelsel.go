@@ -29,7 +29,7 @@ type modelSelection struct {
 const noModelsMessage = `No models available.
 
 Configure a model, then run pi again:
-  export OPENAI_API_KEY=sk-...                       (or OPENROUTER_API_KEY, GROQ_API_KEY, DEEPSEEK_API_KEY, ...)
+  export ANTHROPIC_API_KEY=sk-ant-...                (or OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY, ...)
   pi --base-url http://localhost:11434/v1 --model qwen2.5-coder   (any OpenAI-compatible server)
   ~/.pi/agent/models.json                            (custom providers, as pi reads them)
 or try the offline demo model: pi --provider demo -p "hello"`

@@ -13,7 +13,7 @@ const (
 )
 
 // Hint is the one line shown beside the demo model telling the user how to configure a real one.
-const Hint = "Offline demo model (scripted answers). For a real model: export OPENAI_API_KEY=…, " +
+const Hint = "Offline demo model (scripted answers). For a real model: export ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY, " +
 	"or pi --base-url http://localhost:11434/v1 --model <id> for any OpenAI-compatible server, " +
 	"or add a provider to ~/.pi/agent/models.json."
 

@@ -72,9 +72,9 @@ const (
 	tryAbort     = "- **Abort**: **Escape** stops me mid-sentence; whatever you had queued goes back into the editor."
 	tryThinking  = "- **Thinking**: **Shift+Tab** cycles the thinking level; when it is on I stream a short (scripted) reasoning first."
 	trySessions  = "- **Sessions**: the conversation is saved as you go; `pi -c` continues the last one, `pi -r` picks an older one."
-	configBrief  = "To talk to a real model: set `OPENAI_API_KEY`, or start `pi --base-url http://localhost:11434/v1 --model qwen2.5-coder` for a local OpenAI-compatible server (Ollama, llama.cpp, vLLM), or add a provider to `~/.pi/agent/models.json`."
+	configBrief  = "To talk to a real model: set `ANTHROPIC_API_KEY`, `OPENAI_API_KEY` or `GEMINI_API_KEY`, or start `pi --base-url http://localhost:11434/v1 --model qwen2.5-coder` for a local OpenAI-compatible server (Ollama, llama.cpp, vLLM), or add a provider to `~/.pi/agent/models.json`."
 	configDetail = "To use a real model instead of me:\n\n" +
-		"1. **OpenAI**: `export OPENAI_API_KEY=sk-…` and start `pi` (pick a model with `--model`).\n" +
+		"1. **Anthropic, OpenAI or Google**: `export ANTHROPIC_API_KEY=…` (or `OPENAI_API_KEY`, `GEMINI_API_KEY`) and start `pi` (pick a model with `--model`).\n" +
 		"2. **Any OpenAI-compatible server**: `pi --base-url http://localhost:11434/v1 --model qwen2.5-coder` works with Ollama, llama.cpp or vLLM, with no key if the server needs none (`OPENAI_BASE_URL` does the same).\n" +
 		"3. **Several providers**: describe them in `~/.pi/agent/models.json`:\n\n" +
 		"```json\n" +

@@ -7,8 +7,8 @@ import (
 )
 
 // DefaultDemoHint tells how to leave the demo model (pi-go's flags and environment).
-const DefaultDemoHint = "To use a real model set OPENAI_API_KEY (and OPENAI_BASE_URL or --base-url for " +
-	"another endpoint), or pick one with --provider/--model."
+const DefaultDemoHint = "To use a real model set ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY (or --base-url for " +
+	"an OpenAI-compatible endpoint), or pick one with --provider/--model."
 
 // HeaderInfo is what the header at the top of the session shows.
 type HeaderInfo struct {
