@@ -9,6 +9,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/provider/google/googletest"
+	"github.com/pi-go/pi-go/internal/provider/loopback"
 	"github.com/pi-go/pi-go/internal/provider/pi16fixture"
 )
 
@@ -36,19 +37,19 @@ func TestPi16Requests(t *testing.T) {
 				t.Fatalf("%d recorded requests, %d answers", len(run.Requests), len(tc.answers))
 			}
 			for n, answer := range tc.answers {
-				s := newScript(t, sse(answer))
-				req := run.Request(tc.model(s.srv.URL), n)
+				s := loopback.New(t, loopback.SSE(answer))
+				req := run.Request(tc.model(s.URL), n)
 				_, got := collect(t, context.Background(), req)
 				if got.StopReason == provider.StopReasonError {
 					t.Fatalf("request %d: %s", n+1, got.ErrorMessage)
 				}
-				if want := "/v1beta/models/" + req.Model.ID + ":streamGenerateContent"; s.paths[0] != want {
-					t.Errorf("request %d path %s, want %s", n+1, s.paths[0], want)
+				if want := "/v1beta/models/" + req.Model.ID + ":streamGenerateContent"; s.Path(0) != want {
+					t.Errorf("request %d path %s, want %s", n+1, s.Path(0), want)
 				}
-				if h := s.headers[0]; h.Get("x-goog-api-key") != "mock-key" {
+				if h := s.Header(0); h.Get("x-goog-api-key") != "mock-key" {
 					t.Errorf("request %d headers %v", n+1, h)
 				}
-				body, err := pi16fixture.Canonical(s.body(0))
+				body, err := pi16fixture.Canonical(s.Body(0))
 				if err != nil {
 					t.Fatal(err)
 				}

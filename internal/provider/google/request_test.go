@@ -8,20 +8,21 @@ import (
 
 	"github.com/pi-go/pi-go/internal/provider"
 	gt "github.com/pi-go/pi-go/internal/provider/google/googletest"
+	"github.com/pi-go/pi-go/internal/provider/loopback"
 	"github.com/pi-go/pi-go/internal/provider/pi16fixture"
 )
 
 // sent streams req against a loopback server and returns the body the SDK sent, canonical.
 func sent(t *testing.T, m *provider.Model, req *provider.Request) string {
 	t.Helper()
-	s := newScript(t, sse(gt.NewStream("r", m.ID, 5).Finish("STOP", gt.Usage{Candidates: 1}, gt.Text("ok", ""))))
-	m.BaseURL = s.srv.URL + "/v1beta"
+	s := loopback.New(t, loopback.SSE(gt.NewStream("r", m.ID, 5).Finish("STOP", gt.Usage{Candidates: 1}, gt.Text("ok", ""))))
+	m.BaseURL = s.URL + "/v1beta"
 	req.Model = m
 	_, msg := collect(t, context.Background(), req)
 	if msg.StopReason == provider.StopReasonError {
 		t.Fatalf("%s", msg.ErrorMessage)
 	}
-	body, err := pi16fixture.Canonical(s.body(0))
+	body, err := pi16fixture.Canonical(s.Body(0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,13 +9,14 @@ import (
 
 	"github.com/pi-go/pi-go/internal/provider"
 	gt "github.com/pi-go/pi-go/internal/provider/google/googletest"
+	"github.com/pi-go/pi-go/internal/provider/loopback"
 )
 
 func TestStreamEvents(t *testing.T) {
-	s := newScript(t, sse(gt.Pi16Answers()[0]))
+	s := loopback.New(t, loopback.SSE(gt.Pi16Answers()[0]))
 	var firstThought *provider.AssistantMessage
 	var events []*provider.AssistantEvent
-	msg := New(Config{}).Stream(context.Background(), userRequest(pi16Model(s.srv.URL), "hi"), func(e *provider.AssistantEvent) {
+	msg := New(Config{}).Stream(context.Background(), userRequest(pi16Model(s.URL), "hi"), func(e *provider.AssistantEvent) {
 		events = append(events, e)
 		if e.Type == provider.EventThinkingDelta && firstThought == nil {
 			firstThought = e.Snapshot() // kept: a snapshot, as consumers keep it
@@ -50,8 +51,8 @@ func TestBlocksAndSignatures(t *testing.T) {
 		Chunk(gt.Thought("a", "")).Chunk(gt.Thought("b", "c2ln")).
 		Chunk(gt.Text("one", "")).Chunk(gt.Thought("c", "")).Chunk(gt.Text("two", "")).
 		Finish("STOP", gt.Usage{Candidates: 3}, gt.Text("", "ZW5k"), gt.Call("read", `{"path":"<a&b>"}`, "call_7", ""))
-	s := newScript(t, sse(stream))
-	_, msg := collect(t, context.Background(), userRequest(pi16Model(s.srv.URL), "hi"))
+	s := loopback.New(t, loopback.SSE(stream))
+	_, msg := collect(t, context.Background(), userRequest(pi16Model(s.URL), "hi"))
 	var kinds []string
 	for _, c := range msg.Content {
 		kinds = append(kinds, c.Type+":"+c.Text+c.Thinking)
@@ -85,8 +86,8 @@ func TestStopReasons(t *testing.T) {
 			"Malformed data in Gemini stream: the SDK could not read it (interface conversion"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newScript(t, sse(tc.stream))
-			events, msg := collect(t, context.Background(), userRequest(pi16Model(s.srv.URL), "hi"))
+			s := loopback.New(t, loopback.SSE(tc.stream))
+			events, msg := collect(t, context.Background(), userRequest(pi16Model(s.URL), "hi"))
 			if msg.StopReason != tc.reason || !strings.HasPrefix(msg.ErrorMessage, tc.errText) {
 				t.Fatalf("stop %s %q, want %s %q", msg.StopReason, msg.ErrorMessage, tc.reason, tc.errText)
 			}
@@ -105,21 +106,21 @@ func TestHTTPErrors(t *testing.T) {
 		retryable bool
 		overflow  bool
 	}{
-		{"rate limit", status(429, gt.ErrorBody(429, "RESOURCE_EXHAUSTED", "Resource has been exhausted (e.g. check quota).")),
+		{"rate limit", loopback.Status(429, gt.ErrorBody(429, "RESOURCE_EXHAUSTED", "Resource has been exhausted (e.g. check quota).")),
 			`got status: 429 Too Many Requests. {"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}`, true, false},
-		{"overloaded", status(503, gt.ErrorBody(503, "UNAVAILABLE", "The model is overloaded.")), "got status: 503 Service Unavailable.", true, false},
-		{"bad key", status(400, gt.ErrorBody(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.")), "got status: 400 Bad Request.", false, false},
-		{"overflow", status(400, gt.ErrorBody(400, "INVALID_ARGUMENT", "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).")),
+		{"overloaded", loopback.Status(503, gt.ErrorBody(503, "UNAVAILABLE", "The model is overloaded.")), "got status: 503 Service Unavailable.", true, false},
+		{"bad key", loopback.Status(400, gt.ErrorBody(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.")), "got status: 400 Bad Request.", false, false},
+		{"overflow", loopback.Status(400, gt.ErrorBody(400, "INVALID_ARGUMENT", "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).")),
 			"got status: 400 Bad Request.", false, true},
-		{"plain text", status(502, "Bad Gateway"), "got status: 502 Bad Gateway.", true, false},
-		{"quota with a long retry delay", status(429, `{"error":{"code":429,"message":"You exceeded your current quota.","status":"RESOURCE_EXHAUSTED",`+
+		{"plain text", loopback.Status(502, "Bad Gateway"), "got status: 502 Bad Gateway.", true, false},
+		{"quota with a long retry delay", loopback.Status(429, `{"error":{"code":429,"message":"You exceeded your current quota.","status":"RESOURCE_EXHAUSTED",`+
 			`"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"3600s"}]}}`), "got status: 429 Too Many Requests.", false, false},
-		{"rate limit with a short retry delay", status(429, `{"error":{"code":429,"message":"Rate limited.","status":"RESOURCE_EXHAUSTED",`+
+		{"rate limit with a short retry delay", loopback.Status(429, `{"error":{"code":429,"message":"Rate limited.","status":"RESOURCE_EXHAUSTED",`+
 			`"details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"7s"}]}}`), "got status: 429 Too Many Requests.", true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newScript(t, tc.handler)
-			req := userRequest(pi16Model(s.srv.URL), "hi")
+			s := loopback.New(t, tc.handler)
+			req := userRequest(pi16Model(s.URL), "hi")
 			req.Options.MaxRetryDelay = time.Minute
 			events, msg := collect(t, context.Background(), req)
 			if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, tc.want) {
@@ -131,20 +132,20 @@ func TestHTTPErrors(t *testing.T) {
 			if got := provider.IsContextOverflow(msg, 0); got != tc.overflow {
 				t.Errorf("overflow %v, want %v", got, tc.overflow)
 			}
-			if eventTypes(events) != "error" || len(s.bodies) != 1 {
-				t.Errorf("events %s, %d requests", eventTypes(events), len(s.bodies))
+			if eventTypes(events) != "error" || s.Count() != 1 {
+				t.Errorf("events %s, %d requests", eventTypes(events), s.Count())
 			}
 		})
 	}
 }
 
 func TestNoKeyNoRequest(t *testing.T) {
-	s := newScript(t)
-	req := userRequest(pi16Model(s.srv.URL), "hi")
+	s := loopback.New(t)
+	req := userRequest(pi16Model(s.URL), "hi")
 	req.Options.APIKey = ""
 	_, msg := collect(t, context.Background(), req)
-	if msg.ErrorMessage != "No API key for provider: mockgem" || len(s.bodies) != 0 {
-		t.Errorf("%q, %d requests", msg.ErrorMessage, len(s.bodies))
+	if msg.ErrorMessage != "No API key for provider: mockgem" || s.Count() != 0 {
+		t.Errorf("%q, %d requests", msg.ErrorMessage, s.Count())
 	}
 }
 
@@ -159,10 +160,10 @@ func stall(head string) http.HandlerFunc {
 }
 
 func TestAbortMidStream(t *testing.T) {
-	s := newScript(t, stall(gt.NewStream("r", "m", 5).Chunk(gt.Text("partial", "")).Cut()))
+	s := loopback.New(t, stall(gt.NewStream("r", "m", 5).Chunk(gt.Text("partial", "")).Cut()))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	msg := New(Config{}).Stream(ctx, userRequest(pi16Model(s.srv.URL), "hi"), func(e *provider.AssistantEvent) {
+	msg := New(Config{}).Stream(ctx, userRequest(pi16Model(s.URL), "hi"), func(e *provider.AssistantEvent) {
 		if e.Type == provider.EventTextDelta {
 			cancel()
 		}
@@ -173,8 +174,8 @@ func TestAbortMidStream(t *testing.T) {
 }
 
 func TestIdleTimeout(t *testing.T) {
-	s := newScript(t, stall(""))
-	req := userRequest(pi16Model(s.srv.URL), "hi")
+	s := loopback.New(t, stall(""))
+	req := userRequest(pi16Model(s.URL), "hi")
 	req.Options.IdleTimeout = 50 * time.Millisecond
 	_, msg := collect(t, context.Background(), req)
 	if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, "Request timed out") || !provider.IsRetryable(msg) {
@@ -183,7 +184,7 @@ func TestIdleTimeout(t *testing.T) {
 }
 
 func TestConnectionDropped(t *testing.T) {
-	s := newScript(t, func(w http.ResponseWriter, r *http.Request) {
+	s := loopback.New(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(200)
 		w.Write([]byte(gt.NewStream("r", "m", 5).Chunk(gt.Text("partial", "")).Cut()))
@@ -192,7 +193,7 @@ func TestConnectionDropped(t *testing.T) {
 			conn.Close() // mid-chunk: the chunked body never ends
 		}
 	})
-	_, msg := collect(t, context.Background(), userRequest(pi16Model(s.srv.URL), "hi"))
+	_, msg := collect(t, context.Background(), userRequest(pi16Model(s.URL), "hi"))
 	if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, "Connection lost") ||
 		!provider.IsRetryable(msg) || msg.Content[0].Text != "partial" {
 		t.Errorf("dropped connection: %s %q", msg.StopReason, msg.ErrorMessage)
@@ -200,9 +201,9 @@ func TestConnectionDropped(t *testing.T) {
 }
 
 func TestConnectionRefused(t *testing.T) {
-	s := newScript(t)
-	url := s.srv.URL
-	s.srv.Close()
+	s := loopback.New(t)
+	url := s.URL
+	s.Close()
 	_, msg := collect(t, context.Background(), userRequest(pi16Model(url), "hi"))
 	if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, "Connection error: ") || !provider.IsRetryable(msg) {
 		t.Errorf("refused: %s %q", msg.StopReason, msg.ErrorMessage)

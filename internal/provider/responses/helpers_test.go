@@ -2,72 +2,11 @@ package responses
 
 import (
 	"context"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/provider"
 )
-
-// script is a loopback server that answers each request with the next handler and keeps the bodies.
-type script struct {
-	srv      *httptest.Server
-	mu       sync.Mutex
-	bodies   [][]byte
-	headers  []http.Header
-	paths    []string
-	handlers []http.HandlerFunc
-}
-
-func newScript(t *testing.T, handlers ...http.HandlerFunc) *script {
-	t.Helper()
-	s := &script{handlers: handlers}
-	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		s.mu.Lock()
-		n := len(s.bodies)
-		s.bodies = append(s.bodies, body)
-		s.headers = append(s.headers, r.Header.Clone())
-		s.paths = append(s.paths, r.URL.Path)
-		s.mu.Unlock()
-		if n >= len(s.handlers) {
-			http.Error(w, "unexpected request", http.StatusInternalServerError)
-			return
-		}
-		s.handlers[n](w, r)
-	}))
-	t.Cleanup(s.srv.Close)
-	return s
-}
-
-func (s *script) body(i int) []byte {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.bodies[i]
-}
-
-// sse answers with an event stream.
-func sse(stream string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, stream)
-	}
-}
-
-// status answers with an error status and body.
-func status(code int, body string, headers ...string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		for i := 0; i+1 < len(headers); i += 2 {
-			w.Header().Set(headers[i], headers[i+1])
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(code)
-		io.WriteString(w, body)
-	}
-}
 
 // pi16Model is the model of the recorded runs (scripts/interop/record-apis).
 func pi16Model(base string) *provider.Model {

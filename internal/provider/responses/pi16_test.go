@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/provider/loopback"
 	"github.com/pi-go/pi-go/internal/provider/pi16fixture"
 	"github.com/pi-go/pi-go/internal/provider/responses/responsestest"
 )
@@ -32,20 +33,20 @@ func TestPi16Requests(t *testing.T) {
 				t.Fatalf("%d recorded requests, %d answers", len(run.Requests), len(tc.answers))
 			}
 			for n, answer := range tc.answers {
-				s := newScript(t, sse(answer))
-				req := run.Request(pi16Model(s.srv.URL), n)
+				s := loopback.New(t, loopback.SSE(answer))
+				req := run.Request(pi16Model(s.URL), n)
 				_, got := collect(t, context.Background(), req)
 				if got.StopReason == provider.StopReasonError {
 					t.Fatalf("request %d: %s", n+1, got.ErrorMessage)
 				}
-				if s.paths[0] != "/v1/responses" {
-					t.Errorf("request %d path %s", n+1, s.paths[0])
+				if s.Path(0) != "/v1/responses" {
+					t.Errorf("request %d path %s", n+1, s.Path(0))
 				}
-				if h := s.headers[0]; h.Get("Authorization") != "Bearer mock-key" || h.Get("session-id") != run.SessionID ||
+				if h := s.Header(0); h.Get("Authorization") != "Bearer mock-key" || h.Get("session-id") != run.SessionID ||
 					h.Get("x-client-request-id") != run.SessionID {
 					t.Errorf("request %d headers %v", n+1, h)
 				}
-				if body, want := string(s.body(0)), string(run.Requests[n]); body != want {
+				if body, want := string(s.Body(0)), string(run.Requests[n]); body != want {
 					t.Errorf("request %d body differs from pi's\n got: %s\nwant: %s", n+1, body, want)
 				}
 				comparable := func(m *provider.AssistantMessage) string {

@@ -8,14 +8,15 @@ import (
 	"time"
 
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/provider/loopback"
 	rt "github.com/pi-go/pi-go/internal/provider/responses/responsestest"
 )
 
 func TestStreamEvents(t *testing.T) {
-	s := newScript(t, sse(rt.Pi16Answers()[0]))
+	s := loopback.New(t, loopback.SSE(rt.Pi16Answers()[0]))
 	var firstText *provider.AssistantMessage
 	var events []*provider.AssistantEvent
-	msg := New(Config{}).Stream(context.Background(), userRequest(pi16Model(s.srv.URL), "hi"), func(e *provider.AssistantEvent) {
+	msg := New(Config{}).Stream(context.Background(), userRequest(pi16Model(s.URL), "hi"), func(e *provider.AssistantEvent) {
 		events = append(events, e)
 		if e.Type == provider.EventTextDelta && firstText == nil {
 			firstText = e.Snapshot() // kept: a snapshot, as consumers keep it
@@ -48,8 +49,8 @@ func TestStreamEvents(t *testing.T) {
 func TestReasoningBackfill(t *testing.T) {
 	stream := rt.NewStream("resp_1", "m").Reasoning("rs_1", "", "Thinking.").Message("msg_1", "", "Hi.").Cut()
 	stream += "event: response.completed\ndata: " + `{"type":"response.completed","sequence_number":99,"response":{"id":"resp_1","status":"completed","output":[{"id":"rs_1","type":"reasoning","encrypted_content":"ENC","summary":[]}],"usage":null}}` + "\n\n"
-	s := newScript(t, sse(stream))
-	_, msg := collect(t, context.Background(), userRequest(pi16Model(s.srv.URL), "hi"))
+	s := loopback.New(t, loopback.SSE(stream))
+	_, msg := collect(t, context.Background(), userRequest(pi16Model(s.URL), "hi"))
 	want := `{"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Thinking."}],"encrypted_content":"ENC"}`
 	if got := msg.Content[0].ThinkingSignature; got != want {
 		t.Errorf("signature\n got: %s\nwant: %s", got, want)
@@ -73,8 +74,8 @@ func TestStopReasons(t *testing.T) {
 			"OpenAI Responses stream completed with an unfinished tool call: bash (c1|fc_1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newScript(t, sse(tc.stream))
-			events, msg := collect(t, context.Background(), userRequest(pi16Model(s.srv.URL), "hi"))
+			s := loopback.New(t, loopback.SSE(tc.stream))
+			events, msg := collect(t, context.Background(), userRequest(pi16Model(s.URL), "hi"))
 			if msg.StopReason != tc.reason || !strings.HasPrefix(msg.ErrorMessage, tc.errText) {
 				t.Fatalf("stop %s %q, want %s %q", msg.StopReason, msg.ErrorMessage, tc.reason, tc.errText)
 			}
@@ -85,8 +86,8 @@ func TestStopReasons(t *testing.T) {
 		})
 	}
 	// A mid-stream rate limit keeps what came before it and is retried.
-	s := newScript(t, sse(rt.NewStream("r", "m").Message("msg", "", "partial").Error("rate_limit_exceeded", "Rate limit reached")))
-	_, msg := collect(t, context.Background(), userRequest(pi16Model(s.srv.URL), "hi"))
+	s := loopback.New(t, loopback.SSE(rt.NewStream("r", "m").Message("msg", "", "partial").Error("rate_limit_exceeded", "Rate limit reached")))
+	_, msg := collect(t, context.Background(), userRequest(pi16Model(s.URL), "hi"))
 	if !provider.IsRetryable(msg) || len(msg.Content) != 1 || msg.Content[0].Text != "partial" {
 		t.Errorf("mid-stream rate limit: retryable %v, content %+v", provider.IsRetryable(msg), msg.Content)
 	}
@@ -102,20 +103,20 @@ func TestHTTPErrors(t *testing.T) {
 		retryable bool
 		overflow  bool
 	}{
-		{"rate limit", status(429, rateLimit, "Retry-After", "2"), 0,
+		{"rate limit", loopback.Status(429, rateLimit, "Retry-After", "2"), 0,
 			`mockresp API error (429): {"message":"Rate limit reached for gpt-5 on tokens per min.","type":"tokens","param":null,"code":"rate_limit_exceeded"}`, true, false},
-		{"rate limit beyond the retry limit", status(429, rateLimit, "Retry-After", "3600"), time.Minute,
+		{"rate limit beyond the retry limit", loopback.Status(429, rateLimit, "Retry-After", "3600"), time.Minute,
 			"Server asked to retry after 1h0m0s", false, false},
-		{"server error without body", status(500, ""), 0, "mockresp API error (500): 500 status code (no body)", true, false},
-		{"overloaded text body", status(503, "upstream overloaded"), 0, "mockresp API error (503): 503 upstream overloaded", true, false},
-		{"bad key", status(401, `{"error":{"message":"Incorrect API key provided: sk-test-key.","type":"invalid_request_error","code":"invalid_api_key"}}`), 0,
+		{"server error without body", loopback.Status(500, ""), 0, "mockresp API error (500): 500 status code (no body)", true, false},
+		{"overloaded text body", loopback.Status(503, "upstream overloaded"), 0, "mockresp API error (503): 503 upstream overloaded", true, false},
+		{"bad key", loopback.Status(401, `{"error":{"message":"Incorrect API key provided: sk-test-key.","type":"invalid_request_error","code":"invalid_api_key"}}`), 0,
 			`mockresp API error (401): {"message":"Incorrect API key provided: [redacted].","type":"invalid_request_error","code":"invalid_api_key"}`, false, false},
-		{"context overflow", status(400, `{"error":{"message":"Your input exceeds the context window of this model. Please adjust your input and try again.","type":"invalid_request_error","code":"context_length_exceeded"}}`), 0,
+		{"context overflow", loopback.Status(400, `{"error":{"message":"Your input exceeds the context window of this model. Please adjust your input and try again.","type":"invalid_request_error","code":"context_length_exceeded"}}`), 0,
 			"mockresp API error (400): ", false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newScript(t, tc.handler)
-			req := userRequest(pi16Model(s.srv.URL), "hi")
+			s := loopback.New(t, tc.handler)
+			req := userRequest(pi16Model(s.URL), "hi")
 			req.Options.MaxRetryDelay = tc.maxDelay
 			events, msg := collect(t, context.Background(), req)
 			if msg.StopReason != provider.StopReasonError || !strings.Contains(msg.ErrorMessage, tc.want) {
@@ -130,20 +131,20 @@ func TestHTTPErrors(t *testing.T) {
 			if eventTypes(events) != "error" {
 				t.Errorf("events %s: an answer that never began has no start", eventTypes(events))
 			}
-			if len(s.bodies) != 1 {
-				t.Errorf("%d requests: the SDK must not retry", len(s.bodies))
+			if s.Count() != 1 {
+				t.Errorf("%d requests: the SDK must not retry", s.Count())
 			}
 		})
 	}
 }
 
 func TestNoKeyNoRequest(t *testing.T) {
-	s := newScript(t)
-	req := userRequest(pi16Model(s.srv.URL), "hi")
+	s := loopback.New(t)
+	req := userRequest(pi16Model(s.URL), "hi")
 	req.Options.APIKey = ""
 	_, msg := collect(t, context.Background(), req)
-	if msg.ErrorMessage != "No API key for provider: mockresp" || len(s.bodies) != 0 {
-		t.Errorf("%q, %d requests", msg.ErrorMessage, len(s.bodies))
+	if msg.ErrorMessage != "No API key for provider: mockresp" || s.Count() != 0 {
+		t.Errorf("%q, %d requests", msg.ErrorMessage, s.Count())
 	}
 }
 
@@ -159,11 +160,11 @@ func stall(head string) http.HandlerFunc {
 }
 
 func TestAbortMidStream(t *testing.T) {
-	s := newScript(t, stall(rt.NewStream("r", "m").Message("msg", "", "partial").Cut()))
+	s := loopback.New(t, stall(rt.NewStream("r", "m").Message("msg", "", "partial").Cut()))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var events []*provider.AssistantEvent
-	msg := New(Config{}).Stream(ctx, userRequest(pi16Model(s.srv.URL), "hi"), func(e *provider.AssistantEvent) {
+	msg := New(Config{}).Stream(ctx, userRequest(pi16Model(s.URL), "hi"), func(e *provider.AssistantEvent) {
 		events = append(events, e)
 		if e.Type == provider.EventTextEnd {
 			cancel()
@@ -175,8 +176,8 @@ func TestAbortMidStream(t *testing.T) {
 }
 
 func TestIdleTimeout(t *testing.T) {
-	s := newScript(t, stall(rt.NewStream("r", "m").Cut()))
-	req := userRequest(pi16Model(s.srv.URL), "hi")
+	s := loopback.New(t, stall(rt.NewStream("r", "m").Cut()))
+	req := userRequest(pi16Model(s.URL), "hi")
 	req.Options.IdleTimeout = 50 * time.Millisecond
 	_, msg := collect(t, context.Background(), req)
 	if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, "Request timed out: no data from") || !provider.IsRetryable(msg) {
@@ -185,7 +186,7 @@ func TestIdleTimeout(t *testing.T) {
 }
 
 func TestConnectionDropped(t *testing.T) {
-	s := newScript(t, func(w http.ResponseWriter, r *http.Request) {
+	s := loopback.New(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		w.WriteHeader(200)
 		w.Write([]byte(rt.NewStream("r", "m").Message("msg", "", "partial").Cut()))
@@ -195,16 +196,16 @@ func TestConnectionDropped(t *testing.T) {
 			conn.Close() // mid-chunk: the chunked body never ends
 		}
 	})
-	_, msg := collect(t, context.Background(), userRequest(pi16Model(s.srv.URL), "hi"))
+	_, msg := collect(t, context.Background(), userRequest(pi16Model(s.URL), "hi"))
 	if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, "Connection lost") || !provider.IsRetryable(msg) {
 		t.Errorf("dropped connection: %s %q", msg.StopReason, msg.ErrorMessage)
 	}
 }
 
 func TestConnectionRefused(t *testing.T) {
-	s := newScript(t)
-	url := s.srv.URL
-	s.srv.Close()
+	s := loopback.New(t)
+	url := s.URL
+	s.Close()
 	_, msg := collect(t, context.Background(), userRequest(pi16Model(url), "hi"))
 	if msg.StopReason != provider.StopReasonError || !strings.HasPrefix(msg.ErrorMessage, "Connection error: ") || !provider.IsRetryable(msg) {
 		t.Errorf("refused: %s %q", msg.StopReason, msg.ErrorMessage)
