@@ -8,8 +8,9 @@ import (
 )
 
 // BlockBuilder assembles an assistant message block by block, for the APIs whose streams name each
-// block themselves: OpenAI Responses output items (a reasoning item, a message, a function call, each
-// opened and closed by the server) and Gemini parts (a new block whenever a part switches between
+// block themselves: Anthropic content blocks (any number of text and thinking blocks, each with its
+// own signature, opened and closed by index), OpenAI Responses output items (a reasoning item, a
+// message, a function call, each opened and closed by the server) and Gemini parts (a new block whenever a part switches between
 // thought and text). StreamBuilder keeps chat completions' one-text-one-thinking shape; these APIs
 // need as many blocks of a kind as the server sends, each with its own signature, closed when the
 // server says so. It emits pi's event sequence and knows no wire format.
@@ -58,6 +59,9 @@ func (b *BlockBuilder) Len() int { return len(b.msg.Content) }
 
 // Block returns a copy of block i.
 func (b *BlockBuilder) Block(i int) Content { return b.msg.Content[i] }
+
+// Kind is the type of block i.
+func (b *BlockBuilder) Kind(i int) string { return b.msg.Content[i].Type }
 
 // IsOpen reports whether block i was opened and not closed.
 func (b *BlockBuilder) IsOpen(i int) bool { return i >= 0 && i < len(b.blocks) && b.blocks[i].open }
@@ -233,6 +237,24 @@ func finaliseBlock(c *Content) {
 func (b *BlockBuilder) SetResponseID(id string) {
 	b.mu.Lock()
 	b.msg.ResponseID = id
+	b.mu.Unlock()
+}
+
+// SetResponseModel records the model the server says answered, when the server names one (the first
+// one wins).
+func (b *BlockBuilder) SetResponseModel(model string) {
+	if model == "" || b.msg.ResponseModel != "" {
+		return
+	}
+	b.mu.Lock()
+	b.msg.ResponseModel = model
+	b.mu.Unlock()
+}
+
+// SetProviderThinkingLevel records the effort an effort-marker model was given.
+func (b *BlockBuilder) SetProviderThinkingLevel(level string) {
+	b.mu.Lock()
+	b.msg.ProviderThinkingLevel = level
 	b.mu.Unlock()
 }
 

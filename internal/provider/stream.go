@@ -39,8 +39,6 @@ type StreamBuilder struct {
 	tools   []*toolCallState
 	byIndex map[int]*toolCallState
 	byID    map[string]*toolCallState
-
-	blocks map[int]*blockState // blocks opened by OpenText and OpenThinking, by content index
 }
 
 type toolCallState struct {
@@ -293,8 +291,24 @@ func (b *StreamBuilder) SetThoughtSignature(id, sig string) {
 // closeBlocks emits the *_end events of every block in content order and finalises tool calls.
 func (b *StreamBuilder) closeBlocks() {
 	for i := range b.msg.Content {
-		if !b.closed(i) {
-			b.closeBlock(i)
+		c := &b.msg.Content[i]
+		switch c.Type {
+		case ContentText:
+			e := b.event(EventTextEnd, i)
+			e.Content = c.Text
+			b.send(e)
+		case ContentThinking:
+			e := b.event(EventThinkingEnd, i)
+			e.Content = c.Thinking
+			b.send(e)
+		case ContentToolCall:
+			b.mu.Lock()
+			finaliseToolCall(c)
+			b.mu.Unlock()
+			tc := *c
+			e := b.event(EventToolCallEnd, i)
+			e.ToolCall = &tc
+			b.send(e)
 		}
 	}
 }

@@ -18,7 +18,7 @@ import (
 // decodeBody runs an SSE body through the SDK's frame decoder and the event decoder, as Stream does
 // after the response headers, and finishes the message.
 func decodeBody(m *provider.Model, body []byte, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
-	b := provider.NewStreamBuilder(m, emit)
+	b := provider.NewBlockBuilder(m, emit)
 	b.Start()
 	resp := &http.Response{Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(bytes.NewReader(body))}
 	d := newDecoder(b, m)

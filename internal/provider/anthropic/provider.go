@@ -51,10 +51,10 @@ const apiVersion = "2023-06-01"
 // stream with an error or aborted message; it never returns a Go error.
 func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(*provider.AssistantEvent)) *provider.AssistantMessage {
 	if req == nil || req.Model == nil {
-		return provider.NewStreamBuilder(&provider.Model{}, emit).Fail(provider.StopReasonError, "No model given for the request")
+		return provider.NewBlockBuilder(&provider.Model{}, emit).Fail(provider.StopReasonError, "No model given for the request")
 	}
 	m := req.Model
-	b := provider.NewStreamBuilder(m, emit)
+	b := provider.NewBlockBuilder(m, emit)
 	fail := func(msg string) *provider.AssistantMessage {
 		if ctx.Err() != nil {
 			return b.Fail(provider.StopReasonAborted, abortedMessage)

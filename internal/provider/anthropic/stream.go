@@ -61,7 +61,7 @@ type wireUsage struct {
 // anthropic-messages.js): blocks by the server's index, usage from message_start and message_delta,
 // the stop reason, and the events that end the stream.
 type decoder struct {
-	b     *provider.StreamBuilder
+	b     *provider.BlockBuilder
 	model *provider.Model
 	// open maps the server's block index to the content index of the block it opened.
 	open     map[int]int
@@ -75,7 +75,7 @@ type decoder struct {
 	tools []string
 }
 
-func newDecoder(b *provider.StreamBuilder, m *provider.Model) *decoder {
+func newDecoder(b *provider.BlockBuilder, m *provider.Model) *decoder {
 	return &decoder{b: b, model: m, open: map[int]int{}, prices: m.Cost}
 }
 
@@ -131,23 +131,23 @@ func (d *decoder) handle(name string, data []byte) string {
 		}
 		switch cb.Type {
 		case "text":
-			i := d.b.OpenText()
-			if cb.Text != "" {
-				d.b.AppendText(i, cb.Text)
-			}
+			i := d.b.Open(provider.Content{Type: provider.ContentText})
+			d.b.Append(i, cb.Text)
 			d.open[ev.Index] = i
 		case "thinking":
-			d.open[ev.Index] = d.b.OpenThinking(cb.Thinking, cb.Signature, false)
+			d.open[ev.Index] = d.b.Open(provider.Content{Type: provider.ContentThinking, Thinking: cb.Thinking,
+				ThinkingSignature: cb.Signature})
 		case "redacted_thinking":
-			d.open[ev.Index] = d.b.OpenThinking("[Reasoning redacted]", cb.Data, true)
+			d.open[ev.Index] = d.b.Open(provider.Content{Type: provider.ContentThinking, Thinking: "[Reasoning redacted]",
+				ThinkingSignature: cb.Data, Redacted: true})
 		case "tool_use":
 			name := cb.Name
 			if d.tools != nil {
 				name = fromClaudeCodeName(name, d.tools)
 			}
-			d.open[ev.Index] = d.b.OpenToolCall(ev.Index, cb.ID, name)
+			d.open[ev.Index] = d.b.Open(provider.Content{Type: provider.ContentToolCall, ID: cb.ID, Name: name})
 		case "fallback":
-			if d.b.HasContent() {
+			if d.b.Len() > 0 {
 				return "Anthropic performed an unsupported mid-output model fallback"
 			}
 		}
@@ -159,7 +159,7 @@ func (d *decoder) handle(name string, data []byte) string {
 	case "content_block_stop":
 		if i, ok := d.open[ev.Index]; ok {
 			delete(d.open, ev.Index)
-			d.b.CloseBlock(i)
+			d.b.Close(i)
 		}
 	case "message_delta":
 		if ev.Delta != nil && ev.Delta.StopReason != "" {
@@ -280,18 +280,17 @@ func (d *decoder) delta(ev *deltaEvent) {
 	if !ok {
 		return
 	}
-	switch ev.Delta.Type {
-	case "text_delta":
-		d.b.AppendText(i, ev.Delta.Text)
-	case "thinking_delta":
-		d.b.AppendThinking(i, ev.Delta.Thinking)
-	case "input_json_delta":
-		if ev.Delta.PartialJSON != "" {
-			idx := ev.Index
-			d.b.ToolCall(&idx, "", "", ev.Delta.PartialJSON)
-		}
-	case "signature_delta":
-		d.b.AppendSignature(i, ev.Delta.Signature)
+	// A delta goes only to a block of its kind.
+	switch kind := d.b.Kind(i); {
+	case ev.Delta.Type == "text_delta" && kind == provider.ContentText:
+		d.b.Append(i, ev.Delta.Text)
+	case ev.Delta.Type == "thinking_delta" && kind == provider.ContentThinking:
+		d.b.Append(i, ev.Delta.Thinking)
+	case ev.Delta.Type == "input_json_delta" && kind == provider.ContentToolCall:
+		d.b.Append(i, ev.Delta.PartialJSON)
+	case ev.Delta.Type == "signature_delta" && kind == provider.ContentThinking:
+		// Signatures are not shown: no event.
+		d.b.Update(i, func(c *provider.Content) { c.ThinkingSignature += ev.Delta.Signature })
 	}
 }
 
@@ -310,6 +309,8 @@ func (d *decoder) finish() string {
 		return "Anthropic stream ended before message_stop"
 	case d.b.StopReason() == provider.StopReasonPending:
 		return "Anthropic stream ended without a stop reason"
+	case d.b.StopReason() == provider.StopReasonError:
+		return d.b.ErrorMessage() // a refusal: mapStopReason worded it
 	}
 	return ""
 }
