@@ -128,7 +128,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		if errors.As(err, &apiErr) {
 			return fail(statusMessage(apiErr, req.Options.MaxRetryDelay))
 		}
-		return fail(connectionMessage(err, base))
+		return fail(provider.ConnectionErrorMessage(err, base))
 	}
 	defer resp.Body.Close()
 	if timer != nil {

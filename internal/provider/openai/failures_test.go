@@ -675,15 +675,15 @@ func TestAbort(t *testing.T) {
 // TestErrorTextsClassify pins how pi-go's own transport texts are classified, whatever the server.
 func TestErrorTextsClassify(t *testing.T) {
 	texts := map[string]bool{
-		transportErrorMessage(&net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, "http://x/v1/chat/completions"): true,
-		transportErrorMessage(errors.New("http2: server sent GOAWAY and closed the connection"), "http://x/v1/chat/completions"):                  true,
-		"Connection lost while streaming the answer: read: connection reset by peer":                                                              true,
-		"Stream ended without a finish reason or [DONE]: the server closed the connection early":                                                  true,
-		"Request timed out: no data from http://x/v1/chat/completions for 300 s (the stream stalled)":                                             true,
-		"Request timed out: no response from http://x/v1/chat/completions for 300 s":                                                              true,
-		"Request timed out: no content from http://x/v1/chat/completions for 300 s (data last arrived 0.4 s ago)":                                 true,
-		"Malformed JSON in stream chunk 3 (unexpected end of JSON input): \"{\"":                                                                  false,
-		"TLS error talking to https://x/v1/chat/completions: tls: failed to verify certificate: x509: certificate signed by unknown authority":    false,
+		provider.ConnectionErrorMessage(&net.OpError{Op: "dial", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}, "http://x/v1/chat/completions"): true,
+		provider.ConnectionErrorMessage(errors.New("http2: server sent GOAWAY and closed the connection"), "http://x/v1/chat/completions"):                  true,
+		"Connection lost while streaming the answer: read: connection reset by peer":                                                                        true,
+		"Stream ended without a finish reason or [DONE]: the server closed the connection early":                                                            true,
+		"Request timed out: no data from http://x/v1/chat/completions for 300 s (the stream stalled)":                                                       true,
+		"Request timed out: no response from http://x/v1/chat/completions for 300 s":                                                                        true,
+		"Request timed out: no content from http://x/v1/chat/completions for 300 s (data last arrived 0.4 s ago)":                                           true,
+		"Malformed JSON in stream chunk 3 (unexpected end of JSON input): \"{\"":                                                                            false,
+		"TLS error talking to https://x/v1/chat/completions: tls: failed to verify certificate: x509: certificate signed by unknown authority":              false,
 	}
 	for text, want := range texts {
 		msg := &provider.AssistantMessage{StopReason: provider.StopReasonError, ErrorMessage: text}

@@ -125,7 +125,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		case callCtx.Err() != nil:
 			return fail(callCtx, timeoutText(false))
 		case hc.sent:
-			return fail(callCtx, transportErrorMessage(err, target))
+			return fail(callCtx, provider.ConnectionErrorMessage(err, target))
 		}
 		return fail(callCtx, fmt.Sprintf("Cannot send the request to %s: %v", target, err))
 	}

@@ -6,8 +6,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
-	"strconv"
 	"time"
+
+	"github.com/pi-go/pi-go/internal/provider"
 )
 
 // SDKMaxRetries is how many times pi 0.73.1's OpenAI SDK (openai-node 6) sends a request again by
@@ -37,7 +38,7 @@ func retryWait(resp *http.Response, retriesSoFar int, jitter float64, now time.T
 				return 0, false
 			}
 		}
-		if d, ok := serverRetryWait(resp.Header, now); ok {
+		if d, ok := provider.ServerRetryWait(resp.Header, now); ok {
 			if d > maxSDKRetryWait {
 				return 0, false
 			}
@@ -46,26 +47,6 @@ func retryWait(resp *http.Response, retriesSoFar int, jitter float64, now time.T
 	}
 	secs := math.Min(0.5*math.Pow(2, float64(retriesSoFar)), 8)
 	return time.Duration(secs * (1 - jitter*0.25) * float64(time.Second)), true
-}
-
-// serverRetryWait reads retry-after-ms, then Retry-After (seconds or an HTTP date).
-func serverRetryWait(h http.Header, now time.Time) (time.Duration, bool) {
-	if v := h.Get("retry-after-ms"); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && !math.IsNaN(ms) {
-			return time.Duration(ms * float64(time.Millisecond)), true
-		}
-	}
-	v := h.Get("Retry-After")
-	if v == "" {
-		return 0, false
-	}
-	if secs, err := strconv.ParseFloat(v, 64); err == nil && !math.IsNaN(secs) {
-		return time.Duration(secs * float64(time.Second)), true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return t.Sub(now), true
-	}
-	return 0, false
 }
 
 // sendWithRetries sends req through send, and again after a retryable failure while retries remain.

@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/pi-go/pi-go/internal/provider"
 )
 
 // DefaultIdleTimeout ends a call whose server sends nothing for this long: pi 1.6's httpIdleTimeoutMs
@@ -123,8 +125,7 @@ func (c *httpCall) retryAfter() (time.Duration, bool) {
 	if c.resp == nil {
 		return 0, false
 	}
-	wait, ok := serverRetryWait(c.resp.Header, time.Now())
-	return max(wait, 0), ok
+	return provider.ServerRetryWait(c.resp.Header, time.Now())
 }
 
 type watchedBody struct {

@@ -210,7 +210,7 @@ func httpErrorMessage(m *provider.Model, resp *http.Response, maxRetryDelay time
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	status := resp.StatusCode
 	msg := fmt.Sprintf("%s (%d): %s", prefix, status, errorBodyText(status, raw))
-	if wait, ok := retryAfter(resp.Header, time.Now()); ok && maxRetryDelay > 0 && wait > maxRetryDelay {
+	if wait, ok := provider.ServerRetryWait(resp.Header, time.Now()); ok && maxRetryDelay > 0 && wait > maxRetryDelay {
 		msg += fmt.Sprintf(". Server asked to retry after %s (more than retry.maxAgentDelayMs %s)%s",
 			wait.Round(time.Second), maxRetryDelay, provider.NotRetryingNote)
 	}
@@ -235,26 +235,6 @@ func errorBodyText(status int, raw []byte) string {
 		text = text[:4000] + "…"
 	}
 	return strconv.Itoa(status) + " " + text
-}
-
-// retryAfter reads retry-after-ms or Retry-After (seconds or an HTTP date).
-func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
-	if v := h.Get("retry-after-ms"); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
-			return time.Duration(ms * float64(time.Millisecond)), true
-		}
-	}
-	v := h.Get("Retry-After")
-	if v == "" {
-		return 0, false
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
-		return time.Duration(s * float64(time.Second)), true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0), true
-	}
-	return 0, false
 }
 
 // secretsOf lists what an error text must never quote: the key and secret header values.
