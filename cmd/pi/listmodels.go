@@ -39,30 +39,7 @@ func (a *app) listModels(search string) error {
 		}
 		return strings.ToLower(rows[i].ID) < strings.ToLower(rows[j].ID)
 	})
-	table := [][]string{{"provider", "model", "context", "max-out", "thinking", "images"}}
-	for _, m := range rows {
-		table = append(table, []string{m.Provider, m.ID, formatTokenCount(m.ContextWindow),
-			formatTokenCount(m.MaxTokens), yesNo(m.Reasoning), yesNo(m.SupportsImages())})
-	}
-	widths := make([]int, len(table[0]))
-	for _, r := range table {
-		for i, c := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
-	}
-	var b strings.Builder
-	for _, r := range table {
-		for i, c := range r {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			b.WriteString(c)
-			b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)))
-		}
-		b.WriteByte('\n')
-	}
-	_, err := fmt.Fprint(a.io.Out, b.String())
-	return err
+	return a.printModels(rows)
 }
 
 // listServerModels prints the models a --base-url server lists at GET <base>/models (the OpenAI
@@ -101,19 +78,16 @@ func (a *app) listServerModels(ctx context.Context, search string) error {
 	if err := json.Unmarshal(body, &list); err != nil {
 		return &exitError{code: 1, msg: fmt.Sprintf("Error: GET %s/models: not a model list: %v", ep.BaseURL, err)}
 	}
-	table := [][]string{{"provider", "model", "context", "max-out", "thinking", "images"}}
+	var rows []*provider.Model
 	for _, d := range list.Data {
 		if d.ID == "" || search != "" && !fuzzyMatch(search, ep.Provider+" "+d.ID) {
 			continue
 		}
-		m, err := ep.Model(d.ID)
-		if err != nil {
-			continue
+		if m, err := ep.Model(d.ID); err == nil {
+			rows = append(rows, &m)
 		}
-		table = append(table, []string{m.Provider, m.ID, formatTokenCount(m.ContextWindow),
-			formatTokenCount(m.MaxTokens), yesNo(m.Reasoning), yesNo(m.SupportsImages())})
 	}
-	if len(table) == 1 {
+	if len(rows) == 0 {
 		if search != "" {
 			fmt.Fprintf(a.io.Out, "No models matching %q\n", search)
 		} else {
@@ -121,14 +95,17 @@ func (a *app) listServerModels(ctx context.Context, search string) error {
 		}
 		return nil
 	}
-	sort.SliceStable(table[1:], func(i, j int) bool {
-		return strings.ToLower(table[1+i][1]) < strings.ToLower(table[1+j][1])
-	})
-	return a.printTable(table)
+	sort.SliceStable(rows, func(i, j int) bool { return strings.ToLower(rows[i].ID) < strings.ToLower(rows[j].ID) })
+	return a.printModels(rows)
 }
 
-// printTable prints rows in columns two spaces apart.
-func (a *app) printTable(table [][]string) error {
+// printModels prints one line per model in columns two spaces apart, under a header.
+func (a *app) printModels(rows []*provider.Model) error {
+	table := [][]string{{"provider", "model", "context", "max-out", "thinking", "images"}}
+	for _, m := range rows {
+		table = append(table, []string{m.Provider, m.ID, formatTokenCount(m.ContextWindow),
+			formatTokenCount(m.MaxTokens), yesNo(m.Reasoning), yesNo(m.SupportsImages())})
+	}
 	widths := make([]int, len(table[0]))
 	for _, r := range table {
 		for i, c := range r {
