@@ -9,6 +9,7 @@ import (
 	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/lazyregexp"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/provider/strictschema"
 )
 
 // Beta features pi asks for, sent in the anthropic-beta header.
@@ -336,14 +337,14 @@ func appendTool(b []byte, t *provider.ToolDefinition, c *compat, last bool, cach
 	if len(strings.TrimSpace(string(params))) == 0 {
 		params = json.RawMessage(`{}`)
 	}
-	schema, err := parseNode(params)
+	schema, err := strictschema.Parse(params)
 	if err != nil {
 		return nil, fmt.Errorf("tool %s: parameters: %w", t.Name, err)
 	}
 	strict := false
-	var strictParams *node
-	if c.strictTools && prefersStrict(t) {
-		if s, err := strictSchema(schema); err == nil {
+	var strictParams *strictschema.Node
+	if wanted, _ := strictschema.Wanted(t.ConstrainedSampling); c.strictTools && wanted {
+		if s, err := strictschema.Make(schema, anthropicStrictUnsupported); err == nil {
 			strict, strictParams = true, s
 		}
 	}
@@ -353,24 +354,24 @@ func appendTool(b []byte, t *provider.ToolDefinition, c *compat, last bool, cach
 	}
 	// Only the keywords Anthropic accepts at the root; with strict, the strict schema's own keys come
 	// first (JavaScript's spread keeps their places).
-	input := &node{kind: 'o'}
+	input := strictschema.Object()
 	if strict {
-		input = strictParams.clone()
+		input = strictParams.Clone()
 	}
-	props := src.get("properties")
+	props := src.Get("properties")
 	if props == nil {
-		props = &node{kind: 'o'}
+		props = strictschema.Object()
 	}
-	required := src.get("required")
+	required := src.Get("required")
 	if required == nil {
-		required = &node{kind: 'a', arr: []*node{}}
+		required = strictschema.Value([]any{})
 	}
-	input.set("type", scalar("object"))
-	input.set("properties", props)
-	input.set("required", required)
+	input.Set("type", strictschema.Value("object"))
+	input.Set("properties", props)
+	input.Set("required", required)
 	for _, k := range []string{"additionalProperties", "$defs", "definitions"} {
-		if v := src.get(k); v != nil {
-			input.set(k, v)
+		if v := src.Get(k); v != nil {
+			input.Set(k, v)
 		}
 	}
 	name := t.Name
@@ -388,27 +389,10 @@ func appendTool(b []byte, t *provider.ToolDefinition, c *compat, last bool, cach
 		b = append(b, `,"strict":true`...)
 	}
 	b = append(b, `,"input_schema":`...)
-	b = input.appendJSON(b)
+	b = input.AppendJSON(b)
 	if last && cacheControl != "" {
 		b = append(b, `,"cache_control":`...)
 		b = append(b, cacheControl...)
 	}
 	return append(b, '}'), nil
 }
-
-// prefersStrict reports whether the tool asks for strict JSON-schema sampling ("prefer" or "require").
-func prefersStrict(t *provider.ToolDefinition) bool {
-	if len(t.ConstrainedSampling) == 0 {
-		return false
-	}
-	var cs struct {
-		Type   string `json:"type"`
-		Strict any    `json:"strict"`
-	}
-	if json.Unmarshal(t.ConstrainedSampling, &cs) != nil || cs.Type != "json_schema" {
-		return false
-	}
-	return cs.Strict == "prefer" || cs.Strict == "require" || cs.Strict == true
-}
-
-func appendString(b []byte, s string) []byte { return jsonx.AppendString(b, s) }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/provider/blockstream"
+	"github.com/pi-go/pi-go/internal/provider/strictschema"
 )
 
 var geminiVersion = regexp.MustCompile(`^gemini(?:-live)?-(\d+)`)
@@ -71,7 +72,7 @@ func buildRequest(req *provider.Request) ([]*genai.Content, *genai.GenerateConte
 				params = json.RawMessage("{}")
 			}
 			var schema any
-			prefer, require := prefersStrict(t.ConstrainedSampling)
+			prefer, require := strictschema.Wanted(t.ConstrainedSampling)
 			if prefer && strictOK {
 				if s, ok := strictSchema(params); ok {
 					schema, anyStrict = s, true

@@ -2,50 +2,11 @@ package google
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/provider"
-	"github.com/pi-go/pi-go/internal/provider/pi16fixture"
 )
-
-// strictSchema makes the schemas pi 1.6's makeStrictJsonSchema makes (testdata/strict-schemas.json:
-// pi's built-in tools and a few more, run through pi-ai's own function), and refuses the ones it
-// refuses.
-func TestStrictSchemaIsPis(t *testing.T) {
-	raw, err := os.ReadFile("testdata/strict-schemas.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
-		Name       string          `json:"name"`
-		Parameters json.RawMessage `json:"parameters"`
-		Strict     json.RawMessage `json:"strict"`
-	}
-	if err := json.Unmarshal(raw, &cases); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
-		got, ok := strictSchema(c.Parameters)
-		if string(c.Strict) == "null" {
-			if ok {
-				t.Errorf("%s: made strict, pi refuses it", c.Name)
-			}
-			continue
-		}
-		if !ok {
-			t.Errorf("%s: refused, pi makes it strict", c.Name)
-			continue
-		}
-		gotJSON, _ := json.Marshal(got)
-		g, _ := pi16fixture.Canonical(gotJSON)
-		w, _ := pi16fixture.Canonical(c.Strict)
-		if g != w {
-			t.Errorf("%s:\n got %s\nwant %s", c.Name, g, w)
-		}
-	}
-}
 
 // On Gemini 3 a tool that prefers strict sampling goes with its strict schema and the VALIDATED mode;
 // on Gemini 2.5 as it is.
