@@ -165,11 +165,11 @@ func buildRequest(req *provider.Request, retention CacheRetention) (*request, er
 	if maxTokens <= 0 {
 		maxTokens = m.MaxTokens
 	}
-	maxTokens = clampMaxTokensToContext(m, req, maxTokens)
+	maxTokens = provider.ClampMaxTokensToContext(req, maxTokens)
 	plan := planThinking(m, &c, req.Options.Reasoning, maxTokens)
 	if plan.enabled && !c.forceAdaptive {
 		// The budget raised the ceiling: fit it into the window again, keeping room for the answer.
-		plan.maxTokens = clampMaxTokensToContext(m, req, plan.maxTokens)
+		plan.maxTokens = provider.ClampMaxTokensToContext(req, plan.maxTokens)
 		plan.budget = min(plan.budget, max(0, plan.maxTokens-minAnswerTokens))
 	}
 	offMapped := true

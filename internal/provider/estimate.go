@@ -1,13 +1,12 @@
-package anthropic
+package provider
 
 import (
 	"math"
 	"unicode/utf8"
-
-	"github.com/pi-go/pi-go/internal/provider"
 )
 
-// pi's estimate of the context, to keep max_tokens inside the window (simple-options.js, estimate.js).
+// pi-ai's estimate of the context (estimate.js), to keep an answer's output limit inside the window
+// (simple-options.js), as every API pi speaks does.
 const (
 	charsPerToken        = 3.5
 	estimatedImageChars  = 4800
@@ -18,13 +17,14 @@ const (
 	unserializableLength = len("[unserializable]")
 )
 
-// clampMaxTokensToContext fits maxTokens into the model's window, leaving room for the input being
-// counted higher than estimated (pi's clampMaxTokensToContext).
-func clampMaxTokensToContext(m *provider.Model, req *provider.Request, maxTokens int) int {
+// ClampMaxTokensToContext fits maxTokens into the window of req's model, leaving room for the input
+// being counted higher than estimated (pi's clampMaxTokensToContext).
+func ClampMaxTokensToContext(req *Request, maxTokens int) int {
+	m := req.Model
 	if m.ContextWindow <= 0 {
 		return max(minMaxTokens, maxTokens)
 	}
-	input := estimateContextTokens(req)
+	input := EstimateContextTokens(req)
 	margin := max(contextSafetyTokens, int(math.Ceil(float64(input)*contextSafetyRatio)))
 	room := m.ContextWindow - input - margin
 	if room < minOutputWithMargin {
@@ -33,24 +33,24 @@ func clampMaxTokensToContext(m *provider.Model, req *provider.Request, maxTokens
 	return min(maxTokens, max(minMaxTokens, room))
 }
 
-// estimateContextTokens is pi's estimate: the last usable answer's reported context plus an
+// EstimateContextTokens is pi's estimate: the last usable answer's reported context plus an
 // estimate of what came after it, or an estimate of everything (the system prompt and tools count as
 // the transcript's first message).
-func estimateContextTokens(req *provider.Request) int {
+func EstimateContextTokens(req *Request) int {
 	msgs := req.Messages
 	last := -1
 	latest := int64(math.MinInt64)
 	for i, msg := range msgs {
-		if a, ok := msg.(*provider.AssistantMessage); ok {
-			if a.Timestamp >= latest && a.StopReason != provider.StopReasonAborted &&
-				a.StopReason != provider.StopReasonError && a.Usage.ContextTokens() > 0 {
+		if a, ok := msg.(*AssistantMessage); ok {
+			if a.Timestamp >= latest && a.StopReason != StopReasonAborted &&
+				a.StopReason != StopReasonError && a.Usage.ContextTokens() > 0 {
 				last = i
 			}
 		}
 		latest = max(latest, msg.Time())
 	}
 	if last >= 0 {
-		tokens := msgs[last].(*provider.AssistantMessage).Usage.ContextTokens()
+		tokens := msgs[last].(*AssistantMessage).Usage.ContextTokens()
 		for _, msg := range msgs[last+1:] {
 			tokens += estimateMessageTokens(msg)
 		}
@@ -58,7 +58,7 @@ func estimateContextTokens(req *provider.Request) int {
 	}
 	tokens := ceilTokens(jsLen(req.SystemPrompt))
 	if len(req.Tools) > 0 {
-		if data, err := provider.ToolDeclarationsJSON(req.Tools); err == nil {
+		if data, err := ToolDeclarationsJSON(req.Tools); err == nil {
 			tokens += ceilTokens(jsLen(string(data)))
 		} else {
 			tokens += ceilTokens(unserializableLength)
@@ -70,21 +70,21 @@ func estimateContextTokens(req *provider.Request) int {
 	return tokens
 }
 
-func estimateMessageTokens(msg provider.Message) int {
+func estimateMessageTokens(msg Message) int {
 	switch m := msg.(type) {
-	case *provider.UserMessage:
+	case *UserMessage:
 		return ceilTokens(contentChars(m.Content))
-	case *provider.ToolResultMessage:
+	case *ToolResultMessage:
 		return ceilTokens(contentChars(m.Content))
-	case *provider.AssistantMessage:
+	case *AssistantMessage:
 		chars := 0
 		for _, c := range m.Content {
 			switch c.Type {
-			case provider.ContentText:
+			case ContentText:
 				chars += jsLen(c.Text)
-			case provider.ContentThinking:
+			case ContentThinking:
 				chars += jsLen(c.Thinking)
-			case provider.ContentToolCall:
+			case ContentToolCall:
 				args := string(c.Arguments)
 				if args == "" {
 					args = "{}"
@@ -97,10 +97,10 @@ func estimateMessageTokens(msg provider.Message) int {
 	return 0
 }
 
-func contentChars(content []provider.Content) int {
+func contentChars(content []Content) int {
 	chars := 0
 	for _, c := range content {
-		if c.Type == provider.ContentText {
+		if c.Type == ContentText {
 			chars += jsLen(c.Text)
 		} else {
 			chars += estimatedImageChars
