@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/pi-go/pi-go/internal/cputime"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -79,7 +80,7 @@ func BenchmarkRun100kDeltas(b *testing.B) {
 	b.Run("subscriber", func(b *testing.B) {
 		b.ReportAllocs()
 		var peak uint64
-		cpuBefore, cpuOK := processCPU()
+		cpuBefore, cpuOK := cputime.Process()
 		for range b.N {
 			runtime.GC()
 			a := NewAgent(Config{Stream: streamDeltas(runDeltas)}, State{Model: testModel})
@@ -95,7 +96,7 @@ func BenchmarkRun100kDeltas(b *testing.B) {
 			peak = max(peak, h.peak)
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/runDeltas, "ns/delta")
-		if cpuAfter, _ := processCPU(); cpuOK {
+		if cpuAfter, _ := cputime.Process(); cpuOK {
 			// Process CPU (GC included), steadier than wall time on a shared machine.
 			b.ReportMetric(float64((cpuAfter-cpuBefore).Nanoseconds())/float64(b.N)/runDeltas, "cpu-ns/delta")
 		}

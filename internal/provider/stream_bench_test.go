@@ -2,6 +2,8 @@ package provider
 
 import (
 	"testing"
+
+	"github.com/pi-go/pi-go/internal/cputime"
 )
 
 // BenchmarkStreamBuilder measures what the builder adds to one streamed delta: the block update and
@@ -33,7 +35,7 @@ func BenchmarkStreamBuilder(b *testing.B) {
 			sb.Start()
 			c.setup(sb)
 			b.ReportAllocs()
-			cpuBefore, cpuOK := processCPU()
+			cpuBefore, cpuOK := cputime.Process()
 			b.ResetTimer()
 			for range b.N {
 				// A fresh builder every 200,000 deltas, as a long answer is: the text never outgrows
@@ -49,7 +51,7 @@ func BenchmarkStreamBuilder(b *testing.B) {
 				c.delta(sb)
 			}
 			b.StopTimer()
-			if cpuAfter, _ := processCPU(); cpuOK {
+			if cpuAfter, _ := cputime.Process(); cpuOK {
 				// Process CPU (GC included): what a delta costs whatever else the shared machine runs.
 				b.ReportMetric(float64((cpuAfter-cpuBefore).Nanoseconds())/float64(b.N), "cpu-ns/op")
 			}

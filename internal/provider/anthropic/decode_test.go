@@ -11,6 +11,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 
+	"github.com/pi-go/pi-go/internal/cputime"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/provider/anthropictest"
 )
@@ -90,7 +91,7 @@ func BenchmarkDecodeTextDelta(b *testing.B) {
 	emit := func(*provider.AssistantEvent) { n++ }
 	b.SetBytes(int64(len(body) / deltas))
 	b.ResetTimer()
-	cpu0, cpuOK := processCPU()
+	cpu0, cpuOK := cputime.Process()
 	for i := 0; i < b.N; i += deltas {
 		if msg := decodeBody(m, body, emit); msg.StopReason != provider.StopReasonStop {
 			b.Fatal(msg.ErrorMessage)
@@ -98,7 +99,7 @@ func BenchmarkDecodeTextDelta(b *testing.B) {
 	}
 	done := float64(((b.N + deltas - 1) / deltas) * deltas)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/done, "ns/delta")
-	if cpu1, ok := processCPU(); ok && cpuOK {
+	if cpu1, ok := cputime.Process(); ok && cpuOK {
 		// CPU time is what a loaded machine distorts least.
 		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/done, "cpu-ns/delta")
 	}

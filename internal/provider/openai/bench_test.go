@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/pi-go/pi-go/internal/cputime"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/provider/openaitest"
 )
@@ -27,7 +28,7 @@ func benchmarkStream(b *testing.B, p *Provider, baseURL string) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	cpuBefore, cpuOK := processCPU()
+	cpuBefore, cpuOK := cputime.Process()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		deltas = 0
@@ -37,7 +38,7 @@ func benchmarkStream(b *testing.B, p *Provider, baseURL string) {
 		}
 	}
 	b.StopTimer()
-	cpuAfter, _ := processCPU()
+	cpuAfter, _ := cputime.Process()
 	runtime.ReadMemStats(&after)
 	total := float64(b.N) * benchDeltas
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/total, "ns/delta")
@@ -92,7 +93,7 @@ func BenchmarkChunkDecode(b *testing.B) {
 	var r sseReader
 	var d chunkDecoder
 	b.ReportAllocs()
-	cpuBefore, cpuOK := processCPU()
+	cpuBefore, cpuOK := cputime.Process()
 	for b.Loop() {
 		for _, l := range lines {
 			if _, err := d.decode(l); err != nil || !r.complete(l) {
@@ -100,7 +101,7 @@ func BenchmarkChunkDecode(b *testing.B) {
 			}
 		}
 	}
-	cpuAfter, _ := processCPU()
+	cpuAfter, _ := cputime.Process()
 	total := float64(b.N) * float64(len(lines))
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/total, "ns/chunk")
 	if cpuOK {

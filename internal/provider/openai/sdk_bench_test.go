@@ -9,6 +9,7 @@ import (
 
 	goopenai "github.com/sashabaranov/go-openai"
 
+	"github.com/pi-go/pi-go/internal/cputime"
 	"github.com/pi-go/pi-go/internal/provider/openaitest"
 )
 
@@ -22,7 +23,7 @@ func BenchmarkGoOpenAIRecvInMemory(b *testing.B) {
 	cfg.HTTPClient = &http.Client{Transport: memoryTransport{body}}
 	client := goopenai.NewClientWithConfig(cfg)
 	req := goopenai.ChatCompletionRequest{Model: "test-model", Messages: []goopenai.ChatCompletionMessage{{Role: "user", Content: "hi"}}}
-	cpuBefore, cpuOK := processCPU()
+	cpuBefore, cpuOK := cputime.Process()
 	b.ReportAllocs()
 	for b.Loop() {
 		stream, err := client.CreateChatCompletionStream(context.Background(), req)
@@ -47,7 +48,7 @@ func BenchmarkGoOpenAIRecvInMemory(b *testing.B) {
 			b.Fatalf("%d deltas, want %d", deltas, benchDeltas)
 		}
 	}
-	cpuAfter, _ := processCPU()
+	cpuAfter, _ := cputime.Process()
 	total := float64(b.N) * benchDeltas
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/total, "ns/delta")
 	if cpuOK {
