@@ -543,9 +543,8 @@ func (m *Manager) AppendContextEdit(targetID string, replacement *Replacement) (
 		return "", notFound(targetID)
 	}
 	onBranch := false
-	for e, steps := m.leaf, 0; e != nil && !onBranch && steps <= len(m.entries); e, steps = m.byID[e.ParentID], steps+1 {
-		onBranch = e == target
-		if e.ParentID == "" {
+	for e := range ancestors(m.leaf, m.byID) {
+		if onBranch = e == target; onBranch {
 			break
 		}
 	}
@@ -659,13 +658,9 @@ func (m *Manager) SessionName() string {
 func (m *Manager) MessageEntryID(msg provider.Message) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	// at most one step per entry: parent links of a damaged file may loop
-	for e, steps := m.leaf, 0; e != nil && steps <= len(m.entries); e, steps = m.byID[e.ParentID], steps+1 {
+	for e := range ancestors(m.leaf, m.byID) {
 		if e.Type == TypeMessage && e.cached() == msg {
 			return e.ID
-		}
-		if e.ParentID == "" {
-			break
 		}
 	}
 	return ""

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"iter"
 	"sort"
 
 	"github.com/pi-go/pi-go/internal/provider"
@@ -145,6 +146,19 @@ func pathToChecked(e *Entry, byID map[string]*Entry) []*Entry {
 	}
 	reverseEntries(rev)
 	return rev
+}
+
+// ancestors yields e and its ancestors, leaf first, for a search that may stop early; it takes at
+// most one step per entry, since the parent links of a damaged file may loop.
+func ancestors(e *Entry, byID map[string]*Entry) iter.Seq[*Entry] {
+	return func(yield func(*Entry) bool) {
+		for steps := 0; e != nil && steps <= len(byID); steps++ {
+			if !yield(e) || e.ParentID == "" {
+				return
+			}
+			e = byID[e.ParentID]
+		}
+	}
 }
 
 func reverseEntries(es []*Entry) {
