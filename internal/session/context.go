@@ -106,12 +106,7 @@ func buildContext(path []*Entry) (Context, []Warning, error) {
 	}
 	// Context edits apply from the entries that contribute: an edit the latest compaction summarised
 	// away is gone with what it edited. The latest edit of a target wins.
-	edits := map[string]*Entry{}
-	for _, e := range use {
-		if e.ValidEdit() {
-			edits[e.TargetID] = e
-		}
-	}
+	edits := latestEdits(use)
 	warns, err := decodeAll(use)
 	if err != nil {
 		return ctx, warns, err
@@ -357,12 +352,7 @@ func decodeShare(ps []pendingDecode) ([]Warning, error) {
 // path omits them (replacement null): the entries that still give the model something, for
 // compaction's cut-point search (pi 1.6 searches the projected entries). path itself is not changed.
 func WithoutOmitted(path []*Entry) []*Entry {
-	latest := map[string]*Entry{}
-	for _, e := range path {
-		if e.ValidEdit() {
-			latest[e.TargetID] = e
-		}
-	}
+	latest := latestEdits(path)
 	if len(latest) == 0 {
 		return path
 	}
@@ -377,4 +367,15 @@ func WithoutOmitted(path []*Entry) []*Entry {
 		out = append(out, e)
 	}
 	return out
+}
+
+// latestEdits maps each target to the last context edit of it among es.
+func latestEdits(es []*Entry) map[string]*Entry {
+	edits := map[string]*Entry{}
+	for _, e := range es {
+		if e.ValidEdit() {
+			edits[e.TargetID] = e
+		}
+	}
+	return edits
 }
