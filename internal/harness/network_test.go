@@ -89,8 +89,11 @@ func TestHTTPIdleTimeoutFromSettings(t *testing.T) {
 	if last.StopReason != provider.StopReasonError || !timedOut(last.ErrorMessage) {
 		t.Fatalf("got %s %q, want %q", last.StopReason, last.ErrorMessage, stalled)
 	}
-	if len(srv.Requests()) != 2 || len(*delays) != 1 {
-		t.Fatalf("%d requests, delays %v: want one retry", len(srv.Requests()), *delays)
+	// One retry, whatever the server saw of it: when the retried request's 100 ms run out before the
+	// server's handler is scheduled (a loaded machine), the client has hung up and the server may
+	// never record it.
+	if n := len(srv.Requests()); n < 1 || n > 2 || len(*delays) != 1 {
+		t.Fatalf("%d requests, delays %v: want one retry", n, *delays)
 	}
 	ev := *events
 	if len(ev) != 2 || ev[0].Type != EventAutoRetryStart || !timedOut(ev[0].ErrorMessage) ||
