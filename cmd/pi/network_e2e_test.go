@@ -44,11 +44,16 @@ func TestPrintEndsStreamsThatNeverFinish(t *testing.T) {
 			r := p.run("", append(p.baseArgs(), "-p", "hi")...)
 			elapsed := time.Since(start)
 			want := strings.Replace(tt.want, "%s", p.server.URL, 1)
-			if r.code != 1 || !strings.Contains(r.stderr, want) {
+			// On a loaded machine the retried request's headers themselves may take longer than the
+			// timeout; that message shows the setting reached the provider as well.
+			slow := "Request timed out: no response from " + p.server.URL + "/chat/completions for 200 ms"
+			if r.code != 1 || !strings.Contains(r.stderr, want) && !strings.Contains(r.stderr, slow) {
 				t.Fatalf("exit %d after %v, stderr:\n%s\nwant %q", r.code, elapsed, r.stderr, want)
 			}
-			if !strings.Contains(r.stderr, "Retrying (1/1) in ") || len(p.server.Requests()) != 2 {
-				t.Fatalf("%d requests; stderr:\n%s", len(p.server.Requests()), r.stderr)
+			// The retry is what is checked: the server may never record a retried request whose
+			// client hung up before the handler ran.
+			if n := len(p.server.Requests()); !strings.Contains(r.stderr, "Retrying (1/1) in ") || n < 1 || n > 2 {
+				t.Fatalf("%d requests; stderr:\n%s", n, r.stderr)
 			}
 			if elapsed > 30*time.Second {
 				t.Fatalf("took %v", elapsed)
