@@ -107,6 +107,8 @@ func run(ctx context.Context, o options) error {
 		}
 		r, err := measureTarget(ctx, filepath.Join(root, fmt.Sprint(i)), t.t, o, pi)
 		if err != nil {
+			// The rows measured so far are still worth having (pi's 50-process run takes minutes).
+			printTable(os.Stdout, rows)
 			return fmt.Errorf("%s: %w", t.t.name, err)
 		}
 		rows = append(rows, r)
@@ -137,7 +139,11 @@ func measureTarget(ctx context.Context, root string, t target, o options, pi piI
 		}
 	}
 	samples := make([][]sample, len(progs))
-	for range o.runs {
+	runs := o.runs
+	if t.once {
+		runs = 1
+	}
+	for range runs {
 		for i, p := range progs {
 			s, err := runOne(ctx, p, w)
 			if err != nil {

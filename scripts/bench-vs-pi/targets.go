@@ -20,6 +20,8 @@ import (
 // target is one row of the table: a server to run against and the same command for both programs.
 type target struct {
 	name string
+	// once: one run is enough (it is itself many processes), whatever -runs says.
+	once bool
 	// setup starts what the target needs under root and returns the runner of one measured run of a
 	// program (built by mk from a models.json and a settings.json) and a cleanup.
 	setup func(ctx context.Context, root string) (run func(ctx context.Context, p program, w workspace) (sample, error), models, settings string, cleanup func(), err error)
@@ -121,6 +123,7 @@ func resumeTarget(turns int) target {
 func concurrentTarget(procs int) target {
 	return target{
 		name: fmt.Sprintf("%d x --mode rpc, a read tool call each (CPU: total, RSS: per process)", procs),
+		once: true,
 		setup: func(ctx context.Context, root string) (func(context.Context, program, workspace) (sample, error), string, string, func(), error) {
 			srv := openaitest.NewServer()
 			srv.SetResponder(func(r *openaitest.Request) openaitest.Response {
@@ -130,9 +133,21 @@ func concurrentTarget(procs int) target {
 				return openaitest.ToolCallReply("test-model", "Reading it.",
 					openaitest.ToolCallSpec{ID: "call_1", Name: "read", Arguments: `{"path":"hello.txt"}`})
 			})
+			models := modelsJSON(srv.URL)
 			run := func(ctx context.Context, p program, w workspace) (sample, error) {
 				if err := os.WriteFile(filepath.Join(w.proj, "hello.txt"), []byte("hello\n"), 0o644); err != nil {
 					return sample{}, err
+				}
+				// Each process has its own agent directory, as separate users or sandboxes would: pi 1.6
+				// locks its settings file, and 50 processes starting on one directory fail with ELOCKED.
+				progs := make([]program, procs)
+				for i := range progs {
+					progs[i] = p
+					env, err := w.env(fmt.Sprintf("%s-%d", p.name, i), models, "")
+					if err != nil {
+						return sample{}, err
+					}
+					progs[i].env = env
 				}
 				before := len(srv.Requests())
 				samples := make([]sample, procs)
@@ -141,7 +156,7 @@ func concurrentTarget(procs int) target {
 				start := time.Now()
 				for i := range procs {
 					wg.Go(func() {
-						samples[i], errs[i] = measure(ctx, p, w.proj, append(modelArgs, "--mode", "rpc", "--no-session"), rpcPrompt("What does hello.txt say?"))
+						samples[i], errs[i] = measure(ctx, progs[i], w.proj, append(modelArgs, "--mode", "rpc", "--no-session"), rpcPrompt("What does hello.txt say?"))
 					})
 				}
 				wg.Wait()
@@ -160,7 +175,7 @@ func concurrentTarget(procs int) target {
 				}
 				return total, nil
 			}
-			return run, modelsJSON(srv.URL), "", srv.Close, nil
+			return run, models, "", srv.Close, nil
 		},
 	}
 }
