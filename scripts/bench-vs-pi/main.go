@@ -31,14 +31,15 @@ func main() {
 	pigo := flag.String("pigo", "", "pi-go binary (default: built from ./cmd/pi)")
 	cache := flag.String("cache", defaultCache(), "where Node 22 and pi 1.6.0 are installed (npm)")
 	runs := flag.Int("runs", 3, "runs of each program per target; the median is reported")
-	only := flag.String("only", "", "comma-separated targets: print, json, rpc, resume, concurrent (default all)")
+	only := flag.String("only", "", "comma-separated targets: print, json, rpc, resume, concurrent, longrun (default all)")
 	deltas := flag.Int("deltas", 200_000, "deltas of the streamed answer")
 	turns := flag.Int("turns", 5000, "turns of the resumed session (5,000 make 50 MB)")
 	procs := flag.Int("procs", 50, "concurrent RPC processes")
+	longTurns := flag.Int("long-turns", 1000, "turns of pi-go's long RPC session (target longrun)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, options{pigo: *pigo, cache: *cache, runs: *runs, only: *only, deltas: *deltas, turns: *turns, procs: *procs}); err != nil {
+	if err := run(ctx, options{pigo: *pigo, cache: *cache, runs: *runs, only: *only, deltas: *deltas, turns: *turns, procs: *procs, longTurns: *longTurns}); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-vs-pi:", err)
 		os.Exit(1)
 	}
@@ -48,6 +49,7 @@ type options struct {
 	pigo, cache, only    string
 	runs                 int
 	deltas, turns, procs int
+	longTurns            int
 }
 
 // row is a target's result: the median sample of each program.
@@ -113,7 +115,18 @@ func run(ctx context.Context, o options) error {
 		}
 		rows = append(rows, r)
 	}
-	printTable(os.Stdout, rows)
+	if len(rows) > 0 {
+		printTable(os.Stdout, rows)
+	}
+	if keys == nil || slices.Contains(keys, "longrun") {
+		// pi-go alone: its memory over a long interactive session (issue 22's leak check).
+		fmt.Fprintf(os.Stderr, "measuring pi-go's %d-turn RPC session\n", o.longTurns)
+		r, err := runLongSession(ctx, filepath.Join(root, "longrun"), o.pigo, o.longTurns)
+		if err != nil {
+			return fmt.Errorf("long RPC session: %w", err)
+		}
+		printLongRun(os.Stdout, r)
+	}
 	return nil
 }
 
