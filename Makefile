@@ -18,7 +18,7 @@ NODE_PACKAGE      := node-$(shell uname -s | tr A-Z a-z)-$(subst aarch64,arm64,$
 TEST_NODE_DIR     := $(PI_TEST_CACHE)/node-$(TEST_NODE_VERSION)
 TEST_PI_DIR       := $(PI_TEST_CACHE)/pi-$(TEST_PI_VERSION)
 
-.PHONY: all run build install test deps bench bench-hyperfine lint fmt clean
+.PHONY: all run build install test deps bench bench-hyperfine bench-vs-pi lint fmt clean
 
 all: build
 
@@ -71,6 +71,11 @@ bench:
 
 bench-hyperfine: build
 	scripts/bench-hyperfine.sh $(BIN)
+
+# bench-vs-pi prints pi-go and pi 1.6.0 side by side on issue 22's targets (docs/performance.md);
+# it installs Node 22 and pi 1.6.0 into PI_TEST_CACHE when missing. BENCH_VS_PI_ARGS=-runs 5 -only print,json.
+bench-vs-pi: build
+	PI_GO_TEST_CACHE="$(PI_TEST_CACHE)" $(GO) run ./scripts/bench-vs-pi -pigo $(BIN) $(BENCH_VS_PI_ARGS)
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "not gofmt-ed:"; echo "$$out"; exit 1; fi

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math/rand"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,8 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pi-go/pi-go/internal/provider"
-	"github.com/pi-go/pi-go/internal/session"
+	"github.com/pi-go/pi-go/internal/session/sessiontest"
 )
 
 // Resuming a big session and answering once, as a user runs it (issue 5's benchmark): pi 0.73.1 takes
@@ -29,82 +27,6 @@ import (
 // resumeTurns makes the benchmark's session: 5,000 turns of about 10 KB of JSON, 50 MB.
 const resumeTurns = 5000
 
-// resumeText makes code-like text: mostly ASCII, with quotes, tabs and newlines (escaped in JSON) and
-// some non-ASCII, as a coding session's prompts, tool output and answers are.
-type resumeText struct{ r *rand.Rand }
-
-var resumeWords = strings.Fields(`func main() { return err != nil if := range for _, v fmt.Println("hello") x.y = z
-	// comment the of to and a in is it that for package import struct type interface map[string]int
-	ok total += n; "quoted" 'c' path/to/file.go:42 error: failed café naïve 日本 → ✓`)
-
-func (g resumeText) text(n int) string {
-	var b strings.Builder
-	b.Grow(n + 16)
-	for b.Len() < n {
-		b.WriteString(resumeWords[g.r.Intn(len(resumeWords))])
-		switch g.r.Intn(10) {
-		case 0:
-			b.WriteString("\n\t")
-		case 1:
-			b.WriteByte('\n')
-		default:
-			b.WriteByte(' ')
-		}
-	}
-	return b.String()
-}
-
-// writeResumeSession writes a session of turns turns into dir, through the session package as pi-go
-// writes one: each turn a prompt, a reply of the demo model with thinking, text and an edit call, the
-// edit's output and a final answer (about 10 KB in all). It returns the file's path.
-func writeResumeSession(tb testing.TB, dir string, turns int) string {
-	tb.Helper()
-	g := resumeText{rand.New(rand.NewSource(1))}
-	s := session.Create("/home/me/proj", dir)
-	defer s.Close()
-	check := func(_ string, err error) {
-		if err != nil {
-			tb.Fatal(err)
-		}
-	}
-	check(s.AppendModelChange("demo", "pi-go-demo"))
-	check(s.AppendThinkingLevelChange(provider.ThinkingOff))
-	ts := int64(1746093600000)
-	for t := range turns {
-		ts += 1000
-		u := provider.NewUserMessage(g.text(300))
-		u.Timestamp = ts
-		check(s.AppendMessage(u))
-		args, err := provider.MarshalJS(map[string]string{"path": "src/main.go", "oldText": g.text(600), "newText": g.text(600)})
-		if err != nil {
-			tb.Fatal(err)
-		}
-		id := fmt.Sprintf("call_%d", t)
-		check(s.AppendMessage(&provider.AssistantMessage{
-			Content: []provider.Content{
-				{Type: provider.ContentThinking, Thinking: g.text(800), ThinkingSignature: "reasoning_content"},
-				provider.TextContent(g.text(200)),
-				provider.ToolCallContent(id, "edit", args),
-			},
-			API: provider.APIOpenAICompletions, Provider: "demo", Model: "pi-go-demo",
-			Usage:      provider.Usage{Input: 1000 + t, Output: 300, TotalTokens: 1300 + t},
-			StopReason: provider.StopReasonToolUse, Timestamp: ts + 100,
-		}))
-		check(s.AppendMessage(&provider.ToolResultMessage{ToolCallID: id, ToolName: "edit",
-			Content: []provider.Content{provider.TextContent(g.text(4550))}, Timestamp: ts + 200}))
-		check(s.AppendMessage(&provider.AssistantMessage{
-			Content: []provider.Content{provider.TextContent(g.text(900))},
-			API:     provider.APIOpenAICompletions, Provider: "demo", Model: "pi-go-demo",
-			Usage:      provider.Usage{Input: 2000 + t, Output: 250, TotalTokens: 2250 + t},
-			StopReason: provider.StopReasonStop, Timestamp: ts + 300,
-		}))
-	}
-	if err := s.Sync(); err != nil {
-		tb.Fatal(err)
-	}
-	return s.SessionFile()
-}
-
 // resumeBenchFile returns the benchmark's session, generated once and kept in the temp directory
 // (generating it takes a few seconds).
 func resumeBenchFile(b *testing.B) string {
@@ -114,7 +36,11 @@ func resumeBenchFile(b *testing.B) string {
 		return files[0]
 	}
 	os.RemoveAll(dir)
-	return writeResumeSession(b, dir, resumeTurns)
+	path, err := sessiontest.WriteLong("/home/me/proj", dir, resumeTurns)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return path
 }
 
 // sseAnswer is a short answer as an OpenAI server streams it, with a usage chunk.

@@ -67,6 +67,9 @@ func (e *Event) MessageSnapshot() provider.Message {
 	return e.Message
 }
 
+// usageJSONMax is room for a usage object with every field at its widest.
+const usageJSONMax = 512
+
 // MarshalJSON writes the event in pi's shape, field for field.
 func (e *Event) MarshalJSON() ([]byte, error) { return e.AppendJSON(nil) }
 
@@ -136,11 +139,9 @@ func (e *Event) AppendJSON(dst []byte) ([]byte, error) {
 			return nil, errors.New("message_update without an assistant message and its event")
 		}
 		b.WriteString(`,"usage":`)
-		usage, uerr := am.Usage.MarshalJSON()
-		if uerr != nil {
-			return nil, uerr
-		}
-		b.Write(usage)
+		// Appended in place: a usage object allocated per delta was most of JSON mode's cost.
+		b.Grow(usageJSONMax)
+		b.Write(am.Usage.AppendJSON(b.AvailableBuffer()))
 		b.WriteString(`,"assistantMessageEvent":`)
 		ame, aerr := e.AssistantEvent.AppendJSON(b.AvailableBuffer())
 		if aerr != nil {

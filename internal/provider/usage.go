@@ -95,6 +95,10 @@ func (u *Usage) CalculateCost(prices ModelCost) {
 // MarshalJSON writes the usage object as pi does.
 func (u Usage) MarshalJSON() ([]byte, error) { return u.appendJSON(nil), nil }
 
+// AppendJSON appends the usage object to b, as MarshalJSON writes it: JSON mode and RPC write it with
+// every streamed delta, into the line they are building.
+func (u Usage) AppendJSON(b []byte) []byte { return u.appendJSON(b) }
+
 // appendJSON writes the usage object without reflection; it is on the path of every streamed delta.
 func (u Usage) appendJSON(b []byte) []byte {
 	b = append(b, `{"input":`...)

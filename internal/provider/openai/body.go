@@ -18,6 +18,12 @@ import (
 // newRequestBody converts the transcript and writes everything but the messages: the body's head (up
 // to the messages array) and tail (after it). The messages are written when the body is read.
 func newRequestBody(req *provider.Request, c *compat) (*requestBody, error) {
+	return newCachedRequestBody(req, c, nil)
+}
+
+// newCachedRequestBody is newRequestBody sizing the long strings the previous request of lens had
+// from lens (nil: none), and leaving this request's there.
+func newCachedRequestBody(req *provider.Request, c *compat, lens *quotedLens) (*requestBody, error) {
 	m := req.Model
 	opts := &req.Options
 	msgs := convertMessages(req, c)
@@ -84,7 +90,7 @@ func newRequestBody(req *provider.Request, c *compat) (*requestBody, error) {
 	}
 	writeReasoning(w, m, c, effectiveLevel(m, opts.Reasoning))
 	w.b = append(w.b, '}')
-	return newBodyParts(head, msgs, w.b), nil
+	return newBodyParts(head, msgs, w.b, lens), nil
 }
 
 // writeReasoning adds the thinking switch in the server's dialect; reasoning fields go only to

@@ -22,23 +22,40 @@ type requestBody struct {
 	size int64
 }
 
-func newBodyParts(head []byte, msgs []wireMessage, tail []byte) *requestBody {
+func newBodyParts(head []byte, msgs []wireMessage, tail []byte, lens *quotedLens) *requestBody {
 	b := &requestBody{head: head, msgs: msgs, tail: tail}
 	b.size = int64(len(head) + len(tail))
+	prev := lens.take()
 	// A long transcript is measured on every CPU, in contiguous ranges of messages.
-	parts := min(runtime.GOMAXPROCS(0), len(msgs)/parallelSizingMin, maxSizingWorkers)
-	if parts < 2 {
-		b.size += b.messagesSize(0, len(msgs))
-		return b
+	parts := max(1, min(runtime.GOMAXPROCS(0), len(msgs)/parallelSizingMin, maxSizingWorkers))
+	sizers := make([]lenSizer, parts)
+	for k := range sizers {
+		sizers[k].prev = prev
+		if lens != nil {
+			sizers[k].next = make(map[stringKey]quotedLen, len(prev)/parts)
+		}
 	}
-	sizes := make([]int64, parts)
-	var wg sync.WaitGroup
-	for k := range parts {
-		wg.Go(func() { sizes[k] = b.messagesSize(k*len(msgs)/parts, (k+1)*len(msgs)/parts) })
+	if parts == 1 {
+		b.size += b.messagesSize(0, len(msgs), &sizers[0])
+	} else {
+		sizes := make([]int64, parts)
+		var wg sync.WaitGroup
+		for k := range parts {
+			wg.Go(func() { sizes[k] = b.messagesSize(k*len(msgs)/parts, (k+1)*len(msgs)/parts, &sizers[k]) })
+		}
+		wg.Wait()
+		for _, n := range sizes {
+			b.size += n
+		}
 	}
-	wg.Wait()
-	for _, n := range sizes {
-		b.size += n
+	if lens != nil {
+		next := sizers[0].next
+		for _, z := range sizers[1:] {
+			for k, q := range z.next {
+				next[k] = q
+			}
+		}
+		lens.keep(next)
 	}
 	return b
 }
@@ -51,14 +68,14 @@ const (
 )
 
 // messagesSize is the length of messages [from, to) as the body writes them.
-func (b *requestBody) messagesSize(from, to int) int64 {
+func (b *requestBody) messagesSize(from, to int, z *lenSizer) int64 {
 	var n int64
 	w := &jsonWriter{spill: true}
 	for i := from; i < to; i++ {
 		b.writeMessage(w, i)
 		n += int64(len(w.b))
 		for _, l := range w.long {
-			n += int64(jsonx.QuotedLen(l.s))
+			n += z.quotedLen(l.s)
 		}
 	}
 	return n

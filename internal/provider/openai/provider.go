@@ -40,6 +40,7 @@ type Provider struct {
 	clock          clock
 	maxRetries     int
 	sleep          func(context.Context, time.Duration) error // the wait before a retry; tests replace it
+	lens           quotedLens                                 // the last request's long strings, sized
 }
 
 // New returns a provider.
@@ -78,7 +79,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	}
 
 	c := resolveCompat(m)
-	body, err := newRequestBody(req, &c)
+	body, err := newCachedRequestBody(req, &c, &p.lens)
 	if err != nil {
 		return fail(ctx, "Cannot build the request: "+err.Error())
 	}

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pi-go/pi-go/internal/provider/openaitest"
+)
+
+// longRun is the result of one long scripted RPC session of pi-go.
+type longRun struct {
+	turns       int
+	rss         []int64 // VmRSS after each turn's agent_end, bytes
+	hwm         int64   // VmHWM at the end
+	sessionSize int64
+	cpu         time.Duration
+	wall        time.Duration
+}
+
+// runLongSession drives one pi-go RPC process through turns prompts, each answered by a read tool call
+// and then a short text, with a steering message sent while every tenth run is active (its own extra
+// answer). The session is saved, as an interactive session is. The process's resident set is read
+// from /proc after each run ends.
+func runLongSession(ctx context.Context, root, pigo string, turns int) (longRun, error) {
+	srv := openaitest.NewServer()
+	defer srv.Close()
+	srv.SetResponder(func(r *openaitest.Request) openaitest.Response {
+		var body struct {
+			Messages []struct {
+				Role    string          `json:"role"`
+				Content json.RawMessage `json:"content"` // a string, or text parts
+
+			} `json:"messages"`
+		}
+		if err := json.Unmarshal(r.Body, &body); err != nil || len(body.Messages) == 0 {
+			return openaitest.ErrorResponse(400, "bench-vs-pi: unreadable request")
+		}
+		last := body.Messages[len(body.Messages)-1]
+		if last.Role == "user" && bytes.Contains(last.Content, []byte("turn ")) {
+			return openaitest.ToolCallReply("test-model", "Reading it.",
+				openaitest.ToolCallSpec{ID: "call_" + strconv.Itoa(len(body.Messages)), Name: "read", Arguments: `{"path":"hello.txt"}`})
+		}
+		return openaitest.TextReply("test-model", "The file ", "says hello.")
+	})
+	w, err := newWorkspace(root)
+	if err != nil {
+		return longRun{}, err
+	}
+	if err := os.WriteFile(filepath.Join(w.proj, "hello.txt"), []byte("hello\n"), 0o644); err != nil {
+		return longRun{}, err
+	}
+	env, err := w.env("pi-go", modelsJSON(srv.URL), "")
+	if err != nil {
+		return longRun{}, err
+	}
+	sessionDir := filepath.Join(root, "sessions")
+	cmd := exec.CommandContext(ctx, pigo, append(modelArgs, "--mode", "rpc", "--session-dir", sessionDir)...)
+	cmd.Dir, cmd.Env = w.proj, env
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return longRun{}, err
+	}
+	stdoutPipe, err := cmd.StdoutPipe()
+	if err != nil {
+		return longRun{}, err
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return longRun{}, err
+	}
+	stdout := bufio.NewReaderSize(stdoutPipe, 1<<20)
+	res := longRun{turns: turns}
+	send := func(v string) error { _, err := io.WriteString(stdin, v+"\n"); return err }
+	fail := func(err error) (longRun, error) {
+		stdin.Close()
+		cmd.Process.Kill()
+		cmd.Wait()
+		return longRun{}, fmt.Errorf("turn %d: %w\nstderr: %s", len(res.rss)+1, err, tail(stderr.Bytes()))
+	}
+	for t := 1; t <= turns; t++ {
+		if err := send(fmt.Sprintf(`{"type":"prompt","message":"turn %d: what does hello.txt say?"}`, t)); err != nil {
+			return fail(err)
+		}
+		if t%10 == 0 {
+			// Sent once the run has started (the prompt's response), so it steers that run.
+			if err := waitEvent(stdout, "response"); err != nil {
+				return fail(err)
+			}
+			if err := send(fmt.Sprintf(`{"type":"steer","message":"steering %d: keep it short"}`, t)); err != nil {
+				return fail(err)
+			}
+		}
+		if err := waitEvent(stdout, "agent_end"); err != nil {
+			return fail(err)
+		}
+		rss, _, err := procMemory(cmd.Process.Pid)
+		if err != nil {
+			return fail(err)
+		}
+		res.rss = append(res.rss, rss)
+	}
+	_, hwm, err := procMemory(cmd.Process.Pid)
+	if err != nil {
+		return fail(err)
+	}
+	res.hwm = hwm
+	stdin.Close()
+	io.Copy(io.Discard, stdout)
+	if err := cmd.Wait(); err != nil {
+		return longRun{}, fmt.Errorf("pi-go: %w\nstderr: %s", err, tail(stderr.Bytes()))
+	}
+	res.wall = time.Since(start)
+	res.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	files, _ := filepath.Glob(filepath.Join(sessionDir, "*.jsonl"))
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil {
+			res.sessionSize += st.Size()
+		}
+	}
+	// Two requests a turn (the tool call, the answer). A steer changes that by one: it is taken with
+	// the tool's result (two), before the first request (one: no tool call), or after the answer
+	// (three), depending on when it arrives.
+	if got := len(srv.Requests()); got < 2*turns-turns/10 || got > 2*turns+turns/10 {
+		return longRun{}, fmt.Errorf("the server got %d requests for %d turns, want about %d", got, turns, 2*turns)
+	}
+	return res, nil
+}
+
+// procMemory reads VmRSS and VmHWM (bytes) of a process.
+func procMemory(pid int) (rss, hwm int64, err error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	for line := range strings.Lines(string(data)) {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "VmRSS:":
+			rss = kb * 1024
+		case "VmHWM:":
+			hwm = kb * 1024
+		}
+	}
+	return rss, hwm, nil
+}
+
+// slope is the least-squares slope of ys over their indexes from..len(ys)-1, per index.
+func slope(ys []int64, from int) float64 {
+	var n, sx, sy, sxx, sxy float64
+	for i := from; i < len(ys); i++ {
+		x, y := float64(i), float64(ys[i])
+		n++
+		sx += x
+		sy += y
+		sxx += x * x
+		sxy += x * y
+	}
+	if n < 2 {
+		return 0
+	}
+	return (n*sxy - sx*sy) / (n*sxx - sx*sx)
+}
+
+func printLongRun(w io.Writer, r longRun) {
+	from := min(100, len(r.rss)-1)
+	fmt.Fprintf(w, "\npi-go --mode rpc, one session of %d turns (a read tool call each, a steer every 10th):\n", r.turns)
+	for _, t := range []int{1, 10, 100, 250, 500, 750, 1000} {
+		if t <= len(r.rss) {
+			fmt.Fprintf(w, "  RSS after turn %4d: %6.1f MB\n", t, mb(r.rss[t-1]))
+		}
+	}
+	fmt.Fprintf(w, "  RSS slope after turn %d: %.2f KB/turn (the session file grew %.2f KB/turn); peak RSS %.1f MB\n",
+		from, slope(r.rss, from)/1e3, float64(r.sessionSize)/float64(r.turns)/1e3, mb(r.hwm))
+	fmt.Fprintf(w, "  CPU %.2f s (%.2f ms/turn), wall %.2f s\n", r.cpu.Seconds(), r.cpu.Seconds()*1e3/float64(r.turns), r.wall.Seconds())
+}
