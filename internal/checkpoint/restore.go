@@ -271,3 +271,16 @@ func (s *Store) Patch(ctx context.Context, from, to string, paths ...string) (st
 func (s *Store) Has(ctx context.Context, commit string) bool {
 	return s.locked(func() error { return s.verifyLocked(ctx, commit) }) == nil
 }
+
+// Known is the last snapshot the session took ("" when it took none).
+func (s *Store) Known(ctx context.Context, sessionID string) (string, error) {
+	if err := checkSessionID(sessionID); err != nil {
+		return "", err
+	}
+	var commit string
+	err := s.locked(func() error {
+		commit, _ = s.git.runLine(ctx, nil, "rev-parse", "-q", "--verify", knownRefs+sessionID)
+		return nil
+	})
+	return commit, err
+}

@@ -16,7 +16,11 @@ func (s *Session) onAgentEvent(e loop.Event) {
 		}
 	case loop.EventMessageEnd:
 		s.persist(e.Message)
+		if a, ok := e.Message.(*provider.AssistantMessage); ok && a.StopReason == provider.StopReasonToolUse && mutatingCalls(a) {
+			s.checkpointBefore(TriggerTool, s.Store().LeafID())
+		}
 	case loop.EventTurnEnd:
+		s.checkpointAfter()
 		s.sync()
 	case loop.EventAgentEnd:
 		s.sync()

@@ -33,6 +33,8 @@ func (s *Session) ExecuteBash(ctx context.Context, command string, excludeFromCo
 		s.bashCancel = nil
 		s.mu.Unlock()
 	}()
+	s.checkpointBefore(TriggerBash, s.Store().LeafID())
+	defer s.checkpointAfter()
 	res, err := shell.RunUser(bashCtx, command, s.opts.Cwd, shell.Options{
 		ShellPath:     s.opts.BashShellPath,
 		CommandPrefix: s.opts.BashCommandPrefix,
