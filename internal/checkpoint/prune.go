@@ -127,10 +127,9 @@ func pruneStore(ctx context.Context, binary, dir string, limits Limits) (PruneRe
 		return r, err
 	}
 	r.Deleted = countCheckpoints(drop)
-	if len(drop) > 0 || r.Before > maxSize && maxSize > 0 {
-		if err := collect(ctx, g); err != nil {
-			return r, err
-		}
+	// Collecting also packs the loose objects snapshots write, the bulk of a store's growth.
+	if err := collect(ctx, g); err != nil {
+		return r, err
 	}
 	size := dirSize(dir)
 	// Over the size limit: drop the oldest quarter of what is left, collect, and measure again.
