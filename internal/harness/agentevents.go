@@ -19,10 +19,12 @@ func (s *Session) onAgentEvent(e loop.Event) {
 		if a, ok := e.Message.(*provider.AssistantMessage); ok && a.StopReason == provider.StopReasonToolUse && mutatingCalls(a) {
 			s.checkpointBefore(TriggerTool, s.Store().LeafID())
 		}
+	case loop.EventTurnStart:
+		s.checkpointTurnStart()
 	case loop.EventTurnEnd:
-		s.checkpointAfter()
 		s.sync()
 	case loop.EventAgentEnd:
+		s.checkpointAfter()
 		s.sync()
 	}
 	ev := agentEvent(e)

@@ -38,8 +38,10 @@ type CheckpointData struct {
 	Skipped []string `json:"skipped,omitempty"`
 	// RestoredTo is, for a restore, the commit the files were restored to.
 	RestoredTo string `json:"restoredTo,omitempty"`
-	// SnapshotMs is how long the snapshot took.
+	// SnapshotMs is how long the snapshot took; WaitMs how long the tools waited for it (it runs
+	// while the model answers).
 	SnapshotMs int64 `json:"snapshotMs"`
+	WaitMs     int64 `json:"waitMs"`
 }
 
 // readOnlyTools are the built-in tools that never change files; any other tool (write, edit, bash,
@@ -50,13 +52,30 @@ var readOnlyTools = map[string]bool{"read": true, "grep": true, "find": true, "l
 var ErrCheckpointsOff = errors.New("checkpoints are off (settings: \"checkpoints\": false)")
 
 // checkpointState is the session's link to the checkpoint store, opened on first need.
+//
+// Snapshots are taken off the loop goroutine so they cost streaming nothing: one starts when a turn
+// starts (while the model is still answering) and the turn's first mutating tool call waits for it,
+// usually finding it done. One more starts when a run that changed files ends, recording the state
+// pi-go's changes left (the base for telling outside changes apart).
 type checkpointState struct {
 	mu     sync.Mutex
 	opened bool
 	store  *checkpoint.Store
 	err    error
-	// dirty: a snapshot preceded mutations whose result is not recorded yet (taken at turn end).
+	// pending is the snapshot started at the current turn's start, not yet claimed by a mutating call.
+	pending *pendingSnapshot
+	// dirty: tools that may have changed files ran since pending started.
 	dirty bool
+	// running counts the snapshots in flight; Close waits for them.
+	running sync.WaitGroup
+}
+
+// pendingSnapshot is a snapshot in flight; done is closed once cp and err are set.
+type pendingSnapshot struct {
+	done     chan struct{}
+	cp       checkpoint.Checkpoint
+	err      error
+	duration time.Duration
 }
 
 // checkpointStore opens the store on first use; nil when checkpoints are off or unavailable (the
@@ -78,6 +97,42 @@ func (s *Session) checkpointStore() (*checkpoint.Store, error) {
 	return c.store, c.err
 }
 
+// checkpointsWanted reports whether snapshots are to be taken: checkpoints are on and some active
+// tool may change files.
+func (s *Session) checkpointsWanted() bool {
+	if s.opts.OpenCheckpoints == nil || !s.opts.Settings.Settings().CheckpointsEnabled() {
+		return false
+	}
+	for _, t := range s.agent.Tools() {
+		if !readOnlyTools[t.Definition().Name] {
+			return true
+		}
+	}
+	return false
+}
+
+// startSnapshot takes a snapshot in the background.
+func (s *Session) startSnapshot(message string) *pendingSnapshot {
+	p := &pendingSnapshot{done: make(chan struct{})}
+	sessionID := s.Store().SessionID()
+	s.checkpoints.running.Add(1)
+	go func() {
+		defer s.checkpoints.running.Done()
+		defer close(p.done)
+		start := time.Now()
+		store, err := s.checkpointStore()
+		if store == nil || err != nil {
+			p.err = err
+			return
+		}
+		p.cp, p.err = store.Snapshot(context.Background(), checkpoint.SnapshotOptions{
+			Message: message + " (session " + sessionID + ")", SessionID: sessionID,
+		})
+		p.duration = time.Since(start)
+	}()
+	return p
+}
+
 // mutatingCalls reports whether the message calls a tool that may change files.
 func mutatingCalls(m *provider.AssistantMessage) bool {
 	for _, c := range m.ToolCalls() {
@@ -88,50 +143,63 @@ func mutatingCalls(m *provider.AssistantMessage) bool {
 	return false
 }
 
-// checkpointBefore snapshots the working tree before mutations and records the snapshot in the
-// session. Failures are warnings: a checkpoint never stops a tool.
+// checkpointTurnStart starts the snapshot the turn's mutating tools will need, unless the one
+// started earlier in the run still stands (no tool changed anything since).
+func (s *Session) checkpointTurnStart() {
+	if !s.checkpointsWanted() {
+		return
+	}
+	c := &s.checkpoints
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.pending == nil || c.dirty {
+		c.pending = s.startSnapshot("before a turn")
+		c.dirty = false
+	}
+}
+
+// checkpointBefore waits for the snapshot of the state before mutations (starting one when none is
+// in flight) and records it in the session. Failures are warnings: a checkpoint never stops a tool.
 func (s *Session) checkpointBefore(trigger, entryID string) {
-	store, err := s.checkpointStore()
-	if store == nil || err != nil {
+	if !s.checkpointsWanted() && trigger == TriggerTool {
 		return
 	}
-	sessionID := s.Store().SessionID()
-	start := time.Now()
-	cp, err := store.Snapshot(context.Background(), checkpoint.SnapshotOptions{
-		Message:   trigger + " " + entryID + " of session " + sessionID,
-		SessionID: sessionID,
-	})
-	if err != nil {
-		s.warn(err)
+	c := &s.checkpoints
+	c.mu.Lock()
+	p := c.pending
+	if p == nil || c.dirty {
+		p = s.startSnapshot("before " + trigger)
+	}
+	c.pending, c.dirty = nil, true
+	c.mu.Unlock()
+	waitStart := time.Now()
+	<-p.done
+	if p.err != nil {
+		if !errors.Is(p.err, ErrCheckpointsOff) && !errors.Is(p.err, checkpoint.ErrGitMissing) {
+			s.warn(p.err)
+		}
 		return
 	}
-	s.checkpoints.mu.Lock()
-	s.checkpoints.dirty = true
-	s.checkpoints.mu.Unlock()
 	s.appendEntry(s.Store().AppendCustomEntry(CheckpointCustomType, CheckpointData{
-		Commit: cp.Commit, EntryID: entryID, Trigger: trigger, Changes: cp.Changes, Skipped: cp.Skipped,
-		SnapshotMs: time.Since(start).Milliseconds(),
+		Commit: p.cp.Commit, EntryID: entryID, Trigger: trigger, Changes: p.cp.Changes, Skipped: p.cp.Skipped,
+		SnapshotMs: p.duration.Milliseconds(), WaitMs: time.Since(waitStart).Milliseconds(),
 	}))
 }
 
-// checkpointAfter records the state the session's own changes left, so a later restore can tell them
-// from changes made outside pi-go. It is a snapshot without a session entry.
+// checkpointAfter starts, in the background, the snapshot of what the session's own changes left,
+// so a later restore can tell them from changes made outside pi-go. It has no session entry.
 func (s *Session) checkpointAfter() {
-	s.checkpoints.mu.Lock()
-	dirty := s.checkpoints.dirty
-	s.checkpoints.dirty = false
-	store := s.checkpoints.store
-	s.checkpoints.mu.Unlock()
-	if !dirty || store == nil {
-		return
+	c := &s.checkpoints
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.dirty {
+		s.startSnapshot("after changes")
 	}
-	if _, err := store.Snapshot(context.Background(), checkpoint.SnapshotOptions{
-		Message:   "after changes of session " + s.Store().SessionID(),
-		SessionID: s.Store().SessionID(),
-	}); err != nil {
-		s.warn(err)
-	}
+	c.pending, c.dirty = nil, false
 }
+
+// waitCheckpoints waits for the snapshots in flight (Close).
+func (s *Session) waitCheckpoints() { s.checkpoints.running.Wait() }
 
 // CheckpointInfo is one checkpoint of the session, for /rewind, get_checkpoints and --rewind.
 type CheckpointInfo struct {

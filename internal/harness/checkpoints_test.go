@@ -180,3 +180,23 @@ func TestCheckpointsOffOrUnavailable(t *testing.T) {
 		t.Errorf("tools must run without checkpoints: b.txt = %q", data)
 	}
 }
+
+func TestBangCommandIsCheckpointed(t *testing.T) {
+	ctx := context.Background()
+	f, project, warnings := checkpointFixture(t, nil, config.Settings{}, openIn)
+	os.WriteFile(filepath.Join(project, "a.txt"), []byte("before\n"), 0o644)
+	if _, err := f.s.ExecuteBash(ctx, "echo after > a.txt", false, nil); err != nil {
+		t.Fatal(err)
+	}
+	list, err := f.s.Checkpoints(ctx)
+	if err != nil || len(list) != 1 || list[0].Trigger != TriggerBash || len(*warnings) > 0 {
+		t.Fatalf("checkpoints %+v, err %v, warnings %v", list, err, *warnings)
+	}
+	// The command's own change is the session's: restoring is no conflict.
+	if _, err := f.s.RestoreCheckpoint(ctx, list[0], false); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(project, "a.txt")); string(got) != "before\n" {
+		t.Errorf("a.txt = %q", got)
+	}
+}

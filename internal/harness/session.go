@@ -536,5 +536,6 @@ func (s *Session) SetAutoRetry(enabled bool) {
 // Close flushes and releases the session file.
 func (s *Session) Close() error {
 	s.Abort()
+	s.waitCheckpoints()
 	return s.Store().Close()
 }
