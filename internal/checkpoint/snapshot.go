@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -54,20 +55,24 @@ func (s *Store) Snapshot(ctx context.Context, opts SnapshotOptions) (Checkpoint,
 }
 
 func (s *Store) snapshotLocked(ctx context.Context, opts SnapshotOptions) (Checkpoint, error) {
-	skipped, err := s.stageLocked(ctx)
+	st, err := s.stageLocked(ctx)
 	if err != nil {
 		return Checkpoint{}, fmt.Errorf("checkpoints: snapshot: %w", err)
+	}
+	parent, parentTree := s.readHead()
+	cp := Checkpoint{Parent: parent, Time: time.Now(), Skipped: st.skipped}
+	if parent != "" && len(st.changes) == 0 && !st.indexAhead {
+		// Nothing changed since the previous snapshot: it stands for this one too.
+		cp.Commit = parent
+		return cp, s.recordLocked(cp.Commit, opts.SessionID, false)
 	}
 	tree, err := s.git.runLine(ctx, nil, "write-tree")
 	if err != nil {
 		return Checkpoint{}, fmt.Errorf("checkpoints: snapshot: %w", err)
 	}
-	parent, parentTree := s.readHead()
-	cp := Checkpoint{Parent: parent, Time: time.Now(), Skipped: skipped}
 	if parent != "" && tree == parentTree {
-		// Nothing changed: the previous snapshot stands for this one too.
 		cp.Commit = parent
-		return cp, s.updateRefs(ctx, cp.Commit, opts.SessionID, false)
+		return cp, s.recordLocked(cp.Commit, opts.SessionID, false)
 	}
 	msg := opts.Message
 	if msg == "" {
@@ -82,72 +87,101 @@ func (s *Store) snapshotLocked(ctx context.Context, opts SnapshotOptions) (Check
 		return Checkpoint{}, fmt.Errorf("checkpoints: snapshot: %w", err)
 	}
 	cp.Commit = strings.TrimSpace(string(out))
-	if err := s.updateRefs(ctx, cp.Commit, opts.SessionID, true); err != nil {
+	if err := s.recordLocked(cp.Commit, opts.SessionID, true); err != nil {
 		return Checkpoint{}, err
 	}
 	if err := s.writeHead(cp.Commit, tree); err != nil {
 		return Checkpoint{}, err
 	}
-	if parent != "" {
+	switch {
+	case parent == "":
+	case st.indexAhead:
+		// The index held changes of its own (an interrupted snapshot): ask git what differs.
 		if cp.Changes, err = s.diffLocked(ctx, parent, cp.Commit); err != nil {
 			return Checkpoint{}, err
 		}
+	default:
+		cp.Changes = st.changes
 	}
 	return cp, nil
 }
 
+// staged is what stageLocked did.
+type staged struct {
+	// changes are the files that differ from the index as it was, which is the previous snapshot
+	// unless indexAhead.
+	changes []Change
+	skipped []string
+	// indexAhead: the index differed from the previous snapshot before staging.
+	indexAhead bool
+}
+
 // stageLocked brings the store's index up to the working tree: what git status reports as changed
-// or untracked is added, removed, or (above the size limit) left out. It returns the files left out.
-func (s *Store) stageLocked(ctx context.Context) (skipped []string, err error) {
+// or untracked is added, removed, or (above the size limit) left out.
+func (s *Store) stageLocked(ctx context.Context) (staged, error) {
+	var st staged
 	out, err := s.git.run(ctx, nil, "status", "--porcelain=v2", "-z", "--untracked-files=all",
 		"--no-renames", "--ignore-submodules=all")
 	if err != nil {
-		return nil, err
+		return st, err
 	}
 	var update, drop []string
 	for _, rec := range splitNul(out) {
-		var path string
-		inIndex := false
+		var path, status string
 		switch {
 		case strings.HasPrefix(rec, "? "):
-			path = rec[2:]
+			path, status = rec[2:], "added"
 			if strings.HasSuffix(path, "/") {
 				continue // a nested repository: git keeps out of it
 			}
 		case strings.HasPrefix(rec, "1 "):
-			// "1 XY sub mH mI mW hH hI path": Y is the work tree against the index.
+			// "1 XY sub mH mI mW hH hI path": X is the index against HEAD (the previous
+			// snapshot), Y the work tree against the index.
 			fields := strings.SplitN(rec, " ", 9)
-			if len(fields) != 9 || fields[1][1] == '.' {
+			if len(fields) != 9 {
 				continue
 			}
-			path, inIndex = fields[8], true
+			if fields[1][0] != '.' {
+				st.indexAhead = true
+			}
+			if fields[1][1] == '.' {
+				continue
+			}
+			path, status = fields[8], "modified"
 			if fields[1][1] == 'D' {
 				update = append(update, path)
+				st.changes = append(st.changes, Change{Path: path, Status: "deleted"})
 				continue
 			}
 		default:
+			if !strings.HasPrefix(rec, "#") {
+				st.indexAhead = true // unmerged or renamed entries: not ours, let git diff tell
+			}
 			continue
 		}
 		if s.tooLarge(path) {
-			skipped = append(skipped, path)
-			if inIndex {
+			st.skipped = append(st.skipped, path)
+			if status == "modified" {
 				drop = append(drop, path)
+				st.changes = append(st.changes, Change{Path: path, Status: "deleted"})
 			}
 			continue
 		}
 		update = append(update, path)
+		st.changes = append(st.changes, Change{Path: path, Status: status})
 	}
+	slices.SortFunc(st.changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
 	if len(update) > 0 {
 		if _, err := s.git.run(ctx, nulList(update), "update-index", "--add", "--remove", "--replace", "-z", "--stdin"); err != nil {
-			return nil, err
+			return st, err
 		}
 	}
 	if len(drop) > 0 {
 		if _, err := s.git.run(ctx, nulList(drop), "update-index", "--force-remove", "-z", "--stdin"); err != nil {
-			return nil, err
+			return st, err
 		}
 	}
-	return skipped, nil
+	return st, nil
 }
 
 // tooLarge reports whether path is a regular file above the size limit.
@@ -159,22 +193,25 @@ func (s *Store) tooLarge(path string) bool {
 	return err == nil && info.Mode().IsRegular() && info.Size() > s.maxFileSize
 }
 
-// updateRefs keeps commit reachable and, for a session, records it as the last state it knows of;
-// with head, the store's HEAD moves to it as well (git status compares the index with HEAD).
-func (s *Store) updateRefs(ctx context.Context, commit, sessionID string, head bool) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "update %s%s %s\n", checkpointRefs, commit, commit)
-	if head {
-		fmt.Fprintf(&b, "update HEAD %s\n", commit)
-	}
+// recordLocked keeps commit reachable and, for a session, records it as the last state it knows of;
+// with head, the store's HEAD moves to it as well (git status compares the index with HEAD). The
+// refs are written as git's loose ref files, under the store's lock, which saves a git process per
+// snapshot.
+func (s *Store) recordLocked(commit, sessionID string, head bool) error {
+	refs := []string{checkpointRefs + commit}
 	if sessionID != "" {
 		if err := checkSessionID(sessionID); err != nil {
 			return err
 		}
-		fmt.Fprintf(&b, "update %s%s %s\n", knownRefs, sessionID, commit)
+		refs = append(refs, knownRefs+sessionID)
 	}
-	if _, err := s.git.run(ctx, strings.NewReader(b.String()), "update-ref", "--no-deref", "--stdin"); err != nil {
-		return fmt.Errorf("checkpoints: record %s: %w", commit, err)
+	if head {
+		refs = append(refs, "HEAD")
+	}
+	for _, ref := range refs {
+		if err := writeFileAtomic(filepath.Join(s.git.gitDir, filepath.FromSlash(ref)), []byte(commit+"\n")); err != nil {
+			return fmt.Errorf("checkpoints: record %s: %w", commit, err)
+		}
 	}
 	return nil
 }
@@ -198,12 +235,20 @@ func (s *Store) readHead() (commit, tree string) { return readHeadFile(s.dir) }
 // writeHead records the latest snapshot and its tree, so the next snapshot can tell "unchanged"
 // without asking git.
 func (s *Store) writeHead(commit, tree string) error {
-	tmp := filepath.Join(s.dir, "head.tmp")
-	if err := os.WriteFile(tmp, []byte(commit+" "+tree+"\n"), 0o600); err != nil {
-		return fmt.Errorf("checkpoints: %w", err)
-	}
-	if err := os.Rename(tmp, filepath.Join(s.dir, "head")); err != nil {
+	if err := writeFileAtomic(filepath.Join(s.dir, "head"), []byte(commit+" "+tree+"\n")); err != nil {
 		return fmt.Errorf("checkpoints: %w", err)
 	}
 	return nil
+}
+
+// writeFileAtomic replaces path with data through a temporary file beside it, creating the folder.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
