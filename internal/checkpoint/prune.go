@@ -243,3 +243,23 @@ func dirSize(dir string) int64 {
 	})
 	return n
 }
+
+// pruneStamp is the file whose time says when the store was last pruned.
+const pruneStamp = "pruned"
+
+// PruneIfDue prunes the store when its last pruning (or its creation) is older than every; pruned
+// says whether it ran.
+func (s *Store) PruneIfDue(ctx context.Context, limits Limits, every time.Duration) (r PruneReport, pruned bool, err error) {
+	stamp := filepath.Join(s.dir, pruneStamp)
+	if info, err := os.Stat(stamp); err == nil && time.Since(info.ModTime()) < every {
+		return r, false, nil
+	}
+	if r, err = s.Prune(ctx, limits); err != nil {
+		return r, true, err
+	}
+	if err := os.WriteFile(stamp, nil, 0o600); err != nil {
+		return r, true, fmt.Errorf("checkpoints: %w", err)
+	}
+	now := time.Now()
+	return r, true, os.Chtimes(stamp, now, now)
+}

@@ -125,6 +125,10 @@ func (s *Store) init(ctx context.Context) error {
 		if err := os.WriteFile(filepath.Join(s.dir, "project"), []byte(s.project+"\n"), 0o600); err != nil {
 			return fmt.Errorf("checkpoints: %w", err)
 		}
+		// A new store has nothing to prune: PruneIfDue counts from now.
+		if err := os.WriteFile(filepath.Join(s.dir, pruneStamp), nil, 0o600); err != nil {
+			return fmt.Errorf("checkpoints: %w", err)
+		}
 		return nil
 	})
 }

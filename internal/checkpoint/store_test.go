@@ -451,3 +451,26 @@ func TestNonGitDirectoryAndNestedRepository(t *testing.T) {
 		t.Errorf("nested repository damaged: %v", err)
 	}
 }
+
+func TestPruneIfDue(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	write(t, dir, "a.txt", "a", 0o644)
+	s := openStore(t, dir)
+	if _, err := s.Snapshot(ctx, SnapshotOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, pruned, err := s.PruneIfDue(ctx, Limits{}, time.Hour); err != nil || pruned {
+		t.Fatalf("a new store was pruned (%v, %v)", pruned, err)
+	}
+	old := time.Now().Add(-2 * time.Hour)
+	if err := os.Chtimes(filepath.Join(s.Dir(), pruneStamp), old, old); err != nil {
+		t.Fatal(err)
+	}
+	if r, pruned, err := s.PruneIfDue(ctx, Limits{}, time.Hour); err != nil || !pruned || r.Kept != 1 {
+		t.Fatalf("a due store: pruned %v, %+v, %v", pruned, r, err)
+	}
+	if _, pruned, _ := s.PruneIfDue(ctx, Limits{}, time.Hour); pruned {
+		t.Error("pruned again within the interval")
+	}
+}

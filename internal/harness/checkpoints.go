@@ -92,9 +92,28 @@ func (s *Session) checkpointStore() (*checkpoint.Store, error) {
 		c.store, c.err = s.opts.OpenCheckpoints()
 		if c.err != nil {
 			s.warn(c.err)
+		} else {
+			s.pruneCheckpointsIfDue(c.store)
 		}
 	}
 	return c.store, c.err
+}
+
+// pruneEvery is how often a session prunes its project's store (checkpointLimits).
+const pruneEvery = 24 * time.Hour
+
+// pruneCheckpointsIfDue applies the age and size limits to the store in the background, at most once
+// a day; a snapshot meanwhile waits for it (the store's lock).
+func (s *Session) pruneCheckpointsIfDue(store *checkpoint.Store) {
+	settings := s.opts.Settings.Settings()
+	limits := checkpoint.Limits{MaxAge: settings.CheckpointMaxAge(), MaxStoreSize: settings.CheckpointMaxStoreSize()}
+	s.checkpoints.running.Add(1)
+	go func() {
+		defer s.checkpoints.running.Done()
+		if _, _, err := store.PruneIfDue(context.Background(), limits, pruneEvery); err != nil {
+			s.warn(err)
+		}
+	}()
 }
 
 // checkpointsWanted reports whether snapshots are to be taken: checkpoints are on and some active
