@@ -213,20 +213,35 @@ func isHex(s string) bool {
 	return true
 }
 
-// Diff lists the files that differ between two snapshots, from → to ("added": in to only).
+// Diff lists the files that differ between two snapshots, from → to ("added": in to only). One git
+// process: an unknown snapshot is git's error.
 func (s *Store) Diff(ctx context.Context, from, to string) ([]Change, error) {
+	if !isHex(from) || !isHex(to) {
+		return nil, fmt.Errorf("checkpoints: %q, %q: %w", from, to, errNoCheckpoint)
+	}
 	var changes []Change
 	err := s.locked(func() error {
-		for _, c := range []string{from, to} {
-			if err := s.verifyLocked(ctx, c); err != nil {
-				return err
-			}
-		}
 		var err error
 		changes, err = s.diffLocked(ctx, from, to)
 		return err
 	})
 	return changes, err
+}
+
+// Held lists the snapshots the store holds (those not pruned), with one git process.
+func (s *Store) Held(ctx context.Context) (map[string]bool, error) {
+	held := map[string]bool{}
+	err := s.locked(func() error {
+		out, err := s.git.run(ctx, nil, "for-each-ref", "--format=%(objectname)", checkpointRefs)
+		if err != nil {
+			return fmt.Errorf("checkpoints: %w", err)
+		}
+		for _, id := range strings.Fields(string(out)) {
+			held[id] = true
+		}
+		return nil
+	})
+	return held, err
 }
 
 func (s *Store) diffLocked(ctx context.Context, from, to string) ([]Change, error) {

@@ -474,3 +474,24 @@ func TestPruneIfDue(t *testing.T) {
 		t.Error("pruned again within the interval")
 	}
 }
+
+func TestHeldAndDiffOfUnknown(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	write(t, dir, "a.txt", "a", 0o644)
+	s := openStore(t, dir)
+	cp, err := s.Snapshot(ctx, SnapshotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := s.Held(ctx)
+	if err != nil || !held[cp.Commit] || len(held) != 1 {
+		t.Fatalf("held = %v, %v", held, err)
+	}
+	if _, err := s.Diff(ctx, cp.Commit, "0123456789abcdef0123456789abcdef01234567"); err == nil {
+		t.Error("a diff against an unknown snapshot succeeded")
+	}
+	if _, err := s.Diff(ctx, cp.Commit, "--output=/tmp/x"); err == nil {
+		t.Error("an option passed as a snapshot id was accepted")
+	}
+}

@@ -239,19 +239,23 @@ func (s *Session) Checkpoints(ctx context.Context) ([]CheckpointInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	held, err := store.Held(ctx)
+	if err != nil {
+		return nil, err
+	}
 	var list []CheckpointInfo
 	for _, e := range s.Store().Entries() {
 		info, ok := checkpointOf(e)
 		if !ok {
 			continue
 		}
-		info.Available = store.Has(ctx, info.Commit)
+		info.Available = held[info.Commit]
 		list = append(list, info)
 	}
 	known, _ := store.Known(ctx, s.Store().SessionID())
 	next := known
 	for i := len(list) - 1; i >= 0; i-- {
-		if list[i].Available && next != "" {
+		if list[i].Available && next != "" && next != list[i].Commit {
 			list[i].TurnChanges, _ = store.Diff(ctx, list[i].Commit, next)
 		}
 		if list[i].Available {
