@@ -153,6 +153,8 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 	defer sess.Close()
 
 	switch {
+	case opts.Rewind != "":
+		return a.runRewind(ctx, sess)
 	case opts.Mode == "rpc":
 		a.flushWarnings()
 		sess.Resources() // their problems are reported before the first command
@@ -519,7 +521,8 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		UnknownContextWindow: func(m *provider.Model) bool {
 			return m.Provider == config.CustomProvider
 		},
-		OnWarning: a.sessionWarning,
+		OnWarning:       a.sessionWarning,
+		OpenCheckpoints: a.openCheckpoints(store.Cwd()),
 	})
 	if err != nil {
 		return nil, err

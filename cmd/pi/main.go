@@ -53,6 +53,9 @@ func (e *exitError) Error() string { return e.msg }
 
 // Main runs pi with args and returns the process exit code. Exit codes are decided here only.
 func Main(args []string, io Streams) int {
+	if len(args) > 0 && args[0] == "checkpoints" {
+		return checkpointsMain(args[1:], io)
+	}
 	var opts Options
 	var listModels string
 	cmd := &cobra.Command{
@@ -191,6 +194,8 @@ Examples:
   pi --tools read,grep,find,ls -p "Review the code in internal/"   read-only tools
   pi --tools +grep,-bash                     the default tools with grep and without bash
   pi --session-id fix-login --name "Login bug"   this directory's session with that id, named
+  pi --session <id> --rewind <entry>         restore the files to a checkpoint (add --force on conflicts)
+  pi checkpoints prune                       apply the rewind store's age and size limits
   pi -p -- "- a prompt starting with a dash" "--" ends the options
 
 Environment:

@@ -52,6 +52,9 @@ type Options struct {
 	Verbose bool
 	Offline bool
 	Version bool
+	// Rewind is --rewind: the checkpoint to restore the session's files to (pi-go); Force is --force.
+	Rewind string
+	Force  bool
 
 	// Messages are the positional prompts; FileArgs the @file arguments (without "@").
 	Messages []string
@@ -157,6 +160,8 @@ func bindFlags(cmd *cobra.Command, o *Options, listModels *string) {
 	f.BoolVar(&o.Verbose, "verbose", false, "Force verbose startup")
 	f.BoolVar(&o.Offline, "offline", false, "Disable startup network operations (pi-go makes none; accepted for compatibility)")
 	f.BoolVarP(&o.Version, "version", "v", false, "Show the version number")
+	f.StringVar(&o.Rewind, "rewind", "", "Restore the session's files to a checkpoint (a checkpoint entry or turn id) and exit (pi-go)")
+	f.BoolVar(&o.Force, "force", false, "With --rewind: overwrite files changed outside pi-go since its last checkpoint")
 }
 
 // finishOptions validates what flag parsing cannot and splits positionals into messages and @files.
@@ -227,6 +232,12 @@ func finishOptions(cmd *cobra.Command, o *Options, listModels string, args []str
 			return usageError("--fork cannot be combined with " + strings.Join(conflicts, ", "))
 		}
 	}
+	if o.Rewind != "" && (o.Mode == "rpc" || len(o.Messages) > 0 || len(o.FileArgs) > 0 || o.NoSession) {
+		return usageError("--rewind restores files and exits: it takes no messages, --mode rpc or --no-session")
+	}
+	if o.Force && o.Rewind == "" {
+		return usageError("--force only applies to --rewind")
+	}
 	if o.Mode == "rpc" && len(o.FileArgs) > 0 {
 		return usageError("@file arguments are not supported in RPC mode")
 	}
@@ -275,7 +286,7 @@ func (e *usageErr) Error() string { return e.msg }
 
 func usageError(msg string) error { return &usageErr{msg: msg} }
 
-// interactive reports whether the TUI should run (no -p, no --mode, stdin is a terminal).
+// interactive reports whether the TUI should run (no -p, no --mode, no --rewind, stdin is a terminal).
 func (o *Options) interactive(stdinIsTTY bool) bool {
-	return !o.Print && o.Mode == "" && stdinIsTTY
+	return !o.Print && o.Mode == "" && o.Rewind == "" && stdinIsTTY
 }

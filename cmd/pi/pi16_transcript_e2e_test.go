@@ -247,6 +247,8 @@ func TestFirstRequestDeclaresAsPi16(t *testing.T) {
 // sends the same prompt and tools as pi's.
 func TestToolRunDeclaresOnceAsPi16(t *testing.T) {
 	w := newPi16Workspace(t)
+	// pi-go's checkpoint entries (a deliberate extension) are not in pi's recording.
+	w.write("agent/settings.json", `{"checkpoints": false}`)
 	args := func(s string) json.RawMessage { return json.RawMessage(s) }
 	w.script(
 		scenario.Spec{Text: "Let me look around.", ToolCalls: []scenario.ToolCall{{Name: "bash", Arguments: args(`{"command":"ls -la"}`)}}},

@@ -14,9 +14,9 @@ import (
 
 // Settings is the merged view of the global and the project settings.json: every key of pi 1.6.0's
 // settings schema (schemas/settings.schema.json), so each is type-checked when the files load (a value
-// of the wrong type is named and ignored), plus contentIdleTimeoutMs of pi-go's own. Keys pi-go gives
-// no meaning are read and kept for pi; writing a setting rewrites only that key of the file. Pointer
-// and zero fields mean "not set"; the accessor methods apply pi's defaults.
+// of the wrong type is named and ignored), plus contentIdleTimeoutMs, checkpoints and checkpointLimits
+// of pi-go's own. Keys pi-go gives no meaning are read and kept for pi; writing a setting rewrites only
+// that key of the file. Pointer and zero fields mean "not set"; the accessor methods apply pi's defaults.
 type Settings struct {
 	Schema                     string             `json:"$schema,omitempty"`
 	LastChangelogVersion       string             `json:"lastChangelogVersion,omitempty"`
@@ -82,6 +82,9 @@ type Settings struct {
 	HTTPIdleTimeoutMs         json.RawMessage `json:"httpIdleTimeoutMs,omitempty"`
 	WebsocketConnectTimeoutMs json.RawMessage `json:"websocketConnectTimeoutMs,omitempty"`
 	ContentIdleTimeoutMs      json.RawMessage `json:"contentIdleTimeoutMs,omitempty"`
+	// Checkpoints and CheckpointLimits are pi-go's rewind store (see checkpoints.go).
+	Checkpoints      *bool                   `json:"checkpoints,omitempty"`
+	CheckpointLimits CheckpointLimitSettings `json:"checkpointLimits"`
 }
 
 // globalOnlyKeys are read from the agent directory's settings.json only (pi 1.6): a project file

@@ -16,9 +16,15 @@ func (s *Session) onAgentEvent(e loop.Event) {
 		}
 	case loop.EventMessageEnd:
 		s.persist(e.Message)
+		if a, ok := e.Message.(*provider.AssistantMessage); ok && a.StopReason == provider.StopReasonToolUse && mutatingCalls(a) {
+			s.checkpointBefore(TriggerTool, s.Store().LeafID())
+		}
+	case loop.EventTurnStart:
+		s.checkpointTurnStart()
 	case loop.EventTurnEnd:
 		s.sync()
 	case loop.EventAgentEnd:
+		s.checkpointAfter()
 		s.sync()
 	}
 	ev := agentEvent(e)

@@ -33,6 +33,12 @@ func (s *Session) ExecuteBash(ctx context.Context, command string, excludeFromCo
 		s.bashCancel = nil
 		s.mu.Unlock()
 	}()
+	s.checkpointBefore(TriggerBash, s.Store().LeafID())
+	defer func() {
+		// What the command left is the session's own state: recorded before the result is returned.
+		s.checkpointAfter()
+		s.waitCheckpoints()
+	}()
 	res, err := shell.RunUser(bashCtx, command, s.opts.Cwd, shell.Options{
 		ShellPath:     s.opts.BashShellPath,
 		CommandPrefix: s.opts.BashCommandPrefix,

@@ -165,6 +165,8 @@ func (s *Session) beginOperationLocked(ctx context.Context) (context.Context, fu
 	return opCtx, func(ran bool) {
 		aborted := opCtx.Err() != nil
 		cancel()
+		// The snapshot of what the run's tools left must precede anything the user does next.
+		s.waitCheckpoints()
 		s.mu.Lock()
 		s.busy = false
 		s.opCancel = nil

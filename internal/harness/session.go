@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pi-go/pi-go/internal/checkpoint"
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
@@ -73,6 +74,9 @@ type Options struct {
 	OnWarning func(error)
 	// Sleep waits for a retry delay; nil uses a timer. Tests inject it so no test sleeps.
 	Sleep func(ctx context.Context, d time.Duration) error
+	// OpenCheckpoints opens the project's checkpoint store on first need (nil: no checkpoints; the
+	// checkpoints setting can turn them off too). See checkpoints.go.
+	OpenCheckpoints func() (*checkpoint.Store, error)
 }
 
 // StreamingBehavior says what Prompt does with a message while a run is active.
@@ -116,6 +120,7 @@ type Session struct {
 	overhead       overheadCache
 	sections       sectionsCache
 	res            resourceState
+	checkpoints    checkpointState
 
 	emitMu    sync.Mutex
 	listeners []*listener
@@ -531,5 +536,6 @@ func (s *Session) SetAutoRetry(enabled bool) {
 // Close flushes and releases the session file.
 func (s *Session) Close() error {
 	s.Abort()
+	s.waitCheckpoints()
 	return s.Store().Close()
 }

@@ -57,6 +57,10 @@ var handlers = map[string]handler{
 	"get_last_assistant_text":       {fn: (*server).getLastAssistantText},
 	"set_session_name":              {fn: (*server).setSessionName},
 	"get_commands":                  {fn: (*server).getCommands},
+	// pi-go's extensions (checkpoints.go). A restore is not overtaken: a prompt sent after it must
+	// not run tools while files are being restored.
+	"get_checkpoints":    {fn: (*server).getCheckpoints, background: true},
+	"restore_checkpoint": {fn: (*server).restoreCheckpoint},
 }
 
 // prompt answers once, after preflight: accepted (the run starts), queued (a run is active and a

@@ -294,6 +294,8 @@ type fixtureOptions struct {
 	// cwd and agentDir replace the temp directories; loadResources is the session's LoadResources.
 	cwd, agentDir string
 	loadResources func() *resources.Set
+	// checkpoints turns per-turn snapshots on (a store under agentDir).
+	checkpoints bool
 }
 
 // writeCompactableSettings makes compaction keep only the newest 8 tokens verbatim, so that a
@@ -336,7 +338,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 		t.Fatal(warnings)
 	}
 	stream := openai.New(openai.Config{HTTPClient: f.srv.Client()}).Stream
-	sess, err := harness.New(harness.Options{
+	sess, err := harness.New(withCheckpoints(fo, f, harness.Options{
 		Cwd:           f.cwd,
 		AgentDir:      f.agentDir,
 		Settings:      config.LoadSettings(f.agentDir, f.cwd),
@@ -348,7 +350,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 		LoadResources: fo.loadResources,
 		OnWarning:     func(err error) { t.Logf("harness warning: %v", err) },
 		Sleep:         func(ctx context.Context, d time.Duration) error { return ctx.Err() },
-	})
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,6 +35,7 @@ func commands() []slashCommand {
 		{name: "fork", desc: "Create a new fork from a previous message", run: func(m *model, _ string) tea.Cmd { m.openForkSelector(); return nil }},
 		{name: "clone", desc: "Duplicate the current session at the current position", run: (*model).cmdClone},
 		{name: "tree", desc: "Navigate session tree (switch branches)", run: func(m *model, _ string) tea.Cmd { m.openTreeSelector(""); return nil }},
+		{name: "rewind", desc: "Restore files (and the conversation) to before a turn (pi-go)", run: (*model).cmdRewind},
 		{name: "compact", args: true, hint: "[instructions]", desc: "Manually compact the session context", run: (*model).cmdCompact},
 		{name: "copy", desc: "Copy last agent message to clipboard", run: (*model).cmdCopy},
 		{name: "hotkeys", desc: "Show all keyboard shortcuts", run: (*model).cmdHotkeys},

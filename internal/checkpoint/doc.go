@@ -1,0 +1,27 @@
+// Package checkpoint keeps per-turn snapshots of a project's working tree in a shadow git repository,
+// so every file change of a turn, including what a shell command did, can be undone (rewind).
+//
+// One store per project lives under the agent directory, at
+// <agentDir>/checkpoints/<first 16 hex digits of sha256(absolute project path)>/. It is driven by the
+// git binary with GIT_DIR, GIT_WORK_TREE and GIT_INDEX_FILE pointing into the store and every GIT_*
+// variable of the user's environment removed, with the system and global git configuration off and
+// hooks disabled. The user's own .git (index, refs, stash, hooks, config) is never read or written,
+// and directories that are not git repositories work the same.
+//
+// What a snapshot holds:
+//   - every file under the project directory that the project's .gitignore files do not ignore
+//     (git's rules; the user's global excludes file and .git/info/exclude do not apply);
+//   - regular files up to MaxFileSize bytes (default 10 MiB); larger ones are left out, reported in
+//     Checkpoint.Skipped, and never touched by a restore;
+//   - symlinks as links (their target text), and the executable bit of regular files. Other
+//     permission bits are not recorded: a file restored from the store gets 0644 or 0755 (less the
+//     umask), as git checks files out;
+//   - not the contents of nested git repositories (a directory with its own .git), which git leaves
+//     alone.
+//
+// Bytes are stored unconverted: the store's info/attributes turns off end-of-line conversion, filters
+// and ident expansion whatever the project's .gitattributes say.
+//
+// The package knows nothing of sessions, tools or the TUI: callers name a snapshot by its commit id
+// and keep their own record of which turn it belongs to.
+package checkpoint
