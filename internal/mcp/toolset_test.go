@@ -23,7 +23,11 @@ type fakeAgent struct {
 	subs  []func(loop.Event)
 }
 
-func (a *fakeAgent) Tools() []loop.Tool     { a.mu.Lock(); defer a.mu.Unlock(); return slices.Clone(a.tools) }
+func (a *fakeAgent) Tools() []loop.Tool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.tools)
+}
 func (a *fakeAgent) SetTools(t []loop.Tool) { a.mu.Lock(); a.tools = slices.Clone(t); a.mu.Unlock() }
 func (a *fakeAgent) Subscribe(fn func(loop.Event)) func() {
 	a.mu.Lock()
