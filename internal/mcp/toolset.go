@@ -40,6 +40,8 @@ type ActiveTools interface {
 // seconds for them), deferred and codemode tools when tool_search loads them.
 type Toolset struct {
 	m *Manager
+	// Allowed, when set, says which server tools may be active (--tools naming mcp__ patterns).
+	Allowed func(name string) bool
 
 	mu     sync.Mutex
 	agent  ActiveTools
@@ -116,6 +118,9 @@ func (t *Toolset) activate(tools []loop.Tool) {
 	changed := false
 	for _, tool := range tools {
 		name := tool.Definition().Name
+		if t.Allowed != nil && !t.Allowed(name) {
+			continue
+		}
 		if !slices.ContainsFunc(active, func(a loop.Tool) bool { return a.Definition().Name == name }) {
 			active = append(active, tool)
 			changed = true
@@ -187,7 +192,7 @@ func (s *toolSearch) Definition() provider.ToolDefinition {
 func (t *Toolset) Search(query string, limit int, active []loop.Tool) []*Tool {
 	var candidates []*Tool
 	for _, tool := range t.Tools() {
-		if !tool.exposure.Searchable() {
+		if !tool.exposure.Searchable() || t.Allowed != nil && !t.Allowed(tool.name) {
 			continue
 		}
 		if slices.ContainsFunc(active, func(a loop.Tool) bool { return a.Definition().Name == tool.name }) {
