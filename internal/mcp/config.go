@@ -525,3 +525,16 @@ func matchPattern(pattern, name string) bool {
 	}
 	return strings.HasSuffix(name, parts[last])
 }
+
+// ValidateEntry checks one server entry (a JSON object) as Load would, for pi mcp add.
+func ValidateEntry(name string, entry json.RawMessage) error {
+	var obj *object
+	if isObject(entry) {
+		var err error
+		if obj, err = parseObject(entry); err != nil {
+			return fmt.Errorf("server %q: %w", name, err)
+		}
+	}
+	_, err := validateServer(name, obj)
+	return err
+}

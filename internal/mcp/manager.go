@@ -290,3 +290,36 @@ func (c *conn) hasDirectTools() bool {
 	}
 	return false
 }
+
+// SignIn signs in to an OAuth server (prompt shows the authorization page) and reconnects it.
+func (m *Manager) SignIn(ctx context.Context, name string, prompt SignInPrompt) error {
+	c, err := m.conn(name)
+	if err != nil {
+		return err
+	}
+	if !c.server.Config.UsesOAuth() {
+		return fmt.Errorf("MCP server %q does not use OAuth. Only HTTP servers without an Authorization header do.", name)
+	}
+	resolve := func(ctx context.Context, v string) (string, error) { return m.opts.Resolver.Resolve(ctx, v) }
+	if err := m.opts.Credentials.SignIn(ctx, c.server, m.opts.HTTPClient, resolve, prompt); err != nil {
+		return err
+	}
+	return m.Reconnect(ctx, name)
+}
+
+// SignOut deletes a server's stored credentials and disconnects it; it reports whether any were stored.
+func (m *Manager) SignOut(ctx context.Context, name string) (bool, error) {
+	c, err := m.conn(name)
+	if err != nil {
+		return false, err
+	}
+	removed, err := m.opts.Credentials.Remove(name, c.server.Config.URL)
+	if err != nil {
+		return false, err
+	}
+	c.disconnect(ctx, StateNeedsAuth)
+	return removed, nil
+}
+
+// Credentials is the store of OAuth credentials.
+func (m *Manager) Credentials() *CredentialStore { return m.opts.Credentials }
