@@ -57,13 +57,19 @@ func stdioServer(name string, args ...string) string {
 // newTestManager writes an mcp.json with entries and returns a started manager, closed at cleanup.
 func newTestManager(t *testing.T, entries ...string) *Manager {
 	t.Helper()
+	return newTestManagerIn(t, t.TempDir(), entries...)
+}
+
+// newTestManagerIn is newTestManager for a session in cwd (the root the client offers servers).
+func newTestManagerIn(t *testing.T, cwd string, entries ...string) *Manager {
+	t.Helper()
 	agent := t.TempDir()
 	writeFile(t, UserFile(agent), `{"mcpServers": {`+strings.Join(entries, ",")+`}}`)
 	cfg := Load(agent, t.TempDir(), false)
 	if len(cfg.Errors) > 0 {
 		t.Fatal(cfg.Errors)
 	}
-	m := NewManager(cfg, Options{AgentDir: agent, Cwd: t.TempDir(), Version: "test"})
+	m := NewManager(cfg, Options{AgentDir: agent, Cwd: cwd, Version: "test"})
 	m.Start()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
