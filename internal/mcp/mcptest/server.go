@@ -89,7 +89,7 @@ func New(o Options) *sdk.Server {
 		}
 		return nil, nil, ctx.Err()
 	})
-	sdk.AddTool(s, &sdk.Tool{Name: "spawn", Description: "Start a long-running child process and block"}, func(ctx context.Context, _ *sdk.CallToolRequest, _ emptyIn) (*sdk.CallToolResult, any, error) {
+	sdk.AddTool(s, &sdk.Tool{Name: "spawn", Description: "Start a long-running child process and block"}, func(ctx context.Context, req *sdk.CallToolRequest, _ emptyIn) (*sdk.CallToolResult, any, error) {
 		cmd := exec.Command("sleep", "300")
 		// The child shares the server's stderr, so the client's stderr pipe stays open until the child
 		// too is gone: a test that sees the server stopped knows its group was.
@@ -98,6 +98,10 @@ func New(o Options) *sdk.Server {
 			return nil, nil, err
 		}
 		o.mark("child.pid", strconv.Itoa(cmd.Process.Pid))
+		// A progress notification tells the client the child runs (and its pid is written).
+		if tok := req.Params.GetProgressToken(); tok != nil {
+			_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: tok, Progress: 1, Message: "child " + strconv.Itoa(cmd.Process.Pid)})
+		}
 		<-ctx.Done()
 		return nil, nil, ctx.Err()
 	})
