@@ -17,6 +17,11 @@ func writeFile(t *testing.T, path, text string) {
 	}
 }
 
+// writeConfig writes an mcp.json into agentDir.
+func writeConfig(agentDir, text string) error {
+	return os.WriteFile(UserFile(agentDir), []byte(text), 0o644)
+}
+
 func errorTexts(c *Config) []string {
 	var out []string
 	for _, e := range c.Errors {
@@ -193,6 +198,9 @@ func TestEditKeepsOtherContent(t *testing.T) {
 
 func TestToolName(t *testing.T) {
 	if got := ToolName("dev-radius", "get.item", nil); got != "mcp__dev_radius__get_item" {
+		t.Fatal(got)
+	}
+	if got := ToolName("s", "café😀", nil); got != "mcp__s__caf___" {
 		t.Fatal(got)
 	}
 	long := ToolName("server", strings.Repeat("x", 80), nil)

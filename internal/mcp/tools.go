@@ -34,6 +34,9 @@ type Tool struct {
 	// namespaceText is the server's name, description and instructions, for tool search.
 	namespaceText string
 	def           provider.ToolDefinition
+
+	docOnce sync.Once
+	doc     searchDoc
 }
 
 func newTool(m *Manager, server, name string, t *sdk.Tool, exposure Exposure, namespaceText string) *Tool {

@@ -202,17 +202,7 @@ func (t *Toolset) Search(query string, limit int, active []loop.Tool) []*Tool {
 	}
 	docs := make([]searchDoc, len(candidates))
 	for i, c := range candidates {
-		parts := []string{c.def.Description}
-		var root map[string]any
-		_ = json.Unmarshal(c.def.Parameters, &root)
-		schemaText(root, root, &parts, map[string]bool{})
-		var kept []string
-		for _, p := range parts {
-			if strings.TrimSpace(p) != "" {
-				kept = append(kept, p)
-			}
-		}
-		docs[i] = newSearchDoc(c.name, strings.Join(kept, " "), c.namespaceText)
+		docs[i] = c.searchDoc()
 	}
 	var out []*Tool
 	for _, i := range rank(query, docs, limit) {
@@ -273,4 +263,23 @@ func (s *toolSearch) Execute(ctx context.Context, call loop.ToolCall, _ func(loo
 		names = []string{}
 	}
 	return loop.ToolResult{Content: []provider.Content{provider.TextContent(text)}, Details: map[string]any{"loaded": names}}, nil
+}
+
+// searchDoc is the tool as tool search indexes it: its description and schema text, its name and
+// its server's text. Built once per tool: a server's tool list replaces the *Tool when it changes.
+func (t *Tool) searchDoc() searchDoc {
+	t.docOnce.Do(func() {
+		parts := []string{t.def.Description}
+		var root map[string]any
+		_ = json.Unmarshal(t.def.Parameters, &root)
+		schemaText(root, root, &parts, map[string]bool{})
+		var kept []string
+		for _, p := range parts {
+			if strings.TrimSpace(p) != "" {
+				kept = append(kept, p)
+			}
+		}
+		t.doc = newSearchDoc(t.name, strings.Join(kept, " "), t.namespaceText)
+	})
+	return t.doc
 }
