@@ -157,6 +157,9 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 	}
 	defer sess.Close()
 	defer a.closeMCP()
+	if a.mcp != nil && !interactive {
+		a.mcp.Start()
+	}
 
 	switch {
 	case opts.Mode == "rpc":

@@ -14,9 +14,11 @@ import (
 // SIGTERM is killed with its process group well before this.
 const mcpCloseTimeout = 5 * time.Second
 
-// startMCP reads mcp.json (the project's only when trusted) and connects the enabled servers in the
-// background; it returns the tools declared from the start (tool_search, the resource tools). Nothing
-// here waits for a server. With --no-mcp, --no-tools or no configured server it does nothing.
+// startMCP reads mcp.json (the project's only when trusted) and builds the manager; it returns the
+// tools declared from the start (tool_search, the resource tools). The servers are started by
+// run (print, json and rpc modes) or by the TUI after its first frame, so starting five processes
+// never competes with the first frame. With --no-mcp, --no-tools or no configured server it does
+// nothing.
 func (a *app) startMCP(cwd string) []loop.Tool {
 	if a.opts.NoMCP || a.opts.NoTools {
 		return nil
@@ -34,7 +36,6 @@ func (a *app) startMCP(cwd string) []loop.Tool {
 	if a.opts.ToolsSet && hasMCPEntry(a.opts.Tools) {
 		a.mcpTools.Allowed = toolMatcher(a.opts.Tools)
 	}
-	a.mcp.Start()
 	return a.mcpTools.StaticTools()
 }
 

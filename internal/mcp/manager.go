@@ -46,6 +46,7 @@ type Manager struct {
 	config   *Config
 	log      *serverLog
 	onChange func()
+	started  sync.Once
 }
 
 // NewManager builds a manager for cfg (see Load); nothing connects until Start.
@@ -95,11 +96,15 @@ func (m *Manager) SetOnChange(fn func()) { m.mu.Lock(); m.onChange = fn; m.mu.Un
 // Config is the configuration the manager was built from (its Errors are the files' problems).
 func (m *Manager) Config() *Config { return m.config }
 
-// Start connects every enabled server in the background and returns at once.
+// Start connects every enabled server in the background and returns at once. Only the first call
+// does anything; waiting for servers (Wait, WaitDirect) starts them first, so a prompt sent before
+// the TUI's first frame (which starts them) still finds its servers.
 func (m *Manager) Start() {
-	for _, c := range m.snapshot() {
-		c.startConnect()
-	}
+	m.started.Do(func() {
+		for _, c := range m.snapshot() {
+			c.startConnect()
+		}
+	})
 }
 
 func (m *Manager) snapshot() []*conn {
@@ -138,6 +143,7 @@ func (m *Manager) Status(name string) (Status, error) {
 // Wait waits until no enabled server is connecting, or ctx ends (tool_search and the resource tools
 // wait for every server, as pi's do).
 func (m *Manager) Wait(ctx context.Context) {
+	m.Start()
 	for _, c := range m.snapshot() {
 		c.mu.Lock()
 		opening := c.opening
@@ -156,6 +162,7 @@ func (m *Manager) Wait(ctx context.Context) {
 // WaitDirect waits for the servers with direct tools, at most timeout (pi waits up to 10 seconds
 // before a prompt, so the first request can declare them).
 func (m *Manager) WaitDirect(ctx context.Context, timeout time.Duration) {
+	m.Start()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	for _, c := range m.snapshot() {
