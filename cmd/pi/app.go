@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,6 +93,10 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 		if err := os.Setenv(name, value); err != nil {
 			return fmt.Errorf("httpProxy: %w", err)
 		}
+	}
+	// ...and a dependency's init already read them (see provider.ProxyFromEnvironment).
+	if t, ok := http.DefaultTransport.(*http.Transport); ok {
+		t.Proxy = provider.ProxyFromEnvironment
 	}
 	if err := a.loadModelsUnlessInterrupted(ctx); err != nil {
 		return err
