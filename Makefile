@@ -17,6 +17,9 @@ TEST_PI_VERSION   := 1.6.0
 NODE_PACKAGE      := node-$(shell uname -s | tr A-Z a-z)-$(subst aarch64,arm64,$(subst x86_64,x64,$(shell uname -m)))
 TEST_NODE_DIR     := $(PI_TEST_CACHE)/node-$(TEST_NODE_VERSION)
 TEST_PI_DIR       := $(PI_TEST_CACHE)/pi-$(TEST_PI_VERSION)
+# The MCP reference servers internal/mcp's tests connect to (internal/mcp/node_test.go names the same).
+TEST_MCP_VERSION  := 2026.8.31
+TEST_MCP_DIR      := $(PI_TEST_CACHE)/mcp-servers-$(TEST_MCP_VERSION)
 
 .PHONY: all run build install test deps bench bench-hyperfine bench-vs-pi lint fmt clean
 
@@ -54,6 +57,13 @@ deps:
 		echo "installing pi $(TEST_PI_VERSION) into $(TEST_PI_DIR)"; \
 		npm install --silent --no-audit --no-fund --prefix "$(TEST_PI_DIR)" @earendil-works/pi-coding-agent@$(TEST_PI_VERSION) >/dev/null || \
 		{ echo "could not install pi $(TEST_PI_VERSION) (the RpcClient test will fail)"; exit 1; }; \
+	fi
+	@if [ ! -f "$(TEST_MCP_DIR)/node_modules/@modelcontextprotocol/server-everything/dist/index.js" ] || \
+	    [ ! -f "$(TEST_MCP_DIR)/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js" ]; then \
+		echo "installing the MCP reference servers $(TEST_MCP_VERSION) into $(TEST_MCP_DIR)"; \
+		npm install --silent --no-audit --no-fund --prefix "$(TEST_MCP_DIR)" \
+			@modelcontextprotocol/server-filesystem@$(TEST_MCP_VERSION) @modelcontextprotocol/server-everything@$(TEST_MCP_VERSION) >/dev/null || \
+		{ echo "could not install the MCP reference servers (internal/mcp's reference test will fail)"; exit 1; }; \
 	fi
 	$(GO) mod download
 

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/mcp"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/provider/anthropic"
 	"github.com/pi-go/pi-go/internal/provider/demo"
@@ -42,6 +44,10 @@ type app struct {
 	projectTrusted bool
 	// sessDir is the session directory, looked up before project trust is resolved (as pi does).
 	sessDir string
+	// mcp connects the MCP servers of mcp.json; mcpTools are their tools (nil: no MCP).
+	mcp       *mcp.Manager
+	mcpTools  *mcp.Toolset
+	mcpDetach func()
 }
 
 func (a *app) warn(format string, args ...any) {
@@ -87,6 +93,10 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 		if err := os.Setenv(name, value); err != nil {
 			return fmt.Errorf("httpProxy: %w", err)
 		}
+	}
+	// ...and a dependency's init already read them (see provider.ProxyFromEnvironment).
+	if t, ok := http.DefaultTransport.(*http.Transport); ok {
+		t.Proxy = provider.ProxyFromEnvironment
 	}
 	if err := a.loadModelsUnlessInterrupted(ctx); err != nil {
 		return err
@@ -151,6 +161,10 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 		return err
 	}
 	defer sess.Close()
+	defer a.closeMCP()
+	if a.mcp != nil && !interactive {
+		a.mcp.Start()
+	}
 
 	switch {
 	case opts.Rewind != "":
@@ -491,6 +505,11 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		a.warn("%s", w)
 	}
 	tools := harness.PickTools(available, toolNames)
+	mcpStatic := a.startMCP(store.Cwd())
+	tools = append(tools, mcpStatic...)
+	available = append(available, mcpStatic...)
+	loadout := toolSel.Loadout(available)
+	loadout.Extra = a.mcpAvailable
 	prompt, err := a.systemPromptOptions(store.Cwd(), a.warn)
 	if err != nil {
 		return nil, err
@@ -510,7 +529,7 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		KeepThinking:      sel.forceThinking,
 		ScopedModels:      sel.scoped,
 		Tools:             tools,
-		Loadout:           toolSel.Loadout(available),
+		Loadout:           loadout,
 		Prompt:            prompt,
 		LoadResources:     func() *resources.Set { return a.loadResources(store.Cwd()) },
 		ReloadPrompt:      func() (harness.SystemPromptOptions, error) { return a.reloadPrompt(store.Cwd()) },
@@ -527,6 +546,7 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 	if err != nil {
 		return nil, err
 	}
+	a.attachMCP(sess)
 	return sess, nil
 }
 

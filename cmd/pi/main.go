@@ -94,6 +94,7 @@ func Main(args []string, io Streams) int {
 	cmd.SetOut(io.Out)
 	cmd.SetErr(io.Err)
 	bindFlags(cmd, &opts, &listModels)
+	cmd.AddCommand(newMCPCmd(io))
 	normalized, err := normalizeArgs(args)
 	if err != nil {
 		fmt.Fprintln(io.Err, "Error: "+err.Error())

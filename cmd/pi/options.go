@@ -27,6 +27,7 @@ type Options struct {
 	ExcludeTools       []string
 	NoTools            bool
 	NoBuiltinTools     bool
+	NoMCP              bool
 	Print              bool
 	Mode               string
 	Continue           bool
@@ -142,6 +143,7 @@ func bindFlags(cmd *cobra.Command, o *Options, listModels *string) {
 	f.StringSliceVar(&o.Models, "models", nil, "Comma-separated model patterns for Ctrl+P cycling (globs and fuzzy matching)")
 	f.BoolVar(&o.NoTools, "no-tools", false, "Disable all tools (alias -nt)")
 	f.BoolVar(&o.NoBuiltinTools, "no-builtin-tools", false, "Disable built-in tools (alias -nbt)")
+	f.BoolVar(&o.NoMCP, "no-mcp", false, "Do not connect the MCP servers of mcp.json for this run")
 	f.StringSliceVarP(&o.Tools, "tools", "t", nil, "Comma-separated allowlist of tool names or patterns (*): read,bash,edit,write,grep,find,ls;\n"+
 		"only +name/-name entries add to or remove from the defaults")
 	f.StringSliceVar(&o.ExcludeTools, "exclude-tools", nil, "Comma-separated denylist of tool names or patterns (*) (alias -xt)")

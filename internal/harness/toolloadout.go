@@ -21,6 +21,9 @@ type ToolLoadout struct {
 	Modifiers []string
 	// Allowed says whether a tool may be active at all (--tools names, --exclude-tools).
 	Allowed func(name string) bool
+	// Extra, when set, adds the tools that come and go while pi-go runs (MCP servers' tools), asked
+	// for at each restore.
+	Extra func() []loop.Tool
 }
 
 // Loadout is the ToolLoadout of this selection over the available tools (see SelectToolNames).
@@ -64,8 +67,12 @@ func (s *Session) restoreTools(modifiers []string) {
 		names = append(names, d.Name)
 	}
 	names = config.ApplyToolModifiers(names, modifiers)
+	available := l.Available
+	if l.Extra != nil {
+		available = append(slices.Clone(available), l.Extra()...)
+	}
 	var active []loop.Tool
-	for _, t := range l.Available {
+	for _, t := range available {
 		if name := t.Definition().Name; slices.Contains(names, name) && (l.Allowed == nil || l.Allowed(name)) {
 			active = append(active, t)
 		}

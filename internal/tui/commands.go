@@ -41,6 +41,8 @@ func commands() []slashCommand {
 		{name: "hotkeys", desc: "Show all keyboard shortcuts", run: (*model).cmdHotkeys},
 		{name: "trust", desc: "Save a project trust decision for future Pi processes", run: (*model).cmdTrust,
 			enabled: func(m *model) bool { return m.opts.Trust != nil }},
+		{name: "mcp", args: true, hint: "[action server]", desc: "Inspect MCP servers: tools, reconnect, enable/disable, exposure", run: (*model).cmdMCP,
+			enabled: func(m *model) bool { return m.opts.MCP != nil }},
 		{name: "reload", desc: "Reload skills, prompts, settings and context files", run: (*model).cmdReload},
 		{name: "quit", desc: "Quit pi", run: func(m *model, _ string) tea.Cmd { m.quit(); return nil }},
 	}

@@ -78,6 +78,9 @@ func (m *model) pickerMsg(msg tea.Msg) tea.Cmd {
 	case pickerAction:
 		m.sel = nil
 		return msg(m)
+	case mcpPickMsg:
+		m.sel = nil
+		return m.mcpPicked(msg)
 	default:
 		return m.sessionPickerMsg(msg)
 	}

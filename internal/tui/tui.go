@@ -12,6 +12,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/mcp"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/tui/screen"
 )
@@ -43,6 +44,8 @@ type Options struct {
 	// ProjectTrusted says whether this run loaded the project's resources.
 	Trust          *config.TrustStore
 	ProjectTrusted bool
+	// MCP is the session's MCP servers for /mcp (nil: /mcp is not offered).
+	MCP *mcp.Manager
 	// In and Out are the terminal; nil means stdin and stdout.
 	In  io.Reader
 	Out io.Writer

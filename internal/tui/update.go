@@ -31,6 +31,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			// Discovery reads every template and skill file: not before the first frame is out.
 			m.resourcesRequested = true
 			cmds = append(cmds, m.loadResources())
+			if m.opts.MCP != nil {
+				m.opts.MCP.Start() // MCP servers connect in the background, after the first frame too
+			}
 		}
 	case tickMsg:
 		if msg.seq != m.tickSeq {

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/mcp"
+)
+
+// mcpCloseTimeout bounds stopping the MCP servers when pi-go exits: a server that ignores stdin and
+// SIGTERM is killed with its process group well before this.
+const mcpCloseTimeout = 5 * time.Second
+
+// startMCP reads mcp.json (the project's only when trusted) and builds the manager; it returns the
+// tools declared from the start (tool_search, the resource tools). The servers are started by
+// run (print, json and rpc modes) or by the TUI after its first frame, so starting five processes
+// never competes with the first frame. With --no-mcp, --no-tools or no configured server it does
+// nothing.
+func (a *app) startMCP(cwd string) []loop.Tool {
+	if a.opts.NoMCP || a.opts.NoTools {
+		return nil
+	}
+	cfg := mcp.Load(a.paths.Dir, cwd, a.projectTrusted)
+	for _, err := range cfg.Errors {
+		a.warn("MCP: %v", err)
+	}
+	if len(cfg.Servers) == 0 {
+		return nil
+	}
+	a.mcp = mcp.NewManager(cfg, mcp.Options{AgentDir: a.paths.Dir, Cwd: cwd, ProjectTrusted: a.projectTrusted, Version: version})
+	a.mcpTools = mcp.NewToolset(a.mcp)
+	// --tools keeps MCP tools unless one of its entries names them (mcp__...), as pi does.
+	if a.opts.ToolsSet && hasMCPEntry(a.opts.Tools) {
+		a.mcpTools.Allowed = toolMatcher(a.opts.Tools)
+	}
+	return a.mcpTools.StaticTools()
+}
+
+func hasMCPEntry(entries []string) bool {
+	for _, e := range entries {
+		if strings.HasPrefix(strings.TrimLeft(e, "+-"), "mcp__") {
+			return true
+		}
+	}
+	return false
+}
+
+// toolMatcher matches names against --tools entries (exact names or * patterns).
+func toolMatcher(entries []string) func(string) bool {
+	sel := harness.ToolSelection{Tools: entries, ToolsSet: true}
+	l := sel.Loadout(nil)
+	return l.Allowed
+}
+
+// attachMCP lets the MCP tool set change the session's active tools (direct tools, tool_search).
+func (a *app) attachMCP(sess *harness.Session) {
+	if a.mcpTools != nil {
+		a.mcpDetach = a.mcpTools.Attach(sess.Agent())
+	}
+}
+
+// mcpAvailable are the MCP tools a restored transcript may declare.
+func (a *app) mcpAvailable() []loop.Tool {
+	if a.mcpTools == nil {
+		return nil
+	}
+	return a.mcpTools.Available()
+}
+
+// closeMCP stops every MCP server, stdio servers with their process groups.
+func (a *app) closeMCP() {
+	if a.mcp == nil {
+		return
+	}
+	if a.mcpDetach != nil {
+		a.mcpDetach()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), mcpCloseTimeout)
+	defer cancel()
+	_ = a.mcp.Close(ctx)
+}
