@@ -119,3 +119,21 @@ func resolveHome(path string) string {
 	}
 	return path
 }
+
+// Share exports the session as HTML to a temporary file and uploads it as a secret GitHub gist
+// (/share). viewerBase is the share viewer's URL ("" for pi's; PI_SHARE_VIEWER_URL in pi).
+func (s *Session) Share(ctx context.Context, theme export.Theme, viewerBase string) (export.Shared, error) {
+	if _, err := export.CheckGH(ctx); err != nil { // before writing a page that could not be sent
+		return export.Shared{}, err
+	}
+	dir, err := os.MkdirTemp("", "pi-share-")
+	if err != nil {
+		return export.Shared{}, fmt.Errorf("share: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	page, err := s.ExportHTML(ctx, filepath.Join(dir, "session.html"), theme)
+	if err != nil {
+		return export.Shared{}, fmt.Errorf("Failed to export session: %w", err) //nolint:staticcheck // pi's text
+	}
+	return export.ShareGist(ctx, page, viewerBase)
+}
