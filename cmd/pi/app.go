@@ -88,6 +88,9 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 			return fmt.Errorf("httpProxy: %w", err)
 		}
 	}
+	if opts.Export != "" {
+		return a.exportFile(ctx)
+	}
 	if err := a.loadModelsUnlessInterrupted(ctx); err != nil {
 		return err
 	}
