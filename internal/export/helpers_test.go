@@ -23,13 +23,19 @@ func openFixture(t testing.TB, name string) *session.Manager {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return openPath(t, path)
+}
+
+// openPath opens the session file at path, closed when the test ends.
+func openPath(t testing.TB, path string) *session.Manager {
+	t.Helper()
 	m, err := session.Open(path, session.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
 	if w := m.Warnings(); len(w) > 0 {
-		t.Fatalf("fixture %s: %v", name, w)
+		t.Fatalf("session %s: %v", path, w)
 	}
 	return m
 }

@@ -1,9 +1,21 @@
-// pi-go session export: branch navigation, filters and toggles. The page is complete without it.
+// pi-go session export: branch navigation, filters and toggles, and the remainders of long tool
+// outputs, which the page carries as inert text until they are opened.
 (function () {
   "use strict";
   var body = document.body;
   var tree = document.getElementById("tree");
   var rows = document.getElementById("tree-rows");
+
+  // A long output's remainder becomes its <pre>'s content on first opening ("toggle" does not
+  // bubble, hence the capturing listener).
+  document.addEventListener("toggle", function (ev) {
+    var d = ev.target;
+    if (!d.open || !d.classList || !d.classList.contains("more")) return;
+    var text = d.querySelector(":scope > script[type='text/x-pi-more']");
+    if (!text) return;
+    d.querySelector(":scope > pre").innerHTML = text.textContent;
+    text.remove();
+  }, true);
 
   document.getElementById("controls").addEventListener("click", function (ev) {
     var b = ev.target.closest("button[data-toggle]");

@@ -171,11 +171,15 @@ func (p *page) writeOutput(text, lang string) {
 	if len(rest) > maxHighlightRest {
 		lang = ""
 	}
+	// The remainder is carried as the text of an inert script element and turned into the <pre>'s
+	// content when the reader opens it (page.js): the browser scans script text without building
+	// anything, so a transcript of long outputs parses in a fraction of the time. The escaped
+	// markup can hold no "</script" or "<!--": every "<" of the output is escaped.
 	p.str(`<details class="more"><summary>`)
 	p.str(strconv.Itoa(strings.Count(rest, "\n")+1) + " more lines (" + strconv.Itoa(len(rest)) + " bytes)")
-	p.str(`</summary><pre class="out">`)
+	p.str(`</summary><pre class="out"></pre><script type="text/x-pi-more">`)
 	writeCode(p.w, rest, lang)
-	p.str("</pre></details>")
+	p.str("</script></details>")
 }
 
 // previewCut is where the preview of text ends: after previewLines lines or previewBytes bytes,
