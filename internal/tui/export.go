@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pi-go/pi-go/internal/export"
+	"github.com/pi-go/pi-go/internal/tui/picker"
 	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
@@ -58,13 +59,36 @@ func (m *model) cmdExport(arg string) tea.Cmd {
 	})
 }
 
-// cmdImport copies a session file into the session directory and resumes it.
+// importConfirmMsg answers /import's question: replace the current session (yes) or not.
+type importConfirmMsg struct {
+	path string
+	yes  bool
+}
+
+// cmdImport asks, as pi does, before the current session is replaced by the file's.
 func (m *model) cmdImport(arg string) tea.Cmd {
 	path := pathArg(arg)
 	if path == "" {
 		m.addError("Usage: /import <path.jsonl>")
 		return nil
 	}
+	items := []picker.Item{{Label: "Yes", Value: true}, {Label: "No", Value: false}}
+	p := picker.NewList(m.r, "Import session: replace the current session with "+path+"?", items, func(it picker.Item) tea.Msg {
+		return importConfirmMsg{path: path, yes: it.Value.(bool)}
+	})
+	p.SetCancel(importConfirmMsg{path: path})
+	p.SetHint("↑↓ navigate · enter select · esc cancel")
+	m.sel = p
+	return nil
+}
+
+// importConfirmed copies the session file into the session directory and resumes it.
+func (m *model) importConfirmed(msg importConfirmMsg) tea.Cmd {
+	if !msg.yes {
+		m.addStatus("Import cancelled")
+		return nil
+	}
+	path := msg.path
 	sess := m.sess
 	m.run = runState{}
 	return m.op(func() tea.Msg {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	tea "github.com/charmbracelet/bubbletea"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,6 +43,12 @@ func TestExportImportAndShareCommands(t *testing.T) {
 	u.submit("/new")
 	u.waitAll("the new session", contains("New session started"))
 	u.submit(`/import "` + branch + `"`)
+	u.waitScreen("the question", contains("Import session: replace the current session with"))
+	u.key(tea.KeyEscape)
+	u.waitAll("the refusal", contains("Import cancelled"))
+	u.submit(`/import "` + branch + `"`)
+	u.waitScreen("the question", contains("Import session: replace the current session with"))
+	u.key(tea.KeyEnter)
 	u.waitAll("the import", contains("Session imported from: "+branch))
 	if got := filepath.Base(sess.Store().SessionFile()); got != "my branch.jsonl" {
 		t.Fatalf("session file after import: %s", got)
