@@ -42,7 +42,7 @@ func kindOf(e *session.Entry) string {
 
 // writeEntry writes one entry as an <article>. A message that cannot be read is shown as such and
 // the export goes on: one damaged line must not cost the rest of the page.
-func (p *page) writeEntry(e *session.Entry) error {
+func (p *page) writeEntry(e *session.Entry) {
 	kind := kindOf(e)
 	p.str(`<article class="e k-` + kind)
 	if !p.active[e.ID] {
@@ -109,7 +109,6 @@ func (p *page) writeEntry(e *session.Entry) error {
 	}
 	p.str("</article>\n")
 	p.rows = append(p.rows, treeRow{id: e.ID, parent: e.ParentID, kind: kind, text: clip(snippet, 100)})
-	return nil
 }
 
 func (p *page) info(text string) {
@@ -220,7 +219,7 @@ func (p *page) thinking(c provider.Content) {
 // image writes an image block as a data: URI, after checking that its type and data can go into an
 // attribute as they are.
 func (p *page) image(c provider.Content) {
-	if !strings.HasPrefix(c.MimeType, "image/") || !isCSSIdent(strings.NewReplacer("/", "", "+", "", ".", "").Replace(c.MimeType)) || !isBase64(c.Data) {
+	if !isImageMIME(c.MimeType) || !isBase64(c.Data) {
 		p.str(`<div class="error">[image: unreadable data of type `)
 		p.esc(c.MimeType)
 		p.str("]</div>")
@@ -231,6 +230,20 @@ func (p *page) image(c provider.Content) {
 	p.str(";base64,")
 	p.str(c.Data)
 	p.str(`">`)
+}
+
+// isImageMIME accepts image/<subtype> with the characters a media type may have.
+func isImageMIME(m string) bool {
+	sub, ok := strings.CutPrefix(m, "image/")
+	if !ok || sub == "" {
+		return false
+	}
+	for _, c := range sub {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '+' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 func isBase64(s string) bool {

@@ -53,9 +53,7 @@ func WriteHTML(ctx context.Context, w io.Writer, src Source, opts HTMLOptions) e
 				return err
 			}
 		}
-		if err := p.writeEntry(e); err != nil {
-			return err
-		}
+		p.writeEntry(e)
 	}
 	p.writeTail()
 	if err := bw.Flush(); err != nil {

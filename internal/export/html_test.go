@@ -141,3 +141,15 @@ func TestHTMLFileNeedsASessionFile(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestImageTypesAreChecked(t *testing.T) {
+	for mime, want := range map[string]bool{"image/png": true, "image/svg+xml": true, "image/x-icon": true,
+		"text/html": false, "image/": false, `image/png" onerror="x`: false, "image/png;base64": false} {
+		if got := isImageMIME(mime); got != want {
+			t.Errorf("isImageMIME(%q) = %v", mime, got)
+		}
+	}
+	if isBase64(`AAAA" onerror="x`) || !isBase64("iVBORw0KGgo=") {
+		t.Error("isBase64")
+	}
+}
