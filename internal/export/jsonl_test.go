@@ -81,3 +81,13 @@ func TestJSONLFileWritesWhereAsked(t *testing.T) {
 		t.Fatalf("default HTML name %s", name)
 	}
 }
+
+// A leaf newer than the entries taken (an export while the agent appends) ends the branch at the
+// newest entry taken, rather than leaving no branch at all.
+func TestBranchWithALeafNotYetTaken(t *testing.T) {
+	src := FromManager(openFixture(t, "rich.jsonl"))
+	src.LeafID = "ffffffff"
+	if b := src.branch(); len(b) != 15 || b[len(b)-1].ID != "a0000015" {
+		t.Fatalf("branch of %d entries", len(b))
+	}
+}

@@ -25,9 +25,15 @@ func (s Source) branch() []*session.Entry {
 	for _, e := range s.Entries {
 		byID[e.ID] = e
 	}
+	leaf := byID[s.LeafID]
+	if leaf == nil && s.LeafID != "" && len(s.Entries) > 0 {
+		// The leaf was appended after the entries were taken (an export while the agent works):
+		// the branch ends at the newest entry taken.
+		leaf = s.Entries[len(s.Entries)-1]
+	}
 	var path []*session.Entry
 	seen := map[string]bool{}
-	for e := byID[s.LeafID]; e != nil && !seen[e.ID]; e = byID[e.ParentID] {
+	for e := leaf; e != nil && !seen[e.ID]; e = byID[e.ParentID] {
 		seen[e.ID] = true
 		path = append(path, e)
 	}
