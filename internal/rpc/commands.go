@@ -385,7 +385,7 @@ func (s *server) exportHTML(c *command) *response {
 	if err != nil {
 		return c.fail(err)
 	}
-	written, err := s.sess.ExportHTML(s.runCtx, path, s.exportTheme)
+	written, err := s.sess.ExportHTML(s.runCtx, path, s.theme)
 	if err != nil {
 		return c.fail(err)
 	}

@@ -53,16 +53,16 @@ func newServer(ctx context.Context, sess *harness.Session, out io.Writer, opts S
 	runCtx, cancelRuns := context.WithCancel(context.WithoutCancel(ctx))
 	lw := NewLineWriter(out)
 	return &server{
-		sess:        sess,
-		out:         lw,
-		events:      NewEventWriter(lw),
-		stderr:      opts.Stderr,
-		maxLine:     opts.MaxLineBytes,
-		exportTheme: opts.ExportTheme,
-		runCtx:      runCtx,
-		cancelRuns:  cancelRuns,
-		runs:        newRunState(sess),
-		outFailed:   make(chan struct{}),
+		sess:       sess,
+		out:        lw,
+		events:     NewEventWriter(lw),
+		stderr:     opts.Stderr,
+		maxLine:    opts.MaxLineBytes,
+		theme:      opts.ExportTheme,
+		runCtx:     runCtx,
+		cancelRuns: cancelRuns,
+		runs:       newRunState(sess),
+		outFailed:  make(chan struct{}),
 	}
 }
 
@@ -72,8 +72,7 @@ type server struct {
 	events  *EventWriter // agent and session events, in order (the session calls onEvent one at a time)
 	stderr  io.Writer
 	maxLine int
-	// exportTheme colours export_html's page.
-	exportTheme export.Theme
+	theme   export.Theme // export_html's colours
 	// runCtx is the context of prompts and bash commands; cancelled at shutdown.
 	runCtx     context.Context
 	cancelRuns context.CancelFunc
