@@ -6,8 +6,8 @@ BIN     := bin/pi
 COMMIT  ?= $(shell git describe --always --dirty --abbrev=7 --exclude='*' 2>/dev/null)
 LDFLAGS := -s -w -X main.commit=$(COMMIT) $(if $(VERSION),-X main.version=$(VERSION))
 # Debian packages the tests drive: tmux (TUI end-to-end), ripgrep and fd-find (grep/find parity), npm
-# (to install the Node and pi below).
-TEST_PACKAGES := tmux ripgrep fd-find npm
+# (to install the Node and pi below), chromium (the HTML export opened in a headless browser).
+TEST_PACKAGES := tmux ripgrep fd-find npm chromium
 # Node 22 and pi 1.6.0 for the test that drives pi-go with pi's own RpcClient (cmd/pi), installed once
 # into a cache outside the module. `make test` sets PI_GO_REQUIRE_NODE=1: that test then fails instead
 # of skipping when they are missing. cmd/pi/rpcclient_e2e_test.go names the same versions.
@@ -41,6 +41,7 @@ deps:
 	command -v rg >/dev/null 2>&1 || missing="$$missing ripgrep"; \
 	(command -v fdfind >/dev/null 2>&1 || command -v fd >/dev/null 2>&1) || missing="$$missing fd-find"; \
 	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages:$$missing"; \
 		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \

@@ -98,6 +98,9 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 	if t, ok := http.DefaultTransport.(*http.Transport); ok {
 		t.Proxy = provider.ProxyFromEnvironment
 	}
+	if opts.Export != "" {
+		return a.exportFile(ctx)
+	}
 	if err := a.loadModelsUnlessInterrupted(ctx); err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ var errInputEnded = errors.New("rpc: the input ended")
 
 // runRPC speaks pi's RPC protocol on stdin/stdout until stdin ends (errInputEnded) or ctx does.
 func (a *app) runRPC(ctx context.Context, sess *harness.Session) error {
-	err := rpc.Serve(ctx, sess, a.io.In, a.io.Out, rpc.ServeOptions{Stderr: a.io.Err})
+	err := rpc.Serve(ctx, sess, a.io.In, a.io.Out, rpc.ServeOptions{Stderr: a.io.Err, ExportTheme: a.exportTheme()})
 	if err == nil {
 		return errInputEnded
 	}

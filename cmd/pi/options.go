@@ -36,11 +36,14 @@ type Options struct {
 	SessionID          string
 	SessionDir         string
 	// Name is --name (NameSet: it was given), the session's display name.
-	Name           string
-	NameSet        bool
-	NoSession      bool
-	Fork           string
-	ListModels     *string
+	Name       string
+	NameSet    bool
+	NoSession  bool
+	Fork       string
+	ListModels *string
+	// Export is --export's session file: it is written as HTML (to the first message, when given)
+	// and pi exits.
+	Export         string
 	NoContextFiles bool
 	// Skills and PromptTemplates are --skill and --prompt-template paths; NoSkills and
 	// NoPromptTemplates turn discovery off (the paths given still load).
@@ -153,6 +156,7 @@ func bindFlags(cmd *cobra.Command, o *Options, listModels *string) {
 	f.BoolVar(&o.NoSkills, "no-skills", false, "Disable skills discovery and loading (alias -ns)")
 	f.StringArrayVar(&o.PromptTemplates, "prompt-template", nil, "Load a prompt template file or directory (repeatable)")
 	f.BoolVar(&o.NoPromptTemplates, "no-prompt-templates", false, "Disable prompt template discovery and loading (alias -np)")
+	f.StringVar(&o.Export, "export", "", "Export a session file to HTML and exit (the output path may follow)")
 	f.StringVar(listModels, "list-models", "", "List available models (with optional fuzzy search) and exit")
 	f.Lookup("list-models").NoOptDefVal = ""
 	approve := f.VarPF(&trustFlag{target: &o.Approve, value: true}, "approve", "a", "Trust project-local files for this run")

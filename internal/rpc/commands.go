@@ -2,7 +2,6 @@ package rpc
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"sync"
@@ -47,7 +46,7 @@ var handlers = map[string]handler{
 	"bash":                          {fn: (*server).bash}, // starts its own goroutine, see bash
 	"abort_bash":                    {fn: (*server).abortBash},
 	"get_session_stats":             {fn: (*server).getSessionStats},
-	"export_html":                   {fn: (*server).exportHTML},
+	"export_html":                   {fn: (*server).exportHTML, background: true},
 	"switch_session":                {fn: (*server).switchSession, background: true},
 	"fork":                          {fn: (*server).fork, background: true},
 	"clone":                         {fn: (*server).clone, background: true},
@@ -383,14 +382,20 @@ func (s *server) getSessionStats(c *command) *response {
 	return c.okData(s.sess.Stats())
 }
 
-// errNoExport is the answer to export_html: pi-go has no HTML export.
-var errNoExport = errors.New("export_html is not supported: pi-go has no HTML export")
-
+// exportHTML writes the session's page (pi's export_html), in the background: a large session
+// takes a moment, and abort must not wait for it.
 func (s *server) exportHTML(c *command) *response {
-	if _, _, err := c.optStr("outputPath"); err != nil {
+	path, _, err := c.optStr("outputPath")
+	if err != nil {
 		return c.fail(err)
 	}
-	return c.fail(errNoExport)
+	written, err := s.sess.ExportHTML(s.runCtx, path, s.theme)
+	if err != nil {
+		return c.fail(err)
+	}
+	return c.okData(struct {
+		Path string `json:"path"`
+	}{written})
 }
 
 func (s *server) switchSession(c *command) *response {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unicode/utf16"
 
+	"github.com/pi-go/pi-go/internal/export"
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/jsonx"
 )
@@ -24,6 +25,8 @@ type ServeOptions struct {
 	Stderr io.Writer
 	// MaxLineBytes bounds one command line (0: DefaultMaxLineBytes).
 	MaxLineBytes int
+	// ExportTheme colours export_html's page (the settings' theme; the zero value is a plain dark page).
+	ExportTheme export.Theme
 }
 
 // Serve speaks pi's RPC protocol: commands are read from in, one JSON object per line, and responses
@@ -55,6 +58,7 @@ func newServer(ctx context.Context, sess *harness.Session, out io.Writer, opts S
 		events:     NewEventWriter(lw),
 		stderr:     opts.Stderr,
 		maxLine:    opts.MaxLineBytes,
+		theme:      opts.ExportTheme,
 		runCtx:     runCtx,
 		cancelRuns: cancelRuns,
 		runs:       newRunState(sess),
@@ -68,6 +72,7 @@ type server struct {
 	events  *EventWriter // agent and session events, in order (the session calls onEvent one at a time)
 	stderr  io.Writer
 	maxLine int
+	theme   export.Theme // export_html's colours
 	// runCtx is the context of prompts and bash commands; cancelled at shutdown.
 	runCtx     context.Context
 	cancelRuns context.CancelFunc

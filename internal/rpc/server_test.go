@@ -130,7 +130,7 @@ func TestBadInputLosesNothing(t *testing.T) {
 		{`{"id":"t11","type":"set_model","provider":"mock","modelId":"nope"}`, `Model not found: mock/nope`},
 		{`{"id":"t12","type":"fork","entryId":"00000000"}`, `Invalid entry ID for forking`},
 		{`{"id":"t13","type":"switch_session","sessionPath":7}`, `Invalid "sessionPath" in switch_session: expected a string, got a number`},
-		{`{"id":"t14","type":"export_html"}`, `export_html is not supported: pi-go has no HTML export`},
+		{`{"id":"t14","type":"export_html","outputPath":7}`, `Invalid "outputPath" in export_html: expected a string, got a number`},
 		{`{"id":"t15","type":"bash"}`, `Missing "command" in bash: expected a string`},
 	}
 	for _, b := range bad {

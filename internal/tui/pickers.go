@@ -81,6 +81,9 @@ func (m *model) pickerMsg(msg tea.Msg) tea.Cmd {
 	case mcpPickMsg:
 		m.sel = nil
 		return m.mcpPicked(msg)
+	case importConfirmMsg:
+		m.sel = nil
+		return m.importConfirmed(msg)
 	default:
 		return m.sessionPickerMsg(msg)
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/pi-go/pi-go/internal/syntax"
+
 	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
@@ -32,14 +34,13 @@ func (h *highlighter) language(file string) string {
 	if file == "" {
 		return ""
 	}
-	return languageForPath(file)
+	return syntax.LanguageForPath(file)
 }
 
 // lines returns code split into lines, coloured when the language is known. Tabs must already be
 // expanded. Each line closes the styles it opens.
 func (h *highlighter) lines(code, lang string) []string {
-	lx := lexerFor(lang)
-	if lx == nil {
+	if !syntax.Known(lang) {
 		return strings.Split(code, "\n")
 	}
 	key := hlKey{lang, code}
@@ -48,7 +49,8 @@ func (h *highlighter) lines(code, lang string) []string {
 	if out, ok := h.cache.get(key); ok {
 		return out
 	}
-	out := colourLines(h.th, code, lx)
+	spans, _ := syntax.Tokenize(code, lang)
+	out := colourLines(h.th, code, spans)
 	h.cache.put(key, out)
 	return out
 }

@@ -1,4 +1,4 @@
-package render
+package syntax
 
 import "strings"
 
@@ -14,17 +14,17 @@ func lexMarkup(code string, t *tokens) {
 			break
 		}
 		p += lt
-		t.add(tcPlain, p)
+		t.add(ClassPlain, p)
 		switch {
 		case strings.HasPrefix(code[p:], "<!--"):
 			p = spanTo(code, p+4, "-->")
-			t.add(tcComment, p)
+			t.add(ClassComment, p)
 		case strings.HasPrefix(code[p:], "<![CDATA["):
 			p = spanTo(code, p+9, "]]>")
-			t.add(tcString, p)
+			t.add(ClassString, p)
 		case strings.HasPrefix(code[p:], "<!") || strings.HasPrefix(code[p:], "<?"):
 			p = spanTo(code, p+2, ">")
-			t.add(tcMeta, p)
+			t.add(ClassMeta, p)
 		case p+1 < len(code) && (isIdentStart(code[p+1]) || code[p+1] == '/'):
 			var name string
 			p, name = markupTag(code, p, t)
@@ -42,10 +42,10 @@ func lexMarkup(code string, t *tokens) {
 			}
 		default:
 			p++
-			t.add(tcPlain, p)
+			t.add(ClassPlain, p)
 		}
 	}
-	t.add(tcPlain, len(code))
+	t.add(ClassPlain, len(code))
 }
 
 // spanTo is the end of a construct that closes with close, searched from p (the end of code when it
@@ -65,43 +65,43 @@ func markupTag(code string, p int, t *tokens) (int, string) {
 	if closing {
 		p++
 	}
-	t.add(tcPunct, p)
+	t.add(ClassPunct, p)
 	e := p
 	for e < len(code) && (isIdentByte(code[e]) || strings.IndexByte("-:.", code[e]) >= 0) {
 		e++
 	}
 	name := strings.ToLower(code[p:e])
-	t.add(tcKeyword, e)
+	t.add(ClassKeyword, e)
 	p = e
 	for p < len(code) {
 		c := code[p]
 		switch {
 		case c == '>':
-			t.add(tcPunct, p+1)
+			t.add(ClassPunct, p+1)
 			if closing {
 				name = ""
 			}
 			return p + 1, name
 		case c == '/' && p+1 < len(code) && code[p+1] == '>':
-			t.add(tcPunct, p+2)
+			t.add(ClassPunct, p+2)
 			return p + 2, ""
 		case c == '"' || c == '\'':
 			q := strings.IndexByte(code[p+1:], c)
 			if q < 0 {
-				t.add(tcString, len(code))
+				t.add(ClassString, len(code))
 				return len(code), ""
 			}
-			t.add(tcString, p+1+q+1)
+			t.add(ClassString, p+1+q+1)
 			p += q + 2
 		case c == '=':
-			t.add(tcOperator, p+1)
+			t.add(ClassOperator, p+1)
 			p++
 			if p < len(code) && code[p] != '"' && code[p] != '\'' && code[p] != ' ' {
 				v := p
 				for v < len(code) && code[v] != ' ' && code[v] != '>' && code[v] != '\n' {
 					v++
 				}
-				t.add(tcString, v)
+				t.add(ClassString, v)
 				p = v
 			}
 		case isIdentStart(c):
@@ -109,13 +109,13 @@ func markupTag(code string, p int, t *tokens) (int, string) {
 			for a < len(code) && (isIdentByte(code[a]) || strings.IndexByte("-:.@", code[a]) >= 0) {
 				a++
 			}
-			t.add(tcVariable, a)
+			t.add(ClassVariable, a)
 			p = a
 		case c == '<':
 			return p, "" // an unclosed tag
 		default:
 			p++
-			t.add(tcPlain, p)
+			t.add(ClassPlain, p)
 		}
 	}
 	return p, ""
@@ -130,32 +130,32 @@ func lexCSS(code string, t *tokens) {
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			p++
-			t.add(tcPlain, p)
+			t.add(ClassPlain, p)
 		case strings.HasPrefix(code[p:], "/*"):
 			p = spanTo(code, p+2, "*/")
-			t.add(tcComment, p)
+			t.add(ClassComment, p)
 		case strings.HasPrefix(code[p:], "//") && (p == 0 || strings.IndexByte(" \t\n;{}", code[p-1]) >= 0):
 			p = lineEnd(code, p)
-			t.add(tcComment, p)
+			t.add(ClassComment, p)
 		case c == '{':
 			depth++
 			p++
-			t.add(tcPunct, p)
+			t.add(ClassPunct, p)
 		case c == '}':
 			depth = max(depth-1, 0)
 			p++
-			t.add(tcPunct, p)
+			t.add(ClassPunct, p)
 		case c == '@':
 			e := p + 1
 			for e < len(code) && (isIdentByte(code[e]) || code[e] == '-') {
 				e++
 			}
-			t.add(tcKeyword, e)
+			t.add(ClassKeyword, e)
 			p = cssValue(code, e, t)
 		case depth > 0 && isDeclaration(code, p):
 			colon := p + strings.IndexByte(code[p:], ':')
-			t.add(tcVariable, colon)
-			t.add(tcPunct, colon+1)
+			t.add(ClassVariable, colon)
+			t.add(ClassPunct, colon+1)
 			p = cssValue(code, colon+1, t)
 		default:
 			p = cssSelector(code, p, t)
@@ -192,25 +192,25 @@ func cssValue(code string, p int, t *tokens) int {
 		c := code[p]
 		switch {
 		case c == ';':
-			t.add(tcPunct, p+1)
+			t.add(ClassPunct, p+1)
 			return p + 1
 		case c == ',' || c == '(' || c == ')':
 			p++
-			t.add(tcPunct, p)
+			t.add(ClassPunct, p)
 		case c == '{' || c == '}':
 			return p
 		case strings.HasPrefix(code[p:], "/*"):
 			p = spanTo(code, p+2, "*/")
-			t.add(tcComment, p)
+			t.add(ClassComment, p)
 		case c == '"' || c == '\'':
 			p = scanString(code, p+1, strDef{close: string(c), escape: true})
-			t.add(tcString, p)
+			t.add(ClassString, p)
 		case c == '#' && p+1 < len(code) && isIdentByte(code[p+1]):
 			e := p + 1
 			for e < len(code) && isIdentByte(code[e]) {
 				e++
 			}
-			t.add(tcNumber, e)
+			t.add(ClassNumber, e)
 			p = e
 		case isDigit(c) || c == '.' && p+1 < len(code) && isDigit(code[p+1]) ||
 			c == '-' && p+1 < len(code) && (isDigit(code[p+1]) || code[p+1] == '.'):
@@ -218,21 +218,21 @@ func cssValue(code string, p int, t *tokens) int {
 			if e < len(code) && code[e] == '%' {
 				e++
 			}
-			t.add(tcNumber, e)
+			t.add(ClassNumber, e)
 			p = e
 		case c == '!':
 			e := p + 1
 			for e < len(code) && isIdentByte(code[e]) {
 				e++
 			}
-			t.add(tcKeyword, e)
+			t.add(ClassKeyword, e)
 			p = e
 		case c == '$' || c == '@' || c == '-' && p+1 < len(code) && code[p+1] == '-':
 			e := p + 1
 			for e < len(code) && (isIdentByte(code[e]) || code[e] == '-') {
 				e++
 			}
-			t.add(tcVariable, e)
+			t.add(ClassVariable, e)
 			p = e
 		case isIdentStart(c) || c == '-':
 			e := p + 1
@@ -240,14 +240,14 @@ func cssValue(code string, p int, t *tokens) int {
 				e++
 			}
 			if e < len(code) && code[e] == '(' {
-				t.add(tcFunction, e)
+				t.add(ClassFunction, e)
 			} else {
-				t.add(tcPlain, e)
+				t.add(ClassPlain, e)
 			}
 			p = e
 		default:
 			p++
-			t.add(tcPlain, p)
+			t.add(ClassPlain, p)
 		}
 	}
 	return p
@@ -261,19 +261,19 @@ func cssSelector(code string, p int, t *tokens) int {
 		case c == '{' || c == '}' || c == '\n':
 			return p
 		case c == '.' || c == '#' || c == ':' || c == '&' || isIdentStart(c) || c == '-' || c == '*':
-			class := tcKeyword
+			class := ClassKeyword
 			e := p
 			switch c {
 			case '.', '#':
-				class = tcType
+				class = ClassType
 				e++
 			case ':':
-				class = tcFunction
+				class = ClassFunction
 				for e < len(code) && code[e] == ':' {
 					e++
 				}
 			case '&', '*':
-				class = tcOperator
+				class = ClassOperator
 				e++
 			}
 			for e < len(code) && (isIdentByte(code[e]) || code[e] == '-') {
@@ -283,17 +283,17 @@ func cssSelector(code string, p int, t *tokens) int {
 			p = max(e, p+1)
 		case c == '[':
 			e := spanTo(code, p, "]")
-			t.add(tcVariable, e)
+			t.add(ClassVariable, e)
 			p = e
 		case c == '>' || c == '+' || c == '~' || c == ',':
 			p++
-			t.add(tcOperator, p)
+			t.add(ClassOperator, p)
 		case c == '(' || c == ')':
 			p++
-			t.add(tcPunct, p)
+			t.add(ClassPunct, p)
 		default:
 			p++
-			t.add(tcPlain, p)
+			t.add(ClassPlain, p)
 		}
 	}
 	return p

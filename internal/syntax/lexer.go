@@ -1,4 +1,4 @@
-package render
+package syntax
 
 import (
 	"strings"
@@ -42,19 +42,19 @@ type strDef struct {
 // langLexer is a compiled langDef.
 type langLexer struct {
 	def      langDef
-	words    map[string]tokClass
+	words    map[string]Class
 	funcDecl map[string]bool
 	typeDecl map[string]bool
 	prefixes map[string]bool
 }
 
 func compile(d langDef) *langLexer {
-	l := &langLexer{def: d, words: map[string]tokClass{}, funcDecl: wordSet(d.funcDecl), typeDecl: wordSet(d.typeDecl),
+	l := &langLexer{def: d, words: map[string]Class{}, funcDecl: wordSet(d.funcDecl), typeDecl: wordSet(d.typeDecl),
 		prefixes: wordSet(d.strPrefixes)}
 	for _, p := range []struct {
 		list  string
-		class tokClass
-	}{{d.builtins, tcType}, {d.types, tcType}, {d.literals, tcNumber}, {d.keywords, tcKeyword}} {
+		class Class
+	}{{d.builtins, ClassType}, {d.types, ClassType}, {d.literals, ClassNumber}, {d.keywords, ClassKeyword}} {
 		for _, w := range strings.Fields(p.list) {
 			if d.caseFold {
 				w = strings.ToLower(w)
@@ -225,17 +225,17 @@ func numberEnd(code string, p int) int {
 // lex is the generic lexer.
 func (l *langLexer) lex(code string, t *tokens) {
 	lineStart := true
-	next := tcPlain // class of the next name (after "func", "class")
+	next := ClassPlain // class of the next name (after "func", "class")
 	for p := 0; p < len(code); {
 		c := code[p]
 		if c == '\n' {
 			lineStart = true
-			t.add(tcPlain, p+1)
+			t.add(ClassPlain, p+1)
 			p++
 			continue
 		}
 		if c == ' ' || c == '\t' || c == '\r' {
-			t.add(tcPlain, p+1)
+			t.add(ClassPlain, p+1)
 			p++
 			continue
 		}
@@ -243,31 +243,31 @@ func (l *langLexer) lex(code string, t *tokens) {
 		lineStart = false
 		if l.def.hashMeta && c == '#' && atLineStart {
 			e := lineEnd(code, p)
-			t.add(tcMeta, e)
+			t.add(ClassMeta, e)
 			p = e
 			continue
 		}
 		if e := l.commentAt(code, p); e >= 0 {
-			t.add(tcComment, e)
+			t.add(ClassComment, e)
 			p = e
 			continue
 		}
 		if e := l.metaAt(code, p); e >= 0 {
-			t.add(tcMeta, e)
+			t.add(ClassMeta, e)
 			p = e
 			continue
 		}
 		if e := l.stringAt(code, p); e >= 0 {
-			class := tcString
+			class := ClassString
 			if l.def.keyStrings && nextNonSpace(code, e) == ':' {
-				class = tcVariable
+				class = ClassVariable
 			}
 			t.add(class, e)
 			p = e
 			continue
 		}
 		if e := l.variableAt(code, p); e >= 0 {
-			t.add(tcVariable, e)
+			t.add(ClassVariable, e)
 			p = e
 			continue
 		}
@@ -276,13 +276,13 @@ func (l *langLexer) lex(code string, t *tokens) {
 			for e < len(code) && (isIdentByte(code[e]) || code[e] == '.') {
 				e++
 			}
-			t.add(tcMeta, e)
+			t.add(ClassMeta, e)
 			p = e
 			continue
 		}
 		if isDigit(c) || c == '.' && p+1 < len(code) && isDigit(code[p+1]) && (p == 0 || !isIdentByte(code[p-1])) {
 			e := numberEnd(code, p+1)
-			t.add(tcNumber, e)
+			t.add(ClassNumber, e)
 			p = e
 			continue
 		}
@@ -291,7 +291,7 @@ func (l *langLexer) lex(code string, t *tokens) {
 			word := code[p:e]
 			if l.prefixes[word] && e < len(code) {
 				if se := l.stringAt(code, e); se >= 0 {
-					t.add(tcString, se)
+					t.add(ClassString, se)
 					p = se
 					continue
 				}
@@ -307,17 +307,17 @@ func (l *langLexer) lex(code string, t *tokens) {
 			for e < len(code) && strings.IndexByte(operatorBytes, code[e]) >= 0 && !l.startsComment(code, e) {
 				e++
 			}
-			t.add(tcOperator, e)
+			t.add(ClassOperator, e)
 			p = e
 			continue
 		}
 		if strings.IndexByte(punctuationBytes, c) >= 0 {
-			t.add(tcPunct, p+1)
+			t.add(ClassPunct, p+1)
 			p++
 			continue
 		}
 		_, size := utf8.DecodeRuneInString(code[p:])
-		t.add(tcPlain, p+size)
+		t.add(ClassPlain, p+size)
 		p += size
 	}
 }
@@ -374,35 +374,35 @@ func (l *langLexer) variableAt(code string, p int) int {
 }
 
 // classify returns the class of a name ending at e, and the class the next name will get.
-func (l *langLexer) classify(code, word string, e int, forced tokClass) (tokClass, tokClass) {
+func (l *langLexer) classify(code, word string, e int, forced Class) (Class, Class) {
 	key := word
 	if l.def.caseFold {
 		key = strings.ToLower(word)
 	}
 	class, known := l.words[key]
 	switch {
-	case known && class == tcKeyword:
+	case known && class == ClassKeyword:
 		if isIdentStart(nextNonSpace(code, e)) {
 			if l.funcDecl[key] {
-				return tcKeyword, tcFunction
+				return ClassKeyword, ClassFunction
 			}
 			if l.typeDecl[key] {
-				return tcKeyword, tcType
+				return ClassKeyword, ClassType
 			}
 		}
-		return tcKeyword, tcPlain
+		return ClassKeyword, ClassPlain
 	case known:
-		return class, tcPlain
-	case forced != tcPlain:
-		return forced, tcPlain
+		return class, ClassPlain
+	case forced != ClassPlain:
+		return forced, ClassPlain
 	}
 	switch next := nextNonSpace(code, e); {
 	case next == '(':
-		return tcFunction, tcPlain
+		return ClassFunction, ClassPlain
 	case l.def.macroBang && next == '!' && (e+1 >= len(code) || code[e+1] != '='):
-		return tcFunction, tcPlain
+		return ClassFunction, ClassPlain
 	case l.def.capsTypes && word[0] >= 'A' && word[0] <= 'Z':
-		return tcType, tcPlain
+		return ClassType, ClassPlain
 	}
-	return tcPlain, tcPlain
+	return ClassPlain, ClassPlain
 }

@@ -1,4 +1,4 @@
-package render
+package syntax
 
 import (
 	"strings"
@@ -14,7 +14,7 @@ func lexAt(lx lexer, code string, from, to int, t *tokens) {
 	}
 	var sub tokens
 	lx(code[from:to], &sub)
-	sub.add(tcPlain, to-from)
+	sub.add(ClassPlain, to-from)
 	for _, sp := range sub.spans {
 		t.add(sp.class, from+sp.end)
 	}
@@ -27,7 +27,7 @@ func forLines(code string, t *tokens, f func(start, end int)) {
 		end := lineEnd(code, start)
 		f(start, end)
 		if end < len(code) {
-			t.add(tcPlain, end+1)
+			t.add(ClassPlain, end+1)
 		}
 		start = end + 1
 	}
@@ -58,7 +58,7 @@ func lexYAML(code string, t *tokens) {
 		indent := p - start
 		if block >= 0 {
 			if p == end || indent > block {
-				t.add(tcString, end)
+				t.add(ClassString, end)
 				return
 			}
 			block = -1
@@ -66,28 +66,28 @@ func lexYAML(code string, t *tokens) {
 		rest := code[p:end]
 		switch {
 		case strings.HasPrefix(rest, "#"):
-			t.add(tcPlain, p)
-			t.add(tcComment, end)
+			t.add(ClassPlain, p)
+			t.add(ClassComment, end)
 			return
 		case p == start && (strings.HasPrefix(rest, "---") || strings.HasPrefix(rest, "...")):
-			t.add(tcMeta, end)
+			t.add(ClassMeta, end)
 			return
 		}
-		t.add(tcPlain, p)
+		t.add(ClassPlain, p)
 		for p < end && code[p] == '-' && (p+1 == end || code[p+1] == ' ') {
-			t.add(tcPunct, p+1)
+			t.add(ClassPunct, p+1)
 			p = indentEnd(code, p+1, end)
-			t.add(tcPlain, p)
+			t.add(ClassPlain, p)
 			indent = p - start
 		}
 		if k := yamlKeyEnd(code, p, end); k > p {
-			t.add(tcVariable, k)
-			t.add(tcPunct, k+1)
+			t.add(ClassVariable, k)
+			t.add(ClassPunct, k+1)
 			p = k + 1
 			v := indentEnd(code, p, end)
 			if v < end && (code[v] == '|' || code[v] == '>') {
-				t.add(tcPlain, v)
-				t.add(tcOperator, end)
+				t.add(ClassPlain, v)
+				t.add(ClassOperator, end)
 				block = indent
 				return
 			}
@@ -97,9 +97,9 @@ func lexYAML(code string, t *tokens) {
 			for e < end && code[e] != ' ' {
 				e++
 			}
-			t.add(tcType, e)
+			t.add(ClassType, e)
 			p = indentEnd(code, e, end)
-			t.add(tcPlain, p)
+			t.add(ClassPlain, p)
 		}
 		lexAt(yamlValues(), code, p, end, t)
 	})
@@ -144,19 +144,19 @@ var iniValues = sync.OnceValue(func() lexer {
 func lexINI(code string, t *tokens) {
 	forLines(code, t, func(start, end int) {
 		p := indentEnd(code, start, end)
-		t.add(tcPlain, p)
+		t.add(ClassPlain, p)
 		switch {
 		case p == end:
 			return
 		case code[p] == '#' || code[p] == ';':
-			t.add(tcComment, end)
+			t.add(ClassComment, end)
 			return
 		case code[p] == '[':
 			e := strings.LastIndexByte(code[p:end], ']')
 			if e < 0 {
 				e = end - p - 1
 			}
-			t.add(tcType, p+e+1)
+			t.add(ClassType, p+e+1)
 			lexAt(iniValues(), code, p+e+1, end, t)
 			return
 		}
@@ -165,9 +165,9 @@ func lexINI(code string, t *tokens) {
 			for k > p && (code[k-1] == ' ' || code[k-1] == '\t') {
 				k--
 			}
-			t.add(tcVariable, k)
-			t.add(tcPlain, p+eq)
-			t.add(tcOperator, p+eq+1)
+			t.add(ClassVariable, k)
+			t.add(ClassPlain, p+eq)
+			t.add(ClassOperator, p+eq+1)
 			p += eq + 1
 		}
 		lexAt(iniValues(), code, p, end, t)
@@ -178,18 +178,18 @@ func lexINI(code string, t *tokens) {
 func lexDiff(code string, t *tokens) {
 	forLines(code, t, func(start, end int) {
 		l := code[start:end]
-		class := tcPlain
+		class := ClassPlain
 		switch {
 		case strings.HasPrefix(l, "@@"):
-			class = tcMeta
+			class = ClassMeta
 		case strings.HasPrefix(l, "+++ ") || strings.HasPrefix(l, "--- ") && strings.HasPrefix(code[min(end+1, len(code)):], "+++ "):
-			class = tcKeyword
+			class = ClassKeyword
 		case strings.HasPrefix(l, "diff ") || strings.HasPrefix(l, "index "):
-			class = tcComment
+			class = ClassComment
 		case strings.HasPrefix(l, "+"):
-			class = tcAdded
+			class = ClassAdded
 		case strings.HasPrefix(l, "-"):
-			class = tcRemoved
+			class = ClassRemoved
 		}
 		t.add(class, end)
 	})
@@ -204,32 +204,32 @@ func lexMarkdown(code string, t *tokens) {
 		if fence != "" {
 			if strings.HasPrefix(rest, fence) && strings.TrimLeft(rest, fence[:1]) == "" {
 				fence = ""
-				t.add(tcPunct, end)
+				t.add(ClassPunct, end)
 				return
 			}
-			t.add(tcString, end)
+			t.add(ClassString, end)
 			return
 		}
 		switch {
 		case strings.HasPrefix(rest, "```") || strings.HasPrefix(rest, "~~~"):
 			n := len(rest) - len(strings.TrimLeft(rest, rest[:1]))
 			fence = rest[:n]
-			t.add(tcPlain, p)
-			t.add(tcPunct, p+n)
-			t.add(tcString, end)
+			t.add(ClassPlain, p)
+			t.add(ClassPunct, p+n)
+			t.add(ClassString, end)
 			return
 		case strings.HasPrefix(rest, "#"):
-			t.add(tcPlain, p)
-			t.add(tcKeyword, end)
+			t.add(ClassPlain, p)
+			t.add(ClassKeyword, end)
 			return
 		case strings.HasPrefix(rest, ">"):
-			t.add(tcPlain, p)
-			t.add(tcComment, end)
+			t.add(ClassPlain, p)
+			t.add(ClassComment, end)
 			return
 		}
-		t.add(tcPlain, p)
+		t.add(ClassPlain, p)
 		if n := listMarkerLen(rest); n > 0 {
-			t.add(tcPunct, p+n)
+			t.add(ClassPunct, p+n)
 			p += n
 		}
 		markdownInline(code, p, end, t)
@@ -261,23 +261,23 @@ func markdownInline(code string, p, end int, t *tokens) {
 				p = end
 				break
 			}
-			t.add(tcPlain, p)
+			t.add(ClassPlain, p)
 			p += e + 2
-			t.add(tcString, p)
+			t.add(ClassString, p)
 		case c == ']' && p+1 < end && code[p+1] == '(':
 			e := strings.IndexByte(code[p+2:end], ')')
 			if e < 0 {
 				p = end
 				break
 			}
-			t.add(tcPlain, p+2)
+			t.add(ClassPlain, p+2)
 			p += e + 2
-			t.add(tcString, p)
+			t.add(ClassString, p)
 		default:
 			p++
 		}
 	}
-	t.add(tcPlain, end)
+	t.add(ClassPlain, end)
 }
 
 var makeDirectives = wordSet("include -include sinclude ifeq ifneq ifdef ifndef else endif define endef " +
@@ -292,30 +292,30 @@ func lexMakefile(code string, t *tokens) {
 			return
 		}
 		p := indentEnd(code, start, end)
-		t.add(tcPlain, p)
+		t.add(ClassPlain, p)
 		word := p
 		for word < end && (isIdentByte(code[word]) || strings.IndexByte("-./%$()", code[word]) >= 0) {
 			word++
 		}
 		if makeDirectives[code[p:word]] {
-			t.add(tcKeyword, word)
+			t.add(ClassKeyword, word)
 			p = word
 		} else if rest := strings.TrimLeft(code[word:end], " \t"); word > p && len(rest) > 0 {
 			switch {
 			case strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, ":=") || strings.HasPrefix(rest, "?=") ||
 				strings.HasPrefix(rest, "+=") || strings.HasPrefix(rest, "::="):
-				t.add(tcVariable, word)
+				t.add(ClassVariable, word)
 				p = word
 			case rest[0] == ':':
-				t.add(tcFunction, word)
+				t.add(ClassFunction, word)
 				p = word
 			}
 		}
 		for p < end {
 			switch c := code[p]; {
 			case c == '#':
-				t.add(tcPlain, p)
-				t.add(tcComment, end)
+				t.add(ClassPlain, p)
+				t.add(ClassComment, end)
 				p = end
 			case c == '$' && p+1 < end:
 				e := p + 2
@@ -326,13 +326,13 @@ func lexMakefile(code string, t *tokens) {
 						e = end
 					}
 				}
-				t.add(tcPlain, p)
-				t.add(tcVariable, e)
+				t.add(ClassPlain, p)
+				t.add(ClassVariable, e)
 				p = e
 			default:
 				p++
 			}
 		}
-		t.add(tcPlain, end)
+		t.add(ClassPlain, end)
 	})
 }
