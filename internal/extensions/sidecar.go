@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-
 )
 
 //go:embed sidecar.mjs
@@ -144,4 +143,3 @@ func writeScript(dir string) (string, error) {
 	}
 	return path, nil
 }
-
