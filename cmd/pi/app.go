@@ -42,6 +42,8 @@ type app struct {
 	projectTrusted bool
 	// sessDir is the session directory, looked up before project trust is resolved (as pi does).
 	sessDir string
+	// ext is the extension host (nil: no extensions).
+	ext *extensionHost
 }
 
 func (a *app) warn(format string, args ...any) {
@@ -151,6 +153,7 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 		return err
 	}
 	defer sess.Close()
+	defer a.ext.close()
 
 	switch {
 	case opts.Mode == "rpc":
@@ -493,7 +496,8 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 	if err != nil {
 		return nil, err
 	}
-	sess, err = harness.New(harness.Options{
+	ext := a.newExtensionHost(store)
+	hopts := harness.Options{
 		Cwd:               store.Cwd(),
 		AgentDir:          a.paths.Dir,
 		Settings:          a.settings,
@@ -520,10 +524,14 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 			return m.Provider == config.CustomProvider
 		},
 		OnWarning: a.sessionWarning,
-	})
-	if err != nil {
+	}
+	ext.sessionOptions(&hopts)
+	if sess, err = harness.New(hopts); err != nil {
+		ext.close()
 		return nil, err
 	}
+	a.ext = ext
+	ext.start(sess)
 	return sess, nil
 }
 

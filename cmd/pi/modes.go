@@ -18,7 +18,11 @@ var errInputEnded = errors.New("rpc: the input ended")
 
 // runRPC speaks pi's RPC protocol on stdin/stdout until stdin ends (errInputEnded) or ctx does.
 func (a *app) runRPC(ctx context.Context, sess *harness.Session) error {
-	err := rpc.Serve(ctx, sess, a.io.In, a.io.Out, rpc.ServeOptions{Stderr: a.io.Err})
+	opts := rpc.ServeOptions{Stderr: a.io.Err}
+	if ui, ok := a.ext.rpcUI(); ok {
+		opts.ExtensionUI = ui
+	}
+	err := rpc.Serve(ctx, sess, a.io.In, a.io.Out, opts)
 	if err == nil {
 		return errInputEnded
 	}

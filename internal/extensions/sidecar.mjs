@@ -50,13 +50,16 @@ function liveSessionManager() {
 			const st = fs.statSync(file);
 			now = `${st.size}:${st.mtimeMs}`;
 		} catch {
-			now = "missing";
+			// pi-go writes the file with the first answer: until then the session is empty.
+			sm ??= pi.SessionManager.inMemory(init.cwd);
+			return sm;
 		}
-		if (!sm || now !== stamp) {
+		if (now !== stamp) {
 			stamp = now;
 			try {
 				sm = pi.SessionManager.open(file, undefined, init.cwd);
-			} catch {
+			} catch (err) {
+				console.error(`pi-go sidecar: cannot read ${file}: ${errorText(err)}`);
 				sm ??= pi.SessionManager.inMemory(init.cwd);
 			}
 		}

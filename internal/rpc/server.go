@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +25,17 @@ type ServeOptions struct {
 	Stderr io.Writer
 	// MaxLineBytes bounds one command line (0: DefaultMaxLineBytes).
 	MaxLineBytes int
+	// ExtensionUI is the extension host's end of the extension UI sub-protocol (nil: no extensions;
+	// responses are ignored, as pi ignores strays).
+	ExtensionUI ExtensionUI
+}
+
+// ExtensionUI connects extensions to the client: Attach gives it the function that writes its
+// records (extension_ui_request, extension_error) among the responses and events, before the first
+// command is read; Response receives every extension_ui_response line as the client sent it.
+type ExtensionUI interface {
+	Attach(write func(record json.RawMessage))
+	Response(line []byte)
 }
 
 // Serve speaks pi's RPC protocol: commands are read from in, one JSON object per line, and responses
@@ -59,6 +71,7 @@ func newServer(ctx context.Context, sess *harness.Session, out io.Writer, opts S
 		cancelRuns: cancelRuns,
 		runs:       newRunState(sess),
 		outFailed:  make(chan struct{}),
+		extUI:      opts.ExtensionUI,
 	}
 }
 
@@ -83,6 +96,7 @@ type server struct {
 	outErr    error
 	outFailed chan struct{}
 	logMu     sync.Mutex
+	extUI     ExtensionUI
 }
 
 // inputLine is one record read from in, or the error that ended the input.
@@ -95,6 +109,9 @@ type inputLine struct {
 
 func (s *server) serve(ctx context.Context, in io.Reader) error {
 	unsubscribe := s.sess.Subscribe(s.onEvent)
+	if s.extUI != nil {
+		s.extUI.Attach(func(record json.RawMessage) { s.write(record, true) })
+	}
 	lines := make(chan inputLine)
 	stop := make(chan struct{})
 	go readInput(newLineReader(in, s.maxLine), lines, stop)
@@ -174,7 +191,11 @@ func (s *server) handleLine(l inputLine) {
 		s.write(resp, true)
 		return
 	case c == nil:
-		return // an extension UI response: pi-go has no extension waiting for one, and pi ignores strays
+		// An extension UI response: the host matches it to its request (pi ignores strays too).
+		if s.extUI != nil {
+			s.extUI.Response([]byte(text))
+		}
+		return
 	}
 	h, known := handlers[c.typ]
 	switch {
