@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 	"time"
 
@@ -75,7 +76,11 @@ func (u *rpcExtensionUI) request(ctx context.Context, params json.RawMessage, di
 	b.WriteString(`{"type":"extension_ui_request","id":`)
 	idJSON, _ := json.Marshal(id)
 	b.Write(idJSON)
-	if body := bytes.TrimSpace(params); len(body) > 2 {
+	var compact bytes.Buffer
+	if json.Compact(&compact, params) != nil {
+		return nil, errors.New("ui: params are not JSON")
+	}
+	if body := compact.Bytes(); len(body) > 2 {
 		b.WriteByte(',')
 		b.Write(body[1:])
 	} else {

@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -114,7 +115,7 @@ func (s *server) serve(ctx context.Context, in io.Reader) error {
 	}
 	lines := make(chan inputLine)
 	stop := make(chan struct{})
-	go readInput(newLineReader(in, s.maxLine), lines, stop)
+	go readInput(newLineReader(in, s.maxLine), lines, stop, s.takeUIResponse)
 
 	var err error
 loop:
@@ -147,10 +148,15 @@ loop:
 	return err
 }
 
-// readInput sends every record of the input, then the error that ended it (io.EOF at the end).
-func readInput(lr *lineReader, lines chan<- inputLine, stop <-chan struct{}) {
+// readInput sends every record of the input, then the error that ended it (io.EOF at the end). A
+// record take consumes (an extension UI response) is not sent: it is answered on this goroutine, since
+// the command loop may be waiting for the very command whose dialog it answers.
+func readInput(lr *lineReader, lines chan<- inputLine, stop <-chan struct{}, take func([]byte) bool) {
 	for {
 		data, size, tooLong, err := lr.next()
+		if err == nil && !tooLong && take != nil && take(data) {
+			continue
+		}
 		select {
 		case lines <- inputLine{data: data, size: size, tooLong: tooLong, err: err}:
 		case <-stop:
@@ -160,6 +166,21 @@ func readInput(lr *lineReader, lines chan<- inputLine, stop <-chan struct{}) {
 			return
 		}
 	}
+}
+
+// takeUIResponse hands an extension_ui_response record to the extension host.
+func (s *server) takeUIResponse(data []byte) bool {
+	if s.extUI == nil || !bytes.Contains(data, []byte("extension_ui_response")) {
+		return false
+	}
+	var rec struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(data, &rec) != nil || rec.Type != "extension_ui_response" {
+		return false
+	}
+	s.extUI.Response(bytes.Clone(data))
+	return true
 }
 
 // shutdown stops everything still running, waits for the background commands and flushes the session.
@@ -191,11 +212,7 @@ func (s *server) handleLine(l inputLine) {
 		s.write(resp, true)
 		return
 	case c == nil:
-		// An extension UI response: the host matches it to its request (pi ignores strays too).
-		if s.extUI != nil {
-			s.extUI.Response([]byte(text))
-		}
-		return
+		return // an extension UI response without a host (pi ignores strays too)
 	}
 	h, known := handlers[c.typ]
 	switch {
