@@ -388,6 +388,16 @@ func (e *extensionHost) handle(ctx context.Context, method string, params json.R
 			return nil, err
 		}
 		return nil, e.sess.SetSessionName(p.Name)
+	case "setLabel":
+		var p struct {
+			EntryID string `json:"entryId"`
+			Label   string `json:"label"`
+		}
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, err
+		}
+		_, err := e.sess.Store().AppendLabelChange(p.EntryID, p.Label)
+		return nil, err
 	case "setThinkingLevel":
 		var p struct {
 			Level provider.ThinkingLevel `json:"level"`

@@ -176,11 +176,29 @@ func (s *rpcSession) expect(what string, match func(map[string]any) bool) map[st
 			if match(m) {
 				return m
 			}
-			s.t.Logf("skipped while waiting for %s: %v", what, m)
+			s.t.Logf("skipped while waiting for %s: %v %v", what, m["type"], m["method"])
 		case <-ctx.Done():
 			s.t.Fatalf("no %s", what)
 		}
 	}
+}
+
+// expectAll waits for records matching every predicate, in any order.
+func (s *rpcSession) expectAll(what string, preds ...func(map[string]any) bool) []map[string]any {
+	s.t.Helper()
+	found := make([]map[string]any, len(preds))
+	left := len(preds)
+	s.expect(what, func(m map[string]any) bool {
+		for i, p := range preds {
+			if found[i] == nil && p(m) {
+				found[i] = m
+				left--
+				break
+			}
+		}
+		return left == 0
+	})
+	return found
 }
 
 func isType(typ string) func(map[string]any) bool {

@@ -8,7 +8,11 @@ import readline from "node:readline";
 import { pathToFileURL } from "node:url";
 
 const PROTOCOL = 1;
-const write = (msg) => process.stdout.write(JSON.stringify(msg) + "\n");
+// stdout is the protocol's: what extensions write there themselves (console.log, terminal escape
+// sequences) goes to stderr instead, where it cannot break a line of the protocol.
+const protocolWrite = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => process.stderr.write(chunk, ...rest);
+const write = (msg) => protocolWrite(JSON.stringify(msg) + "\n");
 for (const name of ["log", "info", "debug", "warn"]) console[name] = (...args) => console.error(...args);
 
 let state = {};
@@ -121,6 +125,14 @@ function dialog(opts, fallback, params, parse) {
 	});
 }
 
+// The theme of a UI without a terminal: every style leaves the text as it is.
+const plainTheme = new Proxy(
+	{},
+	{
+		get: (_target, key) => (key === "then" ? undefined : (...args) => (typeof args.at(-1) === "string" ? args.at(-1) : "")),
+	},
+);
+
 const pick = (r) => (r.cancelled ? undefined : "value" in r ? r.value : undefined);
 
 function uiContext() {
@@ -155,7 +167,7 @@ function uiContext() {
 		setEditorComponent() {},
 		getEditorComponent: () => undefined,
 		get theme() {
-			return undefined;
+			return plainTheme;
 		},
 		getAllThemes: () => [],
 		getTheme: () => undefined,

@@ -109,28 +109,30 @@ func (s *Session) runPromptOverride() string {
 }
 
 // AddTools makes tools registered after the start (extension tools) available and active: the next
-// request declares them.
+// request declares them. A tool with a built-in's name replaces it, as an extension's tool overrides a
+// built-in in pi.
 func (s *Session) AddTools(tools []loop.Tool) {
 	if len(tools) == 0 {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	has := func(list []loop.Tool, name string) bool {
-		return slices.ContainsFunc(list, func(t loop.Tool) bool { return t.Definition().Name == name })
+	put := func(list []loop.Tool, t loop.Tool) []loop.Tool {
+		name := t.Definition().Name
+		if i := slices.IndexFunc(list, func(o loop.Tool) bool { return o.Definition().Name == name }); i >= 0 {
+			list[i] = t
+			return list
+		}
+		return append(list, t)
 	}
 	active := slices.Clone(s.agent.Tools())
+	s.opts.Tools = slices.Clone(s.opts.Tools)
 	for _, t := range tools {
-		name := t.Definition().Name
-		if !has(s.opts.Tools, name) {
-			s.opts.Tools = append(s.opts.Tools, t)
+		s.opts.Tools = put(s.opts.Tools, t)
+		if l := s.opts.Loadout; l != nil {
+			l.Available = put(slices.Clone(l.Available), t)
 		}
-		if l := s.opts.Loadout; l != nil && !has(l.Available, name) {
-			l.Available = append(l.Available, t)
-		}
-		if !has(active, name) {
-			active = append(active, t)
-		}
+		active = put(active, t)
 	}
 	s.agent.SetTools(active)
 }
