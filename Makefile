@@ -17,6 +17,9 @@ TEST_PI_VERSION   := 1.6.0
 NODE_PACKAGE      := node-$(shell uname -s | tr A-Z a-z)-$(subst aarch64,arm64,$(subst x86_64,x64,$(shell uname -m)))
 TEST_NODE_DIR     := $(PI_TEST_CACHE)/node-$(TEST_NODE_VERSION)
 TEST_PI_DIR       := $(PI_TEST_CACHE)/pi-$(TEST_PI_VERSION)
+# pi 0.73.1 on the machine's Node (the npm package's nodejs): the extension tests run pi's examples with it too.
+TEST_PI073_VERSION := 0.73.1
+TEST_PI073_DIR     := $(PI_TEST_CACHE)/pi-$(TEST_PI073_VERSION)
 
 .PHONY: all run build install test deps bench bench-hyperfine lint fmt clean
 
@@ -54,6 +57,11 @@ deps:
 		echo "installing pi $(TEST_PI_VERSION) into $(TEST_PI_DIR)"; \
 		npm install --silent --no-audit --no-fund --prefix "$(TEST_PI_DIR)" @earendil-works/pi-coding-agent@$(TEST_PI_VERSION) >/dev/null || \
 		{ echo "could not install pi $(TEST_PI_VERSION) (the RpcClient test will fail)"; exit 1; }; \
+	fi
+	@if [ ! -f "$(TEST_PI073_DIR)/node_modules/@mariozechner/pi-coding-agent/dist/index.js" ]; then \
+		echo "installing pi $(TEST_PI073_VERSION) into $(TEST_PI073_DIR)"; \
+		npm install --silent --no-audit --no-fund --prefix "$(TEST_PI073_DIR)" @mariozechner/pi-coding-agent@$(TEST_PI073_VERSION) >/dev/null || \
+		{ echo "could not install pi $(TEST_PI073_VERSION) (the extension tests will fail)"; exit 1; }; \
 	fi
 	$(GO) mod download
 
