@@ -50,7 +50,9 @@ type Host struct {
 
 	startOnce sync.Once
 	ready     chan struct{} // closed when every process has registered or failed to
-	procs     []*process    // in load order; set before ready is closed
+	stopStart context.CancelFunc
+	startCtx  context.Context // cancelled by Close: a start in progress gives up
+	procs     []*process      // in load order; set before ready is closed
 	loadErrs  []LoadError
 
 	stateMu sync.Mutex
@@ -68,7 +70,9 @@ func New(cfg Config) *Host {
 	if cfg.OnError == nil {
 		cfg.OnError = func(ExtensionError) {}
 	}
-	return &Host{cfg: cfg, ready: make(chan struct{})}
+	h := &Host{cfg: cfg, ready: make(chan struct{})}
+	h.startCtx, h.stopStart = context.WithCancel(context.Background())
+	return h
 }
 
 // Empty reports whether there is nothing to start.
@@ -101,7 +105,7 @@ func (h *Host) start() {
 	if h.Empty() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), h.cfg.StartTimeout)
+	ctx, cancel := context.WithTimeout(h.startCtx, h.cfg.StartTimeout)
 	defer cancel()
 	h.stateMu.Lock()
 	state := h.state
@@ -135,7 +139,11 @@ func (h *Host) start() {
 			p, err := startProcess(argv, environ(), h.cfg.Cwd, init, h.handle, h.cfg.OnError)
 			if err == nil {
 				if _, err = p.awaitRegister(ctx); err != nil {
-					go p.close(time.Second)
+					grace := time.Second
+					if h.startCtx.Err() != nil {
+						grace = 0 // pi-go is exiting: no time for goodbyes
+					}
+					p.close(grace)
 				}
 			}
 			results[i] = started{p, err}
@@ -143,6 +151,9 @@ func (h *Host) start() {
 	}
 	wg.Wait()
 	for i, r := range results {
+		if r.err != nil && h.startCtx.Err() != nil {
+			continue // closed while starting: not the extension's failure
+		}
 		if r.err != nil {
 			h.cfg.OnError(ExtensionError{ExtensionPath: argvs[i][len(argvs[i])-1], Event: "load", Error: r.err.Error()})
 			continue
@@ -299,6 +310,7 @@ func (h *Host) Close() {
 		return
 	}
 	h.startOnce.Do(func() { close(h.ready) }) // never started: nothing to close
+	h.stopStart()                             // a start in progress gives up and kills what it started
 	<-h.ready
 	var wg sync.WaitGroup
 	for _, p := range h.procs {

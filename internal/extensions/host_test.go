@@ -175,3 +175,17 @@ func TestSilentExtensionDoesNotHoldTheStart(t *testing.T) {
 		t.Fatalf("errors: %q", log.text())
 	}
 }
+
+func TestCloseDuringTheStartDoesNotWaitForIt(t *testing.T) {
+	h, log := fakeHost(t, "silent", Config{}) // the default start timeout is a minute
+	done := make(chan struct{})
+	go func() { h.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Close waited for a start that never ends")
+	}
+	if log.text() != "" {
+		t.Fatalf("closing is not the extension's failure: %s", log.text())
+	}
+}
