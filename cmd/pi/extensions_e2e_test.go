@@ -239,3 +239,38 @@ func TestAnyLanguageExtensionCommandsInRPCMode(t *testing.T) {
 		t.Fatal("a command reached the model")
 	}
 }
+
+// Without Node or without pi's package, pi-go says in one line what to install and runs without the
+// TypeScript extensions; the others still load.
+func TestMissingNodeOrPiPackageIsOneLine(t *testing.T) {
+	goExt, _ := anyLanguageExtensions(t)
+	p := newProject(t)
+	p.write("ext.ts", "export default function (pi) {}\n")
+	// A node with no pi package beside it (never run: pi-go looks for the package first).
+	fakeNode := filepath.Join(t.TempDir(), "bin", "node")
+	if err := os.MkdirAll(filepath.Dir(fakeNode), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(fakeNode, []byte("#!/bin/sh\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		env  []string
+		want string
+	}{
+		{[]string{"PI_GO_NODE=/nonexistent/node"}, "Warning: 1 extension(s) not loaded: extensions need Node.js: install Node 22"},
+		{[]string{"PI_PACKAGE_DIR=/nonexistent", "PI_GO_NODE=" + fakeNode}, "Warning: 1 extension(s) not loaded: extensions need pi's package: run `npm install -g @earendil-works/pi-coding-agent`"},
+	} {
+		p.env = c.env
+		p.server.Enqueue(openaitest.ToolCallReply("test-model", "",
+			openaitest.ToolCallSpec{ID: "c1", Name: "word_count", Arguments: `{"text":"a b"}`}),
+			openaitest.TextReply("test-model", "ok"))
+		r := p.run("", append(p.baseArgs(), "-e", "ext.ts", "-e", goExt, "-p", "hi")...)
+		if r.code != 0 || r.stdout != "ok\n" {
+			t.Fatalf("exit %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+		}
+		if lines := strings.Count(r.stderr, "\n"); !strings.Contains(r.stderr, c.want) || lines != 1 {
+			t.Errorf("stderr (%d lines): %q, want %q", lines, r.stderr, c.want)
+		}
+	}
+}

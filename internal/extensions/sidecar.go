@@ -62,10 +62,11 @@ func NewSidecar(l Locate, scripts []string) (*Sidecar, error) {
 	}
 	node := getenv("PI_GO_NODE")
 	if node == "" {
-		var err error
-		if node, err = exec.LookPath("node"); err != nil {
-			return nil, ErrNoNode
-		}
+		node = "node"
+	}
+	node, err := exec.LookPath(node)
+	if err != nil {
+		return nil, ErrNoNode
 	}
 	pkg := findPiPackage(l, getenv, node)
 	if pkg == "" {
