@@ -268,6 +268,34 @@ func (e *extensionHost) BeforeAgentStart(ctx context.Context, prompt string, ima
 	return msgs, r.SystemPrompt
 }
 
+// BeforeSessionChange runs session_before_switch or session_before_fork; any handler may cancel.
+func (e *extensionHost) BeforeSessionChange(ctx context.Context, event string, fields map[string]any) bool {
+	e.ready(ctx)
+	if !e.host.HasHandlers(ctx, event) {
+		return false
+	}
+	fields["type"] = event
+	for _, res := range e.host.Emit(ctx, event, fields) {
+		var r struct {
+			Cancel bool `json:"cancel"`
+		}
+		if json.Unmarshal(res, &r) == nil && r.Cancel {
+			return true
+		}
+	}
+	return false
+}
+
+// SessionChanged tells the extensions the session they see is another one now.
+func (e *extensionHost) SessionChanged(reason, previousSessionFile string) {
+	e.pushState()
+	ev := map[string]any{"type": "session_start", "reason": reason}
+	if previousSessionFile != "" {
+		ev["previousSessionFile"] = previousSessionFile
+	}
+	e.host.Notify("session_start", ev)
+}
+
 // customMessage is an extension's message ({customType, content, display, details}) as the custom
 // message pi appends.
 func customMessage(raw json.RawMessage) (provider.Message, error) {
@@ -319,6 +347,7 @@ func (e *extensionHost) pushState() {
 		SessionName:    s.Store().SessionName(),
 		SystemPrompt:   s.SystemPrompt(),
 		ProjectTrusted: e.a.projectTrusted,
+		SessionFile:    s.Store().SessionFile(),
 	}
 	if m := s.Model(); m != nil {
 		st.Model, _ = provider.MarshalJS(m)

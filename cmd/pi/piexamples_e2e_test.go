@@ -57,6 +57,7 @@ func findPiExamples(t *testing.T, version string) piExamples {
 var exampleFiles = []string{
 	"permission-gate", "protected-paths", "tool-override", "truncated-tool", "hello", "todo",
 	"input-transform", "send-user-message", "commands", "status-line", "bookmark", "notify",
+	"confirm-destructive", "dirty-repo-guard",
 }
 
 func TestPiExampleExtensions(t *testing.T) {
@@ -174,5 +175,64 @@ func testPiExamples(t *testing.T, pi piExamples) {
 	}
 	if !strings.Contains(string(data), `"type":"label"`) || !strings.Contains(string(data), `"label":"first"`) {
 		t.Errorf("no label entry in %s", file)
+	}
+
+	// confirm-destructive asks before /new; "no" cancels it.
+	s.send(map[string]any{"type": "new_session", "id": "new1"})
+	conf := s.expect("confirm-destructive's confirm", uiRequest("confirm"))
+	if conf["title"] != "Clear session?" {
+		t.Fatalf("confirm: %v", conf)
+	}
+	s.send(map[string]any{"type": "extension_ui_response", "id": conf["id"], "confirmed": false})
+	got := s.expectAll("the cancelled new_session", func(m map[string]any) bool {
+		return m["type"] == "extension_ui_request" && m["message"] == "Clear cancelled"
+	}, func(m map[string]any) bool { return m["id"] == "new1" })
+	if fmt.Sprint(got[1]["data"]) != "map[cancelled:true]" {
+		t.Fatalf("new_session: %v", got[1])
+	}
+
+	// With uncommitted files, dirty-repo-guard asks after confirm-destructive; "commit first" cancels.
+	if git, err := exec.LookPath("git"); err == nil {
+		if out, err := exec.Command(git, "-C", p.dir, "init", "-q").CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v %s", err, out)
+		}
+		s.send(map[string]any{"type": "new_session", "id": "new2"})
+		conf = s.expect("confirm-destructive's confirm", uiRequest("confirm"))
+		s.send(map[string]any{"type": "extension_ui_response", "id": conf["id"], "confirmed": true})
+		sel := s.expect("dirty-repo-guard's select", uiRequest("select"))
+		if !strings.Contains(fmt.Sprint(sel["title"]), "uncommitted file(s). new session anyway?") {
+			t.Fatalf("select: %v", sel)
+		}
+		s.send(map[string]any{"type": "extension_ui_response", "id": sel["id"], "value": "No, let me commit first"})
+		got = s.expectAll("the guarded new_session", func(m map[string]any) bool {
+			return m["type"] == "extension_ui_request" && m["message"] == "Commit your changes first"
+		}, func(m map[string]any) bool { return m["id"] == "new2" })
+		if fmt.Sprint(got[1]["data"]) != "map[cancelled:true]" {
+			t.Fatalf("new_session: %v", got[1])
+		}
+		if err := os.RemoveAll(filepath.Join(p.dir, ".git")); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// confirm-destructive asks before a fork, reading the entry id pi-go gave it.
+	s.send(map[string]any{"type": "get_fork_messages", "id": "fm"})
+	fm := s.expect("get_fork_messages", func(m map[string]any) bool { return m["id"] == "fm" })
+	msgs, _ := fm["data"].(map[string]any)["messages"].([]any)
+	if len(msgs) == 0 {
+		t.Fatalf("fork messages: %v", fm)
+	}
+	entryID := msgs[0].(map[string]any)["entryId"].(string)
+	s.send(map[string]any{"type": "fork", "id": "fork", "entryId": entryID})
+	sel = s.expect("confirm-destructive's fork select", uiRequest("select"))
+	if sel["title"] != "Fork from entry "+entryID[:8]+"?" {
+		t.Fatalf("fork select: %v", sel)
+	}
+	s.send(map[string]any{"type": "extension_ui_response", "id": sel["id"], "value": "No, stay in current session"})
+	got = s.expectAll("the cancelled fork", func(m map[string]any) bool {
+		return m["type"] == "extension_ui_request" && m["message"] == "Fork cancelled"
+	}, func(m map[string]any) bool { return m["id"] == "fork" })
+	if fmt.Sprint(got[1]["data"]) != "map[cancelled:true text:]" {
+		t.Fatalf("fork: %v", got[1])
 	}
 }

@@ -146,6 +146,8 @@ type State struct {
 	AllTools       []ToolInfo      `json:"allTools,omitempty"`
 	ContextUsage   json.RawMessage `json:"contextUsage,omitempty"`
 	ProjectTrusted bool            `json:"projectTrusted"`
+	// SessionFile is the session's file now (it changes with /new, /resume and /fork).
+	SessionFile string `json:"sessionFile,omitempty"`
 }
 
 // ToolInfo is what pi.getAllTools() tells of one tool.

@@ -41,10 +41,16 @@ const errorText = (err) => (err instanceof Error ? err.message : String(err));
 // --- the session manager: pi's own, on the session file pi-go writes, re-read when it changed ----
 
 function liveSessionManager() {
-	const file = init.sessionFile;
 	let sm;
 	let stamp = "";
+	let openFile;
 	const current = () => {
+		const file = state.sessionFile || init.sessionFile;
+		if (file !== openFile) {
+			openFile = file;
+			sm = undefined;
+			stamp = "";
+		}
 		if (!file) {
 			sm ??= pi.SessionManager.inMemory(init.cwd);
 			return sm;

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 
 	"github.com/pi-go/pi-go/internal/loop"
@@ -135,4 +136,30 @@ func (s *Session) AddTools(tools []loop.Tool) {
 		active = put(active, t)
 	}
 	s.agent.SetTools(active)
+}
+
+// ErrCancelledByExtension is the error of a session change a session_before_* handler cancelled.
+var ErrCancelledByExtension = errors.New("cancelled by an extension")
+
+// SessionGuard is implemented by hooks that take part in session changes: BeforeSessionChange runs
+// session_before_switch or session_before_fork and may cancel the change; SessionChanged announces
+// the session that replaced the old one (session_start with reason new, resume or fork).
+type SessionGuard interface {
+	BeforeSessionChange(ctx context.Context, event string, fields map[string]any) (cancel bool)
+	SessionChanged(reason, previousSessionFile string)
+}
+
+// guardSessionChange asks the extensions before a session change.
+func (s *Session) guardSessionChange(event string, fields map[string]any) error {
+	if g, ok := s.opts.Hooks.(SessionGuard); ok && g.BeforeSessionChange(context.Background(), event, fields) {
+		return ErrCancelledByExtension
+	}
+	return nil
+}
+
+// sessionChanged announces the new session.
+func (s *Session) sessionChanged(reason, previous string) {
+	if g, ok := s.opts.Hooks.(SessionGuard); ok {
+		g.SessionChanged(reason, previous)
+	}
 }
