@@ -16,6 +16,7 @@ import (
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/resources"
 	"github.com/pi-go/pi-go/internal/session"
+	"github.com/pi-go/pi-go/internal/tui"
 )
 
 // extensionHost connects the extension host to the session: it is the session's Extensions (commands,
@@ -78,7 +79,7 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 		mode = "tui"
 	}
 	cfg := extensions.Config{
-		Cwd: cwd, AgentDir: a.paths.Dir, Mode: mode, HasUI: mode == "rpc",
+		Cwd: cwd, AgentDir: a.paths.Dir, Mode: mode, HasUI: mode == "rpc" || mode == "tui",
 		SessionFile: store.SessionFile(), Executables: found.Executables, Flags: a.opts.ExtensionFlags,
 		CallTimeout: extensionCallTimeout(),
 	}
@@ -99,6 +100,8 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 	switch mode {
 	case "rpc":
 		e.ui = newRPCExtensionUI()
+	case "tui":
+		e.ui = &tuiExtensionUI{a: a, ui: tui.NewExtensionUI()}
 	default:
 		e.ui = &warningExtensionUI{a: a}
 	}

@@ -47,6 +47,7 @@ func (a *app) runInteractive(ctx context.Context, sess *harness.Session, sel mod
 		SessionsRoot:    a.paths.Sessions(),
 		Warnings:        a.warnings,
 		WarningSink:     a.sink,
+		ExtensionUI:     a.ext.tuiUI(),
 		Settings:        a.settings,
 		Trust:           config.NewTrustStore(a.paths.Dir),
 		ProjectTrusted:  a.projectTrusted,

@@ -237,6 +237,8 @@ function bind() {
 		reload: async () => request("reload", {}),
 	});
 	if (init.hasUI) {
+		// In pi-go's TUI, extensions take their RPC paths: dialogs and notifications work, terminal
+		// components (custom(), setFooter, …) are not available.
 		runner.setUIContext(uiContext(), init.mode === "tui" ? "rpc" : init.mode);
 	}
 	runner.onError((err) => write({ type: "error", extensionPath: err.extensionPath, event: err.event, error: err.error }));

@@ -75,6 +75,9 @@ func (m *model) pickerMsg(msg tea.Msg) tea.Cmd {
 	case picker.TrustChosen:
 		m.sel = nil
 		m.saveTrust(msg.Option)
+	case extAnswerMsg:
+		m.sel = nil
+		msg.reply <- msg.extAnswer
 	default:
 		return m.sessionPickerMsg(msg)
 	}
