@@ -3,6 +3,7 @@ package extensions
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -174,3 +175,50 @@ func testSidecar(t *testing.T, version string) {
 
 func TestSidecarPi16(t *testing.T)  { testSidecar(t, "1.6.0") }
 func TestSidecarPi073(t *testing.T) { testSidecar(t, "0.73.1") }
+
+// Escape reaches a registered tool as its AbortSignal: the run's context ends, pi-go sends cancel, the
+// sidecar aborts the signal the tool's execute() holds.
+func TestSidecarToolAbortsThroughItsSignal(t *testing.T) {
+	pi := findPi(t, "1.6.0")
+	src := `export default function (pi) {
+	pi.registerTool({
+		name: "wait", label: "Wait", description: "Waits until aborted",
+		parameters: { type: "object", properties: {} },
+		async execute(_id, _params, signal, onUpdate) {
+			onUpdate?.({ content: [{ type: "text", text: "waiting" }] });
+			await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+			pi.appendEntry("tool-aborted", { by: "signal" });
+			return { content: [{ type: "text", text: "aborted" }] };
+		},
+	});
+}
+`
+	h, log, _ := sidecarHost(t, pi, "print", map[string]string{"wait.js": src})
+	aborted := make(chan string, 1)
+	h.SetHandler(func(_ context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+		if method == "appendEntry" {
+			aborted <- string(params)
+		}
+		return nil, nil
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	tools := h.Tools(ctx)
+	if len(tools) != 1 {
+		t.Fatalf("tools: %v (%s)", tools, log.text())
+	}
+	started := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		_, err := tools[0].Execute(ctx, loop.ToolCall{ID: "w1", Name: "wait", Args: json.RawMessage(`{}`)},
+			func(loop.ToolResult) { close(started) })
+		done <- err
+	}()
+	<-started
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled tool: %v", err)
+	}
+	if got := <-aborted; got != `{"customType":"tool-aborted","data":{"by":"signal"}}` {
+		t.Fatalf("after the abort the tool said %s", got)
+	}
+}
