@@ -28,6 +28,10 @@ func splitExtensionFlags(flags *pflag.FlagSet, args []string) (rest []string, ex
 			continue
 		}
 		name, value, hasValue := strings.Cut(a[2:], "=")
+		if name == "help" { // cobra adds --help when it runs, after this split
+			rest = append(rest, a)
+			continue
+		}
 		if f := flags.Lookup(name); f != nil {
 			rest = append(rest, a)
 			if !hasValue && f.Value.Type() != "bool" && f.NoOptDefVal == "" && i+1 < len(args) {

@@ -13,8 +13,8 @@ func TestSplitExtensionFlags(t *testing.T) {
 	cmd := &cobra.Command{}
 	bindFlags(cmd, &opts, &listModels)
 	rest, ext := splitExtensionFlags(cmd.Flags(), []string{
-		"--plan", "--model", "--not-a-value", "--preset=fast", "-e", "--x.ts", "hello", "--", "--after"})
-	wantRest := []string{"--model", "--not-a-value", "-e", "--x.ts", "hello", "--", "--after"}
+		"--plan", "--help", "--model", "--not-a-value", "--preset=fast", "-e", "--x.ts", "hello", "--", "--after"})
+	wantRest := []string{"--help", "--model", "--not-a-value", "-e", "--x.ts", "hello", "--", "--after"}
 	if !reflect.DeepEqual(rest, wantRest) {
 		t.Fatalf("rest %q", rest)
 	}
