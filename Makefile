@@ -20,6 +20,9 @@ TEST_PI_DIR       := $(PI_TEST_CACHE)/pi-$(TEST_PI_VERSION)
 # The MCP reference servers internal/mcp's tests connect to (internal/mcp/node_test.go names the same).
 TEST_MCP_VERSION  := 2026.8.31
 TEST_MCP_DIR      := $(PI_TEST_CACHE)/mcp-servers-$(TEST_MCP_VERSION)
+# pi 0.73.1 on the machine's Node (the npm package's nodejs): the extension tests run pi's examples with it too.
+TEST_PI073_VERSION := 0.73.1
+TEST_PI073_DIR     := $(PI_TEST_CACHE)/pi-$(TEST_PI073_VERSION)
 
 .PHONY: all run build install test deps bench bench-hyperfine bench-vs-pi lint fmt clean
 
@@ -65,6 +68,11 @@ deps:
 		npm install --silent --no-audit --no-fund --prefix "$(TEST_MCP_DIR)" \
 			@modelcontextprotocol/server-filesystem@$(TEST_MCP_VERSION) @modelcontextprotocol/server-everything@$(TEST_MCP_VERSION) >/dev/null || \
 		{ echo "could not install the MCP reference servers (internal/mcp's reference test will fail)"; exit 1; }; \
+	fi
+	@if [ ! -f "$(TEST_PI073_DIR)/node_modules/@mariozechner/pi-coding-agent/dist/index.js" ]; then \
+		echo "installing pi $(TEST_PI073_VERSION) into $(TEST_PI073_DIR)"; \
+		npm install --silent --no-audit --no-fund --prefix "$(TEST_PI073_DIR)" @mariozechner/pi-coding-agent@$(TEST_PI073_VERSION) >/dev/null || \
+		{ echo "could not install pi $(TEST_PI073_VERSION) (the extension tests will fail)"; exit 1; }; \
 	fi
 	$(GO) mod download
 

@@ -48,6 +48,8 @@ type app struct {
 	mcp       *mcp.Manager
 	mcpTools  *mcp.Toolset
 	mcpDetach func()
+	// ext is the extension host (nil: no extensions).
+	ext *extensionHost
 }
 
 func (a *app) warn(format string, args ...any) {
@@ -168,6 +170,7 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 	if a.mcp != nil && !interactive {
 		a.mcp.Start()
 	}
+	defer a.ext.close()
 
 	switch {
 	case opts.Rewind != "":
@@ -517,7 +520,8 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 	if err != nil {
 		return nil, err
 	}
-	sess, err = harness.New(harness.Options{
+	ext := a.newExtensionHost(store)
+	hopts := harness.Options{
 		Cwd:               store.Cwd(),
 		AgentDir:          a.paths.Dir,
 		Settings:          a.settings,
@@ -545,11 +549,15 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		},
 		OnWarning:       a.sessionWarning,
 		OpenCheckpoints: a.openCheckpoints(store.Cwd()),
-	})
-	if err != nil {
+	}
+	ext.sessionOptions(&hopts)
+	if sess, err = harness.New(hopts); err != nil {
+		ext.close()
 		return nil, err
 	}
 	a.attachMCP(sess)
+	a.ext = ext
+	ext.start(sess)
 	return sess, nil
 }
 

@@ -224,14 +224,22 @@ func BenchmarkTUIFirstFrame(b *testing.B) {
 	type target struct {
 		name string
 		argv func(agentDir string) []string
+		env  []string
 	}
 	targets := []target{
-		{"pi-go", func(string) []string { return []string{piBinary, "--provider", "demo"} }},
+		{"pi-go", func(string) []string { return []string{piBinary, "--provider", "demo"} }, nil},
 		// 200 skills and 200 templates in the agent directory: they are read after the first frame.
 		{"pi-go-200-skills-200-templates", func(agentDir string) []string {
 			writeManyResources(b, agentDir, 200)
 			return []string{piBinary, "--provider", "demo"}
-		}},
+		}, nil},
+	}
+	// 10 TypeScript extensions in the agent directory: the sidecar starts after the first frame.
+	if pi, why := findPi16(); why == "" {
+		targets = append(targets, target{"pi-go-10-extensions", func(agentDir string) []string {
+			writeExtensions(b, agentDir, 10)
+			return []string{piBinary, "--provider", "demo"}
+		}, []string{"PI_GO_NODE=" + pi.node, "PI_PACKAGE_DIR=" + pi.pkg}})
 	}
 	if pi16 := os.Getenv("PI16"); pi16 != "" {
 		node := os.Getenv("NODE")
@@ -244,7 +252,15 @@ func BenchmarkTUIFirstFrame(b *testing.B) {
 				b.Fatal(err)
 			}
 			return []string{node, pi16, "--provider", "bench", "--model", "test-model"}
-		}})
+		}, nil})
+		targets = append(targets, target{"pi-1.6.0-10-extensions", func(agentDir string) []string {
+			writeExtensions(b, agentDir, 10)
+			models := `{"providers":{"bench":{"baseUrl":"http://127.0.0.1:9/v1","api":"openai-completions","apiKey":"none","models":[{"id":"test-model"}]}}}`
+			if err := os.WriteFile(filepath.Join(agentDir, "models.json"), []byte(models), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			return []string{node, pi16, "--provider", "bench", "--model", "test-model"}
+		}, nil})
 	}
 	for _, tg := range targets {
 		b.Run(tg.name, func(b *testing.B) {
@@ -257,6 +273,7 @@ func BenchmarkTUIFirstFrame(b *testing.B) {
 			}
 			env := []string{"HOME=" + root, "PATH=" + os.Getenv("PATH"), "PI_CODING_AGENT_DIR=" + agent,
 				"TERM=xterm-256color", "COLORTERM=truecolor", "LANG=C.UTF-8"}
+			env = append(env, tg.env...)
 			argv := tg.argv(agent)
 			one := func() frameRun {
 				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -282,6 +299,32 @@ func BenchmarkTUIFirstFrame(b *testing.B) {
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/1e6, "cpu-ms/op")
 			b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MB")
 		})
+	}
+}
+
+// writeExtensions puts n TypeScript extensions into agentDir/extensions, each with a tool, a command
+// and a tool_call handler.
+func writeExtensions(tb testing.TB, agentDir string, n int) {
+	tb.Helper()
+	dir := filepath.Join(agentDir, "extensions")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	for i := range n {
+		src := fmt.Sprintf(`import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+export default function (pi: ExtensionAPI) {
+	pi.on("tool_call", async (event) => (event.toolName === "bash" && String(event.input.command).includes("forbidden-%[1]d") ? { block: true, reason: "no" } : undefined));
+	pi.registerCommand("ext-%[1]d", { description: "Extension %[1]d", handler: async (_args, ctx) => ctx.ui.notify("ext %[1]d", "info") });
+	pi.registerTool({
+		name: "tool_%[1]d", label: "Tool %[1]d", description: "Tool number %[1]d",
+		parameters: { type: "object", properties: { text: { type: "string" } } },
+		async execute(_id, params) { return { content: [{ type: "text", text: "tool %[1]d: " + params.text }], details: {} }; },
+	});
+}
+`, i)
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("ext-%02d.ts", i)), []byte(src), 0o644); err != nil {
+			tb.Fatal(err)
+		}
 	}
 }
 

@@ -100,6 +100,7 @@ func Main(args []string, io Streams) int {
 		fmt.Fprintln(io.Err, "Error: "+err.Error())
 		return 1
 	}
+	normalized, opts.ExtensionFlags = splitExtensionFlags(cmd.Flags(), normalized)
 	cmd.SetArgs(normalized)
 	cmd.CompletionOptions.HiddenDefaultCmd = true
 	err = cmd.Execute()

@@ -18,7 +18,11 @@ var errInputEnded = errors.New("rpc: the input ended")
 
 // runRPC speaks pi's RPC protocol on stdin/stdout until stdin ends (errInputEnded) or ctx does.
 func (a *app) runRPC(ctx context.Context, sess *harness.Session) error {
-	err := rpc.Serve(ctx, sess, a.io.In, a.io.Out, rpc.ServeOptions{Stderr: a.io.Err, ExportTheme: a.exportTheme()})
+	opts := rpc.ServeOptions{Stderr: a.io.Err, ExportTheme: a.exportTheme()}
+	if ui, ok := a.ext.rpcUI(); ok {
+		opts.ExtensionUI = ui
+	}
+	err := rpc.Serve(ctx, sess, a.io.In, a.io.Out, opts)
 	if err == nil {
 		return errInputEnded
 	}
@@ -43,6 +47,7 @@ func (a *app) runInteractive(ctx context.Context, sess *harness.Session, sel mod
 		SessionsRoot:    a.paths.Sessions(),
 		Warnings:        a.warnings,
 		WarningSink:     a.sink,
+		ExtensionUI:     a.ext.tuiUI(),
 		Settings:        a.settings,
 		Trust:           config.NewTrustStore(a.paths.Dir),
 		ProjectTrusted:  a.projectTrusted,

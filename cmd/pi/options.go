@@ -14,6 +14,11 @@ import (
 
 // Options is everything the command line says, parsed but not yet acted on.
 type Options struct {
+	// Extensions are -e/--extension paths; NoExtensions is --no-extensions (only -e paths load);
+	// ExtensionFlags are the flags pi-go does not know, handed to extensions' registerFlag.
+	Extensions         []string
+	NoExtensions       bool
+	ExtensionFlags     map[string]any
 	Provider           string
 	Model              string
 	APIKey             string
@@ -153,6 +158,8 @@ func bindFlags(cmd *cobra.Command, o *Options, listModels *string) {
 	f.StringVar(&o.Thinking, "thinking", "", "Thinking level: off, minimal, low, medium, high, xhigh, max")
 	f.BoolVar(&o.NoContextFiles, "no-context-files", false, "Don't load AGENTS.md / CLAUDE.md files (alias -nc)")
 	f.StringArrayVar(&o.Skills, "skill", nil, "Load a skill file or directory (repeatable)")
+	f.StringArrayVarP(&o.Extensions, "extension", "e", nil, "Load an extension file or directory (repeatable)")
+	f.BoolVar(&o.NoExtensions, "no-extensions", false, "Disable extension discovery (explicit -e paths still load)")
 	f.BoolVar(&o.NoSkills, "no-skills", false, "Disable skills discovery and loading (alias -ns)")
 	f.StringArrayVar(&o.PromptTemplates, "prompt-template", nil, "Load a prompt template file or directory (repeatable)")
 	f.BoolVar(&o.NoPromptTemplates, "no-prompt-templates", false, "Disable prompt template discovery and loading (alias -np)")

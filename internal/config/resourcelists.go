@@ -3,8 +3,9 @@ package config
 // ResourceLists are the skills and prompts entries of one settings file: paths, relative to that
 // file's directory (the agent directory, or the project's .pi), and filters (globs, !, +, -).
 type ResourceLists struct {
-	Skills  []string
-	Prompts []string
+	Skills     []string
+	Prompts    []string
+	Extensions []string
 }
 
 // ResourceLists returns the entries of the global and the project file separately (pi resolves each
@@ -31,5 +32,5 @@ func resourceListsOf(obj *orderedObject) ResourceLists {
 		}
 		return out
 	}
-	return ResourceLists{Skills: strs("skills"), Prompts: strs("prompts")}
+	return ResourceLists{Skills: strs("skills"), Prompts: strs("prompts"), Extensions: strs("extensions")}
 }

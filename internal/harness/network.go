@@ -21,5 +21,8 @@ func (s *Session) sendRequest(ctx context.Context, req *provider.Request, emit f
 	if req.Options.MaxRetryDelay == 0 {
 		req.Options.MaxRetryDelay = settings.MaxAgentDelay()
 	}
+	if prompt := s.runPromptOverride(); prompt != "" {
+		req.SystemPrompt = prompt
+	}
 	return s.opts.Stream(ctx, req, emit)
 }

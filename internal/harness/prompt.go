@@ -119,6 +119,7 @@ func (s *Session) PromptWithHooks(ctx context.Context, text string, images []pro
 	if patch := s.promptPatch(); patch != nil {
 		prompt = append([]provider.Message{patch}, prompt...)
 	}
+	prompt = append(prompt, s.beforeAgentStart(opCtx, text, images)...)
 	if err := s.agent.Prompt(opCtx, prompt...); err != nil {
 		return err
 	}
@@ -169,6 +170,7 @@ func (s *Session) beginOperationLocked(ctx context.Context) (context.Context, fu
 		s.waitCheckpoints()
 		s.mu.Lock()
 		s.busy = false
+		s.runSystemPrompt = ""
 		s.opCancel = nil
 		s.opDone = nil
 		s.mu.Unlock()

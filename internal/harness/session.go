@@ -63,6 +63,8 @@ type Options struct {
 	ReloadPrompt  func() (SystemPromptOptions, error)
 	// Extensions are the extension host's commands and input handlers (nil: none).
 	Extensions Extensions
+	// Hooks are the extension events that act on a run (nil: none).
+	Hooks ExtensionHooks
 	// BashShellPath, BashCommandPrefix and BashBinDir (~/.pi/agent/bin, put on PATH) configure the
 	// user's `!` commands.
 	BashShellPath     string
@@ -117,10 +119,12 @@ type Session struct {
 	autoCompaction bool
 	autoRetry      bool
 	reported       reportedWindow // a smaller window the model's server named in an overflow error
-	overhead       overheadCache
-	sections       sectionsCache
-	res            resourceState
-	checkpoints    checkpointState
+	// runSystemPrompt replaces the system prompt for the current operation (before_agent_start).
+	runSystemPrompt string
+	overhead        overheadCache
+	sections        sectionsCache
+	res             resourceState
+	checkpoints     checkpointState
 
 	emitMu    sync.Mutex
 	listeners []*listener
@@ -163,14 +167,16 @@ func New(opts Options) (*Session, error) {
 	}
 	steering, _ := loop.ParseQueueMode(settings.SteeringMode())
 	followUp, _ := loop.ParseQueueMode(settings.FollowUpMode())
-	s.agent = loop.NewAgent(loop.Config{
+	cfg := loop.Config{
 		Stream:          s.sendRequest,
 		ConvertToLLM:    ConvertToLLM,
 		RequestAuth:     opts.RequestAuth,
 		PrepareNextTurn: s.prepareNextTurn,
 		SteeringMode:    steering,
 		FollowUpMode:    followUp,
-	}, loop.State{
+	}
+	s.installHooks(&cfg)
+	s.agent = loop.NewAgent(cfg, loop.State{
 		Model:         opts.Model,
 		ThinkingLevel: level,
 	})

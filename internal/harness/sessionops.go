@@ -15,8 +15,13 @@ import (
 // RPC new_session), which records its model and thinking level as any new session does. The old file
 // is left as it is.
 func (s *Session) NewSession(parentSession string) error {
+	if err := s.guardSessionChange("session_before_switch", map[string]any{"reason": "new"}); err != nil {
+		return err
+	}
 	s.Abort()
 	store := s.Store()
+	previous := store.SessionFile()
+	defer s.sessionChanged("new", previous)
 	if _, err := store.NewSession(session.NewSessionOptions{ParentSession: parentSession}); err != nil {
 		return fmt.Errorf("new session: %w", err)
 	}
@@ -30,7 +35,11 @@ func (s *Session) NewSession(parentSession string) error {
 // transcript, model and thinking level are restored (a model or level named on the command line wins,
 // as in pi).
 func (s *Session) SwitchSession(path string) error {
+	if err := s.guardSessionChange("session_before_switch", map[string]any{"reason": "resume", "targetSessionFile": path}); err != nil {
+		return err
+	}
 	s.Abort()
+	defer s.sessionChanged("resume", s.Store().SessionFile())
 	if cur := s.Store(); sameFile(cur.SessionFile(), path) {
 		// Re-opening the session's own file (pi allows it, to reload): its lock must go first.
 		if err := cur.Close(); err != nil {
@@ -62,7 +71,11 @@ func (s *Session) Fork(entryID string) (string, error) {
 	if e == nil || e.Type != session.TypeMessage || e.Role != provider.RoleUser {
 		return "", errors.New("Invalid entry ID for forking")
 	}
+	if err := s.guardSessionChange("session_before_fork", map[string]any{"entryId": entryID}); err != nil {
+		return "", err
+	}
 	s.Abort()
+	defer s.sessionChanged("fork", store.SessionFile())
 	res, err := store.Fork(entryID)
 	if err != nil {
 		return "", err

@@ -44,11 +44,15 @@ type ToolCallContext struct {
 	Messages []provider.Message
 }
 
-// BeforeToolCallResult lets BeforeToolCall veto a call. A blocked call becomes an error result whose
-// text is Reason (or "Tool execution was blocked").
+// BeforeToolCallResult lets BeforeToolCall veto a call or change its arguments. A blocked call becomes
+// an error result whose text is Reason (or "Tool execution was blocked"); Terminate on a blocked call
+// asks the loop to stop after the batch, as a tool's own Terminate does. Args, when set, replace the
+// validated arguments the tool runs with (pi's handlers mutate event.input in place).
 type BeforeToolCallResult struct {
-	Block  bool
-	Reason string
+	Block     bool
+	Reason    string
+	Terminate bool
+	Args      json.RawMessage
 }
 
 // AfterToolCallContext is ToolCallContext plus the result the tool produced.

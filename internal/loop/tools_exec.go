@@ -182,7 +182,11 @@ func (r *run) prepare(c provider.Content, b *batch) *toolCallState {
 				reason = "Tool execution was blocked"
 			}
 			s.fail(reason)
+			s.result.Terminate = res.Terminate
 			return s
+		}
+		if res.Args != nil {
+			s.args = res.Args
 		}
 	}
 	s.tool = tool

@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"sync"
@@ -177,7 +178,9 @@ func (s *server) newSession(c *command) *response {
 // answers {cancelled: false}.
 func (s *server) replaceSession(c *command, change func() error) *response {
 	s.quiesce()
-	if err := change(); err != nil {
+	if err := change(); errors.Is(err, harness.ErrCancelledByExtension) {
+		return c.okData(cancelledData{Cancelled: true})
+	} else if err != nil {
 		return c.fail(err)
 	}
 	return c.okData(cancelledData{})
@@ -416,6 +419,9 @@ func (s *server) fork(c *command) *response {
 	}
 	s.quiesce()
 	text, err := s.sess.Fork(entryID)
+	if errors.Is(err, harness.ErrCancelledByExtension) {
+		return c.okData(forkData{Cancelled: true})
+	}
 	if err != nil {
 		return c.fail(err)
 	}

@@ -1,7 +1,9 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +29,17 @@ type ServeOptions struct {
 	MaxLineBytes int
 	// ExportTheme colours export_html's page (the settings' theme; the zero value is a plain dark page).
 	ExportTheme export.Theme
+	// ExtensionUI is the extension host's end of the extension UI sub-protocol (nil: no extensions;
+	// responses are ignored, as pi ignores strays).
+	ExtensionUI ExtensionUI
+}
+
+// ExtensionUI connects extensions to the client: Attach gives it the function that writes its
+// records (extension_ui_request, extension_error) among the responses and events, before the first
+// command is read; Response receives every extension_ui_response line as the client sent it.
+type ExtensionUI interface {
+	Attach(write func(record json.RawMessage))
+	Response(line []byte)
 }
 
 // Serve speaks pi's RPC protocol: commands are read from in, one JSON object per line, and responses
@@ -63,6 +76,7 @@ func newServer(ctx context.Context, sess *harness.Session, out io.Writer, opts S
 		cancelRuns: cancelRuns,
 		runs:       newRunState(sess),
 		outFailed:  make(chan struct{}),
+		extUI:      opts.ExtensionUI,
 	}
 }
 
@@ -88,6 +102,7 @@ type server struct {
 	outErr    error
 	outFailed chan struct{}
 	logMu     sync.Mutex
+	extUI     ExtensionUI
 }
 
 // inputLine is one record read from in, or the error that ended the input.
@@ -100,9 +115,12 @@ type inputLine struct {
 
 func (s *server) serve(ctx context.Context, in io.Reader) error {
 	unsubscribe := s.sess.Subscribe(s.onEvent)
+	if s.extUI != nil {
+		s.extUI.Attach(func(record json.RawMessage) { s.write(record, true) })
+	}
 	lines := make(chan inputLine)
 	stop := make(chan struct{})
-	go readInput(newLineReader(in, s.maxLine), lines, stop)
+	go readInput(newLineReader(in, s.maxLine), lines, stop, s.takeUIResponse)
 
 	var err error
 loop:
@@ -135,10 +153,15 @@ loop:
 	return err
 }
 
-// readInput sends every record of the input, then the error that ended it (io.EOF at the end).
-func readInput(lr *lineReader, lines chan<- inputLine, stop <-chan struct{}) {
+// readInput sends every record of the input, then the error that ended it (io.EOF at the end). A
+// record take consumes (an extension UI response) is not sent: it is answered on this goroutine, since
+// the command loop may be waiting for the very command whose dialog it answers.
+func readInput(lr *lineReader, lines chan<- inputLine, stop <-chan struct{}, take func([]byte) bool) {
 	for {
 		data, size, tooLong, err := lr.next()
+		if err == nil && !tooLong && take != nil && take(data) {
+			continue
+		}
 		select {
 		case lines <- inputLine{data: data, size: size, tooLong: tooLong, err: err}:
 		case <-stop:
@@ -148,6 +171,21 @@ func readInput(lr *lineReader, lines chan<- inputLine, stop <-chan struct{}) {
 			return
 		}
 	}
+}
+
+// takeUIResponse hands an extension_ui_response record to the extension host.
+func (s *server) takeUIResponse(data []byte) bool {
+	if s.extUI == nil || !bytes.Contains(data, []byte("extension_ui_response")) {
+		return false
+	}
+	var rec struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(data, &rec) != nil || rec.Type != "extension_ui_response" {
+		return false
+	}
+	s.extUI.Response(bytes.Clone(data))
+	return true
 }
 
 // shutdown stops everything still running, waits for the background commands and flushes the session.
@@ -179,7 +217,7 @@ func (s *server) handleLine(l inputLine) {
 		s.write(resp, true)
 		return
 	case c == nil:
-		return // an extension UI response: pi-go has no extension waiting for one, and pi ignores strays
+		return // an extension UI response without a host (pi ignores strays too)
 	}
 	h, known := handlers[c.typ]
 	switch {

@@ -137,6 +137,7 @@ func newModel(ctx context.Context, sess *harness.Session, opts Options, width, h
 	m.comp = newCompletion(sess.Cwd())
 	m.unsub = sess.Subscribe(m.in.pushEvent)
 	opts.WarningSink.attach(func(w string) { m.in.pushMsg(warningMsg(w)) })
+	opts.ExtensionUI.attach(m.in.pushMsg)
 	m.gitBranch = gitBranch(sess.Cwd())
 	return m
 }

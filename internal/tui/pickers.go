@@ -84,6 +84,9 @@ func (m *model) pickerMsg(msg tea.Msg) tea.Cmd {
 	case importConfirmMsg:
 		m.sel = nil
 		return m.importConfirmed(msg)
+	case extAnswerMsg:
+		m.sel = nil
+		msg.reply <- msg.extAnswer
 	default:
 		return m.sessionPickerMsg(msg)
 	}

@@ -37,6 +37,8 @@ type Options struct {
 	Warnings []string
 	// WarningSink delivers the session's warnings while the TUI runs (see WarningSink).
 	WarningSink *WarningSink
+	// ExtensionUI delivers extensions' dialogs and notifications (nil: no extensions).
+	ExtensionUI *ExtensionUI
 	// Settings supply theme, hideThinkingBlock (Ctrl+T saves it), quietStartup, doubleEscapeAction
 	// and branchSummary.skipPrompt; nil: defaults.
 	Settings *config.SettingsManager
@@ -141,5 +143,6 @@ func (m *model) shutdown() {
 	m.ops.Wait()
 	m.unsubscribe()
 	m.opts.WarningSink.attach(nil)
+	m.opts.ExtensionUI.attach(nil)
 	m.releaseScreen()
 }

@@ -100,6 +100,10 @@ func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 		msg.item.kind, msg.item.lines = chatLines, msg.lines
 	case warningMsg:
 		m.addWarning(string(msg))
+	case extDialogMsg:
+		m.openExtDialog(msg) // in place of an open picker: the extension's question comes first
+	case extNoticeMsg:
+		m.extNotice(msg)
 	case filesMsg:
 		return m.comp.setFiles(msg, m.ed)
 	case pickerReplyMsg:

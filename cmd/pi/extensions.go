@@ -1,0 +1,500 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/pi-go/pi-go/internal/extensions"
+	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/resources"
+	"github.com/pi-go/pi-go/internal/session"
+	"github.com/pi-go/pi-go/internal/tui"
+)
+
+// extensionHost connects the extension host to the session: it is the session's Extensions (commands,
+// input) and Hooks (tool_call, tool_result, context, before_agent_start), answers what extensions ask
+// (dialogs, sendUserMessage, …), forwards the session's events and keeps the state mirror current.
+type extensionHost struct {
+	a    *app
+	host *extensions.Host
+	mode string
+	ui   extensionUI
+
+	sess      *harness.Session
+	readyOnce sync.Once
+}
+
+// extensionUI shows what extensions ask of the user in one mode.
+type extensionUI interface {
+	// request shows one extension_ui_request body (its method, title, …); for a dialog it returns the
+	// answer as an extension_ui_response object, nil when there is none (cancelled, timed out).
+	request(ctx context.Context, params json.RawMessage, dialog bool) (json.RawMessage, error)
+	// reportError shows an extension's failure.
+	reportError(e extensions.ExtensionError)
+}
+
+// newExtensionHost finds the extensions and prepares their host (started in the background by
+// start); nil when there are none, so a run without extensions starts nothing. Without Node or pi's
+// package, the TypeScript extensions are left out with one line saying what to install.
+func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
+	home, _ := os.UserHomeDir()
+	if h := os.Getenv("HOME"); h != "" {
+		home = h
+	}
+	cwd := store.Cwd()
+	global, project := a.settings.ResourceLists()
+	var configured []string
+	for _, p := range project.Extensions {
+		configured = append(configured, resolveFrom(filepath.Join(cwd, ".pi"), p))
+	}
+	for _, p := range global.Extensions {
+		configured = append(configured, resolveFrom(a.paths.Dir, p))
+	}
+	var packages []string
+	for _, p := range a.settings.Settings().Packages {
+		packages = append(packages, p.Source)
+	}
+	found := extensions.Discover(extensions.Sources{
+		AgentDir: a.paths.Dir, Cwd: cwd, Home: home, ProjectTrusted: a.projectTrusted,
+		Settings: configured, Packages: packages, CLI: a.opts.Extensions, NoDiscovery: a.opts.NoExtensions,
+	})
+	if found.Empty() {
+		return nil
+	}
+	mode := "print"
+	switch {
+	case a.opts.Mode == "rpc":
+		mode = "rpc"
+	case a.opts.Mode == "json":
+		mode = "json"
+	case a.sink != nil:
+		mode = "tui"
+	}
+	cfg := extensions.Config{
+		Cwd: cwd, AgentDir: a.paths.Dir, Mode: mode, HasUI: mode == "rpc" || mode == "tui",
+		SessionFile: store.SessionFile(), Executables: found.Executables, Flags: a.opts.ExtensionFlags,
+		CallTimeout: extensionCallTimeout(),
+	}
+	if len(found.Scripts) > 0 {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			cache = os.TempDir()
+		}
+		sc, err := extensions.NewSidecar(extensions.Locate{AgentDir: a.paths.Dir, Home: home,
+			CacheDir: filepath.Join(cache, "pi-go")}, found.Scripts)
+		if err != nil {
+			a.warn("%d extension(s) not loaded: %v", len(found.Scripts), err)
+		} else {
+			cfg.Sidecar = sc
+		}
+	}
+	e := &extensionHost{a: a, mode: mode}
+	switch mode {
+	case "rpc":
+		e.ui = newRPCExtensionUI()
+	case "tui":
+		e.ui = &tuiExtensionUI{a: a, ui: tui.NewExtensionUI()}
+	default:
+		e.ui = &warningExtensionUI{a: a}
+	}
+	cfg.OnError = e.ui.reportError
+	e.host = extensions.New(cfg)
+	if e.host.Empty() {
+		return nil
+	}
+	e.host.SetHandler(e.handle)
+	return e
+}
+
+// extensionCallTimeout is PI_GO_EXTENSION_TIMEOUT (a Go duration) or the host's default.
+func extensionCallTimeout() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("PI_GO_EXTENSION_TIMEOUT")); err == nil && d > 0 {
+		return d
+	}
+	return 0
+}
+
+func resolveFrom(dir, p string) string {
+	if filepath.IsAbs(p) || p == "~" || len(p) > 1 && p[:2] == "~/" {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// sessionOptions are the harness options of a session with extensions (none when e is nil: the
+// interfaces must stay nil, not typed nils).
+func (e *extensionHost) sessionOptions(o *harness.Options) {
+	if e == nil {
+		return
+	}
+	o.Extensions = e
+	o.Hooks = e
+}
+
+// start binds the session and starts the processes in the background.
+func (e *extensionHost) start(sess *harness.Session) {
+	if e == nil {
+		return
+	}
+	e.sess = sess
+	e.pushState()
+	sess.Subscribe(e.onEvent)
+	e.host.Start()
+	go func() {
+		_ = e.host.Wait(context.Background())
+		e.ready(context.Background())
+	}()
+}
+
+// ready makes the registered tools active and tells the extensions the session started, once. Every
+// path into the extensions waits for it, so the first prompt already has their tools.
+func (e *extensionHost) ready(ctx context.Context) {
+	e.readyOnce.Do(func() {
+		var tools []loop.Tool
+		for _, t := range e.host.Tools(ctx) {
+			tools = append(tools, t)
+		}
+		e.sess.AddTools(tools)
+		e.pushState()
+		e.host.Notify("session_start", map[string]any{"type": "session_start", "reason": "startup"})
+	})
+}
+
+func (e *extensionHost) close() {
+	if e == nil {
+		return
+	}
+	e.host.Close()
+}
+
+// --- harness.Extensions ---
+
+func (e *extensionHost) Commands() []harness.ExtensionCommand {
+	if e.mode != "tui" {
+		// RPC's get_commands and the print modes come after the start, as pi starts serving only
+		// once its extensions are loaded; the TUI's completion shows what is there.
+		e.ready(context.Background())
+	}
+	var out []harness.ExtensionCommand
+	for _, c := range e.host.Commands() {
+		out = append(out, harness.ExtensionCommand{Name: c.Name, Description: c.Description,
+			Source: resources.SourceInfo{Path: c.ExtensionPath}})
+	}
+	return out
+}
+
+func (e *extensionHost) RunCommand(ctx context.Context, name, args string) (bool, error) {
+	e.ready(ctx)
+	return e.host.RunCommand(ctx, name, args)
+}
+
+func (e *extensionHost) Input(ctx context.Context, ev harness.InputEvent) (harness.InputResult, error) {
+	e.ready(ctx)
+	out := e.host.Input(ctx, ev.Text, ev.Images, string(ev.Source), string(ev.StreamingBehavior))
+	return harness.InputResult{Action: harness.InputAction(out.Action), Text: out.Text, Images: out.Images}, nil
+}
+
+// --- harness.ExtensionHooks ---
+
+func (e *extensionHost) ToolCall(ctx context.Context, toolName, toolCallID string, args json.RawMessage) harness.ToolCallVerdict {
+	v := e.host.ToolCall(ctx, toolName, toolCallID, args)
+	return harness.ToolCallVerdict{Block: v.Block, Reason: v.Reason, Terminate: v.Terminate, Args: v.Input}
+}
+
+func (e *extensionHost) ToolResult(ctx context.Context, r harness.ToolResultInfo) *harness.ToolResultChange {
+	if !e.host.HasHandlers(ctx, "tool_result") {
+		return nil
+	}
+	ch := e.host.ToolResult(ctx, extensions.ToolResultEvent{ToolName: r.ToolName, ToolCallID: r.ToolCallID, Input: r.Args,
+		Content: r.Result.Content, Details: r.Result.Details, StructuredContent: r.Result.StructuredContent, IsError: r.IsError})
+	if ch == nil {
+		return nil
+	}
+	out := &harness.ToolResultChange{Content: ch.Content, IsError: ch.IsError}
+	if ch.Details != nil {
+		out.Details = ch.Details
+	}
+	return out
+}
+
+func (e *extensionHost) Context(ctx context.Context, msgs []provider.Message) []provider.Message {
+	if !e.host.HasHandlers(ctx, "context") {
+		return nil
+	}
+	data, err := provider.MarshalJS(msgs)
+	if err != nil {
+		e.ui.reportError(extensions.ExtensionError{Event: "context", Error: err.Error()})
+		return nil
+	}
+	res := e.host.Context(ctx, data)
+	if res == nil {
+		return nil
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(res, &raws); err != nil {
+		e.ui.reportError(extensions.ExtensionError{Event: "context", Error: "messages: " + err.Error()})
+		return nil
+	}
+	out := make([]provider.Message, 0, len(raws))
+	for _, r := range raws {
+		m, err := provider.UnmarshalMessage(r)
+		if err != nil {
+			e.ui.reportError(extensions.ExtensionError{Event: "context", Error: "message: " + err.Error()})
+			return nil
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func (e *extensionHost) BeforeAgentStart(ctx context.Context, prompt string, images []provider.Content, systemPrompt string) ([]provider.Message, string) {
+	if !e.host.HasHandlers(ctx, "before_agent_start") {
+		return nil, ""
+	}
+	r := e.host.BeforeAgentStart(ctx, prompt, images, systemPrompt)
+	var msgs []provider.Message
+	for _, raw := range r.Messages {
+		if m, err := customMessage(raw); err == nil {
+			msgs = append(msgs, m)
+		} else {
+			e.ui.reportError(extensions.ExtensionError{Event: "before_agent_start", Error: err.Error()})
+		}
+	}
+	return msgs, r.SystemPrompt
+}
+
+// BeforeSessionChange runs session_before_switch or session_before_fork; any handler may cancel.
+func (e *extensionHost) BeforeSessionChange(ctx context.Context, event string, fields map[string]any) bool {
+	e.ready(ctx)
+	if !e.host.HasHandlers(ctx, event) {
+		return false
+	}
+	fields["type"] = event
+	for _, res := range e.host.Emit(ctx, event, fields) {
+		var r struct {
+			Cancel bool `json:"cancel"`
+		}
+		if json.Unmarshal(res, &r) == nil && r.Cancel {
+			return true
+		}
+	}
+	return false
+}
+
+// SessionChanged tells the extensions the session they see is another one now.
+func (e *extensionHost) SessionChanged(reason, previousSessionFile string) {
+	e.pushState()
+	ev := map[string]any{"type": "session_start", "reason": reason}
+	if previousSessionFile != "" {
+		ev["previousSessionFile"] = previousSessionFile
+	}
+	e.host.Notify("session_start", ev)
+}
+
+// customMessage is an extension's message ({customType, content, display, details}) as the custom
+// message pi appends.
+func customMessage(raw json.RawMessage) (provider.Message, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return nil, fmt.Errorf("message: %w", err)
+	}
+	fields["role"] = json.RawMessage(`"custom"`)
+	if _, ok := fields["display"]; !ok {
+		fields["display"] = json.RawMessage(`true`)
+	}
+	fields["timestamp"] = json.RawMessage(fmt.Sprint(provider.Now()))
+	data, err := json.Marshal(fields)
+	if err != nil {
+		return nil, err
+	}
+	return provider.UnmarshalMessage(data)
+}
+
+// --- events and state ---
+
+// forwarded are the session events extensions may subscribe to (pi's names).
+var forwarded = map[string]bool{
+	"agent_start": true, "agent_end": true, "turn_start": true, "turn_end": true,
+	"message_start": true, "message_update": true, "message_end": true,
+	"tool_execution_start": true, "tool_execution_update": true, "tool_execution_end": true,
+	harness.EventAgentSettled: true,
+}
+
+func (e *extensionHost) onEvent(ev harness.Event) {
+	switch ev.Type {
+	case "agent_start", harness.EventAgentSettled, "agent_end", harness.EventThinkingLevelChanged:
+		e.pushState()
+	}
+	if forwarded[ev.Type] && e.host.Started() {
+		e.host.Notify(ev.Type, ev)
+	}
+}
+
+// pushState sends the state extensions read synchronously.
+func (e *extensionHost) pushState() {
+	s := e.sess
+	if s == nil {
+		return
+	}
+	st := extensions.State{
+		ThinkingLevel:  string(s.ThinkingLevel()),
+		Idle:           !s.IsStreaming(),
+		SessionName:    s.Store().SessionName(),
+		SystemPrompt:   s.SystemPrompt(),
+		ProjectTrusted: e.a.projectTrusted,
+		SessionFile:    s.Store().SessionFile(),
+	}
+	if m := s.Model(); m != nil {
+		st.Model, _ = provider.MarshalJS(m)
+	}
+	for _, t := range s.Agent().Tools() {
+		d := t.Definition()
+		st.ActiveTools = append(st.ActiveTools, d.Name)
+		st.AllTools = append(st.AllTools, extensions.ToolInfo{Name: d.Name, Description: d.Description, Parameters: d.Parameters})
+	}
+	e.host.SetState(st)
+}
+
+// --- what extensions ask ---
+
+type sendUserMessageParams struct {
+	Content json.RawMessage `json:"content"`
+	Options struct {
+		DeliverAs string `json:"deliverAs"`
+	} `json:"options"`
+}
+
+func (e *extensionHost) handle(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	switch method {
+	case "ui":
+		var p struct {
+			Method string `json:"method"`
+		}
+		_ = json.Unmarshal(params, &p)
+		switch p.Method {
+		case "select", "confirm", "input", "editor":
+			return e.ui.request(ctx, params, true)
+		}
+		return e.ui.request(ctx, params, false)
+	case "sendUserMessage":
+		var p sendUserMessageParams
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, err
+		}
+		text, images := userContent(p.Content)
+		behavior := harness.StreamingBehavior(p.Options.DeliverAs)
+		if behavior == "" && e.sess.IsStreaming() {
+			return nil, errors.New("Agent is already processing. Specify deliverAs ('steer' or 'followUp') to queue the message.")
+		}
+		// A prompt runs until its run settles: it must not hold the extension's request.
+		go func() {
+			if err := e.sess.PromptWithHooks(context.WithoutCancel(ctx), text, images, behavior,
+				harness.PromptHooks{Source: harness.SourceExtension}); err != nil {
+				e.ui.reportError(extensions.ExtensionError{Event: "sendUserMessage", Error: err.Error()})
+			}
+		}()
+		return nil, nil
+	case "appendEntry":
+		var p struct {
+			CustomType string `json:"customType"`
+			Data       any    `json:"data"`
+		}
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, err
+		}
+		_, err := e.sess.Store().AppendCustomEntry(p.CustomType, p.Data)
+		return nil, err
+	case "setSessionName":
+		var p struct {
+			Name string `json:"name"`
+		}
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, err
+		}
+		return nil, e.sess.SetSessionName(p.Name)
+	case "setLabel":
+		var p struct {
+			EntryID string `json:"entryId"`
+			Label   string `json:"label"`
+		}
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, err
+		}
+		_, err := e.sess.Store().AppendLabelChange(p.EntryID, p.Label)
+		return nil, err
+	case "setThinkingLevel":
+		var p struct {
+			Level provider.ThinkingLevel `json:"level"`
+		}
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, err
+		}
+		e.sess.SetThinkingLevel(p.Level)
+		return nil, nil
+	case "abort":
+		go e.sess.Abort()
+		return nil, nil
+	case "waitForIdle":
+		return nil, e.sess.WaitForIdle(ctx)
+	case "compact":
+		var p struct {
+			CustomInstructions string `json:"customInstructions"`
+		}
+		_ = json.Unmarshal(params, &p)
+		go func() {
+			if _, err := e.sess.Compact(context.WithoutCancel(ctx), p.CustomInstructions); err != nil {
+				e.ui.reportError(extensions.ExtensionError{Event: "compact", Error: err.Error()})
+			}
+		}()
+		return nil, nil
+	}
+	return nil, fmt.Errorf("%s is not supported by pi-go's extension host yet", method)
+}
+
+// userContent is sendUserMessage's content: a string, or text and image blocks.
+func userContent(raw json.RawMessage) (string, []provider.Content) {
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		return text, nil
+	}
+	var blocks []provider.Content
+	_ = json.Unmarshal(raw, &blocks)
+	var images []provider.Content
+	for _, b := range blocks {
+		if b.Type == "text" {
+			text += b.Text
+		} else {
+			images = append(images, b)
+		}
+	}
+	return text, images
+}
+
+// warningExtensionUI is the UI of the modes without extension dialogs (print, json, and the TUI
+// until it has them): notifications and errors are warnings; dialogs have no answer.
+type warningExtensionUI struct{ a *app }
+
+func (w *warningExtensionUI) request(_ context.Context, params json.RawMessage, dialog bool) (json.RawMessage, error) {
+	var p struct {
+		Method     string `json:"method"`
+		Message    string `json:"message"`
+		NotifyType string `json:"notifyType"`
+	}
+	_ = json.Unmarshal(params, &p)
+	if p.Method == "notify" && p.Message != "" {
+		w.a.sessionWarning(errors.New(p.Message))
+	}
+	return nil, nil
+}
+
+func (w *warningExtensionUI) reportError(e extensions.ExtensionError) {
+	w.a.sessionWarning(fmt.Errorf("extension %s (%s): %s", e.ExtensionPath, e.Event, e.Error))
+}

@@ -1,0 +1,356 @@
+package extensions
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ErrExited is the error of every call to an extension process that has exited.
+var ErrExited = errors.New("extension process exited")
+
+// ErrTimeout is the error of a call the extension did not answer in time.
+var ErrTimeout = errors.New("extension did not answer in time")
+
+// RequestHandler answers what an extension asks of pi-go (a dialog, sendUserMessage, …). It runs on
+// its own goroutine; ctx ends when the process does. A method without an answer returns nil.
+type RequestHandler func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
+
+// process is one extension process and its end of the protocol. Writes are queued so a child that
+// stops reading never blocks pi-go; reads happen on one goroutine that routes results to their calls.
+type process struct {
+	path    string // the executable or, for the sidecar, a name for errors
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	handler RequestHandler
+	onError func(ExtensionError)
+
+	out     chan []byte // lines to write, drained by writeLoop
+	closing chan struct{}
+	done    chan struct{} // closed when the child has exited and the reader has stopped
+	exitErr error         // why, set before done is closed
+
+	mu       sync.Mutex
+	nextID   int64
+	calls    map[int64]*call
+	register chan extMessage // the first register message; later ones go to onRegister
+	regs     extMessage
+
+	requests  atomic.Int32 // requests of the child being answered: they pause every call's deadline
+	stderr    tailBuffer
+	ctx       context.Context // ends with the process: requests being answered see it
+	cancelCtx context.CancelFunc
+	closeOnce sync.Once
+}
+
+// call is one request of the host waiting for its result.
+type call struct {
+	result chan extMessage
+	update func(json.RawMessage)
+}
+
+// startProcess starts argv with the process group and parent-death settings of the platform, and
+// sends init. It does not wait for the child's registrations (see awaitRegister).
+func startProcess(argv []string, env []string, dir string, init hostMessage, handler RequestHandler,
+	onError func(ExtensionError)) (*process, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	cmd.Dir = dir
+	cmd.SysProcAttr = childProcAttr()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	p := &process{
+		path:     argv[len(argv)-1],
+		cmd:      cmd,
+		stdin:    stdin,
+		handler:  handler,
+		onError:  onError,
+		out:      make(chan []byte, 64),
+		closing:  make(chan struct{}),
+		done:     make(chan struct{}),
+		calls:    map[int64]*call{},
+		register: make(chan extMessage, 1),
+	}
+	cmd.Stderr = &p.stderr
+	p.ctx, p.cancelCtx = context.WithCancel(context.Background())
+	if err := cmd.Start(); err != nil {
+		p.cancelCtx()
+		return nil, fmt.Errorf("start %s: %w", argv[0], err)
+	}
+	go p.writeLoop()
+	go p.readLoop(stdout)
+	init.Type = msgInit
+	init.Protocol = ProtocolVersion
+	p.send(init)
+	return p, nil
+}
+
+// awaitRegister waits for the child's first register message.
+func (p *process) awaitRegister(ctx context.Context) (extMessage, error) {
+	select {
+	case m := <-p.register:
+		return m, nil
+	case <-p.done:
+		return extMessage{}, p.exitErr
+	case <-ctx.Done():
+		return extMessage{}, fmt.Errorf("%s: no registration: %w", p.path, ErrTimeout)
+	}
+}
+
+// send queues one message. After the process has gone it is dropped.
+func (p *process) send(m hostMessage) {
+	line, err := json.Marshal(m)
+	if err != nil {
+		p.reportf("", "encode %s: %v", m.Type, err)
+		return
+	}
+	line = append(line, '\n')
+	select {
+	case p.out <- line:
+	case <-p.done:
+	}
+}
+
+func (p *process) writeLoop() {
+	for {
+		select {
+		case line := <-p.out:
+			if _, err := p.stdin.Write(line); err != nil {
+				// The reader sees the exit and fails the calls; stop writing.
+				<-p.done
+				return
+			}
+		case <-p.closing:
+			_ = p.stdin.Close()
+			return
+		case <-p.done:
+			return
+		}
+	}
+}
+
+// readLoop routes the child's lines until its stdout closes, then reaps it and fails what waits.
+func (p *process) readLoop(stdout io.Reader) {
+	sc := bufio.NewScanner(stdout)
+	sc.Buffer(make([]byte, 0, 64*1024), 64<<20)
+	registered := false
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var m extMessage
+		if err := json.Unmarshal(line, &m); err != nil {
+			p.reportf("", "not a protocol line on stdout (%v): %.200s", err, line)
+			continue
+		}
+		switch m.Type {
+		case msgRegister:
+			p.mu.Lock()
+			p.regs = m
+			p.mu.Unlock()
+			if !registered {
+				registered = true
+				p.register <- m
+			}
+		case msgResult, msgToolUpdate:
+			p.deliver(m)
+		case msgRequest:
+			p.answer(m)
+		case msgError:
+			ev := ExtensionError{ExtensionPath: m.ExtensionPath, Event: m.EventName, Error: m.Error}
+			if ev.ExtensionPath == "" {
+				ev.ExtensionPath = p.path
+			}
+			p.onError(ev)
+		default:
+			p.reportf("", "unknown message type %q", m.Type)
+		}
+	}
+	err := p.cmd.Wait()
+	p.exitErr = p.describeExit(err)
+	p.cancelCtx()
+	close(p.done)
+	// Every waiting call watches done and returns exitErr.
+}
+
+func (p *process) describeExit(err error) error {
+	msg := "exit status 0"
+	if err != nil {
+		msg = err.Error()
+	}
+	if tail := p.stderr.String(); tail != "" {
+		msg += ": " + tail
+	}
+	return fmt.Errorf("%w (%s): %s", ErrExited, p.path, msg)
+}
+
+// deliver hands a result or update to the call it answers.
+func (p *process) deliver(m extMessage) {
+	id, err := strconv.ParseInt(string(m.ID), 10, 64)
+	if err != nil {
+		p.reportf("", "%s with an id that is no call's: %s", m.Type, m.ID)
+		return
+	}
+	p.mu.Lock()
+	c := p.calls[id]
+	if c != nil && m.Type == msgResult {
+		delete(p.calls, id)
+	}
+	p.mu.Unlock()
+	if c == nil {
+		return // the call timed out or was cancelled already
+	}
+	if m.Type == msgToolUpdate {
+		if c.update != nil {
+			c.update(m.Partial)
+		}
+		return
+	}
+	c.result <- m
+}
+
+// answer runs the handler for a request of the child on its own goroutine (a dialog may wait for the
+// user for as long as it takes); while it runs, the deadlines of the host's calls are paused.
+func (p *process) answer(m extMessage) {
+	p.requests.Add(1)
+	go func() {
+		defer p.requests.Add(-1)
+		res, err := p.handler(p.ctx, m.Method, m.Params)
+		if len(m.ID) == 0 || string(m.ID) == "null" {
+			if err != nil {
+				p.reportf(m.Method, "%v", err)
+			}
+			return
+		}
+		resp := hostMessage{Type: msgResponse, ID: json.RawMessage(m.ID), Result: res}
+		if err != nil {
+			resp.Error = err.Error()
+		}
+		p.send(resp)
+	}()
+}
+
+// call sends a request and waits for its result. timeout 0 waits as long as ctx allows; otherwise the
+// deadline runs only while the child has no request of its own being answered (it may be asking the
+// user). Cancelling ctx sends cancel and returns ctx's error.
+func (p *process) call(ctx context.Context, m hostMessage, timeout time.Duration, update func(json.RawMessage)) (json.RawMessage, error) {
+	select {
+	case <-p.done:
+		return nil, p.exitErr
+	default:
+	}
+	c := &call{result: make(chan extMessage, 1), update: update}
+	p.mu.Lock()
+	p.nextID++
+	id := p.nextID
+	p.calls[id] = c
+	p.mu.Unlock()
+	m.ID = id
+	p.send(m)
+
+	var tick <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTicker(timeout)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case res := <-c.result:
+			if res.Error != "" {
+				return nil, errors.New(res.Error)
+			}
+			return res.Result, nil
+		case <-p.done:
+			return nil, p.exitErr
+		case <-ctx.Done():
+			p.forget(id)
+			p.send(hostMessage{Type: msgCancel, ID: id})
+			return nil, ctx.Err()
+		case <-tick:
+			if p.requests.Load() > 0 {
+				continue // the child is waiting for us (a dialog): its time does not run
+			}
+			p.forget(id)
+			p.send(hostMessage{Type: msgCancel, ID: id})
+			return nil, fmt.Errorf("%s after %s: %w", m.Type, timeout, ErrTimeout)
+		}
+	}
+}
+
+func (p *process) forget(id int64) {
+	p.mu.Lock()
+	delete(p.calls, id)
+	p.mu.Unlock()
+}
+
+// registrations is the latest register message.
+func (p *process) registrations() extMessage {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.regs
+}
+
+func (p *process) reportf(event, format string, args ...any) {
+	p.onError(ExtensionError{ExtensionPath: p.path, Event: event, Error: fmt.Sprintf(format, args...)})
+}
+
+// close asks the child to shut down, waits up to grace for it, then kills its process group.
+func (p *process) close(grace time.Duration) {
+	p.closeOnce.Do(func() {
+		p.send(hostMessage{Type: msgShutdown})
+		close(p.closing)
+		t := time.NewTimer(grace)
+		defer t.Stop()
+		select {
+		case <-p.done:
+		case <-t.C:
+		}
+		killGroup(p.cmd)
+		<-p.done
+	})
+}
+
+// tailBuffer keeps the last few kilobytes a child wrote to stderr, for the error that reports its exit.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailMax = 2048
+
+func (t *tailBuffer) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if len(t.buf) > tailMax {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailMax:]...)
+	}
+	return len(b), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(bytes.TrimSpace(t.buf))
+}
+
+// environ is the child's environment: pi-go's own, so an extension sees what pi-go sees.
+func environ(extra ...string) []string { return append(os.Environ(), extra...) }

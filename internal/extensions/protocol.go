@@ -1,0 +1,166 @@
+package extensions
+
+import "encoding/json"
+
+// ProtocolVersion is the version of the JSON-lines protocol this host speaks (docs/extension-protocol.md).
+const ProtocolVersion = 1
+
+// Message types, host to extension.
+const (
+	msgInit     = "init"
+	msgEvent    = "event"
+	msgExecute  = "execute_tool"
+	msgCommand  = "run_command"
+	msgCancel   = "cancel"
+	msgState    = "state"
+	msgResponse = "response"
+	msgShutdown = "shutdown"
+)
+
+// Message types, extension to host.
+const (
+	msgRegister   = "register"
+	msgResult     = "result"
+	msgToolUpdate = "tool_update"
+	msgRequest    = "request"
+	msgError      = "error"
+)
+
+// hostMessage is one line the host writes. Fields are set by type; empty ones are left out.
+type hostMessage struct {
+	Type string `json:"type"`
+	ID   any    `json:"id,omitempty"`
+
+	// init
+	Protocol    int             `json:"protocol,omitempty"`
+	Cwd         string          `json:"cwd,omitempty"`
+	AgentDir    string          `json:"agentDir,omitempty"`
+	Mode        string          `json:"mode,omitempty"`
+	HasUI       *bool           `json:"hasUI,omitempty"`
+	SessionFile string          `json:"sessionFile,omitempty"`
+	Paths       []string        `json:"paths,omitempty"`
+	Flags       map[string]any  `json:"flags,omitempty"`
+	State       *State          `json:"state,omitempty"`
+	Options     json.RawMessage `json:"options,omitempty"`
+
+	// event
+	Event json.RawMessage `json:"event,omitempty"`
+
+	// execute_tool
+	ToolCallID string          `json:"toolCallId,omitempty"`
+	Name       string          `json:"name,omitempty"`
+	Args       json.RawMessage `json:"args,omitempty"`
+
+	// run_command
+	CommandArgs *string `json:"commandArgs,omitempty"`
+
+	// response
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  string          `json:"error,omitempty"`
+}
+
+// extMessage is one line an extension writes.
+type extMessage struct {
+	Type string          `json:"type"`
+	ID   json.RawMessage `json:"id,omitempty"`
+
+	// register
+	Protocol  int            `json:"protocol,omitempty"`
+	Name      string         `json:"name,omitempty"`
+	Events    []string       `json:"events,omitempty"`
+	Tools     []ToolSpec     `json:"tools,omitempty"`
+	Commands  []CommandSpec  `json:"commands,omitempty"`
+	Flags     []FlagSpec     `json:"flags,omitempty"`
+	Shortcuts []ShortcutSpec `json:"shortcuts,omitempty"`
+	Errors    []LoadError    `json:"errors,omitempty"`
+
+	// result, tool_update
+	Result  json.RawMessage `json:"result,omitempty"`
+	Partial json.RawMessage `json:"partial,omitempty"`
+	Error   string          `json:"error,omitempty"`
+
+	// request
+	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+
+	// error
+	ExtensionPath string `json:"extensionPath,omitempty"`
+	EventName     string `json:"event,omitempty"`
+}
+
+// ToolSpec is a tool an extension registered.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Label       string          `json:"label,omitempty"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	// PromptSnippet and PromptGuidelines feed the system prompt as a built-in tool's do.
+	PromptSnippet    string   `json:"promptSnippet,omitempty"`
+	PromptGuidelines []string `json:"promptGuidelines,omitempty"`
+	// ExecutionMode "sequential" keeps the batch that calls it sequential.
+	ExecutionMode string `json:"executionMode,omitempty"`
+	// ExtensionPath is the extension that registered it (filled by the sidecar; a plain process is
+	// its own path).
+	ExtensionPath string `json:"extensionPath,omitempty"`
+}
+
+// CommandSpec is a slash command an extension registered.
+type CommandSpec struct {
+	Name          string `json:"name"`
+	Description   string `json:"description,omitempty"`
+	ExtensionPath string `json:"extensionPath,omitempty"`
+}
+
+// FlagSpec is a CLI flag an extension registered (pi's registerFlag).
+type FlagSpec struct {
+	Name          string `json:"name"`
+	Type          string `json:"type"` // "boolean" or "string"
+	Description   string `json:"description,omitempty"`
+	Default       any    `json:"default,omitempty"`
+	ExtensionPath string `json:"extensionPath,omitempty"`
+}
+
+// ShortcutSpec is a key an extension registered.
+type ShortcutSpec struct {
+	Key           string `json:"key"`
+	Description   string `json:"description,omitempty"`
+	ExtensionPath string `json:"extensionPath,omitempty"`
+}
+
+// LoadError is an extension that failed to load (the others still run).
+type LoadError struct {
+	Path  string `json:"path"`
+	Error string `json:"error"`
+}
+
+// State is the mirror of pi-go's state that extensions read synchronously (ctx.model, ctx.isIdle(),
+// pi.getActiveTools(), …). The host pushes it whenever it changes.
+type State struct {
+	Model          json.RawMessage `json:"model,omitempty"`
+	ThinkingLevel  string          `json:"thinkingLevel,omitempty"`
+	Idle           bool            `json:"idle"`
+	PendingMessage bool            `json:"hasPendingMessages"`
+	SessionName    string          `json:"sessionName,omitempty"`
+	SystemPrompt   string          `json:"systemPrompt,omitempty"`
+	ActiveTools    []string        `json:"activeTools,omitempty"`
+	AllTools       []ToolInfo      `json:"allTools,omitempty"`
+	ContextUsage   json.RawMessage `json:"contextUsage,omitempty"`
+	ProjectTrusted bool            `json:"projectTrusted"`
+	// SessionFile is the session's file now (it changes with /new, /resume and /fork).
+	SessionFile string `json:"sessionFile,omitempty"`
+}
+
+// ToolInfo is what pi.getAllTools() tells of one tool.
+type ToolInfo struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters,omitempty"`
+}
+
+// ExtensionError is an extension's failure: a handler that threw, a process that crashed or timed
+// out. pi's RPC mode reports it as extension_error.
+type ExtensionError struct {
+	ExtensionPath string `json:"extensionPath"`
+	Event         string `json:"event"`
+	Error         string `json:"error"`
+}

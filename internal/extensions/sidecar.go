@@ -1,0 +1,146 @@
+package extensions
+
+import (
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+//go:embed sidecar.mjs
+var sidecarScript []byte
+
+// Sidecar is the Node process that runs pi's TypeScript and JavaScript extensions with the installed
+// pi package's own loader and ExtensionRunner.
+type Sidecar struct {
+	Node string // the node executable
+	// Script is sidecar.mjs as written to the cache directory.
+	Script string
+	// Package is the directory of the pi package (…/@earendil-works/pi-coding-agent or
+	// …/@mariozechner/pi-coding-agent).
+	Package string
+	// Extensions are the entry files to load, in order.
+	Extensions []string
+}
+
+func (s *Sidecar) argv() []string { return []string{s.Node, "--no-warnings", s.Script} }
+
+func (s *Sidecar) options() json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"piPackage": s.Package})
+	return b
+}
+
+// ErrNoNode and ErrNoPiPackage say what is missing to run TypeScript extensions.
+var (
+	ErrNoNode      = errors.New("extensions need Node.js: install Node 22 (https://nodejs.org) or set PI_GO_NODE to its node executable")
+	ErrNoPiPackage = errors.New("extensions need pi's package: run `npm install -g @earendil-works/pi-coding-agent` or set PI_PACKAGE_DIR to its directory")
+)
+
+// Locate is where to find Node and the pi package.
+type Locate struct {
+	AgentDir string
+	Home     string
+	// Getenv reads the environment (nil: os.Getenv).
+	Getenv func(string) string
+	// PackageDir is a directory named by the settings (empty: none).
+	PackageDir string
+	// CacheDir receives sidecar.mjs (e.g. ~/.cache/pi-go).
+	CacheDir string
+}
+
+// NewSidecar finds Node and the pi package and writes the sidecar script for scripts. Its errors are
+// ErrNoNode or ErrNoPiPackage (one line each, saying what to install) or the cache directory's.
+func NewSidecar(l Locate, scripts []string) (*Sidecar, error) {
+	getenv := l.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	node := getenv("PI_GO_NODE")
+	if node == "" {
+		node = "node"
+	}
+	node, err := exec.LookPath(node)
+	if err != nil {
+		return nil, ErrNoNode
+	}
+	pkg := findPiPackage(l, getenv, node)
+	if pkg == "" {
+		return nil, ErrNoPiPackage
+	}
+	script, err := writeScript(l.CacheDir)
+	if err != nil {
+		return nil, err
+	}
+	return &Sidecar{Node: node, Script: script, Package: pkg, Extensions: scripts}, nil
+}
+
+var piPackageNames = []string{"@earendil-works/pi-coding-agent", "@mariozechner/pi-coding-agent"}
+
+// findPiPackage looks where pi can be: the settings' directory, PI_PACKAGE_DIR, the npm global prefix
+// (NPM_CONFIG_PREFIX, or the one beside node), and pi's own npm directory.
+func findPiPackage(l Locate, getenv func(string) string, node string) string {
+	isPkg := func(dir string) bool {
+		_, err := os.Stat(filepath.Join(dir, "dist", "index.js"))
+		return dir != "" && err == nil
+	}
+	for _, dir := range []string{l.PackageDir, getenv("PI_PACKAGE_DIR")} {
+		if isPkg(dir) {
+			return dir
+		}
+	}
+	var roots []string
+	for _, prefix := range []string{getenv("NPM_CONFIG_PREFIX"), getenv("npm_config_prefix")} {
+		if prefix != "" {
+			roots = append(roots, filepath.Join(prefix, "lib", "node_modules"), filepath.Join(prefix, "node_modules"))
+		}
+	}
+	if real, err := filepath.EvalSymlinks(node); err == nil {
+		prefix := filepath.Dir(filepath.Dir(real)) // <prefix>/bin/node
+		roots = append(roots, filepath.Join(prefix, "lib", "node_modules"))
+	}
+	if l.Home != "" {
+		roots = append(roots, filepath.Join(l.Home, ".npm-global", "lib", "node_modules"))
+	}
+	roots = append(roots, filepath.Join(l.AgentDir, "npm", "node_modules"))
+	for _, root := range roots {
+		for _, name := range piPackageNames {
+			if dir := filepath.Join(root, filepath.FromSlash(name)); isPkg(dir) {
+				return dir
+			}
+		}
+	}
+	return ""
+}
+
+// writeScript writes sidecar.mjs once per content into dir (named by its hash, so two pi-go versions
+// never share a file) and returns its path.
+func writeScript(dir string) (string, error) {
+	sum := sha256.Sum256(sidecarScript)
+	path := filepath.Join(dir, "sidecar-"+hex.EncodeToString(sum[:6])+".mjs")
+	if data, err := os.ReadFile(path); err == nil && string(data) == string(sidecarScript) {
+		return path, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("extension sidecar: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".sidecar-*")
+	if err != nil {
+		return "", fmt.Errorf("extension sidecar: %w", err)
+	}
+	_, werr := tmp.Write(sidecarScript)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("extension sidecar: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("extension sidecar: %w", err)
+	}
+	return path, nil
+}

@@ -1,0 +1,433 @@
+// pi-go's extension sidecar: runs pi's TypeScript and JavaScript extensions with the installed pi
+// package's own loader and ExtensionRunner, and speaks pi-go's extension protocol
+// (docs/extension-protocol.md) on stdin and stdout. Embedded in the pi-go binary and written to its
+// cache directory at run time. stdout carries the protocol only: console output goes to stderr.
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import { pathToFileURL } from "node:url";
+
+const PROTOCOL = 1;
+// stdout is the protocol's: what extensions write there themselves (console.log, terminal escape
+// sequences) goes to stderr instead, where it cannot break a line of the protocol.
+const protocolWrite = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => process.stderr.write(chunk, ...rest);
+const write = (msg) => protocolWrite(JSON.stringify(msg) + "\n");
+for (const name of ["log", "info", "debug", "warn"]) console[name] = (...args) => console.error(...args);
+
+let state = {};
+let init;
+let runner;
+let pi;
+const pendingRequests = new Map(); // our requests to pi-go, by id
+const running = new Map(); // pi-go's calls being run, by id: their AbortControllers
+let nextRequest = 0;
+let notifyChain = Promise.resolve();
+
+/** Asks pi-go and waits for the answer. */
+function request(method, params) {
+	const id = `s${++nextRequest}`;
+	return new Promise((resolve, reject) => {
+		pendingRequests.set(id, { resolve, reject });
+		write({ type: "request", id, method, params });
+	});
+}
+
+/** Tells pi-go something it does not answer. */
+const tell = (method, params) => write({ type: "request", method, params });
+
+const errorText = (err) => (err instanceof Error ? err.message : String(err));
+
+// --- the session manager: pi's own, on the session file pi-go writes, re-read when it changed ----
+
+function liveSessionManager() {
+	let sm;
+	let stamp = "";
+	let openFile;
+	const current = () => {
+		const file = state.sessionFile || init.sessionFile;
+		if (file !== openFile) {
+			openFile = file;
+			sm = undefined;
+			stamp = "";
+		}
+		if (!file) {
+			sm ??= pi.SessionManager.inMemory(init.cwd);
+			return sm;
+		}
+		let now = "";
+		try {
+			const st = fs.statSync(file);
+			now = `${st.size}:${st.mtimeMs}`;
+		} catch {
+			// pi-go writes the file with the first answer: until then the session is empty.
+			sm ??= pi.SessionManager.inMemory(init.cwd);
+			return sm;
+		}
+		if (now !== stamp) {
+			stamp = now;
+			try {
+				sm = pi.SessionManager.open(file, undefined, init.cwd);
+			} catch (err) {
+				console.error(`pi-go sidecar: cannot read ${file}: ${errorText(err)}`);
+				sm ??= pi.SessionManager.inMemory(init.cwd);
+			}
+		}
+		return sm;
+	};
+	return new Proxy(
+		{},
+		{
+			get(_target, key) {
+				const target = current();
+				const value = target[key];
+				return typeof value === "function" ? value.bind(target) : value;
+			},
+		},
+	);
+}
+
+async function modelRegistry() {
+	try {
+		if (typeof pi.ModelRegistry.create === "function" && pi.AuthStorage) {
+			return pi.ModelRegistry.create(pi.AuthStorage.create(path.join(init.agentDir, "auth.json")), path.join(init.agentDir, "models.json"));
+		}
+		if (pi.ModelRuntime) {
+			const runtime = await pi.ModelRuntime.create({
+				authPath: path.join(init.agentDir, "auth.json"),
+				modelsPath: path.join(init.agentDir, "models.json"),
+				allowModelNetwork: false,
+				refreshOnCreate: false,
+			});
+			return new pi.ModelRegistry(runtime);
+		}
+	} catch (err) {
+		console.error(`pi-go sidecar: no model registry: ${errorText(err)}`);
+	}
+	return undefined;
+}
+
+// --- ctx.ui as in pi's RPC mode: dialogs are requests, the rest is told ----------------------------
+
+function dialog(opts, fallback, params, parse) {
+	if (opts?.signal?.aborted) return Promise.resolve(fallback);
+	return new Promise((resolve) => {
+		let timer;
+		let settled = false;
+		const finish = (value) => {
+			if (settled) return;
+			settled = true;
+			if (timer) clearTimeout(timer);
+			opts?.signal?.removeEventListener("abort", onAbort);
+			resolve(value);
+		};
+		const onAbort = () => finish(fallback);
+		opts?.signal?.addEventListener("abort", onAbort, { once: true });
+		if (opts?.timeout) timer = setTimeout(() => finish(fallback), opts.timeout);
+		request("ui", params).then(
+			(r) => finish(r ? parse(r) : fallback),
+			() => finish(fallback),
+		);
+	});
+}
+
+// The theme of a UI without a terminal: every style leaves the text as it is.
+const plainTheme = new Proxy(
+	{},
+	{
+		get: (_target, key) => (key === "then" ? undefined : (...args) => (typeof args.at(-1) === "string" ? args.at(-1) : "")),
+	},
+);
+
+const pick = (r) => (r.cancelled ? undefined : "value" in r ? r.value : undefined);
+
+function uiContext() {
+	return {
+		select: (title, options, opts) => dialog(opts, undefined, { method: "select", title, options, timeout: opts?.timeout }, pick),
+		confirm: (title, message, opts) =>
+			dialog(opts, false, { method: "confirm", title, message, timeout: opts?.timeout }, (r) => (r.cancelled ? false : !!r.confirmed)),
+		input: (title, placeholder, opts) => dialog(opts, undefined, { method: "input", title, placeholder, timeout: opts?.timeout }, pick),
+		editor: (title, prefill) => dialog(undefined, undefined, { method: "editor", title, prefill }, pick),
+		notify: (message, type) => tell("ui", { method: "notify", message, notifyType: type }),
+		setStatus: (key, text) => tell("ui", { method: "setStatus", statusKey: key, statusText: text }),
+		setWidget(key, content, options) {
+			if (content === undefined || Array.isArray(content)) {
+				tell("ui", { method: "setWidget", widgetKey: key, widgetLines: content, widgetPlacement: options?.placement });
+			}
+		},
+		setTitle: (title) => tell("ui", { method: "setTitle", title }),
+		setEditorText: (text) => tell("ui", { method: "set_editor_text", text }),
+		pasteToEditor(text) {
+			this.setEditorText(text);
+		},
+		getEditorText: () => "",
+		onTerminalInput: () => () => {},
+		setWorkingMessage() {},
+		setWorkingVisible() {},
+		setWorkingIndicator() {},
+		setHiddenThinkingLabel() {},
+		setFooter() {},
+		setHeader() {},
+		custom: async () => undefined,
+		addAutocompleteProvider() {},
+		setEditorComponent() {},
+		getEditorComponent: () => undefined,
+		get theme() {
+			return plainTheme;
+		},
+		getAllThemes: () => [],
+		getTheme: () => undefined,
+		setTheme: () => ({ success: false, error: "Theme switching not supported in pi-go" }),
+		getToolsExpanded: () => false,
+		setToolsExpanded() {},
+	};
+}
+
+// --- the actions extensions call, answered by pi-go or from the state mirror ----------------------
+
+function bind() {
+	const actions = {
+		sendMessage: (message, options) => tell("sendMessage", { message, options }),
+		sendUserMessage: (content, options) => tell("sendUserMessage", { content, options }),
+		appendEntry: (customType, data) => tell("appendEntry", { customType, data }),
+		setSessionName: (name) => {
+			state.sessionName = name;
+			tell("setSessionName", { name });
+		},
+		getSessionName: () => state.sessionName,
+		setLabel: (entryId, label) => tell("setLabel", { entryId, label }),
+		getActiveTools: () => state.activeTools ?? [],
+		getAllTools: () => state.allTools ?? [],
+		getSettings: () => state.settings ?? {},
+		setActiveTools: (names) => {
+			state.activeTools = [...names];
+			tell("setActiveTools", { names });
+		},
+		refreshTools: () => {},
+		getCommands: () =>
+			runner.getRegisteredCommands().map((c) => ({ name: c.invocationName ?? c.name, description: c.description, source: "extension" })),
+		setModel: async (model) => !!(await request("setModel", { provider: model?.provider, id: model?.id })),
+		getThinkingLevel: () => state.thinkingLevel ?? "off",
+		setThinkingLevel: (level) => {
+			state.thinkingLevel = level;
+			tell("setThinkingLevel", { level });
+		},
+	};
+	const contextActions = {
+		getModel: () => state.model,
+		getScopedModels: () => [],
+		isIdle: () => state.idle !== false,
+		isProjectTrusted: () => !!state.projectTrusted,
+		getSignal: () => undefined,
+		abort: () => tell("abort", {}),
+		hasPendingMessages: () => !!state.hasPendingMessages,
+		shutdown: () => tell("shutdown", {}),
+		getContextUsage: () => state.contextUsage,
+		compact: (options) => tell("compact", { customInstructions: options?.customInstructions }),
+		getSystemPrompt: () => state.systemPrompt ?? "",
+		getSystemPromptOptions: () => ({ forceSystemPrompt: state.systemPrompt ?? "" }),
+	};
+	runner.bindCore(actions, contextActions);
+	runner.bindCommandContext?.({
+		waitForIdle: () => request("waitForIdle", {}),
+		newSession: async (options) => request("newSession", { parentSession: options?.parentSession }),
+		fork: async (entryId, options) => request("fork", { entryId, position: options?.position }),
+		navigateTree: async (targetId, options) => request("navigateTree", { targetId, ...options }),
+		switchSession: async (sessionPath) => request("switchSession", { sessionPath }),
+		reload: async () => request("reload", {}),
+	});
+	if (init.hasUI) {
+		// In pi-go's TUI, extensions take their RPC paths: dialogs and notifications work, terminal
+		// components (custom(), setFooter, …) are not available.
+		runner.setUIContext(uiContext(), init.mode === "tui" ? "rpc" : init.mode);
+	}
+	runner.onError((err) => write({ type: "error", extensionPath: err.extensionPath, event: err.event, error: err.error }));
+}
+
+// --- start: load, bind, register -------------------------------------------------------------------
+
+async function start(msg) {
+	init = msg;
+	state = msg.state ?? {};
+	const pkg = msg.options?.piPackage;
+	pi = await import(pathToFileURL(path.join(pkg, "dist", "index.js")).href);
+	let loaded;
+	try {
+		const loader = await import(pathToFileURL(path.join(pkg, "dist", "core", "extensions", "loader.js")).href);
+		loaded = await loader.loadExtensions(msg.paths ?? [], msg.cwd);
+	} catch (err) {
+		if (err?.code !== "ERR_MODULE_NOT_FOUND") throw err;
+		// A package without the loader at that path: its exported discovery, with the same paths.
+		loaded = await pi.discoverAndLoadExtensions(msg.paths ?? [], msg.cwd, path.join(msg.cwd, ".pi-go-no-discovery"));
+	}
+	runner = new pi.ExtensionRunner(loaded.extensions, loaded.runtime, msg.cwd, liveSessionManager(), await modelRegistry());
+	bind();
+	const flags = runner.getFlags();
+	for (const [name, value] of Object.entries(msg.flags ?? {})) {
+		const flag = flags.get(name);
+		if (!flag) continue;
+		runner.setFlagValue(name, flag.type === "boolean" ? value === true || value === "true" : String(value));
+	}
+	register(loaded.errors ?? []);
+}
+
+function register(loadErrors) {
+	const events = new Set();
+	const shortcuts = [];
+	for (const ext of runner.extensions ?? []) {
+		for (const [name, handlers] of ext.handlers) if (handlers.length > 0) events.add(name);
+		for (const [key, s] of ext.shortcuts ?? []) shortcuts.push({ key, description: s.description, extensionPath: ext.path });
+	}
+	const tools = runner.getAllRegisteredTools().map((t) => ({
+		name: t.definition.name,
+		label: t.definition.label,
+		description: t.definition.description ?? "",
+		parameters: JSON.parse(JSON.stringify(t.definition.parameters ?? { type: "object", properties: {} })),
+		promptSnippet: t.definition.promptSnippet,
+		promptGuidelines: t.definition.promptGuidelines,
+		executionMode: t.definition.executionMode,
+		extensionPath: t.sourceInfo?.path ?? t.extensionPath,
+	}));
+	const commands = runner.getRegisteredCommands().map((c) => ({
+		name: c.invocationName ?? c.name,
+		description: c.description,
+		extensionPath: c.sourceInfo?.path ?? c.extensionPath,
+	}));
+	const flags = [...runner.getFlags().values()].map((f) => ({
+		name: f.name,
+		type: f.type,
+		description: f.description,
+		default: f.default,
+		extensionPath: f.extensionPath,
+	}));
+	write({
+		type: "register",
+		protocol: PROTOCOL,
+		name: "pi extensions",
+		events: [...events],
+		tools,
+		commands,
+		flags,
+		shortcuts,
+		errors: loadErrors.map((e) => ({ path: e.path, error: e.error })),
+	});
+}
+
+// --- events and calls ------------------------------------------------------------------------------
+
+const changed = (a, b) => JSON.stringify(a) !== JSON.stringify(b);
+
+async function answerEvent(event) {
+	switch (event.type) {
+		case "tool_call": {
+			const before = structuredClone(event.input);
+			const r = await runner.emitToolCall(event);
+			const out = { block: !!r?.block, reason: r?.reason, terminate: r?.terminate };
+			if (changed(before, event.input)) out.input = event.input;
+			return out;
+		}
+		case "tool_result":
+			return (await runner.emitToolResult(event)) ?? null;
+		case "context":
+			return { messages: await runner.emitContext(event.messages) };
+		case "input":
+			return await runner.emitInput(event.text, event.images, event.source, event.streamingBehavior);
+		case "before_agent_start": {
+			if (runner.emitBeforeAgentStart.length <= 2) {
+				const trigger = { messageType: "user", prompt: event.prompt, images: event.images };
+				const r = await runner.emitBeforeAgentStart(trigger, { forceSystemPrompt: event.systemPrompt });
+				const sp = r?.systemPromptOptions?.forceSystemPrompt;
+				return { messages: r?.messages ?? [], systemPrompt: sp !== event.systemPrompt ? sp : undefined };
+			}
+			const r = await runner.emitBeforeAgentStart(event.prompt, event.images, event.systemPrompt, { customPrompt: event.systemPrompt });
+			return { messages: r?.messages ?? [], systemPrompt: r?.systemPrompt !== event.systemPrompt ? r?.systemPrompt : undefined };
+		}
+		case "user_bash":
+			return (await runner.emitUserBash(event)) ?? null;
+		default:
+			return (await runner.emit(event)) ?? null;
+	}
+}
+
+async function executeTool(msg, signal) {
+	const registered = runner.getAllRegisteredTools().find((t) => t.definition.name === msg.name);
+	if (!registered) throw new Error(`Tool ${msg.name} not found`);
+	const tool = pi.wrapRegisteredTool(registered, runner);
+	const onUpdate = (partial) => write({ type: "tool_update", id: msg.id, partial: { content: partial?.content ?? [], details: partial?.details } });
+	const r = await tool.execute(msg.toolCallId, msg.args ?? {}, signal, onUpdate);
+	return { content: r?.content ?? [], details: r?.details, isError: r?.isError, terminate: r?.terminate };
+}
+
+async function runCommand(msg) {
+	const command = runner.getCommand(msg.name);
+	if (!command) throw new Error(`Unknown command: /${msg.name}`);
+	await command.handler(msg.commandArgs ?? "", runner.createCommandContext());
+	return null;
+}
+
+function serve(msg, fn) {
+	const controller = new AbortController();
+	running.set(msg.id, controller);
+	Promise.resolve()
+		.then(() => fn(controller.signal))
+		.then(
+			(result) => write({ type: "result", id: msg.id, result: result ?? null }),
+			(err) => write({ type: "result", id: msg.id, error: errorText(err) || "failed" }),
+		)
+		.finally(() => running.delete(msg.id));
+}
+
+async function onLine(line) {
+	if (!line.trim()) return;
+	const msg = JSON.parse(line);
+	switch (msg.type) {
+		case "init":
+			try {
+				await start(msg);
+			} catch (err) {
+				console.error(`pi-go sidecar: cannot load extensions with ${msg.options?.piPackage}: ${err?.stack ?? err}`);
+				process.exit(1);
+			}
+			return;
+		case "state":
+			state = msg.state ?? {};
+			return;
+		case "response": {
+			const pending = pendingRequests.get(msg.id);
+			if (!pending) return;
+			pendingRequests.delete(msg.id);
+			if (msg.error) pending.reject(new Error(msg.error));
+			else pending.resolve(msg.result);
+			return;
+		}
+		case "event":
+			if (msg.id === undefined) {
+				notifyChain = notifyChain.then(() => runner.emit(msg.event)).catch((err) => write({ type: "error", event: msg.event?.type, error: errorText(err) }));
+				return;
+			}
+			serve(msg, () => answerEvent(msg.event));
+			return;
+		case "execute_tool":
+			serve(msg, (signal) => executeTool(msg, signal));
+			return;
+		case "run_command":
+			serve(msg, () => runCommand(msg));
+			return;
+		case "cancel":
+			running.get(msg.id)?.abort();
+			return;
+		case "shutdown":
+			try {
+				await runner?.emit({ type: "session_shutdown", reason: "quit" });
+			} finally {
+				process.exit(0);
+			}
+	}
+}
+
+// Lines are handled in order; init finishes before anything after it is read.
+let chain = Promise.resolve();
+readline.createInterface({ input: process.stdin }).on("line", (line) => {
+	chain = chain.then(() => onLine(line)).catch((err) => console.error(`pi-go sidecar: ${err?.stack ?? err}`));
+});
+process.stdin.on("end", () => chain.then(() => process.exit(0)));

@@ -1,0 +1,135 @@
+package tui
+
+import (
+	"context"
+	"sync"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/pi-go/pi-go/internal/tui/picker"
+)
+
+// ExtensionUI is how extensions reach the user in the TUI (Options.ExtensionUI): their dialogs
+// (select, confirm, input) open as pickers in place of the editor, their notifications are lines of
+// the transcript. A dialog asked before the TUI runs waits for it. It is safe for concurrent use.
+type ExtensionUI struct {
+	mu      sync.Mutex
+	deliver func(tea.Msg)
+	pending []tea.Msg
+}
+
+// NewExtensionUI returns a bridge to attach to the TUI.
+func NewExtensionUI() *ExtensionUI { return &ExtensionUI{} }
+
+func (u *ExtensionUI) send(msg tea.Msg) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.deliver != nil {
+		u.deliver(msg)
+		return
+	}
+	u.pending = append(u.pending, msg)
+}
+
+func (u *ExtensionUI) attach(fn func(tea.Msg)) {
+	if u == nil {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	u.deliver = fn
+	if fn != nil {
+		for _, m := range u.pending {
+			fn(m)
+		}
+		u.pending = nil
+	}
+}
+
+// extDialogMsg opens an extension's dialog; its answer goes to reply (ok false: cancelled).
+type extDialogMsg struct {
+	title       string
+	options     []string // select and confirm; nil: input
+	placeholder string
+	reply       chan extAnswer
+}
+
+type extAnswer struct {
+	value string
+	ok    bool
+}
+
+// extAnswerMsg is a dialog's picker closing.
+type extAnswerMsg struct {
+	reply chan extAnswer
+	extAnswer
+}
+
+// extNoticeMsg is an extension's notification.
+type extNoticeMsg struct{ text, kind string }
+
+func (u *ExtensionUI) ask(ctx context.Context, d extDialogMsg) (string, bool) {
+	d.reply = make(chan extAnswer, 1)
+	u.send(d)
+	select {
+	case a := <-d.reply:
+		return a.value, a.ok
+	case <-ctx.Done():
+		return "", false
+	}
+}
+
+// Select asks the user to choose one of options.
+func (u *ExtensionUI) Select(ctx context.Context, title string, options []string) (string, bool) {
+	return u.ask(ctx, extDialogMsg{title: title, options: options})
+}
+
+// Confirm asks a yes/no question.
+func (u *ExtensionUI) Confirm(ctx context.Context, title, message string) bool {
+	t := title
+	if message != "" {
+		t += "\n" + message
+	}
+	v, ok := u.ask(ctx, extDialogMsg{title: t, options: []string{"Yes", "No"}})
+	return ok && v == "Yes"
+}
+
+// Input asks for a line of text.
+func (u *ExtensionUI) Input(ctx context.Context, title, placeholder string) (string, bool) {
+	return u.ask(ctx, extDialogMsg{title: title, placeholder: placeholder})
+}
+
+// Notify shows a notification: kind "error" and "warning" as such, anything else as a status line.
+func (u *ExtensionUI) Notify(text, kind string) { u.send(extNoticeMsg{text: text, kind: kind}) }
+
+// openExtDialog shows a dialog as a picker.
+func (m *model) openExtDialog(d extDialogMsg) {
+	cancel := extAnswerMsg{reply: d.reply}
+	if d.options == nil {
+		m.sel = picker.NewTextInput(m.r, d.title, func(text string) tea.Msg {
+			return extAnswerMsg{reply: d.reply, extAnswer: extAnswer{value: text, ok: true}}
+		}, cancel)
+		return
+	}
+	items := make([]picker.Item, len(d.options))
+	for i, o := range d.options {
+		items[i] = picker.Item{Label: o, Value: o}
+	}
+	p := picker.NewList(m.r, d.title, items, func(it picker.Item) tea.Msg {
+		return extAnswerMsg{reply: d.reply, extAnswer: extAnswer{value: it.Value.(string), ok: true}}
+	})
+	p.SetCancel(cancel)
+	p.SetHint("↑↓ navigate · enter select · esc cancel")
+	m.sel = p
+}
+
+func (m *model) extNotice(n extNoticeMsg) {
+	switch n.kind {
+	case "error":
+		m.addError(n.text)
+	case "warning":
+		m.addWarning(n.text)
+	default:
+		m.addStatus(n.text)
+	}
+}
