@@ -96,7 +96,7 @@ func (m *model) printHistoryNow() {
 		cmd()
 		for _, it := range m.in.drain() {
 			if h, ok := it.msg.(historyMsg); ok {
-				h.item.kind, h.item.lines = chatLines, h.lines
+				m.placeHistory(h)
 			}
 		}
 	}

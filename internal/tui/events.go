@@ -76,17 +76,14 @@ func (m *model) compactionEnded(ev harness.Event) {
 		// The scrollback keeps the history as it was; the summary block marks where the context now
 		// starts.
 		msg := &provider.CompactionSummaryMessage{Summary: ev.Result.Summary, TokensBefore: ev.Result.TokensBefore}
-		it := &chatItem{kind: chatLines, lines: m.r.CompactionSummary(msg, m.expandTools, m.width)}
-		if !m.expandTools {
-			it.compaction = msg
-		}
-		m.chat = append(m.chat, it)
+		m.addBlock(func(w int) []string { return m.r.CompactionSummary(msg, m.expandTools, w) })
 		m.footerDirty = true
 	case ev.ErrorMessage != "":
 		if manual {
 			m.addError(ev.ErrorMessage)
 		} else {
-			m.addLines(m.r.ErrorText(ev.ErrorMessage, m.width))
+			text := ev.ErrorMessage
+			m.addBlock(func(w int) []string { return m.r.ErrorText(text, w) })
 		}
 	}
 }
@@ -111,7 +108,8 @@ func (m *model) handleAgentEvent(e *loop.Event) {
 		// A run of several turns (tool calls, steering, follow-ups) marks where each later one begins.
 		m.run.turns++
 		if m.run.turns > 1 {
-			m.addLines(m.r.TurnSeparator("turn "+itoa(m.run.turns), m.width))
+			label := "turn " + itoa(m.run.turns)
+			m.addBlock(func(w int) []string { return m.r.TurnSeparator(label, w) })
 		}
 	case loop.EventMessageStart:
 		// A streaming answer keeps changing on the loop's goroutine: the TUI draws a copy of it.
@@ -161,13 +159,12 @@ func (m *model) handleAgentEvent(e *loop.Event) {
 func (m *model) messageStart(msg provider.Message) {
 	switch msg := msg.(type) {
 	case *provider.UserMessage:
-		m.recent = nil
 		m.run.attempt = 0
 		if len(msg.Content) > 0 {
-			m.addLines(m.r.Prompt(msg, m.expandTools, m.width))
+			m.addBlock(func(w int) []string { return m.r.Prompt(msg, m.expandTools, w) }).prompt = true
 		}
 	case *provider.CustomMessage:
-		m.addLines(m.r.CustomMessage(msg, m.width))
+		m.addBlock(func(w int) []string { return m.r.CustomMessage(msg, w) })
 	case *provider.AssistantMessage:
 		it := &chatItem{kind: chatAssistant,
 			stream: m.r.NewAssistantStream(render.AssistantOptions{HideThinking: m.hideThinking})}

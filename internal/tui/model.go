@@ -38,9 +38,18 @@ type model struct {
 
 	width, height int
 
-	// chat holds the blocks not yet printed into the scrollback, oldest first.
-	chat  []*chatItem
-	tools map[string]*chatItem // tool blocks by call id, until their result arrives
+	// chat holds the blocks not yet printed into the scrollback, oldest first; done the blocks
+	// printed (the transcript), drawn again when the width or a toggle changes.
+	chat []*chatItem
+	done []*chatItem
+	// layoutGen counts the changes of Ctrl+O and Ctrl+T: a block's cached lines are for one.
+	layoutGen int
+	// relayoutSeq counts width changes; relayoutTimed is the last one waited for (relayout.go),
+	// relayoutDone the last one laid out.
+	relayoutSeq, relayoutTimed, relayoutDone int
+	// fullscreen: the alternate screen with the transcript in a viewport (tuiMode "fullscreen").
+	fullscreen bool
+	tools      map[string]*chatItem // tool blocks by call id, until their result arrives
 
 	ed   *editor.Editor
 	comp *completion
@@ -55,8 +64,6 @@ type model struct {
 	// queued are the display queues (queue_update).
 	steering, followUp []string
 
-	// recent are the tool and `!` blocks of this turn already printed (Ctrl+O prints them expanded).
-	recent []*chatItem
 	// nav is a tree navigation writing a branch summary (Escape cancels it), or nil.
 	nav *navigation
 	// compacted is set by compaction_end, so that /compact reports only errors no event showed.

@@ -41,6 +41,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		redraw = m.animating()
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
+	case relayoutMsg:
+		m.relayoutDue(msg)
 	case tea.KeyMsg:
 		cmds = append(cmds, m.handleKey(msg))
 	case tea.ResumeMsg:
@@ -59,7 +61,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if redraw {
 		cmds = append(cmds, m.requestFrame())
 	}
-	cmds = append(cmds, m.animate())
+	cmds = append(cmds, m.animate(), m.scheduleRelayout())
 	return m, tea.Batch(cmds...)
 }
 
@@ -94,7 +96,7 @@ func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 	case externalEditorMsg:
 		m.externalEditorDone(msg)
 	case historyMsg:
-		msg.item.kind, msg.item.lines = chatLines, msg.lines
+		m.placeHistory(msg)
 	case warningMsg:
 		m.addWarning(string(msg))
 	case filesMsg:
@@ -137,7 +139,21 @@ func (m *model) resize(w, h int) {
 	if w <= 0 || h <= 0 {
 		return
 	}
+	if w != m.width {
+		m.widthChanged()
+	}
 	m.width, m.height = w, h
 	m.scr.Resize(w, h)
 	m.footerDirty = true
+}
+
+// placeHistory puts a conversation rendered in the background in its placeholder's place.
+func (m *model) placeHistory(msg historyMsg) {
+	for i, it := range m.chat {
+		if it == msg.item {
+			rest := append(msg.items, m.chat[i+1:]...)
+			m.chat = append(m.chat[:i:i], rest...)
+			return
+		}
+	}
 }

@@ -19,6 +19,9 @@ const (
 	pasteOn     = "\x1b[?2004h"
 	pasteOff    = "\x1b[?2004l"
 	resetStyles = "\x1b[0m"
+	// clearAll clears the screen, then the scrollback (a terminal that keeps a cleared screen in its
+	// history, as tmux does, has put it there by then), and homes the cursor.
+	clearAll = "\x1b[H\x1b[2J\x1b[3J\x1b[H"
 )
 
 // Writer draws the UI inline, on the main screen, below whatever the terminal showed before.
@@ -43,6 +46,8 @@ type Writer struct {
 	up int
 	// full makes the next frame redraw the whole region (after a resize or a suspend).
 	full bool
+	// clear makes the next frame clear the screen and the scrollback first (Clear).
+	clear bool
 	// paused: another program has the terminal (Ctrl+Z, the external editor); nothing is drawn.
 	paused bool
 
@@ -84,10 +89,15 @@ func (s *Writer) Draw(print, live []string) {
 	}
 	b := &s.buf
 	b.Reset()
-	if len(print) > 0 || s.full || s.lines == nil {
+	if len(print) > 0 || s.full || s.lines == nil || s.clear {
 		b.WriteString(syncBegin)
-		s.moveTo(0)
-		b.WriteString(eraseBelow)
+		if s.clear {
+			b.WriteString(clearAll)
+			s.up, s.clear = 0, false
+		} else {
+			s.moveTo(0)
+			b.WriteString(eraseBelow)
+		}
 		for _, l := range print {
 			b.WriteString(l)
 			b.WriteString(resetStyles + "\r\n")
@@ -184,6 +194,12 @@ func (s *Writer) flush() {
 	}
 	_, s.err = s.out.Write(s.buf.Bytes())
 	s.buf.Reset()
+}
+
+// Clear makes the next Draw clear the screen and the terminal's scrollback and start at the top:
+// the caller prints the whole transcript again with it (a new width, other toggles).
+func (s *Writer) Clear() {
+	s.clear = true
 }
 
 // Release erases the live region and prints lines in its place, leaving the cursor at the start of
