@@ -21,6 +21,7 @@ type Options struct {
 	SystemPrompt       string
 	AppendSystemPrompt []string
 	Thinking           string
+	TUIMode            string // --tui-mode: fullscreen or regular ("" settings' tuiMode)
 	Models             []string
 	Tools              []string
 	ToolsSet           bool
@@ -143,6 +144,7 @@ func bindFlags(cmd *cobra.Command, o *Options, listModels *string) {
 		"only +name/-name entries add to or remove from the defaults")
 	f.StringSliceVar(&o.ExcludeTools, "exclude-tools", nil, "Comma-separated denylist of tool names or patterns (*) (alias -xt)")
 	f.StringVar(&o.Thinking, "thinking", "", "Thinking level: off, minimal, low, medium, high, xhigh, max")
+	f.StringVar(&o.TUIMode, "tui-mode", "", "TUI mode: fullscreen (default) or regular")
 	f.BoolVar(&o.NoContextFiles, "no-context-files", false, "Don't load AGENTS.md / CLAUDE.md files (alias -nc)")
 	f.StringArrayVar(&o.Skills, "skill", nil, "Load a skill file or directory (repeatable)")
 	f.BoolVar(&o.NoSkills, "no-skills", false, "Disable skills discovery and loading (alias -ns)")
@@ -177,6 +179,12 @@ func finishOptions(cmd *cobra.Command, o *Options, listModels string, args []str
 	case "", "text", "json", "rpc":
 	default:
 		return usageError(fmt.Sprintf("Invalid mode %q. Valid values: text, json, rpc", o.Mode))
+	}
+	if cmd.Flags().Changed("tui-mode") && o.TUIMode != "regular" && o.TUIMode != "fullscreen" {
+		if o.TUIMode == "" || strings.HasPrefix(o.TUIMode, "-") {
+			return usageError("--tui-mode requires regular or fullscreen")
+		}
+		return usageError(fmt.Sprintf("Invalid TUI mode %q. Valid values: regular, fullscreen", o.TUIMode))
 	}
 	if o.Thinking != "" && !provider.IsThinkingLevel(o.Thinking) {
 		// pi 1.6 warns and goes on without the level.

@@ -10,6 +10,11 @@
 // it holds for a moment) or Ctrl+O / Ctrl+T change how blocks are shown, the screen and scrollback
 // are cleared and the transcript is printed again, as pi does (relayout.go).
 //
+// Fullscreen mode (pi 1.x's default) draws on the alternate screen: the same blocks in a viewport
+// above the editor, scrolled with keys and the mouse wheel, searched, selected with the mouse and
+// copied with OSC 52; on exit the transcript (or a resume hint) is printed on the main screen
+// (fullscreen.go).
+//
 // This package is the program: the model, the dispatch of keys and messages, the harness's events,
 // the chat, the slash commands and completion. Its parts live below it: screen draws the terminal
 // (instead of Bubble Tea's renderer; its doc says why, with measurements), editor is the prompt

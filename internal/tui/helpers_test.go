@@ -187,6 +187,9 @@ func startUI(t *testing.T, sess *harness.Session, opts Options) *ui {
 	t.Helper()
 	vt := screentest.New(120, 40)
 	opts.Out = vt
+	if opts.TUIMode == "" {
+		opts.TUIMode = TUIModeRegular // most tests look at the scrollback
+	}
 	opts.Width, opts.Height = 120, 40
 	m := newModel(context.Background(), sess, opts, 120, 40, screen.OpenTerminal(nil, vt))
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))

@@ -23,6 +23,9 @@ func (m *model) handleKey(k tea.KeyMsg) tea.Cmd {
 		return m.comp.refresh(m)
 	}
 	name := editor.KeyName(k)
+	if m.fullscreen && m.fullscreenKey(name, k) {
+		return nil
+	}
 	if cmd, ok := m.comp.key(m, name); ok {
 		return cmd
 	}
@@ -55,6 +58,8 @@ func (m *model) handleKey(k tea.KeyMsg) tea.Cmd {
 	case "ctrl+o":
 		m.toggleExpand()
 		return nil
+	case editor.CtrlShiftF, editor.CtrlShiftG:
+		return nil // fullscreen's keys
 	case "ctrl+t":
 		m.toggleThinking()
 		return nil

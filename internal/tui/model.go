@@ -47,8 +47,10 @@ type model struct {
 	// relayoutSeq counts width changes; relayoutTimed is the last one waited for (relayout.go),
 	// relayoutDone the last one laid out.
 	relayoutSeq, relayoutTimed, relayoutDone int
-	// fullscreen: the alternate screen with the transcript in a viewport (tuiMode "fullscreen").
+	// fullscreen: the alternate screen with the transcript in a viewport (tuiMode "fullscreen"),
+	// scrolled to vp.
 	fullscreen bool
+	vp         viewport
 	tools      map[string]*chatItem // tool blocks by call id, until their result arrives
 
 	ed   *editor.Editor
@@ -141,6 +143,12 @@ func newModel(ctx context.Context, sess *harness.Session, opts Options, width, h
 		initial:      append([]string(nil), opts.InitialMessages...),
 	}
 	m.initialImages = len(opts.InitialImages) > 0
+	m.fullscreen = resolveTUIMode(opts.TUIMode, settings.TUIMode) == TUIModeFullscreen
+	m.vp.follow = true
+	if m.fullscreen {
+		m.scr.SetAlternate(true)
+		term.SetAlternate(true)
+	}
 	m.comp = newCompletion(sess.Cwd())
 	m.unsub = sess.Subscribe(m.in.pushEvent)
 	opts.WarningSink.attach(func(w string) { m.in.pushMsg(warningMsg(w)) })

@@ -27,6 +27,7 @@ const (
 	e2eHelperEnv = "PI_TUI_E2E_HELPER"
 	e2eURLEnv    = "PI_TUI_E2E_URL"
 	e2eDirEnv    = "PI_TUI_E2E_DIR"
+	e2eModeEnv   = "PI_TUI_E2E_MODE" // the helper's tuiMode; "" is regular
 	e2eModel     = "e2e-model"
 )
 
@@ -64,7 +65,11 @@ func runE2EHelper() int {
 			return 1
 		}
 	}
-	if err := Run(context.Background(), sess, Options{Version: "e2e", SessionsDir: filepath.Join(dir, "sessions")}); err != nil {
+	opts := Options{Version: "e2e", SessionsDir: filepath.Join(dir, "sessions"), TUIMode: os.Getenv(e2eModeEnv)}
+	if opts.TUIMode == "" {
+		opts.TUIMode = TUIModeRegular
+	}
+	if err := Run(context.Background(), sess, opts); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

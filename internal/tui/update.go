@@ -45,6 +45,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.relayoutDue(msg)
 	case tea.KeyMsg:
 		cmds = append(cmds, m.handleKey(msg))
+	case tea.MouseMsg:
+		m.handleMouse(msg)
 	case tea.ResumeMsg:
 		_ = m.term.Enter()
 		m.scr.Resume()

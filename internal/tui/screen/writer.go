@@ -39,6 +39,9 @@ type Writer struct {
 	height int
 	// reflow says the terminal re-wraps lines when it narrows (false for xterm and GNU screen).
 	reflow bool
+	// alt: the frame fills the alternate screen from its first row (fullscreen mode); nothing is
+	// printed above it and a resize redraws it from a cleared screen.
+	alt bool
 
 	lines  []string // the live region as drawn
 	widths []int    // their widths in cells
@@ -68,6 +71,11 @@ func (s *Writer) Resize(width, height int) {
 	if width <= 0 || height <= 0 || width == s.width && height == s.height {
 		return
 	}
+	if s.alt {
+		s.width, s.height = width, height
+		s.clear = true
+		return
+	}
 	if s.reflow && len(s.lines) > 0 {
 		rows := 0
 		for i := 0; i < len(s.lines)-1; i++ {
@@ -89,6 +97,10 @@ func (s *Writer) Draw(print, live []string) {
 	}
 	b := &s.buf
 	b.Reset()
+	if s.alt && (s.full || s.lines == nil || s.clear) {
+		s.drawAlt(live)
+		return
+	}
 	if len(print) > 0 || s.full || s.lines == nil || s.clear {
 		b.WriteString(syncBegin)
 		if s.clear {
@@ -153,6 +165,27 @@ func (s *Writer) Draw(print, live []string) {
 	if len(live) < len(s.lines) {
 		b.WriteString("\x1b[1B\r" + eraseBelow + "\x1b[1A")
 	}
+	s.finish(live, widths)
+}
+
+// drawAlt draws a whole alternate-screen frame from the top-left corner, every row written and
+// erased to its end: the screen is not cleared first, because terminals that keep a cleared screen
+// in their history (tmux's scroll-on-clear) would keep every redrawn frame.
+func (s *Writer) drawAlt(live []string) {
+	b := &s.buf
+	b.WriteString(syncBegin + "\x1b[H")
+	widths := make([]int, len(live))
+	for i, l := range live {
+		if i > 0 {
+			b.WriteString("\r\n")
+		}
+		live[i], widths[i] = s.fit(l)
+		b.WriteString(live[i])
+		if widths[i] < s.width {
+			b.WriteString(resetStyles + eraseRight)
+		}
+	}
+	s.up, s.clear = 0, false
 	s.finish(live, widths)
 }
 
@@ -231,10 +264,20 @@ func (s *Writer) Pause() {
 	s.paused = true
 }
 
-// Resume draws again, from the cursor's current row.
+// Resume draws again, from the cursor's current row (from a cleared screen on the alternate screen).
 func (s *Writer) Resume() {
 	s.paused = false
 	s.full = true
+	s.clear = s.alt
+}
+
+// SetAlternate switches between drawing inline (false) and filling the alternate screen (true); the
+// terminal has been switched (Terminal.SetAlternate). The next frame starts from a cleared screen, or,
+// back inline, at the cursor.
+func (s *Writer) SetAlternate(alt bool) {
+	s.alt = alt
+	s.lines, s.widths, s.up = nil, nil, 0
+	s.clear = alt
 }
 
 // WriteSequence sends raw control sequences (cursor visibility, bracketed paste, clipboard, title).
