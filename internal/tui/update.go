@@ -43,6 +43,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize(msg.Width, msg.Height)
 	case relayoutMsg:
 		m.relayoutDue(msg)
+	case ctrlCHintMsg:
+		if msg.seq == m.ctrlCHint {
+			m.ctrlCHint = 0
+		}
 	case tea.KeyMsg:
 		cmds = append(cmds, m.handleKey(msg))
 	case tea.MouseMsg:

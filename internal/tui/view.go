@@ -47,6 +47,7 @@ func (m *model) bottomLines(w int, now time.Time) []string {
 	} else {
 		bottom = append(bottom, m.fullscreenBars(w)...)
 		bottom = append(bottom, m.editorLines(w)...)
+		bottom = append(bottom, m.ctrlCHintLines(w)...)
 		bottom = append(bottom, m.comp.view(m, w)...)
 	}
 	return append(bottom, m.footerLines()...)
