@@ -91,9 +91,9 @@ type model struct {
 
 	lastCtrlC, lastEsc time.Time
 	// ctrlCHint numbers the Ctrl+C press whose "again to exit" hint is shown (0: none).
-	ctrlCHint int
-	initial            []string // initial messages not sent yet
-	initialImages      bool     // the first initial message still carries the images
+	ctrlCHint     int
+	initial       []string // initial messages not sent yet
+	initialImages bool     // the first initial message still carries the images
 
 	quitting          bool
 	noSessionSelected bool
@@ -101,12 +101,12 @@ type model struct {
 
 // runState is what the status line shows about the agent.
 type runState struct {
-	active   bool // agent_start .. agent_end
-	started  time.Time
-	turns    int // turn_start events of the run so far
+	active  bool // agent_start .. agent_end
+	started time.Time
+	turns   int // turn_start events of the run so far
 	// turnPending is the label of a turn's rule not drawn yet: nothing of the turn is shown so far.
 	turnPending string
-	thinking bool
+	thinking    bool
 	// retry countdown (auto_retry_start .. the next agent_start or auto_retry_end); attempt and
 	// retryReason (the failed attempt's error) last until auto_retry_end
 	retrying    bool
