@@ -94,6 +94,13 @@ func normalizeArgs(args []string) ([]string, error) {
 			default:
 				return nil, usageError(fmt.Sprintf("Invalid mode %q. Valid values: text, json, rpc", mode))
 			}
+		case "--tui-mode":
+			if i+1 >= len(args) || strings.HasPrefix(args[i+1], "-") {
+				return nil, usageError("--tui-mode requires regular or fullscreen")
+			}
+			if mode := args[i+1]; mode != "regular" && mode != "fullscreen" {
+				return nil, usageError(fmt.Sprintf("Invalid TUI mode %q. Valid values: regular, fullscreen", mode))
+			}
 		case "--name", "-n":
 			if i+1 >= len(args) {
 				return nil, usageError("--name requires a value")
@@ -181,9 +188,7 @@ func finishOptions(cmd *cobra.Command, o *Options, listModels string, args []str
 		return usageError(fmt.Sprintf("Invalid mode %q. Valid values: text, json, rpc", o.Mode))
 	}
 	if cmd.Flags().Changed("tui-mode") && o.TUIMode != "regular" && o.TUIMode != "fullscreen" {
-		if o.TUIMode == "" || strings.HasPrefix(o.TUIMode, "-") {
-			return usageError("--tui-mode requires regular or fullscreen")
-		}
+		// --tui-mode=value (normalizeArgs checked the two-argument form).
 		return usageError(fmt.Sprintf("Invalid TUI mode %q. Valid values: regular, fullscreen", o.TUIMode))
 	}
 	if o.Thinking != "" && !provider.IsThinkingLevel(o.Thinking) {

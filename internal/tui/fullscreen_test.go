@@ -123,3 +123,18 @@ func TestFullscreenSelectionIsCopied(t *testing.T) {
 		t.Fatalf("OSC 52 copied %q, want %q", copied, want)
 	}
 }
+
+// The flag wins over the settings; without either the mode is pi 1.6's default, fullscreen.
+func TestTUIModeResolution(t *testing.T) {
+	for _, tc := range []struct{ flag, setting, want string }{
+		{"", "", TUIModeFullscreen},
+		{"", "regular", TUIModeRegular},
+		{"fullscreen", "regular", TUIModeFullscreen},
+		{"regular", "fullscreen", TUIModeRegular},
+		{"", "bogus", TUIModeFullscreen},
+	} {
+		if got := resolveTUIMode(tc.flag, tc.setting); got != tc.want {
+			t.Errorf("flag %q, setting %q: %s, want %s", tc.flag, tc.setting, got, tc.want)
+		}
+	}
+}
