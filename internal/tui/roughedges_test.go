@@ -61,3 +61,14 @@ func TestFirstCtrlCSaysASecondQuits(t *testing.T) {
 	u.typeText("x")
 	u.waitScreen("the hint gone", func(s string) bool { return !strings.Contains(s, "again to exit") && strings.Contains(s, "x") })
 }
+
+// The @file arguments of the command line reach the transcript with the first prompt: a text file
+// as its <file> block, an image as a placeholder.
+func TestFileArgumentsAreShownWithThePrompt(t *testing.T) {
+	sess := newTestSession(t, newScript(textTurn("Read them.")), nil)
+	u := startUI(t, sess, Options{
+		InitialMessages: []string{"<file name=\"/work/notes.txt\">\nthe notes\n</file>\n<file name=\"/work/shot.png\"></file>\nsummarize"},
+		InitialImages:   []provider.Content{provider.ImageContent("aGVsbG8=", "image/png")},
+	})
+	u.waitAll("the prompt with its files", contains("/work/notes.txt", "the notes", "/work/shot.png", "[image: image/png", "summarize", "Read them."))
+}
