@@ -47,6 +47,8 @@ type model struct {
 	// relayoutSeq counts width changes; relayoutTimed is the last one waited for (relayout.go),
 	// relayoutDone the last one laid out.
 	relayoutSeq, relayoutTimed, relayoutDone int
+	// relayoutOnResume: a relayout came while another program had the terminal.
+	relayoutOnResume bool
 	// fullscreen: the alternate screen with the transcript in a viewport (tuiMode "fullscreen"),
 	// scrolled to vp.
 	fullscreen bool

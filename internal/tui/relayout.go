@@ -43,6 +43,12 @@ func (m *model) relayoutDue(msg relayoutMsg) {
 // no stale border, no fragment of a frame re-wrapped by the terminal); in fullscreen the viewport
 // renders what it shows from the same blocks on the next frame.
 func (m *model) relayout() {
+	if m.scr.Paused() {
+		// Another program has the terminal: lay out when it is back (resumed).
+		m.relayoutOnResume = true
+		return
+	}
+	m.relayoutOnResume = false
 	m.relayoutDone = m.relayoutSeq
 	for _, it := range m.chat {
 		if it.kind == chatAssistant {
@@ -61,6 +67,15 @@ func (m *model) relayout() {
 	m.scr.Clear()
 	m.lastFrame = time.Now()
 	m.scr.Draw(print, m.liveLines(m.lastFrame))
+}
+
+// resumed draws again after another program had the terminal, laying the transcript out if that
+// was due meanwhile.
+func (m *model) resumed() {
+	m.scr.Resume()
+	if m.relayoutOnResume {
+		m.relayout()
+	}
 }
 
 // toggled re-renders the transcript after Ctrl+O or Ctrl+T changed how blocks are shown.

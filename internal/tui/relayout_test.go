@@ -1,11 +1,15 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/mattn/go-runewidth"
+
+	"github.com/pi-go/pi-go/internal/tui/screen"
+	"github.com/pi-go/pi-go/internal/tui/screen/screentest"
 )
 
 // widest is the width of the widest line of s.
@@ -46,5 +50,26 @@ func TestWidthChangeRelaysTheTranscriptOut(t *testing.T) {
 	all = u.waitAll("the second answer", contains("Second answer."))
 	if n := strings.Count(all, "First answer"); n != 1 || widest(all) > 70 {
 		t.Errorf("after the next turn: the first answer %d times, widest line %d:\n%s", n, widest(all), all)
+	}
+}
+
+// A width change while another program has the terminal (Ctrl+Z, the external editor) lays the
+// transcript out when the UI has it back.
+func TestRelayoutWaitsForTheTerminal(t *testing.T) {
+	vt := screentest.New(100, 30)
+	m := newModel(context.Background(), newTestSession(t, newScript(), nil), Options{Out: vt, TUIMode: TUIModeRegular},
+		100, 30, screen.OpenTerminal(nil, vt))
+	defer m.shutdown()
+	wide := strings.Repeat("wide words ", 8)
+	m.addBlock(func(w int) []string { return textBlock([]string{wide}, w) })
+	m.drawFrame()
+	m.scr.Pause()
+	vt.Resize(50, 30)
+	m.resize(50, 30)
+	m.relayoutDue(relayoutMsg{seq: m.relayoutSeq})
+	m.resumed()
+	all := strings.Join(vt.AllLines(), "\n")
+	if widest(all) > 50 || strings.Count(all, "wide") != 8 {
+		t.Fatalf("after resuming at 50 columns:\n%s", all)
 	}
 }

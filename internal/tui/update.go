@@ -53,7 +53,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleMouse(msg)
 	case tea.ResumeMsg:
 		_ = m.term.Enter()
-		m.scr.Resume()
+		m.resumed()
 	default:
 		if k, ok := editor.ExtendedKey(msg); ok {
 			cmds = append(cmds, m.handleKey(k))

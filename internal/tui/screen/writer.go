@@ -264,6 +264,9 @@ func (s *Writer) Pause() {
 	s.paused = true
 }
 
+// Paused reports whether another program has the terminal (Pause).
+func (s *Writer) Paused() bool { return s.paused }
+
 // Resume draws again, from the cursor's current row (from a cleared screen on the alternate screen).
 func (s *Writer) Resume() {
 	s.paused = false
