@@ -39,6 +39,9 @@ type viewport struct {
 	flash string
 	// blocks is how many blocks the transcript had when drawn last (for the scrollbar).
 	blocks int
+	// frame holds, while a frame is drawn, the lines of the blocks still in the chat (a streaming
+	// answer is rendered once per frame, not once per use).
+	frame map[int][]string
 }
 
 type viewRow struct{ block, line int }
@@ -85,11 +88,20 @@ func (m *model) fsLines(i int, now time.Time) []string {
 	if i < len(m.done) {
 		return m.blockLines(m.done[i], m.width)
 	}
-	it := m.chat[i-len(m.done)]
-	if it.kind == chatAssistant {
-		return it.stream.Lines(m.width)
+	if lines, ok := m.vp.frame[i]; ok {
+		return lines
 	}
-	return m.itemLines(it, m.width, now)
+	it := m.chat[i-len(m.done)]
+	var lines []string
+	if it.kind == chatAssistant {
+		lines = it.stream.Lines(m.width)
+	} else {
+		lines = m.itemLines(it, m.width, now)
+	}
+	if m.vp.frame != nil {
+		m.vp.frame[i] = lines
+	}
+	return lines
 }
 
 // drawFullscreen draws the whole alternate screen: the viewport over the transcript, then the
@@ -102,7 +114,9 @@ func (m *model) drawFullscreen(now time.Time) {
 		bottom = bottom[len(bottom)-(m.height-1):]
 	}
 	vh := max(m.height-len(bottom), 1)
+	m.vp.frame = map[int][]string{}
 	rows := m.viewportLines(vh, now)
+	m.vp.frame = nil
 	m.scr.Draw(nil, append(rows, bottom...))
 }
 
