@@ -16,10 +16,9 @@ import (
 // mode prints (the transcript model.done, then the chat), and renders only the blocks it shows (each
 // cached per width), so a frame costs the same at message 10 and at message 10,000.
 
-// Scroll amounts.
-const (
-	wheelLines = 3 // lines per wheel step ("auto" in pi; Alt+wheel moves five times as far)
-)
+// wheelLines is how far a wheel step scrolls with fullscreenWheelScrollLines "auto" (pi speeds up
+// fast spins instead; a fixed step is what pi-go does).
+const wheelLines = 3
 
 // viewport is where the fullscreen transcript is scrolled to, and its search and selection.
 type viewport struct {
@@ -598,9 +597,9 @@ func (m *model) handleMouse(ev tea.MouseMsg) {
 	}
 	switch {
 	case ev.Button == tea.MouseButtonWheelUp:
-		m.scrollBy(-wheelStep(ev))
+		m.scrollBy(-m.wheelStep(ev))
 	case ev.Button == tea.MouseButtonWheelDown:
-		m.scrollBy(wheelStep(ev))
+		m.scrollBy(m.wheelStep(ev))
 	case ev.Button == tea.MouseButtonLeft && ev.Action == tea.MouseActionPress:
 		if p, ok := m.rowPos(ev.X, ev.Y); ok {
 			m.vp.sel = &selection{anchor: p, head: p, dragging: true}
@@ -629,9 +628,15 @@ func (m *model) handleMouse(ev tea.MouseMsg) {
 	}
 }
 
-func wheelStep(ev tea.MouseMsg) int {
-	if ev.Alt {
-		return wheelLines * 5
+// wheelStep is the lines one wheel event scrolls: fullscreenWheelScrollLines (1 to 100, or "auto"),
+// five times as far with Alt.
+func (m *model) wheelStep(ev tea.MouseMsg) int {
+	n := wheelLines
+	if v, ok := m.settings().FullscreenWheelScrollLines.Number(); ok {
+		n = min(max(int(v), 1), 100)
 	}
-	return wheelLines
+	if ev.Alt {
+		return n * 5
+	}
+	return n
 }

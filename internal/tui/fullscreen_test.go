@@ -1,14 +1,19 @@
 package tui
 
 import (
+	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/tui/editor"
+	"github.com/pi-go/pi-go/internal/tui/screen"
 )
 
 // longAnswer is an answer of n numbered paragraphs, taller than the 40-row test screen.
@@ -136,5 +141,23 @@ func TestTUIModeResolution(t *testing.T) {
 		if got := resolveTUIMode(tc.flag, tc.setting); got != tc.want {
 			t.Errorf("flag %q, setting %q: %s, want %s", tc.flag, tc.setting, got, tc.want)
 		}
+	}
+}
+
+// fullscreenWheelScrollLines sets the lines of a wheel step; Alt moves five times as far.
+func TestWheelStepFollowsTheSetting(t *testing.T) {
+	var s config.Settings
+	if err := json.Unmarshal([]byte(`{"fullscreenWheelScrollLines": 1}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(context.Background(), newTestSession(t, newScript(), nil),
+		Options{Out: io.Discard, TUIMode: TUIModeFullscreen, Settings: config.InMemorySettings(s)}, 80, 24, screen.OpenTerminal(nil, io.Discard))
+	defer m.shutdown()
+	if got, alt := m.wheelStep(tea.MouseMsg{}), m.wheelStep(tea.MouseMsg{Alt: true}); got != 1 || alt != 5 {
+		t.Fatalf("wheel step %d, with Alt %d; want 1 and 5", got, alt)
+	}
+	m.opts.Settings = nil // "auto"
+	if got := m.wheelStep(tea.MouseMsg{}); got != wheelLines {
+		t.Fatalf("auto wheel step %d, want %d", got, wheelLines)
 	}
 }
