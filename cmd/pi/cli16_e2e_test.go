@@ -54,6 +54,9 @@ func TestCommandLineErrorsOfPi16(t *testing.T) {
 		{[]string{"--session-id", "-bad", "-p", "hi"}, "Error: Session id must be non-empty, contain only alphanumeric characters, '-', '_', and '.', and start and end with an alphanumeric character\n"},
 		{[]string{"--session-id", "abc", "-c", "-p", "hi"}, "Error: --session-id cannot be combined with --continue\n"},
 		{[]string{"--name", "  ", "-p", "hi"}, "Error: --name requires a non-empty value\n"},
+		{[]string{"--tui-mode", "tabs", "-p", "hi"}, "Error: Invalid TUI mode \"tabs\". Valid values: regular, fullscreen\n"},
+		{[]string{"--tui-mode", "-p", "hi"}, "Error: --tui-mode requires regular or fullscreen\n"},
+		{[]string{"-p", "hi", "--tui-mode"}, "Error: --tui-mode requires regular or fullscreen\n"},
 		{[]string{"-p", "hi", "--name"}, "Error: --name requires a value\n"},
 	} {
 		args := tc.args

@@ -52,6 +52,7 @@ func (a *app) runInteractive(ctx context.Context, sess *harness.Session, sel mod
 		Trust:           config.NewTrustStore(a.paths.Dir),
 		ProjectTrusted:  a.projectTrusted,
 		MCP:             a.mcp,
+		TUIMode:         a.opts.TUIMode,
 	}
 	a.warnings = nil
 	if f, ok := a.io.In.(interface{ Fd() uintptr }); ok && f != nil {

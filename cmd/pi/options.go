@@ -26,6 +26,7 @@ type Options struct {
 	SystemPrompt       string
 	AppendSystemPrompt []string
 	Thinking           string
+	TUIMode            string // --tui-mode: fullscreen or regular ("" settings' tuiMode)
 	Models             []string
 	Tools              []string
 	ToolsSet           bool
@@ -105,6 +106,13 @@ func normalizeArgs(args []string) ([]string, error) {
 			default:
 				return nil, usageError(fmt.Sprintf("Invalid mode %q. Valid values: text, json, rpc", mode))
 			}
+		case "--tui-mode":
+			if i+1 >= len(args) || strings.HasPrefix(args[i+1], "-") {
+				return nil, usageError("--tui-mode requires regular or fullscreen")
+			}
+			if mode := args[i+1]; mode != "regular" && mode != "fullscreen" {
+				return nil, usageError(fmt.Sprintf("Invalid TUI mode %q. Valid values: regular, fullscreen", mode))
+			}
 		case "--name", "-n":
 			if i+1 >= len(args) {
 				return nil, usageError("--name requires a value")
@@ -156,6 +164,7 @@ func bindFlags(cmd *cobra.Command, o *Options, listModels *string) {
 		"only +name/-name entries add to or remove from the defaults")
 	f.StringSliceVar(&o.ExcludeTools, "exclude-tools", nil, "Comma-separated denylist of tool names or patterns (*) (alias -xt)")
 	f.StringVar(&o.Thinking, "thinking", "", "Thinking level: off, minimal, low, medium, high, xhigh, max")
+	f.StringVar(&o.TUIMode, "tui-mode", "", "TUI mode: fullscreen (default) or regular")
 	f.BoolVar(&o.NoContextFiles, "no-context-files", false, "Don't load AGENTS.md / CLAUDE.md files (alias -nc)")
 	f.StringArrayVar(&o.Skills, "skill", nil, "Load a skill file or directory (repeatable)")
 	f.StringArrayVarP(&o.Extensions, "extension", "e", nil, "Load an extension file or directory (repeatable)")
@@ -195,6 +204,10 @@ func finishOptions(cmd *cobra.Command, o *Options, listModels string, args []str
 	case "", "text", "json", "rpc":
 	default:
 		return usageError(fmt.Sprintf("Invalid mode %q. Valid values: text, json, rpc", o.Mode))
+	}
+	if cmd.Flags().Changed("tui-mode") && o.TUIMode != "regular" && o.TUIMode != "fullscreen" {
+		// --tui-mode=value (normalizeArgs checked the two-argument form).
+		return usageError(fmt.Sprintf("Invalid TUI mode %q. Valid values: regular, fullscreen", o.TUIMode))
 	}
 	if o.Thinking != "" && !provider.IsThinkingLevel(o.Thinking) {
 		// pi 1.6 warns and goes on without the level.

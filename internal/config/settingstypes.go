@@ -91,6 +91,9 @@ type NumberOrAuto struct {
 	value float64
 }
 
+// Number is the number set, ok false for "auto" (or nothing set).
+func (v NumberOrAuto) Number() (n float64, ok bool) { return v.value, v.set }
+
 func (v *NumberOrAuto) UnmarshalJSON(data []byte) error {
 	var f float64
 	if json.Unmarshal(data, &f) == nil {

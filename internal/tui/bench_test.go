@@ -40,34 +40,45 @@ func sessionWith(b testing.TB, n int, turns ...turn) *harness.Session {
 // scrollback, the live region is redrawn. Finished messages are in the scrollback, so the cost must
 // not depend on how many there are.
 func BenchmarkFrame(b *testing.B) {
-	for _, n := range []int{10, 1000, 10000} {
-		b.Run(fmt.Sprintf("messages=%d", n), func(b *testing.B) {
-			sess := sessionWith(b, n)
-			m := newModel(context.Background(), sess, Options{Out: io.Discard}, 120, 40, screen.OpenTerminal(nil, io.Discard))
-			defer m.shutdown()
-			m.printHeader()
-			m.printHistoryNow()
-			m.drawFrame()
-			answer := strings.Repeat("The streaming answer grows by one delta per frame and wraps at the width "+
-				"of the terminal, with `code` and **bold** words.\n\n", 200)
-			m.handleAgentEvent(&loop.Event{Type: loop.EventAgentStart})
-			m.handleAgentEvent(&loop.Event{Type: loop.EventMessageStart, Message: &provider.AssistantMessage{}})
-			delta := &provider.AssistantEvent{Type: provider.EventTextDelta}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				k := 1 + i%len(answer)
-				msg := &provider.AssistantMessage{Content: []provider.Content{provider.TextContent(answer[:k])}}
-				m.handleAgentEvent(&loop.Event{Type: loop.EventMessageUpdate, Message: msg, AssistantEvent: delta})
-				m.drawFrame()
-			}
-		})
+	for _, mode := range tuiModes {
+		for _, n := range []int{10, 1000, 10000} {
+			b.Run(fmt.Sprintf("mode=%s/messages=%d", mode, n), func(b *testing.B) { benchFrame(b, mode, n) })
+		}
 	}
+}
+
+func benchFrame(b *testing.B, mode string, n int) {
+	sess := sessionWith(b, n)
+	m := newModel(context.Background(), sess, Options{Out: io.Discard, TUIMode: mode}, 120, 40, screen.OpenTerminal(nil, io.Discard))
+	defer m.shutdown()
+	m.printHeader()
+	m.printHistoryNow()
+	m.drawFrame()
+	answer := strings.Repeat("The streaming answer grows by one delta per frame and wraps at the width "+
+		"of the terminal, with `code` and **bold** words.\n\n", 200)
+	m.handleAgentEvent(&loop.Event{Type: loop.EventAgentStart})
+	m.handleAgentEvent(&loop.Event{Type: loop.EventMessageStart, Message: &provider.AssistantMessage{}})
+	delta := &provider.AssistantEvent{Type: provider.EventTextDelta}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := 1 + i%len(answer)
+		msg := &provider.AssistantMessage{Content: []provider.Content{provider.TextContent(answer[:k])}}
+		m.handleAgentEvent(&loop.Event{Type: loop.EventMessageUpdate, Message: msg, AssistantEvent: delta})
+		m.drawFrame()
+	}
+	b.StopTimer() // giving the terminal back (fullscreen prints the transcript) is not a frame
 }
 
 // BenchmarkIdleFrame is a frame with nothing new (a spinner tick while nothing else changes).
 func BenchmarkIdleFrame(b *testing.B) {
-	m := newModel(context.Background(), sessionWith(b, 10), Options{Out: io.Discard}, 120, 40, screen.OpenTerminal(nil, io.Discard))
+	for _, mode := range tuiModes {
+		b.Run("mode="+mode, func(b *testing.B) { benchIdleFrame(b, mode) })
+	}
+}
+
+func benchIdleFrame(b *testing.B, mode string) {
+	m := newModel(context.Background(), sessionWith(b, 10), Options{Out: io.Discard, TUIMode: mode}, 120, 40, screen.OpenTerminal(nil, io.Discard))
 	defer m.shutdown()
 	m.printHistoryNow()
 	m.drawFrame()
@@ -83,7 +94,7 @@ func BenchmarkResumeHistory(b *testing.B) {
 	sess := sessionWith(b, 10000)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		m := newModel(context.Background(), sess, Options{Out: io.Discard}, 120, 40, screen.OpenTerminal(nil, io.Discard))
+		m := newModel(context.Background(), sess, Options{Out: io.Discard, TUIMode: TUIModeRegular}, 120, 40, screen.OpenTerminal(nil, io.Discard))
 		m.printHistoryNow()
 		m.drawFrame()
 		m.unsubscribe()
@@ -96,7 +107,7 @@ func (m *model) printHistoryNow() {
 		cmd()
 		for _, it := range m.in.drain() {
 			if h, ok := it.msg.(historyMsg); ok {
-				h.item.kind, h.item.lines = chatLines, h.lines
+				m.placeHistory(h)
 			}
 		}
 	}

@@ -19,12 +19,22 @@ const (
 	chatPending                   // a conversation being rendered in the background (historyMsg)
 )
 
-// chatItem is one block of the conversation that has not been printed into the scrollback yet.
-// Blocks are printed in order: a block that is not final holds back everything after it (a tool
-// that is still running keeps the next tool's finished block in the live region).
+// chatItem is one block of the conversation. Blocks live in the chat until they are final and
+// printed (regular mode) or settled (fullscreen), then in the transcript (model.done), where they
+// are rendered again whenever the width or the Ctrl+O / Ctrl+T state changes. Blocks are printed in
+// order: a block that is not final holds back everything after it (a tool that is still running
+// keeps the next tool's finished block in the live region).
 type chatItem struct {
-	kind  chatKind
-	lines []string // chatLines, chatStatus
+	kind chatKind
+	// draw renders a chatLines, chatStatus or chatPending block at a width, with the toggles as they
+	// are when it is called.
+	draw func(width int) []string
+	// prompt marks a user's prompt (fullscreen jumps from one to the next).
+	prompt bool
+	// msg is a message of a conversation printed as a whole (a resumed session), drawn with the
+	// results of its tool calls.
+	msg     provider.Message
+	results map[string]*provider.ToolResultMessage
 
 	stream *render.AssistantStream // chatAssistant
 
@@ -36,34 +46,89 @@ type chatItem struct {
 	bashID    int
 	bashStart time.Time
 
-	// compaction is the summary a chatLines block shows collapsed (Ctrl+O prints it in full).
-	compaction *provider.CompactionSummaryMessage
+	// cache is the finished block rendered at cacheWidth for layout generation cacheGen.
+	cache      []string
+	cacheWidth int
+	cacheGen   int
 }
 
-// addLines appends final lines to the chat (a rendered block).
-func (m *model) addLines(lines []string) {
+// addBlock appends a final block drawn by draw (called again when the width or a toggle changes).
+func (m *model) addBlock(draw func(width int) []string) *chatItem {
+	it := &chatItem{kind: chatLines, draw: draw}
+	m.chat = append(m.chat, it)
+	return it
+}
+
+// addFixed appends a final block of lines that do not depend on the width.
+func (m *model) addFixed(lines []string) {
 	if len(lines) == 0 {
 		return
 	}
-	m.chat = append(m.chat, &chatItem{kind: chatLines, lines: lines})
+	m.addBlock(func(w int) []string { return indentBlock(lines, w) })
 }
 
 // addStatus shows a dim status line. pi replaces a status line directly followed by another one,
 // so a run of "Model: ..." notices from cycling leaves only the last.
 func (m *model) addStatus(msg string) {
-	lines := m.r.StatusNotice(msg, m.width)
+	r := m.r
+	draw := func(w int) []string { return r.StatusNotice(msg, w) }
 	if n := len(m.chat); n > 0 && m.chat[n-1].kind == chatStatus {
-		m.chat[n-1].lines = lines
+		m.chat[n-1].draw, m.chat[n-1].cache = draw, nil
 	} else {
-		m.chat = append(m.chat, &chatItem{kind: chatStatus, lines: lines})
+		m.chat = append(m.chat, &chatItem{kind: chatStatus, draw: draw})
 	}
 }
 
-func (m *model) addError(msg string)   { m.addLines(m.r.ErrorNotice(msg, m.width)) }
-func (m *model) addWarning(msg string) { m.addLines(m.r.WarningNotice(msg, m.width)) }
+func (m *model) addError(msg string) {
+	r := m.r
+	m.addBlock(func(w int) []string { return r.ErrorNotice(msg, w) })
+}
 
-// flushChat returns the lines that became final, in order, and drops the blocks that are printed
-// completely. A status line at the very end stays live: the next status line may replace it.
+func (m *model) addWarning(msg string) {
+	r := m.r
+	m.addBlock(func(w int) []string { return r.WarningNotice(msg, w) })
+}
+
+// blockLines renders a final block (cached per width and layout generation).
+func (m *model) blockLines(it *chatItem, width int) []string {
+	if it.cache != nil && it.cacheWidth == width && it.cacheGen == m.layoutGen {
+		return it.cache
+	}
+	var lines []string
+	switch it.kind {
+	case chatAssistant:
+		it.stream.Unflush(m.hideThinking) // a printed block: its flush cursor is no longer needed
+		lines = it.stream.Lines(width)
+	case chatTool:
+		v := it.tool
+		v.Expanded = m.expandTools
+		lines = m.r.Tool(v, width)
+	case chatBash:
+		v := it.bash
+		v.Expanded = m.expandTools
+		lines = m.r.BashExecution(v, width)
+	default:
+		if it.msg != nil {
+			lines = m.r.Message(it.msg, it.results, m.transcriptOptions(), width)
+		} else {
+			lines = it.draw(width)
+		}
+	}
+	if lines == nil {
+		lines = []string{}
+	}
+	it.cache, it.cacheWidth, it.cacheGen = lines, width, m.layoutGen
+	return lines
+}
+
+// transcriptOptions are the toggles as they stand.
+func (m *model) transcriptOptions() render.TranscriptOptions {
+	return render.TranscriptOptions{HideThinking: m.hideThinking, Expand: m.expandTools}
+}
+
+// flushChat returns the lines that became final, in order, and moves the blocks printed
+// completely into the transcript. A status line at the very end stays live: the next status line
+// may replace it.
 func (m *model) flushChat(width int) []string {
 	var out []string
 	i := 0
@@ -72,37 +137,28 @@ scan:
 		it := m.chat[i]
 		switch it.kind {
 		case chatLines:
-			out = append(out, it.lines...)
-			if it.compaction != nil {
-				m.remember(it)
-			}
+			out = append(out, m.blockLines(it, width)...)
 		case chatStatus:
 			if i == len(m.chat)-1 {
 				break scan
 			}
-			out = append(out, it.lines...)
+			out = append(out, m.blockLines(it, width)...)
 		case chatAssistant:
 			out = append(out, it.stream.Flush(width)...)
 			if !it.stream.Done() || it.stream.ErrorHeld() {
 				break scan
 			}
-		case chatTool:
+		case chatTool, chatBash:
 			if !it.final {
 				break scan
 			}
-			out = append(out, m.r.Tool(it.tool, width)...)
-			m.remember(it)
-		case chatBash:
-			if !it.final {
-				break scan
-			}
-			out = append(out, m.r.BashExecution(it.bash, width)...)
-			m.remember(it)
+			out = append(out, m.blockLines(it, width)...)
 		case chatPending:
 			break scan
 		}
 	}
 	if i > 0 {
+		m.done = append(m.done, m.chat[:i]...)
 		m.chat = append(m.chat[:0:0], m.chat[i:]...)
 	}
 	return out
@@ -124,18 +180,20 @@ func (m *model) itemLines(it *chatItem, width int, now time.Time) []string {
 		return it.stream.Live(width)
 	case chatTool:
 		v := it.tool
+		v.Expanded = m.expandTools
 		if !it.final && v.Status == render.ToolRunning && v.Name == "bash" && !it.toolStart.IsZero() {
 			v.Elapsed = now.Sub(it.toolStart)
 		}
 		return m.r.Tool(v, width)
 	case chatBash:
 		v := it.bash
+		v.Expanded = m.expandTools
 		if v.Running {
 			v.Elapsed = now.Sub(it.bashStart)
 		}
 		return m.r.BashExecution(v, width)
 	default:
-		return it.lines
+		return m.blockLines(it, width)
 	}
 }
 
@@ -150,51 +208,4 @@ func (m *model) animating() bool {
 		}
 	}
 	return false
-}
-
-// recentMax bounds how many printed tool and `!` blocks Ctrl+O can show again expanded.
-const recentMax = 20
-
-// remember keeps a printed tool, `!` or compaction block of the current turn, so that Ctrl+O can
-// print it again in full: the scrollback cannot be re-rendered in place.
-func (m *model) remember(it *chatItem) {
-	m.recent = append(m.recent, it)
-	if len(m.recent) > recentMax {
-		m.recent = m.recent[len(m.recent)-recentMax:]
-	}
-}
-
-// reprintExpanded prints again, expanded, the remembered blocks whose collapsed form hid something.
-// It returns how many it printed.
-func (m *model) reprintExpanded() int {
-	n := 0
-	for _, it := range m.recent {
-		switch it.kind {
-		case chatLines:
-			if it.compaction != nil {
-				m.addLines(m.r.CompactionSummary(it.compaction, true, m.width))
-				n++
-			}
-		case chatTool:
-			v := it.tool
-			v.Expanded = false
-			short := m.r.Tool(v, m.width)
-			v.Expanded = true
-			if full := m.r.Tool(v, m.width); len(full) != len(short) {
-				m.addLines(full)
-				n++
-			}
-		case chatBash:
-			v := it.bash
-			v.Expanded = false
-			short := m.r.BashExecution(v, m.width)
-			v.Expanded = true
-			if full := m.r.BashExecution(v, m.width); len(full) != len(short) {
-				m.addLines(full)
-				n++
-			}
-		}
-	}
-	m.recent = nil
-	return n
 }

@@ -180,7 +180,7 @@ func (m *model) cmdNew(string) tea.Cmd {
 		// A rule marks where the new session starts (pi clears its chat); the notice has the
 		// chat's one-column margin.
 		m.addSeparator()
-		m.addLines([]string{"", " " + m.r.Theme().Fg(theme.Accent, "✓ New session started")})
+		m.addFixed([]string{"", " " + m.r.Theme().Fg(theme.Accent, "✓ New session started")})
 	})
 }
 
@@ -222,7 +222,7 @@ func (m *model) sessionChanged() {
 func (m *model) cmdName(arg string) tea.Cmd {
 	if arg == "" {
 		if name := m.sess.Store().SessionName(); name != "" {
-			m.addLines(m.r.StatusNotice("Session name: "+name, m.width))
+			m.addBlock(func(w int) []string { return m.r.StatusNotice("Session name: "+name, w) })
 		} else {
 			m.addWarning("Usage: /name <name>")
 		}
@@ -233,7 +233,8 @@ func (m *model) cmdName(arg string) tea.Cmd {
 		return nil
 	}
 	m.footerDirty = true
-	m.addLines(m.r.StatusNotice("Session name set: "+strings.TrimSpace(arg), m.width))
+	text := "Session name set: " + strings.TrimSpace(arg)
+	m.addBlock(func(w int) []string { return m.r.StatusNotice(text, w) })
 	return m.setTitle()
 }
 
@@ -277,7 +278,7 @@ func (m *model) cmdSession(string) tea.Cmd {
 		add(th.Bold("Cost"))
 		add(dim("Total:") + " " + fmt.Sprintf("%.4f", st.Cost))
 	}
-	m.addLines(m.textBlock(lines))
+	m.addBlock(func(w int) []string { return textBlock(lines, w) })
 	return nil
 }
 
@@ -322,26 +323,29 @@ func (m *model) cmdCopy(string) tea.Cmd {
 }
 
 func (m *model) cmdHotkeys(string) tea.Cmd {
-	th := m.r.Theme()
-	rule := th.Fg(theme.Border, strings.Repeat("─", max(m.width, 1)))
-	out := []string{"", rule, "  " + th.Style(theme.Accent, true, false, "Keyboard Shortcuts"), ""}
-	for _, l := range m.r.Markdown().Render(hotkeysMarkdown(m.r.Keys()), max(m.width-2, 1)) {
-		if l != "" {
-			l = " " + l // the chat's left margin, as for an answer
+	r := m.r
+	m.addBlock(func(w int) []string {
+		th := r.Theme()
+		rule := th.Fg(theme.Border, strings.Repeat("─", max(w, 1)))
+		out := []string{"", rule, "  " + th.Style(theme.Accent, true, false, "Keyboard Shortcuts"), ""}
+		for _, l := range r.Markdown().Render(hotkeysMarkdown(r.Keys()), max(w-2, 1)) {
+			if l != "" {
+				l = " " + l // the chat's left margin, as for an answer
+			}
+			out = append(out, l)
 		}
-		out = append(out, l)
-	}
-	out = append(out, rule)
-	m.addLines(indentBlock(out, m.width))
+		out = append(out, rule)
+		return indentBlock(out, w)
+	})
 	return nil
 }
 
 // textBlock turns plain lines into a chat block: a spacer, then the lines indented by one column
 // and wrapped to the width (a session file's path must stay whole to be copied).
-func (m *model) textBlock(lines []string) []string {
+func textBlock(lines []string, width int) []string {
 	out := []string{""}
 	for _, l := range lines {
-		for _, w := range render.Wrap(l, max(m.width-1, 1)) {
+		for _, w := range render.Wrap(l, max(width-1, 1)) {
 			out = append(out, " "+w)
 		}
 	}

@@ -150,7 +150,10 @@ func TestDoubleEscapeOpensTheTree(t *testing.T) {
 	stopped := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	u := startUI(t, sess, Options{Clock: func() time.Time { return stopped }})
 	u.submit("question")
-	// Idle first (no status line): an Escape while the run is still ending would abort it instead.
+	// Idle first: an Escape while the run is still ending would abort it instead. The UI has seen
+	// agent_end when its status line is gone; the session is idle after agent_settled, which the
+	// screen cannot show.
+	u.waitSettled()
 	u.waitScreen("the answer, idle", func(s string) bool {
 		return strings.Contains(s, "Answer.") && !strings.Contains(s, "to interrupt")
 	})

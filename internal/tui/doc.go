@@ -1,9 +1,19 @@
-// Package tui is pi-go's interactive terminal UI: a Bubble Tea program on the terminal's main screen
-// that drives a harness.Session. Finished blocks (prompts, answers, tool calls with their results,
-// notices) are printed once into the terminal's scrollback; only the live region under them is
-// redrawn: the unfinished tail of a streaming answer, running tools, queued messages, the status
-// line, the editor (or a selector) and the footer. So a frame costs the same at message 10 and at
-// message 10,000, and the terminal keeps its native scrolling, selection and copy.
+// Package tui is pi-go's interactive terminal UI: a Bubble Tea program that drives a
+// harness.Session, in one of pi's two modes (tuiMode, --tui-mode).
+//
+// Regular mode draws on the terminal's main screen: finished blocks (prompts, answers, tool calls
+// with their results, notices) are printed into the terminal's scrollback; only the live region
+// under them is redrawn: the unfinished tail of a streaming answer, running tools, queued messages,
+// the status line, the editor (or a selector) and the footer. So a frame costs the same at message
+// 10 and at message 10,000, and the terminal keeps its native scrolling, selection and copy. Every
+// printed block is kept (model.done) with its render cached per width: when the width changes (once
+// it holds for a moment) or Ctrl+O / Ctrl+T change how blocks are shown, the screen and scrollback
+// are cleared and the transcript is printed again, as pi does (relayout.go).
+//
+// Fullscreen mode (pi 1.x's default) draws on the alternate screen: the same blocks in a viewport
+// above the editor, scrolled with keys and the mouse wheel, searched, selected with the mouse and
+// copied with OSC 52; on exit the transcript (or a resume hint) is printed on the main screen
+// (fullscreen.go).
 //
 // This package is the program: the model, the dispatch of keys and messages, the harness's events,
 // the chat, the slash commands and completion. Its parts live below it: screen draws the terminal

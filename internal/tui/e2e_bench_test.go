@@ -57,8 +57,12 @@ func procRSS(tb testing.TB, pid int) int64 {
 	return 0
 }
 
-// e2ePane starts the helper in a 120x40 tmux pane against srv and returns the pane and the pid.
-func e2ePane(tb testing.TB, srv *openaitest.Server) (*tmuxPane, int) {
+// tuiModes are the two modes the benchmarks measure.
+var tuiModes = []string{TUIModeRegular, TUIModeFullscreen}
+
+// e2ePane starts the helper in a 120x40 tmux pane against srv, in mode, and returns the pane and the
+// pid.
+func e2ePane(tb testing.TB, srv *openaitest.Server, mode string) (*tmuxPane, int) {
 	tb.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		tb.Skip("tmux is not installed")
@@ -66,8 +70,8 @@ func e2ePane(tb testing.TB, srv *openaitest.Server) (*tmuxPane, int) {
 	dir := tb.TempDir()
 	pidFile := filepath.Join(dir, "pid")
 	p := &tmuxPane{tb: tb, socket: fmt.Sprintf("pi-tui-bench-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	cmd := fmt.Sprintf("env %s=1 %s=%s %s=%s %s=%s %s -test.run='^$'", e2eHelperEnv, e2eURLEnv, srv.URL, e2eDirEnv, dir,
-		e2ePidEnv, pidFile, os.Args[0])
+	cmd := fmt.Sprintf("env %s=1 %s=%s %s=%s %s=%s %s=%s %s -test.run='^$'", e2eHelperEnv, e2eURLEnv, srv.URL, e2eDirEnv, dir,
+		e2ePidEnv, pidFile, e2eModeEnv, mode, os.Args[0])
 	p.run("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", cmd)
 	tb.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
 	p.waitFor("the editor", p.screen, contains(e2eModel))
@@ -107,40 +111,50 @@ func burstBody(n int) []byte {
 // characters were on screen (cpu-ms), the wall time (wall-ms), then the resident memory of the idle
 // UI after that answer (rss-MB).
 func BenchmarkBurst(b *testing.B) {
-	for _, n := range []int{20000, 200000} {
-		b.Run(fmt.Sprintf("deltas=%d", n), func(b *testing.B) {
-			body := burstBody(n)
-			var cpu, wall time.Duration
-			var rss int64
-			for i := 0; i < b.N; i++ {
-				srv := openaitest.Start(b)
-				srv.Enqueue(openaitest.Response{Raw: body})
-				p, pid := e2ePane(b, srv)
-				before := procCPU(b, pid)
-				start := time.Now()
-				p.run("send-keys", "-t", "e2e", "go", "Enter")
-				p.waitFor("the end of the answer", p.screen, contains("THE-END"))
-				wall += time.Since(start)
-				cpu += procCPU(b, pid) - before
-				p.waitFor("the run to end", p.screen, func(s string) bool { return !strings.Contains(s, "Working...") })
-				rss += procRSS(b, pid)
-			}
-			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms")
-			b.ReportMetric(float64(wall.Milliseconds())/float64(b.N), "wall-ms")
-			b.ReportMetric(float64(rss)/float64(b.N)/(1<<20), "rss-MB")
-		})
+	for _, mode := range tuiModes {
+		for _, n := range []int{20000, 200000} {
+			b.Run(fmt.Sprintf("mode=%s/deltas=%d", mode, n), func(b *testing.B) { benchBurst(b, mode, n) })
+		}
 	}
+}
+
+func benchBurst(b *testing.B, mode string, n int) {
+	body := burstBody(n)
+	var cpu, wall time.Duration
+	var rss int64
+	for i := 0; i < b.N; i++ {
+		srv := openaitest.Start(b)
+		srv.Enqueue(openaitest.Response{Raw: body})
+		p, pid := e2ePane(b, srv, mode)
+		before := procCPU(b, pid)
+		start := time.Now()
+		p.run("send-keys", "-t", "e2e", "go", "Enter")
+		p.waitFor("the end of the answer", p.screen, contains("THE-END"))
+		wall += time.Since(start)
+		cpu += procCPU(b, pid) - before
+		p.waitFor("the run to end", p.screen, func(s string) bool { return !strings.Contains(s, "Working...") })
+		rss += procRSS(b, pid)
+	}
+	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms")
+	b.ReportMetric(float64(wall.Milliseconds())/float64(b.N), "wall-ms")
+	b.ReportMetric(float64(rss)/float64(b.N)/(1<<20), "rss-MB")
 }
 
 // BenchmarkIdleCPU reports the CPU time the idle UI uses over 10 seconds after one answer, and its
 // resident memory then.
 func BenchmarkIdleCPU(b *testing.B) {
+	for _, mode := range tuiModes {
+		b.Run("mode="+mode, func(b *testing.B) { benchIdleCPU(b, mode) })
+	}
+}
+
+func benchIdleCPU(b *testing.B, mode string) {
 	var total time.Duration
 	var rss int64
 	for i := 0; i < b.N; i++ {
 		srv := openaitest.Start(b)
 		srv.Enqueue(openaitest.TextReply(e2eModel, "A short ", "answer."))
-		p, pid := e2ePane(b, srv)
+		p, pid := e2ePane(b, srv, mode)
 		p.run("send-keys", "-t", "e2e", "hi", "Enter")
 		p.waitFor("the answer", p.screen, func(s string) bool {
 			return strings.Contains(s, "answer.") && !strings.Contains(s, "Working...")

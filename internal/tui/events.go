@@ -76,17 +76,14 @@ func (m *model) compactionEnded(ev harness.Event) {
 		// The scrollback keeps the history as it was; the summary block marks where the context now
 		// starts.
 		msg := &provider.CompactionSummaryMessage{Summary: ev.Result.Summary, TokensBefore: ev.Result.TokensBefore}
-		it := &chatItem{kind: chatLines, lines: m.r.CompactionSummary(msg, m.expandTools, m.width)}
-		if !m.expandTools {
-			it.compaction = msg
-		}
-		m.chat = append(m.chat, it)
+		m.addBlock(func(w int) []string { return m.r.CompactionSummary(msg, m.expandTools, w) })
 		m.footerDirty = true
 	case ev.ErrorMessage != "":
 		if manual {
 			m.addError(ev.ErrorMessage)
 		} else {
-			m.addLines(m.r.ErrorText(ev.ErrorMessage, m.width))
+			text := ev.ErrorMessage
+			m.addBlock(func(w int) []string { return m.r.ErrorText(text, w) })
 		}
 	}
 }
@@ -101,6 +98,7 @@ func (m *model) handleAgentEvent(e *loop.Event) {
 		m.run.thinking = false
 		m.run.prompting = false
 	case loop.EventAgentEnd:
+		m.run.turnPending = ""
 		m.run.active = false
 		m.run.thinking = false
 		m.endPendingTools("")
@@ -109,9 +107,11 @@ func (m *model) handleAgentEvent(e *loop.Event) {
 		m.gitBranch = gitBranch(m.sess.Cwd())
 	case loop.EventTurnStart:
 		// A run of several turns (tool calls, steering, follow-ups) marks where each later one begins.
+		// The rule is drawn with the turn's first visible block (turnShown): a turn aborted before it
+		// showed anything leaves no empty header behind.
 		m.run.turns++
 		if m.run.turns > 1 {
-			m.addLines(m.r.TurnSeparator("turn "+itoa(m.run.turns), m.width))
+			m.run.turnPending = "turn " + itoa(m.run.turns)
 		}
 	case loop.EventMessageStart:
 		// A streaming answer keeps changing on the loop's goroutine: the TUI draws a copy of it.
@@ -161,13 +161,14 @@ func (m *model) handleAgentEvent(e *loop.Event) {
 func (m *model) messageStart(msg provider.Message) {
 	switch msg := msg.(type) {
 	case *provider.UserMessage:
-		m.recent = nil
 		m.run.attempt = 0
 		if len(msg.Content) > 0 {
-			m.addLines(m.r.Prompt(msg, m.expandTools, m.width))
+			m.turnShown(nil)
+			m.addBlock(func(w int) []string { return m.r.Prompt(msg, m.expandTools, w) }).prompt = true
 		}
 	case *provider.CustomMessage:
-		m.addLines(m.r.CustomMessage(msg, m.width))
+		m.turnShown(nil)
+		m.addBlock(func(w int) []string { return m.r.CustomMessage(msg, w) })
 	case *provider.AssistantMessage:
 		it := &chatItem{kind: chatAssistant,
 			stream: m.r.NewAssistantStream(render.AssistantOptions{HideThinking: m.hideThinking})}
@@ -202,6 +203,9 @@ func (m *model) assistantUpdate(a *provider.AssistantMessage, final bool) {
 		}
 	} else {
 		it.stream.Update(a)
+	}
+	if m.run.turnPending != "" && len(it.stream.Lines(m.width)) > 0 {
+		m.turnShown(it)
 	}
 	for _, c := range a.Content {
 		if c.Type != provider.ContentToolCall {
@@ -256,6 +260,7 @@ func (m *model) toolItem(id, name string, args []byte) *chatItem {
 	if it := m.tools[id]; it != nil {
 		return it
 	}
+	m.turnShown(nil)
 	it := &chatItem{kind: chatTool, tool: render.ToolView{Name: name, Args: args, Status: render.ToolPending,
 		Expanded: m.expandTools}}
 	m.tools[id] = it
@@ -285,4 +290,22 @@ func (m *model) movePendingBash() {
 	}
 	m.chat = append(m.chat, m.pendingBash...)
 	m.pendingBash = nil
+}
+
+// turnShown draws the pending rule of a new turn, before the block before (nil: at the end), once
+// the turn has something to show.
+func (m *model) turnShown(before *chatItem) {
+	label := m.run.turnPending
+	if label == "" {
+		return
+	}
+	m.run.turnPending = ""
+	sep := &chatItem{kind: chatLines, draw: func(w int) []string { return m.r.TurnSeparator(label, w) }}
+	for i, it := range m.chat {
+		if it == before {
+			m.chat = append(m.chat[:i], append([]*chatItem{sep}, m.chat[i:]...)...)
+			return
+		}
+	}
+	m.chat = append(m.chat, sep)
 }

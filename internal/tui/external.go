@@ -48,7 +48,7 @@ func (m *model) externalEditor() tea.Cmd {
 }
 
 func (m *model) externalEditorDone(msg externalEditorMsg) {
-	m.scr.Resume()
+	m.resumed()
 	if msg.ok {
 		m.ed.SetText(msg.text)
 		return

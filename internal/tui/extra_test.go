@@ -125,18 +125,34 @@ func (linesTool) Execute(context.Context, loop.ToolCall, func(loop.ToolResult)) 
 	return loop.ToolResult{Content: []provider.Content{provider.TextContent(b.String())}}, nil
 }
 
-func TestCtrlOPrintsTheTurnsToolOutputInFull(t *testing.T) {
-	sc := newScript(toolTurn("", "bash", `{"command":"seq 30"}`), textTurn("Done listing."))
+// Ctrl+O expands the tool output of the whole transcript in place, every turn's and not only the
+// current one, and collapses it again: the scrollback is drawn again, nothing is printed twice.
+func TestCtrlOExpandsTheWholeTranscriptInPlace(t *testing.T) {
+	sc := newScript(toolTurn("", "bash", `{"command":"seq 30"}`), textTurn("Done listing."),
+		toolTurn("", "bash", `{"command":"seq 30 again"}`), textTurn("Listed again."))
 	u := startUI(t, newTestSession(t, sc, nil, linesTool{}), Options{})
 	u.submit("list")
-	all := u.waitAll("the collapsed tool block", contains("$ seq 30", "output line 30", "Done listing."))
+	u.waitAll("the first turn", contains("$ seq 30", "output line 30", "Done listing."))
+	u.waitSettled()
+	u.submit("list again")
+	all := u.waitAll("the second turn", contains("$ seq 30 again", "Listed again."))
 	if strings.Contains(all, "output line 01") {
 		t.Fatalf("the tool output is not collapsed:\n%s", all)
 	}
 	u.key(tea.KeyCtrlO)
-	all = u.waitAll("the expanded block", contains("output line 01"))
+	all = u.waitAll("both blocks expanded", func(s string) bool { return strings.Count(s, "output line 01") == 2 })
 	if n := strings.Count(all, "$ seq 30"); n != 2 {
-		t.Errorf("want the collapsed block and its expanded copy, got %d headers", n)
+		t.Errorf("want each tool block once, expanded in place; got %d headers:\n%s", n, all)
+	}
+	if n := strings.Count(all, "Done listing."); n != 1 {
+		t.Errorf("the first answer appears %d times after the redraw", n)
+	}
+	u.key(tea.KeyCtrlO)
+	all = u.waitAll("both blocks collapsed", func(s string) bool {
+		return !strings.Contains(s, "output line 01") && strings.Contains(s, "Tool output: collapsed")
+	})
+	if n := strings.Count(all, "$ seq 30"); n != 2 {
+		t.Errorf("want each tool block once after collapsing; got %d headers:\n%s", n, all)
 	}
 }
 

@@ -179,22 +179,48 @@ type ui struct {
 	m  *model
 	tm *teatest.TestModel
 	vt *screentest.VTerm
+	// settled receives one value per agent_settled event: the session is idle again.
+	settled chan struct{}
 }
 
 func startUI(t *testing.T, sess *harness.Session, opts Options) *ui {
 	t.Helper()
 	vt := screentest.New(120, 40)
 	opts.Out = vt
+	if opts.TUIMode == "" {
+		opts.TUIMode = TUIModeRegular // most tests look at the scrollback
+	}
 	opts.Width, opts.Height = 120, 40
 	m := newModel(context.Background(), sess, opts, 120, 40, screen.OpenTerminal(nil, vt))
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
-	u := &ui{t: t, m: m, tm: tm, vt: vt}
+	u := &ui{t: t, m: m, tm: tm, vt: vt, settled: make(chan struct{}, 64)}
+	unsub := sess.Subscribe(func(ev harness.Event) {
+		if ev.Type == harness.EventAgentSettled {
+			select {
+			case u.settled <- struct{}{}:
+			default:
+			}
+		}
+	})
+	t.Cleanup(unsub)
 	t.Cleanup(func() {
 		_ = tm.Quit()
 		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 		m.shutdown()
 	})
 	return u
+}
+
+// waitSettled waits for the session's next agent_settled event: the run is over and the session
+// idle, so a key pressed now is handled as at rest. The screen cannot tell this: the status line goes
+// at agent_end, while the session still ends its operation.
+func (u *ui) waitSettled() {
+	u.t.Helper()
+	select {
+	case <-u.settled:
+	case <-time.After(10 * time.Second):
+		u.t.Fatal("timed out waiting for agent_settled")
+	}
 }
 
 func (u *ui) typeText(s string) { u.tm.Type(s) }

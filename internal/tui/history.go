@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/session"
 	"github.com/pi-go/pi-go/internal/tui/render"
 )
@@ -14,7 +15,8 @@ import (
 // printHeader prints the header, the demo banner and the startup warnings.
 func (m *model) printHeader() {
 	if !m.settings().QuietStartup.HidesHeader() || m.opts.Demo {
-		m.addLines(m.r.Header(render.HeaderInfo{Version: m.opts.Version, Demo: m.opts.Demo, DemoHint: m.opts.DemoHint}, m.width))
+		info := render.HeaderInfo{Version: m.opts.Version, Demo: m.opts.Demo, DemoHint: m.opts.DemoHint}
+		m.addBlock(func(w int) []string { return m.r.Header(info, w) })
 	}
 	for _, w := range m.opts.Warnings {
 		m.addWarning(w)
@@ -25,10 +27,29 @@ func (m *model) printHeader() {
 // rendered off the UI goroutine (10,000 messages take about a second) while the editor is usable.
 const syncHistoryMax = 300
 
-// historyMsg delivers a rendered conversation for its placeholder in the chat.
+// historyMsg delivers a conversation rendered off the UI goroutine for its placeholder in the chat.
 type historyMsg struct {
 	item  *chatItem
-	lines []string
+	items []*chatItem
+}
+
+// historyItems makes one block per message of msgs (tool results belong to their calls' blocks).
+func historyItems(msgs []provider.Message) []*chatItem {
+	results := make(map[string]*provider.ToolResultMessage)
+	for _, msg := range msgs {
+		if tr, ok := msg.(*provider.ToolResultMessage); ok {
+			results[tr.ToolCallID] = tr
+		}
+	}
+	items := make([]*chatItem, 0, len(msgs))
+	for _, msg := range msgs {
+		if _, ok := msg.(*provider.ToolResultMessage); ok {
+			continue
+		}
+		_, prompt := msg.(*provider.UserMessage)
+		items = append(items, &chatItem{kind: chatLines, msg: msg, results: results, prompt: prompt})
+	}
+	return items
 }
 
 // printHistory prints the session's conversation (a resumed session, a switch, a tree navigation)
@@ -36,16 +57,22 @@ type historyMsg struct {
 // background: a placeholder holds its place, so nothing printed later can overtake it.
 func (m *model) printHistory() tea.Cmd {
 	msgs := m.sess.Messages()
-	opts := render.TranscriptOptions{HideThinking: m.hideThinking, Expand: m.expandTools}
 	var cmd tea.Cmd
 	switch {
 	case len(msgs) > syncHistoryMax:
-		it := &chatItem{kind: chatPending, lines: m.r.StatusNotice("Loading "+itoa(len(msgs))+" messages...", m.width)}
+		count := itoa(len(msgs))
+		it := &chatItem{kind: chatPending, draw: func(w int) []string { return m.r.StatusNotice("Loading "+count+" messages...", w) }}
 		m.chat = append(m.chat, it)
-		r, width := m.r, m.width
-		cmd = m.op(func() tea.Msg { return historyMsg{item: it, lines: r.Transcript(msgs, opts, width)} })
+		r, width, gen, opts := m.r, m.width, m.layoutGen, m.transcriptOptions()
+		cmd = m.op(func() tea.Msg {
+			items := historyItems(msgs)
+			for _, h := range items {
+				h.cache, h.cacheWidth, h.cacheGen = r.Message(h.msg, h.results, opts, width), width, gen
+			}
+			return historyMsg{item: it, items: items}
+		})
 	case len(msgs) > 0:
-		m.addLines(m.r.Transcript(msgs, opts, m.width))
+		m.chat = append(m.chat, historyItems(msgs)...)
 	}
 	for _, msg := range msgs {
 		if text := userPromptText(msg); text != "" {

@@ -23,6 +23,12 @@ func (m *model) handleKey(k tea.KeyMsg) tea.Cmd {
 		return m.comp.refresh(m)
 	}
 	name := editor.KeyName(k)
+	if name != "ctrl+c" {
+		m.ctrlCHint = 0
+	}
+	if m.fullscreen && m.fullscreenKey(name, k) {
+		return nil
+	}
 	if cmd, ok := m.comp.key(m, name); ok {
 		return cmd
 	}
@@ -33,8 +39,7 @@ func (m *model) handleKey(k tea.KeyMsg) tea.Cmd {
 	case "esc":
 		return m.escape()
 	case "ctrl+c":
-		m.ctrlC()
-		return nil
+		return m.ctrlC()
 	case "ctrl+d":
 		if m.ed.Empty() {
 			m.quit()
@@ -55,6 +60,8 @@ func (m *model) handleKey(k tea.KeyMsg) tea.Cmd {
 	case "ctrl+o":
 		m.toggleExpand()
 		return nil
+	case editor.CtrlShiftF, editor.CtrlShiftG:
+		return nil // fullscreen's keys
 	case "ctrl+t":
 		m.toggleThinking()
 		return nil
@@ -183,16 +190,31 @@ func (m *model) keyTime() time.Time {
 	return time.Now()
 }
 
-// ctrlC clears the editor; a second press within 500 ms quits.
-func (m *model) ctrlC() {
+// ctrlC clears the editor; a second press within 500 ms quits. The first says so under the editor
+// until the window has passed (ctrlCHintMsg) or another key is pressed.
+func (m *model) ctrlC() tea.Cmd {
 	now := m.keyTime()
 	if !m.lastCtrlC.IsZero() && now.Sub(m.lastCtrlC) < doubleKeyWindow {
 		m.quit()
-		return
+		return nil
 	}
 	m.lastCtrlC = now
 	m.ed.SetText("")
 	m.comp.close()
+	m.ctrlCHint++
+	seq := m.ctrlCHint
+	return tea.Tick(doubleKeyWindow, func(time.Time) tea.Msg { return ctrlCHintMsg{seq: seq} })
+}
+
+// ctrlCHintMsg ends the hint of the Ctrl+C press seq.
+type ctrlCHintMsg struct{ seq int }
+
+// ctrlCHintLines is the hint shown after a first Ctrl+C.
+func (m *model) ctrlCHintLines(w int) []string {
+	if m.ctrlCHint == 0 {
+		return nil
+	}
+	return []string{truncate(" "+m.r.KeyHint("ctrl+c", "again to exit"), w)}
 }
 
 func (m *model) quit() { m.quitting = true }

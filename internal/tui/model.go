@@ -38,9 +38,22 @@ type model struct {
 
 	width, height int
 
-	// chat holds the blocks not yet printed into the scrollback, oldest first.
-	chat  []*chatItem
-	tools map[string]*chatItem // tool blocks by call id, until their result arrives
+	// chat holds the blocks not yet printed into the scrollback, oldest first; done the blocks
+	// printed (the transcript), drawn again when the width or a toggle changes.
+	chat []*chatItem
+	done []*chatItem
+	// layoutGen counts the changes of Ctrl+O and Ctrl+T: a block's cached lines are for one.
+	layoutGen int
+	// relayoutSeq counts width changes; relayoutTimed is the last one waited for (relayout.go),
+	// relayoutDone the last one laid out.
+	relayoutSeq, relayoutTimed, relayoutDone int
+	// relayoutOnResume: a relayout came while another program had the terminal.
+	relayoutOnResume bool
+	// fullscreen: the alternate screen with the transcript in a viewport (tuiMode "fullscreen"),
+	// scrolled to vp.
+	fullscreen bool
+	vp         viewport
+	tools      map[string]*chatItem // tool blocks by call id, until their result arrives
 
 	ed   *editor.Editor
 	comp *completion
@@ -55,8 +68,6 @@ type model struct {
 	// queued are the display queues (queue_update).
 	steering, followUp []string
 
-	// recent are the tool and `!` blocks of this turn already printed (Ctrl+O prints them expanded).
-	recent []*chatItem
 	// nav is a tree navigation writing a branch summary (Escape cancels it), or nil.
 	nav *navigation
 	// compacted is set by compaction_end, so that /compact reports only errors no event showed.
@@ -81,8 +92,10 @@ type model struct {
 	ticking            bool
 
 	lastCtrlC, lastEsc time.Time
-	initial            []string // initial messages not sent yet
-	initialImages      bool     // the first initial message still carries the images
+	// ctrlCHint numbers the Ctrl+C press whose "again to exit" hint is shown (0: none).
+	ctrlCHint     int
+	initial       []string // initial messages not sent yet
+	initialImages bool     // the first initial message still carries the images
 
 	quitting          bool
 	noSessionSelected bool
@@ -90,10 +103,12 @@ type model struct {
 
 // runState is what the status line shows about the agent.
 type runState struct {
-	active   bool // agent_start .. agent_end
-	started  time.Time
-	turns    int // turn_start events of the run so far
-	thinking bool
+	active  bool // agent_start .. agent_end
+	started time.Time
+	turns   int // turn_start events of the run so far
+	// turnPending is the label of a turn's rule not drawn yet: nothing of the turn is shown so far.
+	turnPending string
+	thinking    bool
 	// retry countdown (auto_retry_start .. the next agent_start or auto_retry_end); attempt and
 	// retryReason (the failed attempt's error) last until auto_retry_end
 	retrying    bool
@@ -134,6 +149,12 @@ func newModel(ctx context.Context, sess *harness.Session, opts Options, width, h
 		initial:      append([]string(nil), opts.InitialMessages...),
 	}
 	m.initialImages = len(opts.InitialImages) > 0
+	m.fullscreen = resolveTUIMode(opts.TUIMode, settings.TUIMode) == TUIModeFullscreen
+	m.vp.follow = true
+	if m.fullscreen {
+		m.scr.SetAlternate(true)
+		term.SetAlternate(true)
+	}
 	m.comp = newCompletion(sess.Cwd())
 	m.unsub = sess.Subscribe(m.in.pushEvent)
 	opts.WarningSink.attach(func(w string) { m.in.pushMsg(warningMsg(w)) })

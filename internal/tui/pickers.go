@@ -158,5 +158,5 @@ func (m *model) fork(entryID string) tea.Cmd {
 
 // addSeparator marks in the scrollback where another session's (or branch's) conversation starts.
 func (m *model) addSeparator() {
-	m.addLines(m.r.TurnSeparator("", m.width))
+	m.addBlock(func(w int) []string { return m.r.TurnSeparator("", w) })
 }

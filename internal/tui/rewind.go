@@ -107,7 +107,7 @@ func (m *model) previewRewind(c harness.CheckpointInfo) tea.Cmd {
 			}
 			if patch != "" {
 				m.addStatus("Rewinding to " + checkpointLabel(c) + " applies:")
-				m.addLines(lines)
+				m.addFixed(lines)
 			}
 			m.askRewindScope(c)
 			return nil

@@ -185,29 +185,20 @@ func (m *model) bashDone(msg bashDoneMsg) {
 
 // ---- toggles ----
 
-// toggleExpand is Ctrl+O: tool output, summaries and `!` output are shown in full (or collapsed)
-// from now on. The scrollback cannot change, so the current turn's printed blocks whose output was
-// cut are printed again in full.
+// toggleExpand is Ctrl+O: tool output, summaries and `!` output are shown in full (or collapsed),
+// in the whole transcript: it is drawn again (relayout).
 func (m *model) toggleExpand() {
 	m.expandTools = !m.expandTools
-	for _, it := range m.chat {
-		it.tool.Expanded = m.expandTools
-		it.bash.Expanded = m.expandTools
-	}
-	for _, it := range m.pendingBash {
-		it.bash.Expanded = m.expandTools
-	}
 	if m.expandTools {
-		if m.reprintExpanded() == 0 {
-			m.addStatus("Tool output: expanded")
-		}
+		m.addStatus("Tool output: expanded")
 	} else {
 		m.addStatus("Tool output: collapsed")
 	}
+	m.toggled()
 }
 
-// toggleThinking is Ctrl+T: thinking blocks are shown or collapsed to one line from now on (saved in
-// settings as pi does).
+// toggleThinking is Ctrl+T: thinking blocks are shown or collapsed to one line in the whole transcript
+// (saved in settings as pi does).
 func (m *model) toggleThinking() {
 	m.hideThinking = !m.hideThinking
 	if m.opts.Settings != nil {
@@ -215,14 +206,10 @@ func (m *model) toggleThinking() {
 			m.addWarning(err.Error())
 		}
 	}
-	for _, it := range m.chat {
-		if it.kind == chatAssistant {
-			it.stream.SetHideThinking(m.hideThinking)
-		}
-	}
 	if m.hideThinking {
 		m.addStatus("Thinking blocks: hidden")
 	} else {
 		m.addStatus("Thinking blocks: visible")
 	}
+	m.toggled()
 }

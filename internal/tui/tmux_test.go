@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +27,7 @@ const (
 	e2eHelperEnv = "PI_TUI_E2E_HELPER"
 	e2eURLEnv    = "PI_TUI_E2E_URL"
 	e2eDirEnv    = "PI_TUI_E2E_DIR"
+	e2eModeEnv   = "PI_TUI_E2E_MODE" // the helper's tuiMode; "" is regular
 	e2eModel     = "e2e-model"
 )
 
@@ -63,7 +65,11 @@ func runE2EHelper() int {
 			return 1
 		}
 	}
-	if err := Run(context.Background(), sess, Options{Version: "e2e", SessionsDir: filepath.Join(dir, "sessions")}); err != nil {
+	opts := Options{Version: "e2e", SessionsDir: filepath.Join(dir, "sessions"), TUIMode: os.Getenv(e2eModeEnv)}
+	if opts.TUIMode == "" {
+		opts.TUIMode = TUIModeRegular
+	}
+	if err := Run(context.Background(), sess, opts); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -114,6 +120,35 @@ func (p *tmuxPane) waitFor(what string, get func() string, cond func(string) boo
 func paragraph(i int) string {
 	return fmt.Sprintf("Para%02d streams a paragraph long enough to wrap at eighty columns: it talks about the "+
 		"terminal, the scrollback and the live region, and ends here.", i)
+}
+
+// laidOutAt reports whether a pane's history shows the UI laid out at width w, with the first fed
+// paragraphs of the answer each exactly once: no line is wider than w (capture -J joins the rows a
+// terminal re-wrapped, so a line of an older, wider layout would be), the only rules are the
+// editor's two, as wide as the pane, and the footer is there once.
+func laidOutAt(s string, w, fed int) bool {
+	rules := 0
+	for _, l := range strings.Split(s, "\n") {
+		lw := len([]rune(l))
+		if lw > w {
+			return false
+		}
+		if strings.Trim(l, "─") == "" && lw > 0 {
+			if lw != w {
+				return false
+			}
+			rules++
+		}
+	}
+	if rules != 2 || strings.Count(s, e2eModel) != 1 {
+		return false
+	}
+	for i := 1; i <= fed; i++ {
+		if strings.Count(s, fmt.Sprintf("Para%02d", i)) != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 func TestTmuxStreamingResizeAndScrollback(t *testing.T) {
@@ -176,20 +211,37 @@ func TestTmuxStreamingResizeAndScrollback(t *testing.T) {
 		t.Fatalf("pane has %d lines", len(lines))
 	}
 
-	// Narrow the terminal while the answer is still streaming, then let the rest through.
-	p.run("resize-window", "-t", "e2e", "-x", "80", "-y", "40")
-	p.waitFor("the narrower frame", p.screen, func(s string) bool {
-		for _, l := range strings.Split(s, "\n") {
-			if strings.HasPrefix(l, "────") && len([]rune(l)) == 80 {
-				return true
-			}
+	// Resize the terminal at random while the answer streams and after it: every sequence ends in a
+	// frame at its last width with the transcript laid out again (no line wider than the pane, the
+	// editor's rules as wide as the pane), and nothing of an older frame left anywhere in the history.
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
+	fed := before
+	const sequences = 50
+	for seq := 0; seq < sequences; seq++ {
+		var widths []int
+		for range 1 + rng.IntN(3) {
+			widths = append(widths, 40+rng.IntN(101))
 		}
-		return false
-	})
-	close(gate)
-	p.waitFor("the whole answer", p.screen, func(s string) bool {
-		return strings.Contains(s, fmt.Sprintf("Para%02d", total)) && !strings.Contains(s, "Working...")
-	})
+		for _, w := range widths {
+			p.run("resize-window", "-t", "e2e", "-x", strconv.Itoa(w), "-y", "40")
+		}
+		w := widths[len(widths)-1]
+		if seq < sequences/2 && fed < total-1 {
+			// During the stream: one more paragraph goes out between two resizes.
+			fed++
+			feed((len(paragraph(fed)) + 2 + 36) / 37)
+		}
+		if seq == sequences/2 {
+			close(gate)
+			fed = total
+			p.waitFor("the whole answer", p.screen, func(s string) bool {
+				return strings.Contains(s, fmt.Sprintf("Para%02d", total)) && !strings.Contains(s, "Working...")
+			})
+		}
+		p.waitFor(fmt.Sprintf("sequence %d %v laid out at %d columns", seq, widths, w), p.capture, func(s string) bool {
+			return laidOutAt(s, w, fed)
+		})
+	}
 
 	all := p.capture()
 	for i := 1; i <= total; i++ {
@@ -253,8 +305,11 @@ func TestTmuxSuspendAndResume(t *testing.T) {
 	}
 	p.run("send-keys", "-t", "e2e", "fg", "Enter")
 	p.waitFor("the UI back", p.screen, contains(e2eModel, "unsent words"))
+	// Ctrl+C clears the editor, then Ctrl+D on the empty editor quits: two presses within 500 ms
+	// (Ctrl+C Ctrl+C) cannot be promised on a loaded machine.
 	p.run("send-keys", "-t", "e2e", "C-c")
-	p.run("send-keys", "-t", "e2e", "C-c")
+	p.waitFor("the cleared editor", p.screen, func(s string) bool { return !strings.Contains(s, "unsent words") })
+	p.run("send-keys", "-t", "e2e", "C-d")
 	p.waitFor("the shell after quitting", p.screen, func(s string) bool {
 		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 		return !strings.Contains(s, e2eModel) && strings.HasPrefix(lines[len(lines)-1], "$")

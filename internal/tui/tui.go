@@ -53,6 +53,9 @@ type Options struct {
 	Out io.Writer
 	// Width and Height are the size used when Out is not a terminal (tests); 0: 80x24.
 	Width, Height int
+	// TUIMode is "fullscreen" or "regular" (--tui-mode); "" takes the settings' tuiMode, and
+	// without one pi 1.6's default, fullscreen.
+	TUIMode string
 	// Clock tells the time of a key press for double-press detection (Escape Escape, Ctrl+C Ctrl+C);
 	// nil is time.Now. Tests pass a stopped clock so a loaded machine cannot split a double press.
 	Clock func() time.Time
@@ -73,6 +76,11 @@ func Run(ctx context.Context, sess *harness.Session, opts Options) error {
 	if width <= 0 {
 		width, height = defaultSize(opts)
 	}
+	settings := config.Settings{}
+	if opts.Settings != nil {
+		settings = opts.Settings.Settings()
+	}
+	term.SetAlternate(resolveTUIMode(opts.TUIMode, settings.TUIMode) == TUIModeFullscreen)
 	if err := term.Enter(); err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
@@ -145,4 +153,20 @@ func (m *model) shutdown() {
 	m.opts.WarningSink.attach(nil)
 	m.opts.ExtensionUI.attach(nil)
 	m.releaseScreen()
+}
+
+// The two modes of the TUI (tuiMode, --tui-mode).
+const (
+	TUIModeFullscreen = "fullscreen"
+	TUIModeRegular    = "regular"
+)
+
+// resolveTUIMode is the mode to run in: the flag's, else the settings', else pi 1.6's default.
+func resolveTUIMode(flag, setting string) string {
+	for _, m := range []string{flag, setting} {
+		if m == TUIModeFullscreen || m == TUIModeRegular {
+			return m
+		}
+	}
+	return TUIModeFullscreen
 }

@@ -44,11 +44,19 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		redraw = m.animating()
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
+	case relayoutMsg:
+		m.relayoutDue(msg)
+	case ctrlCHintMsg:
+		if msg.seq == m.ctrlCHint {
+			m.ctrlCHint = 0
+		}
 	case tea.KeyMsg:
 		cmds = append(cmds, m.handleKey(msg))
+	case tea.MouseMsg:
+		m.handleMouse(msg)
 	case tea.ResumeMsg:
 		_ = m.term.Enter()
-		m.scr.Resume()
+		m.resumed()
 	default:
 		if k, ok := editor.ExtendedKey(msg); ok {
 			cmds = append(cmds, m.handleKey(k))
@@ -62,7 +70,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if redraw {
 		cmds = append(cmds, m.requestFrame())
 	}
-	cmds = append(cmds, m.animate())
+	cmds = append(cmds, m.animate(), m.scheduleRelayout())
 	return m, tea.Batch(cmds...)
 }
 
@@ -97,7 +105,7 @@ func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 	case externalEditorMsg:
 		m.externalEditorDone(msg)
 	case historyMsg:
-		msg.item.kind, msg.item.lines = chatLines, msg.lines
+		m.placeHistory(msg)
 	case warningMsg:
 		m.addWarning(string(msg))
 	case extDialogMsg:
@@ -144,7 +152,21 @@ func (m *model) resize(w, h int) {
 	if w <= 0 || h <= 0 {
 		return
 	}
+	if w != m.width {
+		m.widthChanged()
+	}
 	m.width, m.height = w, h
 	m.scr.Resize(w, h)
 	m.footerDirty = true
+}
+
+// placeHistory puts a conversation rendered in the background in its placeholder's place.
+func (m *model) placeHistory(msg historyMsg) {
+	for i, it := range m.chat {
+		if it == msg.item {
+			rest := append(msg.items, m.chat[i+1:]...)
+			m.chat = append(m.chat[:i:i], rest...)
+			return
+		}
+	}
 }

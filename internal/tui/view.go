@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"os"
 	"path/filepath"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/tui/render"
+	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
 const (
@@ -26,8 +28,29 @@ func (m *model) drawFrame() {
 	}
 	now := time.Now()
 	m.lastFrame = now
+	if m.fullscreen {
+		m.drawFullscreen(now)
+		return
+	}
 	print := m.flushChat(m.width)
 	m.scr.Draw(print, m.liveLines(now))
+}
+
+// bottomLines is what stays under the conversation: queued messages and `!` commands run during the
+// agent's run, the status line, the editor (or a selector), completion suggestions and the footer.
+func (m *model) bottomLines(w int, now time.Time) []string {
+	var bottom []string
+	bottom = append(bottom, m.pendingLines(w, now)...)
+	bottom = append(bottom, m.statusLines(w, now)...)
+	if m.sel != nil {
+		bottom = append(bottom, m.sel.View(w, m.selectorRows())...)
+	} else {
+		bottom = append(bottom, m.fullscreenBars(w)...)
+		bottom = append(bottom, m.editorLines(w)...)
+		bottom = append(bottom, m.ctrlCHintLines(w)...)
+		bottom = append(bottom, m.comp.view(m, w)...)
+	}
+	return append(bottom, m.footerLines()...)
 }
 
 // liveLines composes the live region: the chat's unfinished blocks, queued messages and `!`
@@ -36,16 +59,7 @@ func (m *model) drawFrame() {
 // of the chat part: what is cut is unfinished and reaches the scrollback in full once final.
 func (m *model) liveLines(now time.Time) []string {
 	w := m.width
-	var bottom []string
-	bottom = append(bottom, m.pendingLines(w, now)...)
-	bottom = append(bottom, m.statusLines(w, now)...)
-	if m.sel != nil {
-		bottom = append(bottom, m.sel.View(w, m.selectorRows())...)
-	} else {
-		bottom = append(bottom, m.editorLines(w)...)
-		bottom = append(bottom, m.comp.view(m, w)...)
-	}
-	bottom = append(bottom, m.footerLines()...)
+	bottom := m.bottomLines(w, now)
 	chat := m.liveChat(w, now)
 	limit := m.maxLive()
 	if room := limit - len(bottom); len(chat) > room {
@@ -69,6 +83,9 @@ func (m *model) liveLines(now time.Time) []string {
 // to half its width (re-wrapping every line into two rows) keeps all of it on screen and the next
 // frame can erase it completely; at least 10 rows when the screen has them.
 func (m *model) maxLive() int {
+	if m.fullscreen {
+		return max(m.height-3, 1) // the viewport keeps a few rows of the conversation in view
+	}
 	return max(m.height/2, min(m.height-1, 10), 1)
 }
 
@@ -210,6 +227,10 @@ func countProviders(models []*provider.Model) int {
 // reached the scrollback yet are printed (an answer cut short stays readable).
 func (m *model) releaseScreen() {
 	now := time.Now()
+	if m.fullscreen {
+		m.releaseFullscreen(now)
+		return
+	}
 	print := m.flushChat(m.width)
 	for _, it := range m.chat {
 		print = append(print, m.itemLines(it, m.width, now)...)
@@ -219,6 +240,42 @@ func (m *model) releaseScreen() {
 	}
 	m.chat, m.pendingBash = nil, nil
 	m.scr.Release(print)
+}
+
+// releaseFullscreen leaves the alternate screen and prints what fullscreenExitOutput asks for on the
+// main screen: the whole transcript ("transcript", the default), or only how to resume the session
+// ("resume-hint").
+func (m *model) releaseFullscreen(now time.Time) {
+	m.scr.Release(nil)
+	m.term.Leave()
+	m.scr.SetAlternate(false)
+	var print []string
+	if m.settings().FullscreenExitOutput != "resume-hint" {
+		m.flushChat(m.width)
+		for i := 0; i < m.fsCount(); i++ {
+			print = append(print, m.fsLines(i, now)...)
+		}
+		for _, it := range m.pendingBash {
+			print = append(print, m.itemLines(it, m.width, now)...)
+		}
+	}
+	if hint := m.resumeHint(); hint != nil {
+		print = append(print, hint...)
+	}
+	m.chat, m.pendingBash = nil, nil
+	m.scr.Release(print)
+}
+
+// resumeHint is pi's "To resume this session:" with the command, for a saved session on a terminal.
+func (m *model) resumeHint() []string {
+	store := m.sess.Store()
+	if !m.term.OutputIsTerminal() || store.SessionFile() == "" {
+		return nil
+	}
+	if _, err := os.Stat(store.SessionFile()); err != nil {
+		return nil
+	}
+	return []string{m.r.Theme().Fg(theme.Dim, "To resume this session:"), "pi --session " + store.SessionID()}
 }
 
 // setTitle sets the terminal title as pi does: "π - <session name> - <cwd>".

@@ -28,13 +28,29 @@ func ExtendedKey(msg tea.Msg) (tea.KeyMsg, bool) {
 			return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(ShiftEnter)}, true
 		}
 	}
+	// Ctrl+Shift+letter (the kitty protocol's CSI u, xterm's modifyOtherKeys): fullscreen search.
+	for want, name := range map[string]string{"\x1b[102;6u": CtrlShiftF, "\x1b[27;6;102~": CtrlShiftF,
+		"\x1b[70;6u": CtrlShiftF, "\x1b[103;6u": CtrlShiftG, "\x1b[27;6;103~": CtrlShiftG, "\x1b[71;6u": CtrlShiftG} {
+		if len(seq) == len(want) && strings.HasSuffix(seq, want[2:]) {
+			return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}, true
+		}
+	}
 	return tea.KeyMsg{}, false
 }
 
+// Names of the Ctrl+Shift keys ExtendedKey recognises.
+const (
+	CtrlShiftF = "ctrl+shift+f"
+	CtrlShiftG = "ctrl+shift+g"
+)
+
 // KeyName is the key's name as the bindings use it ("enter", "alt+up", "ctrl+c", "a", ShiftEnter).
 func KeyName(k tea.KeyMsg) string {
-	if k.Type == tea.KeyRunes && string(k.Runes) == ShiftEnter {
-		return ShiftEnter
+	if k.Type == tea.KeyRunes {
+		switch s := string(k.Runes); s {
+		case ShiftEnter, CtrlShiftF, CtrlShiftG:
+			return s
+		}
 	}
 	return k.String()
 }

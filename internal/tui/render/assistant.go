@@ -95,6 +95,17 @@ func (a *AssistantStream) SetHideThinking(hide bool) {
 	}
 }
 
+// Unflush forgets what Flush handed out, so that the next Flush starts again from the beginning
+// (the caller printed the transcript again, at another width or with other toggles), and shows
+// thinking parts collapsed or not as hide says.
+func (a *AssistantStream) Unflush(hide bool) {
+	a.fp, a.fu, a.errFlushed = 0, 0, false
+	a.opts.HideThinking = hide
+	for _, p := range a.parts {
+		p.collapsed = p.thinking && hide
+	}
+}
+
 func (a *AssistantStream) update(m *provider.AssistantMessage, final bool) {
 	if a.done && !final {
 		return

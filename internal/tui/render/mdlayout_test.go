@@ -208,7 +208,8 @@ func TestMarkdownLineStructure(t *testing.T) {
 		{"quote continuation keeps the bar", "> aaa bbb ccc ddd", 9, []string{"│ aaa bbb", "│ ccc ddd"}},
 		{"code span line break is a space", "a `b\nc` d", 40, []string{"a b c d"}},
 		{"long word is cut", "x " + strings.Repeat("y", 25), 10, []string{"x", strings.Repeat("y", 10), strings.Repeat("y", 10), strings.Repeat("y", 5)}},
-		{"code is not word-wrapped", "```\naaa bbb ccc ddd eee\n```", 12, []string{"```", "  aaa bbb cc", "c ddd eee", "```"}},
+		// pi cuts a long code line at the width; pi-go breaks it between words (issue 16).
+		{"code is wrapped between words", "```\naaa bbb ccc ddd eee\n```", 12, []string{"```", "  aaa bbb", "  ccc ddd", "  eee", "```"}},
 		{"control characters are dropped", "red \x1b[31mred\x1b[0m \abell", 40, []string{"red red bell"}},
 	}
 	for _, c := range cases {

@@ -3,6 +3,7 @@ package render
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark/ast"
 
 	"github.com/pi-go/pi-go/internal/tui/theme"
@@ -69,7 +70,7 @@ func (r *mdRenderer) block(n ast.Node, width int, base mdStyle) []string {
 	case ast.KindThematicBreak:
 		return []string{r.th.Fg(theme.MdHr, strings.Repeat("─", min(width, 80)))}
 	case ast.KindFencedCodeBlock, ast.KindCodeBlock:
-		return r.code(n)
+		return r.code(n, width)
 	case ast.KindBlockquote:
 		return r.quote(n, width)
 	case ast.KindList:
@@ -96,8 +97,9 @@ func (r *mdRenderer) heading(h *ast.Heading, width int, base mdStyle) []string {
 }
 
 // code shows a code block between rules, its lines highlighted when the language is known and
-// indented by two columns. Lines too long are cut, not word-wrapped (see fit).
-func (r *mdRenderer) code(n ast.Node) []string {
+// indented by two columns. A line too long for width is broken between words, its continuation
+// rows indented as far as the line itself (wrapCode).
+func (r *mdRenderer) code(n ast.Node, width int) []string {
 	lang := ""
 	if f, ok := n.(*ast.FencedCodeBlock); ok && f.Info != nil {
 		lang = string(f.Language(r.src))
@@ -114,10 +116,37 @@ func (r *mdRenderer) code(n ast.Node) []string {
 		out = append(out, r.th.Fg(theme.MdCodeBlockBorder, "```"+lang))
 	}
 	for _, l := range highlightCode(r.th, code, lang) {
-		out = append(out, codeIndent+l)
+		for _, piece := range wrapCode(l, width-len(codeIndent)) {
+			out = append(out, codeIndent+piece)
+		}
 	}
 	if !r.noBottomRule {
 		out = append(out, r.th.Fg(theme.MdCodeBlockBorder, "```"))
+	}
+	return out
+}
+
+// wrapCode breaks a (highlighted) code line wider than width between words; the rows after the first
+// keep the line's own indentation, so wrapped code still reads as nested where it was. A line
+// indented too deep for that is continued without it.
+func wrapCode(l string, width int) []string {
+	if width < 1 || ansi.StringWidth(l) <= width {
+		return []string{l}
+	}
+	plain := ansi.Strip(l)
+	lead := len(plain) - len(strings.TrimLeft(plain, " \t"))
+	if lead > width/2 {
+		lead = 0
+	}
+	first := wordWrap(l, width)
+	if len(first) == 1 {
+		return first
+	}
+	rest := wordWrap(strings.Join(first[1:], " "), width-lead)
+	pad := strings.Repeat(" ", lead)
+	out := append(make([]string, 0, len(rest)+1), first[0])
+	for _, p := range rest {
+		out = append(out, pad+p)
 	}
 	return out
 }

@@ -19,6 +19,25 @@ type Terminal struct {
 	outFd int // -1 when the output is not a terminal
 	saved *term.State
 	mu    sync.Mutex
+	// alt: Enter switches to the alternate screen and turns mouse reporting on (fullscreen mode);
+	// inAlt says the terminal is on it now.
+	alt, inAlt bool
+}
+
+// Mode sequences of fullscreen mode: the alternate screen, and mouse reporting of presses, drags
+// and the wheel in SGR encoding.
+const (
+	altOn    = "\x1b[?1049h"
+	altOff   = "\x1b[?1049l"
+	mouseOn  = "\x1b[?1002h\x1b[?1006h"
+	mouseOff = "\x1b[?1006l\x1b[?1002l"
+)
+
+// SetAlternate says whether Enter takes the alternate screen and the mouse (fullscreen mode).
+func (t *Terminal) SetAlternate(alt bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.alt = alt
 }
 
 // OpenTerminal wraps the program's input and output; nothing changes until Enter.
@@ -56,7 +75,12 @@ func (t *Terminal) Enter() error {
 		}
 		t.saved = st
 	}
-	_, _ = io.WriteString(t.out, hideCursor+pasteOn)
+	seq := hideCursor + pasteOn
+	if t.alt && !t.inAlt {
+		seq = altOn + mouseOn + seq
+		t.inAlt = true
+	}
+	_, _ = io.WriteString(t.out, seq)
 	return nil
 }
 
@@ -64,7 +88,14 @@ func (t *Terminal) Enter() error {
 func (t *Terminal) Leave() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	_, _ = io.WriteString(t.out, pasteOff+showCursor)
+	seq := pasteOff + showCursor
+	if t.inAlt {
+		// Only once: leaving the alternate screen again would move the cursor back to where it
+		// was when it was entered, above whatever was printed since.
+		seq = mouseOff + altOff + seq
+		t.inAlt = false
+	}
+	_, _ = io.WriteString(t.out, seq)
 	if t.saved != nil {
 		_ = term.Restore(t.inFd, t.saved)
 		t.saved = nil
@@ -99,6 +130,9 @@ func (t *Terminal) WatchResize(fn func(w, h int)) (stop func()) {
 		<-exited
 	}
 }
+
+// OutputIsTerminal reports whether the output is a terminal.
+func (t *Terminal) OutputIsTerminal() bool { return t.outFd >= 0 }
 
 // InputIsTerminal reports whether the input is a terminal (and not a pipe or a test's reader).
 func (t *Terminal) InputIsTerminal() bool { return t.inFd >= 0 }

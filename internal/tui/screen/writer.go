@@ -19,6 +19,9 @@ const (
 	pasteOn     = "\x1b[?2004h"
 	pasteOff    = "\x1b[?2004l"
 	resetStyles = "\x1b[0m"
+	// clearAll clears the screen, then the scrollback (a terminal that keeps a cleared screen in its
+	// history, as tmux does, has put it there by then), and homes the cursor.
+	clearAll = "\x1b[H\x1b[2J\x1b[3J\x1b[H"
 )
 
 // Writer draws the UI inline, on the main screen, below whatever the terminal showed before.
@@ -36,6 +39,9 @@ type Writer struct {
 	height int
 	// reflow says the terminal re-wraps lines when it narrows (false for xterm and GNU screen).
 	reflow bool
+	// alt: the frame fills the alternate screen from its first row (fullscreen mode); nothing is
+	// printed above it and a resize redraws it from a cleared screen.
+	alt bool
 
 	lines  []string // the live region as drawn
 	widths []int    // their widths in cells
@@ -43,6 +49,8 @@ type Writer struct {
 	up int
 	// full makes the next frame redraw the whole region (after a resize or a suspend).
 	full bool
+	// clear makes the next frame clear the screen and the scrollback first (Clear).
+	clear bool
 	// paused: another program has the terminal (Ctrl+Z, the external editor); nothing is drawn.
 	paused bool
 
@@ -61,6 +69,11 @@ func New(out io.Writer, width, height int, reflow bool) *Writer {
 // as drawn, so that several resizes before the next frame add up right).
 func (s *Writer) Resize(width, height int) {
 	if width <= 0 || height <= 0 || width == s.width && height == s.height {
+		return
+	}
+	if s.alt {
+		s.width, s.height = width, height
+		s.clear = true
 		return
 	}
 	if s.reflow && len(s.lines) > 0 {
@@ -84,10 +97,19 @@ func (s *Writer) Draw(print, live []string) {
 	}
 	b := &s.buf
 	b.Reset()
-	if len(print) > 0 || s.full || s.lines == nil {
+	if s.alt && (s.full || s.lines == nil || s.clear) {
+		s.drawAlt(live)
+		return
+	}
+	if len(print) > 0 || s.full || s.lines == nil || s.clear {
 		b.WriteString(syncBegin)
-		s.moveTo(0)
-		b.WriteString(eraseBelow)
+		if s.clear {
+			b.WriteString(clearAll)
+			s.up, s.clear = 0, false
+		} else {
+			s.moveTo(0)
+			b.WriteString(eraseBelow)
+		}
 		for _, l := range print {
 			b.WriteString(l)
 			b.WriteString(resetStyles + "\r\n")
@@ -146,6 +168,27 @@ func (s *Writer) Draw(print, live []string) {
 	s.finish(live, widths)
 }
 
+// drawAlt draws a whole alternate-screen frame from the top-left corner, every row written and
+// erased to its end: the screen is not cleared first, because terminals that keep a cleared screen
+// in their history (tmux's scroll-on-clear) would keep every redrawn frame.
+func (s *Writer) drawAlt(live []string) {
+	b := &s.buf
+	b.WriteString(syncBegin + "\x1b[H")
+	widths := make([]int, len(live))
+	for i, l := range live {
+		if i > 0 {
+			b.WriteString("\r\n")
+		}
+		live[i], widths[i] = s.fit(l)
+		b.WriteString(live[i])
+		if widths[i] < s.width {
+			b.WriteString(resetStyles + eraseRight)
+		}
+	}
+	s.up, s.clear = 0, false
+	s.finish(live, widths)
+}
+
 // fit truncates a line that would not fit (the renderers should never produce one) and measures it.
 func (s *Writer) fit(l string) (string, int) {
 	w := ansi.StringWidth(l)
@@ -186,6 +229,12 @@ func (s *Writer) flush() {
 	s.buf.Reset()
 }
 
+// Clear makes the next Draw clear the screen and the terminal's scrollback and start at the top:
+// the caller prints the whole transcript again with it (a new width, other toggles).
+func (s *Writer) Clear() {
+	s.clear = true
+}
+
 // Release erases the live region and prints lines in its place, leaving the cursor at the start of
 // the row after them: the terminal is the shell's again (quit, suspend, an external editor).
 func (s *Writer) Release(print []string) {
@@ -215,10 +264,23 @@ func (s *Writer) Pause() {
 	s.paused = true
 }
 
-// Resume draws again, from the cursor's current row.
+// Paused reports whether another program has the terminal (Pause).
+func (s *Writer) Paused() bool { return s.paused }
+
+// Resume draws again, from the cursor's current row (from a cleared screen on the alternate screen).
 func (s *Writer) Resume() {
 	s.paused = false
 	s.full = true
+	s.clear = s.alt
+}
+
+// SetAlternate switches between drawing inline (false) and filling the alternate screen (true); the
+// terminal has been switched (Terminal.SetAlternate). The next frame starts from a cleared screen, or,
+// back inline, at the cursor.
+func (s *Writer) SetAlternate(alt bool) {
+	s.alt = alt
+	s.lines, s.widths, s.up = nil, nil, 0
+	s.clear = alt
 }
 
 // WriteSequence sends raw control sequences (cursor visibility, bracketed paste, clipboard, title).

@@ -15,7 +15,7 @@ import (
 // VTerm is a small terminal emulator for tests: a grid of rows whose top part has scrolled into the
 // scrollback, soft wrapping at the right margin, and re-wrapping on resize as tmux and most modern
 // terminals do. It understands the sequences the screen package writes (cursor up/down, CR, LF,
-// erase in line and display, SGR and private modes, which it ignores) and records anything else
+// erase in line and display, clearing the screen and the scrollback, cursor position, SGR and private modes, which it ignores) and records anything else
 // (Unknown).
 type VTerm struct {
 	mu          sync.Mutex
@@ -26,7 +26,8 @@ type VTerm struct {
 	cy, cx      int    // cursor: row index in rows, column
 	wrapPending bool
 	unknown     []string
-	pend        []byte // an incomplete escape sequence from the last write
+	osc         []string // the operating system commands received (title, clipboard), without ESC ] and ST
+	pend        []byte   // an incomplete escape sequence from the last write
 	changed     chan struct{}
 }
 
@@ -146,9 +147,11 @@ func (t *VTerm) escape(s string) (int, bool) {
 		// OSC: up to BEL or ST.
 		for j := 2; j < len(s); j++ {
 			if s[j] == 0x07 {
+				t.osc = append(t.osc, s[2:j])
 				return j + 1, true
 			}
 			if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
+				t.osc = append(t.osc, s[2:j])
 				return j + 2, true
 			}
 		}
@@ -186,9 +189,31 @@ func (t *VTerm) csi(params string, final byte) {
 			for i := t.cy + 1; i < len(t.rows); i++ {
 				t.rows[i] = vrow{}
 			}
+		} else if params == "2" {
+			for i := t.top; i < len(t.rows); i++ {
+				t.rows[i] = vrow{}
+			}
+		} else if params == "3" {
+			t.rows = append([]vrow(nil), t.rows[t.top:]...)
+			t.cy -= t.top
+			t.top = 0
 		} else {
 			t.unknown = append(t.unknown, "CSI "+params+"J")
 		}
+	case 'H':
+		row, col := 1, 1
+		if params != "" {
+			r, c, _ := strings.Cut(params, ";")
+			if v, err := strconv.Atoi(r); err == nil && v > 0 {
+				row = v
+			}
+			if v, err := strconv.Atoi(c); err == nil && v > 0 {
+				col = v
+			}
+		}
+		t.cy = t.top + min(row, t.height) - 1
+		t.cx = min(col, t.width) - 1
+		t.wrapPending = false
 	case 'm', 'h', 'l':
 		// styles and modes
 	default:
@@ -326,6 +351,13 @@ func (t *VTerm) WaitFor(tb testing.TB, what string, get func() string, cond func
 			tb.Fatalf("timed out waiting for %s; terminal shows:\n%s", what, s)
 		}
 	}
+}
+
+// OSC lists the operating system commands received so far (the text between ESC ] and BEL or ST).
+func (t *VTerm) OSC() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.osc...)
 }
 
 // Unknown lists the escape sequences the terminal did not understand.
