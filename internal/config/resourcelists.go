@@ -5,6 +5,9 @@ package config
 type ResourceLists struct {
 	Skills  []string
 	Prompts []string
+	Themes  []string
+	// Packages are the packages entries' sources (a string entry, or an object entry's "source").
+	Packages []string
 }
 
 // ResourceLists returns the entries of the global and the project file separately (pi resolves each
@@ -31,5 +34,17 @@ func resourceListsOf(obj *orderedObject) ResourceLists {
 		}
 		return out
 	}
-	return ResourceLists{Skills: strs("skills"), Prompts: strs("prompts")}
+	var packages []string
+	list, _ := values["packages"].([]any)
+	for _, v := range list {
+		switch v := v.(type) {
+		case string:
+			packages = append(packages, v)
+		case map[string]any:
+			if s, ok := v["source"].(string); ok {
+				packages = append(packages, s)
+			}
+		}
+	}
+	return ResourceLists{Skills: strs("skills"), Prompts: strs("prompts"), Themes: strs("themes"), Packages: packages}
 }
