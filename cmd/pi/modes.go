@@ -46,6 +46,7 @@ func (a *app) runInteractive(ctx context.Context, sess *harness.Session, sel mod
 		Settings:        a.settings,
 		Trust:           config.NewTrustStore(a.paths.Dir),
 		ProjectTrusted:  a.projectTrusted,
+		AgentDir:        a.paths.Dir,
 	}
 	a.warnings = nil
 	if f, ok := a.io.In.(interface{ Fd() uintptr }); ok && f != nil {

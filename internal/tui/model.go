@@ -7,7 +7,6 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/muesli/termenv"
 
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/harness"
@@ -15,7 +14,6 @@ import (
 	"github.com/pi-go/pi-go/internal/tui/picker"
 	"github.com/pi-go/pi-go/internal/tui/render"
 	"github.com/pi-go/pi-go/internal/tui/screen"
-	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
 // frameInterval is the shortest time between two frames: a burst of events is drawn at most this
@@ -86,6 +84,8 @@ type model struct {
 
 	quitting          bool
 	noSessionSelected bool
+
+	themes themeState
 }
 
 // runState is what the status line shows about the agent.
@@ -121,7 +121,6 @@ func newModel(ctx context.Context, sess *harness.Session, opts Options, width, h
 		cancel:       cancel,
 		sess:         sess,
 		opts:         opts,
-		r:            render.New(render.Options{Theme: pickTheme(settings.Theme), Home: home}),
 		in:           newInbox(),
 		scr:          screen.New(opts.Out, width, height, screen.TerminalReflows()),
 		term:         term,
@@ -133,6 +132,9 @@ func newModel(ctx context.Context, sess *harness.Session, opts Options, width, h
 		footerDirty:  true,
 		initial:      append([]string(nil), opts.InitialMessages...),
 	}
+	th, themeWarnings := m.pickTheme()
+	m.r = render.New(render.Options{Theme: th, Home: home})
+	m.opts.Warnings = append(themeWarnings, m.opts.Warnings...)
 	m.initialImages = len(opts.InitialImages) > 0
 	m.comp = newCompletion(sess.Cwd())
 	m.unsub = sess.Subscribe(m.in.pushEvent)
@@ -150,20 +152,11 @@ func (m *model) unsubscribe() {
 
 func (m *model) cancelAll() { m.cancel() }
 
-// pickTheme chooses pi's dark or light palette (settings "theme") for the terminal's colour profile.
-func pickTheme(name string) *theme.Theme {
-	profile := termenv.EnvColorProfile()
-	if theme.Resolve(name, os.Getenv("COLORFGBG")) == "light" {
-		return theme.Light(profile)
-	}
-	return theme.Dark(profile)
-}
-
 // Init prints the header and the resumed conversation, then starts listening to the session and
 // sends the initial messages.
 func (m *model) Init() tea.Cmd {
 	m.printHeader()
-	cmds := []tea.Cmd{m.in.wait(m.ctx), m.setTitle()}
+	cmds := []tea.Cmd{m.in.wait(m.ctx), m.setTitle(), m.watchTheme()}
 	if m.opts.ResumePicker {
 		cmds = append(cmds, m.openSessionPicker(true))
 	} else {

@@ -66,6 +66,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // handleMsg handles the results of commands (and messages queued in the inbox).
 func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case themeFileChangedMsg:
+		return m.reloadTheme()
 	case promptDoneMsg:
 		if !msg.queued {
 			m.run.prompting = false
