@@ -319,7 +319,7 @@ func (m *model) cmdHotkeys(string) tea.Cmd {
 	th := m.r.Theme()
 	rule := th.Fg(theme.Border, strings.Repeat("─", max(m.width, 1)))
 	out := []string{"", rule, "  " + th.Style(theme.Accent, true, false, "Keyboard Shortcuts"), ""}
-	for _, l := range m.r.Markdown().Render(hotkeysMarkdown(m.r.Keys()), max(m.width-2, 1)) {
+	for _, l := range hotkeysView(m.keys, th, max(m.width-2, 1)) {
 		if l != "" {
 			l = " " + l // the chat's left margin, as for an answer
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/tui/editor"
+	"github.com/pi-go/pi-go/internal/tui/keymap"
 	"github.com/pi-go/pi-go/internal/tui/picker"
 	"github.com/pi-go/pi-go/internal/tui/render"
 	"github.com/pi-go/pi-go/internal/tui/screen"
@@ -86,6 +87,7 @@ type model struct {
 	noSessionSelected bool
 
 	themes themeState
+	keys   *keymap.Keymap
 }
 
 // runState is what the status line shows about the agent.
@@ -132,9 +134,10 @@ func newModel(ctx context.Context, sess *harness.Session, opts Options, width, h
 		footerDirty:  true,
 		initial:      append([]string(nil), opts.InitialMessages...),
 	}
+	keyNotices := m.loadKeys()
 	th, themeWarnings := m.pickTheme()
-	m.r = render.New(render.Options{Theme: th, Home: home})
-	m.opts.Warnings = append(themeWarnings, m.opts.Warnings...)
+	m.r = render.New(render.Options{Theme: th, Keys: m.renderKeys(), Home: home})
+	m.opts.Warnings = append(append(keyNotices, themeWarnings...), m.opts.Warnings...)
 	m.initialImages = len(opts.InitialImages) > 0
 	m.comp = newCompletion(sess.Cwd())
 	m.unsub = sess.Subscribe(m.in.pushEvent)

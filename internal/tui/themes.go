@@ -113,7 +113,7 @@ func (m *model) reloadTheme() tea.Cmd {
 // once, new blocks as they come.
 func (m *model) setTheme(th *theme.Theme) {
 	home, _ := os.UserHomeDir()
-	m.r = render.New(render.Options{Theme: th, Keys: m.r.Keys(), Home: home})
+	m.r = render.New(render.Options{Theme: th, Keys: m.renderKeys(), Home: home})
 	m.footerDirty = true
 }
 

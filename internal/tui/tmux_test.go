@@ -42,10 +42,11 @@ func runE2EHelper() int {
 	model := &provider.Model{ID: e2eModel, Name: "E2E", API: provider.APIOpenAICompletions, Provider: "e2e",
 		BaseURL: os.Getenv(e2eURLEnv), Input: []string{"text"}, ContextWindow: 128000, MaxTokens: 4096}
 	p := openai.New(openai.Config{})
+	settings := config.InMemorySettings(config.Settings{Theme: os.Getenv(e2eThemeEnv)})
 	sess, err := harness.New(harness.Options{
 		Cwd:           dir,
 		AgentDir:      filepath.Join(dir, "agent"),
-		Settings:      config.InMemorySettings(config.Settings{}),
+		Settings:      settings,
 		Store:         session.Create(dir, filepath.Join(dir, "sessions")),
 		Stream:        p.Stream,
 		Model:         model,
@@ -63,7 +64,8 @@ func runE2EHelper() int {
 			return 1
 		}
 	}
-	if err := Run(context.Background(), sess, Options{Version: "e2e", SessionsDir: filepath.Join(dir, "sessions")}); err != nil {
+	if err := Run(context.Background(), sess, Options{Version: "e2e", SessionsDir: filepath.Join(dir, "sessions"),
+		AgentDir: filepath.Join(dir, "agent"), Settings: settings}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

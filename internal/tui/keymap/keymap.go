@@ -60,9 +60,14 @@ func resolveKeys(written []string) (names, shown []string, bad []error) {
 			bad = append(bad, err)
 			continue
 		}
-		if !slices.Contains(names, n) {
-			names = append(names, n)
-			shown = append(shown, w)
+		if slices.Contains(names, n) {
+			continue
+		}
+		names = append(names, n)
+		shown = append(shown, w)
+		// Terminals send Backspace as 0x7f or 0x08, which Bubble Tea names ctrl+h; pi reads both.
+		if alias, ok := strings.CutSuffix(n, "backspace"); ok && !strings.Contains(alias, "ctrl+") {
+			names = append(names, alias+"ctrl+h")
 		}
 	}
 	return names, shown, bad

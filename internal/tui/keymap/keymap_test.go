@@ -142,6 +142,9 @@ func TestLoad(t *testing.T) {
 	check("ctrl+e", EditorCursorLineEnd, false)
 	check("end", EditorCursorLineEnd, true)
 	check("ctrl+c", AppClear, true) // untouched defaults
+	if !km.Matches(tea.KeyMsg{Type: tea.KeyCtrlH}, EditorDeleteCharBackward) || !km.Matches(tea.KeyMsg{Type: tea.KeyCtrlH, Alt: true}, EditorDeleteWordBackward) {
+		t.Error("0x08 is Backspace, as in pi")
+	}
 	if got := km.Keys(AppToolsExpand); !slices.Equal(got, []string{"ctrl+e", "super+e"}) {
 		t.Errorf("Keys = %v", got)
 	}

@@ -104,6 +104,9 @@ var tokens = [numKeys]token{
 	BashMode:    {"bashMode", false, -1},
 }
 
+// Count is the number of keys (Key(0).Count() iterates them all).
+func (Key) Count() Key { return numKeys }
+
 // Name is the key's name in theme files ("accent", "mdLinkUrl", ...).
 func (k Key) Name() string { return tokens[k].name }
 
