@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,7 @@ const e2eThemeEnv = "PI_TUI_E2E_THEME"
 
 // writeE2ETheme writes agent/themes/mine.json: pi's dark theme with the editor border's colour
 // (thinkingOff, thinking is off) set to border.
-func writeE2ETheme(t *testing.T, agent, border string) {
+func writeE2ETheme(t testing.TB, agent, border string) {
 	t.Helper()
 	spec, ok := theme.Builtin("dark")
 	if !ok {
@@ -117,4 +118,35 @@ func TestTmuxCustomThemeAndKeybindings(t *testing.T) {
 	// super+t, as a terminal with the kitty keyboard protocol sends it (CSI 116;9u).
 	p.run("send-keys", "-t", "e2e", "-H", "1b", "5b", "31", "31", "36", "3b", "39", "75")
 	p.waitFor("thinking toggled by super+t", p.screen, contains("Thinking blocks: hidden"))
+}
+
+// BenchmarkIdleCPUWatchingTheme is BenchmarkIdleCPU with a user theme active, so its file is
+// watched: the watch must cost no wakeup while idle.
+func BenchmarkIdleCPUWatchingTheme(b *testing.B) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		b.Skip("tmux is not installed")
+	}
+	var total time.Duration
+	for i := 0; i < b.N; i++ {
+		dir := b.TempDir()
+		pidFile := filepath.Join(dir, "pid")
+		writeE2ETheme(b, filepath.Join(dir, "agent"), "#ff0000")
+		p := &tmuxPane{tb: b, socket: fmt.Sprintf("pi-tui-bench-theme-%d-%d", os.Getpid(), time.Now().UnixNano())}
+		cmd := fmt.Sprintf("env %s=1 %s=http://127.0.0.1:1/v1 %s=%s %s=%s %s=mine %s -test.run='^$'", e2eHelperEnv, e2eURLEnv,
+			e2eDirEnv, dir, e2ePidEnv, pidFile, e2eThemeEnv, os.Args[0])
+		p.run("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", cmd)
+		b.Cleanup(func() { _ = exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
+		p.waitFor("the themed editor", func() string { return p.run("capture-pane", "-p", "-e", "-t", "e2e") }, func(s string) bool {
+			return strings.Contains(s, e2eModel) && (strings.Contains(s, "38;5;196m─") || strings.Contains(s, "38;2;255;0;0m─"))
+		})
+		data, err := os.ReadFile(pidFile)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+		before := procCPU(b, pid)
+		time.Sleep(10 * time.Second) // the measured interval itself
+		total += procCPU(b, pid) - before
+	}
+	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "cpu-ms/10s")
 }
