@@ -13,12 +13,20 @@ import (
 	"sync"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 )
 
 // Reset closes every attribute lipgloss opened, so a styled span never leaks into the next one or
 // the next line.
 const Reset = termenv.CSI + termenv.ResetSeq + "m"
+
+// ReverseOn and ReverseOff swap foreground and background inside an already styled span and back,
+// leaving its colours on (a changed word in a diff line, the editor's cursor).
+var (
+	ReverseOn  = ansi.Style{}.Reverse(true).String()
+	ReverseOff = ansi.Style{}.Reverse(false).String()
+)
 
 // Theme is a Spec resolved for one colour profile: a lipgloss style per key, and the escape
 // sequences those styles open, cached for the render hot path (a lookup and a concatenation).
