@@ -43,6 +43,9 @@ func TestExtendedKey(t *testing.T) {
 		"\x1b[112;6u":     "ctrl+shift+p",
 		"\x1b[13;2u":      "shift+enter",
 		"\x1b[27;2;13~":   "shift+enter",
+		"\x1b[13;2~":      "shift+enter",
+		"x[13;2u":         "shift+enter", // the sequence's first byte overwritten by the next read
+		"\x1b[13;5u":      "ctrl+enter",
 		"\x1b[99;5u":      "ctrl+c",
 		"\x1b[1;9A":       "super+up",
 		"\x1b[5;9~":       "super+pgup",

@@ -139,7 +139,7 @@ func legacyName(m modifiers, base string) (string, bool) {
 var (
 	csiLetterKeys = map[byte]string{'A': "up", 'B': "down", 'C': "right", 'D': "left", 'H': "home", 'F': "end",
 		'P': "f1", 'Q': "f2", 'R': "f3", 'S': "f4"}
-	csiTildeKeys = map[int]string{2: "insert", 3: "delete", 5: "pgup", 6: "pgdown", 7: "home", 8: "end",
+	csiTildeKeys = map[int]string{13: "enter", 2: "insert", 3: "delete", 5: "pgup", 6: "pgdown", 7: "home", 8: "end",
 		15: "f5", 17: "f6", 18: "f7", 19: "f8", 20: "f9", 21: "f10", 23: "f11", 24: "f12"}
 	codepointKeys = map[int]string{9: "tab", 13: "enter", 27: "esc", 32: "space", 127: "backspace"}
 )
