@@ -53,6 +53,7 @@ func (a *app) runInteractive(ctx context.Context, sess *harness.Session, sel mod
 		ProjectTrusted:  a.projectTrusted,
 		MCP:             a.mcp,
 		TUIMode:         a.opts.TUIMode,
+		AgentDir:        a.paths.Dir,
 	}
 	a.warnings = nil
 	if f, ok := a.io.In.(interface{ Fd() uintptr }); ok && f != nil {

@@ -5,7 +5,10 @@ package config
 type ResourceLists struct {
 	Skills     []string
 	Prompts    []string
+	Themes     []string
 	Extensions []string
+	// Packages are the packages entries' sources (a string entry, or an object entry's "source").
+	Packages []string
 }
 
 // ResourceLists returns the entries of the global and the project file separately (pi resolves each
@@ -32,5 +35,17 @@ func resourceListsOf(obj *orderedObject) ResourceLists {
 		}
 		return out
 	}
-	return ResourceLists{Skills: strs("skills"), Prompts: strs("prompts"), Extensions: strs("extensions")}
+	var packages []string
+	list, _ := values["packages"].([]any)
+	for _, v := range list {
+		switch v := v.(type) {
+		case string:
+			packages = append(packages, v)
+		case map[string]any:
+			if s, ok := v["source"].(string); ok {
+				packages = append(packages, s)
+			}
+		}
+	}
+	return ResourceLists{Skills: strs("skills"), Prompts: strs("prompts"), Themes: strs("themes"), Extensions: strs("extensions"), Packages: packages}
 }

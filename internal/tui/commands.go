@@ -323,12 +323,12 @@ func (m *model) cmdCopy(string) tea.Cmd {
 }
 
 func (m *model) cmdHotkeys(string) tea.Cmd {
-	r := m.r
+	r, km := m.r, m.keys
 	m.addBlock(func(w int) []string {
 		th := r.Theme()
 		rule := th.Fg(theme.Border, strings.Repeat("─", max(w, 1)))
 		out := []string{"", rule, "  " + th.Style(theme.Accent, true, false, "Keyboard Shortcuts"), ""}
-		for _, l := range r.Markdown().Render(hotkeysMarkdown(r.Keys()), max(w-2, 1)) {
+		for _, l := range hotkeysView(km, th, max(w-2, 1)) {
 			if l != "" {
 				l = " " + l // the chat's left margin, as for an answer
 			}

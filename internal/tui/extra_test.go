@@ -37,7 +37,7 @@ func TestRetryCountdownAndEscape(t *testing.T) {
 	u := startUI(t, sess, Options{})
 	u.submit("hello")
 	<-waiting
-	u.waitScreen("the countdown", contains("Retrying (1/3) in", "esc to cancel"))
+	u.waitScreen("the countdown", contains("Retrying (1/3) in", "escape to cancel"))
 	u.key(tea.KeyEscape)
 	u.waitAll("the cancelled retry", contains("Retry failed after 1 attempts: Retry cancelled"))
 	u.waitScreen("no status line", func(s string) bool { return !strings.Contains(s, "Retrying") })
@@ -191,7 +191,7 @@ func TestManualCompactionStatus(t *testing.T) {
 	u.submit("b")
 	u.waitScreen("two", contains("Two."))
 	u.submit("/compact")
-	u.waitScreen("the compaction status", contains("Compacting context... (esc to cancel)"))
+	u.waitScreen("the compaction status", contains("Compacting context... (escape to cancel)"))
 	u.key(tea.KeyEscape)
 	u.waitAll("the cancellation", contains("Error: Compaction cancelled"))
 	close(gate)

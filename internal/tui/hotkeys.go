@@ -3,7 +3,11 @@ package tui
 import (
 	"strings"
 
-	"github.com/pi-go/pi-go/internal/tui/render"
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/pi-go/pi-go/internal/tui/keymap"
+	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
 // capitalizeKey writes a key name as pi's /hotkeys does: "ctrl+c" → "Ctrl+C".
@@ -21,51 +25,92 @@ func capitalizeKey(k string) string {
 	return strings.Join(parts, "/")
 }
 
-// hotkeysMarkdown is the /hotkeys table (pi's, with the keys pi-go binds).
-func hotkeysMarkdown(k render.Keys) string {
-	c := capitalizeKey
-	rows := func(title string, pairs [][2]string) string {
-		var b strings.Builder
-		b.WriteString("**" + title + "**\n| Key | Action |\n|-----|--------|\n")
-		for _, p := range pairs {
-			b.WriteString("| `" + p[0] + "` | " + p[1] + " |\n")
+// hotkeyRow is one /hotkeys line: the actions whose keys it lists, and what they do.
+type hotkeyRow struct {
+	ids  []string
+	desc string
+}
+
+// hotkeyGroups are pi's /hotkeys sections, with the actions pi-go performs.
+var hotkeyGroups = []struct {
+	title string
+	rows  []hotkeyRow
+}{
+	{"Navigation", []hotkeyRow{
+		{[]string{keymap.EditorCursorUp, keymap.EditorCursorDown, keymap.EditorCursorLeft, keymap.EditorCursorRight}, "Move cursor / browse history"},
+		{[]string{keymap.EditorCursorWordLeft, keymap.EditorCursorWordRight}, "Move by word"},
+		{[]string{keymap.EditorCursorLineStart}, "Start of line"},
+		{[]string{keymap.EditorCursorLineEnd}, "End of line"},
+		{[]string{keymap.EditorHistoryPrevious, keymap.EditorHistoryNext}, "Previous / next prompt from history"},
+	}},
+	{"Editing", []hotkeyRow{
+		{[]string{keymap.InputSubmit}, "Send message"},
+		{[]string{keymap.InputNewLine}, "New line"},
+		{[]string{keymap.EditorDeleteCharBackward, keymap.EditorDeleteCharForward}, "Delete character backwards / forwards"},
+		{[]string{keymap.EditorDeleteWordBackward}, "Delete word backwards"},
+		{[]string{keymap.EditorDeleteWordForward}, "Delete word forwards"},
+		{[]string{keymap.EditorDeleteToLineStart}, "Delete to start of line"},
+		{[]string{keymap.EditorDeleteToLineEnd}, "Delete to end of line"},
+		{[]string{keymap.EditorYank}, "Paste the most-recently-deleted text"},
+		{[]string{keymap.EditorYankPop}, "Cycle through the deleted text after pasting"},
+		{[]string{keymap.EditorUndo}, "Undo"},
+	}},
+	{"Other", []hotkeyRow{
+		{[]string{keymap.InputTab}, "Path completion / accept autocomplete"},
+		{[]string{keymap.AppInterrupt}, "Cancel autocomplete / abort streaming"},
+		{[]string{keymap.AppClear}, "Clear editor (first) / exit (second)"},
+		{[]string{keymap.AppExit}, "Exit (when editor is empty)"},
+		{[]string{keymap.AppSuspend}, "Suspend to background"},
+		{[]string{keymap.AppThinkingCycle}, "Cycle thinking level"},
+		{[]string{keymap.AppModelCycle}, "Cycle models"},
+		{[]string{keymap.AppModelSelect}, "Open model selector"},
+		{[]string{keymap.AppToolsExpand}, "Toggle tool output expansion"},
+		{[]string{keymap.AppThinkingToggle}, "Toggle thinking block visibility"},
+		{[]string{keymap.AppEditorExternal}, "Edit message in external editor"},
+		{[]string{keymap.AppFollowUp}, "Queue follow-up message"},
+		{[]string{keymap.AppDequeue}, "Restore queued messages"},
+		{[]string{keymap.AppSessionNew}, "Start a new session"},
+		{[]string{keymap.AppSessionTree}, "Open session tree"},
+		{[]string{keymap.AppSessionFork}, "Fork current session"},
+		{[]string{keymap.AppSessionResume}, "Resume a session"},
+		{nil, "/ Slash commands"},
+		{nil, "! Run bash command"},
+		{nil, "!! Run bash command (excluded from context)"},
+	}},
+}
+
+// hotkeysView is /hotkeys: pi's sections listed by bubbles help from the live keymap, so a rebound
+// key shows as bound and a disabled action not at all.
+func hotkeysView(km *keymap.Keymap, th *theme.Theme, width int) []string {
+	h := help.New()
+	h.Width = width
+	h.FullSeparator = "  "
+	h.Styles.FullKey = th.FgStyle(theme.MdCode)
+	h.Styles.FullDesc = th.FgStyle(theme.Text)
+	h.Styles.FullSeparator = th.FgStyle(theme.Muted)
+	var out []string
+	for i, g := range hotkeyGroups {
+		if i > 0 {
+			out = append(out, "")
 		}
-		return b.String()
+		out = append(out, th.Style(theme.Text, true, false, g.title))
+		var rows []key.Binding
+		for _, r := range g.rows {
+			if r.ids == nil { // a typed prefix, not a key binding
+				k, desc, _ := strings.Cut(r.desc, " ")
+				rows = append(rows, key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc)))
+				continue
+			}
+			var keys []string
+			for _, id := range r.ids {
+				keys = append(keys, km.Keys(id)...)
+			}
+			if len(keys) == 0 {
+				continue // disabled
+			}
+			rows = append(rows, key.NewBinding(key.WithKeys(keys...), key.WithHelp(capitalizeKey(strings.Join(keys, "/")), r.desc)))
+		}
+		out = append(out, strings.Split(h.FullHelpView([][]key.Binding{rows}), "\n")...)
 	}
-	nav := rows("Navigation", [][2]string{
-		{"Up` / `Down` / `Left` / `Right", "Move cursor / browse history (Up when empty)"},
-		{"Alt+Left` / `Alt+Right", "Move by word"},
-		{"Ctrl+A", "Start of line"},
-		{"Ctrl+E", "End of line"},
-	})
-	edit := rows("Editing", [][2]string{
-		{"Enter", "Send message"},
-		{"Shift+Enter` / `Ctrl+J", "New line (Alt+Enter when idle; `\\` then Enter where Shift+Enter is not available)"},
-		{"Ctrl+W` / `Alt+Backspace", "Delete word backwards"},
-		{"Alt+D", "Delete word forwards"},
-		{"Ctrl+U", "Delete to start of line"},
-		{"Ctrl+K", "Delete to end of line"},
-		{"Ctrl+Y", "Paste the most-recently-deleted text"},
-		{"Alt+Y", "Cycle through the deleted text after pasting"},
-		{"Ctrl+-", "Undo"},
-	})
-	other := rows("Other", [][2]string{
-		{"Tab", "Path completion / accept autocomplete"},
-		{c(k.Interrupt), "Cancel autocomplete / abort streaming"},
-		{c(k.Clear), "Clear editor (first) / exit (second)"},
-		{c(k.Exit), "Exit (when editor is empty)"},
-		{"Ctrl+Z", "Suspend to background"},
-		{c(k.CycleThinking), "Cycle thinking level"},
-		{"Ctrl+P", "Cycle models"},
-		{c(k.SelectModel), "Open model selector"},
-		{c(k.Expand), "Toggle tool output expansion"},
-		{c(k.ToggleThinking), "Toggle thinking block visibility"},
-		{c(k.ExternalEditor), "Edit message in external editor"},
-		{c(k.FollowUp), "Queue follow-up message"},
-		{c(k.Dequeue), "Restore queued messages"},
-		{"/", "Slash commands"},
-		{"!", "Run bash command"},
-		{"!!", "Run bash command (excluded from context)"},
-	})
-	return nav + "\n" + edit + "\n" + other
+	return out
 }

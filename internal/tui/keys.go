@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pi-go/pi-go/internal/tui/editor"
+	"github.com/pi-go/pi-go/internal/tui/keymap"
 )
 
 // doubleKeyWindow is how close two presses must be to count as a double press (pi's 500 ms).
@@ -32,63 +33,75 @@ func (m *model) handleKey(k tea.KeyMsg) tea.Cmd {
 	if cmd, ok := m.comp.key(m, name); ok {
 		return cmd
 	}
-	if name != "esc" {
+	km := m.keys
+	if !km.Matches(k, keymap.AppInterrupt) {
 		m.lastEsc = time.Time{}
 	}
-	switch name {
-	case "esc":
+	// pi's order: the dedicated history keys first, then the application's, then the editor's.
+	switch {
+	case km.Matches(k, keymap.EditorHistoryPrevious):
+		m.ed.HistoryPrevious()
+		return nil
+	case km.Matches(k, keymap.EditorHistoryNext):
+		m.ed.HistoryNext()
+		return nil
+	case km.Matches(k, keymap.AppInterrupt):
 		return m.escape()
-	case "ctrl+c":
+	case km.Matches(k, keymap.AppClear):
 		return m.ctrlC()
-	case "ctrl+d":
-		if m.ed.Empty() {
-			m.quit()
-			return nil
-		}
-		m.ed.DeleteForward()
-	case "ctrl+z":
+	case km.Matches(k, keymap.AppExit) && m.ed.Empty():
+		m.quit()
+		return nil
+	case km.Matches(k, keymap.AppSuspend):
 		return m.suspend()
-	case "shift+tab":
+	case km.Matches(k, keymap.AppThinkingCycle):
 		m.cycleThinking()
 		return nil
-	case "ctrl+p":
+	case km.Matches(k, keymap.AppModelCycle):
 		m.cycleModel()
 		return nil
-	case "ctrl+l":
+	case km.Matches(k, keymap.AppModelSelect):
 		m.openModelSelector("")
 		return nil
-	case "ctrl+o":
+	case km.Matches(k, keymap.AppToolsExpand):
 		m.toggleExpand()
 		return nil
-	case editor.CtrlShiftF, editor.CtrlShiftG:
+	case name == editor.CtrlShiftF || name == editor.CtrlShiftG:
 		return nil // fullscreen's keys
-	case "ctrl+t":
+	case km.Matches(k, keymap.AppThinkingToggle):
 		m.toggleThinking()
 		return nil
-	case "ctrl+g":
+	case km.Matches(k, keymap.AppEditorExternal):
 		return m.externalEditor()
-	case "alt+up":
+	case km.Matches(k, keymap.AppDequeue):
 		m.dequeue()
 		return nil
-	case "enter":
+	case km.Matches(k, keymap.AppSessionNew):
+		return m.cmdNew("")
+	case km.Matches(k, keymap.AppSessionTree):
+		m.openTreeSelector("")
+		return nil
+	case km.Matches(k, keymap.AppSessionFork):
+		m.openForkSelector()
+		return nil
+	case km.Matches(k, keymap.AppSessionResume):
+		return m.openSessionPicker(false)
+	case km.Matches(k, keymap.AppFollowUp) && m.busy():
+		return m.submit(true)
+	case km.Matches(k, keymap.InputSubmit):
 		return m.submit(false)
-	case "alt+enter":
-		if m.busy() {
-			return m.submit(true)
-		}
-		m.ed.Newline()
-	case "ctrl+j", editor.ShiftEnter:
-		m.ed.Newline()
-	case "tab":
+	case km.Matches(k, keymap.InputNewLine), km.Matches(k, keymap.AppFollowUp):
+		m.ed.Newline() // a follow-up needs a run to follow: when idle the key is a new line, as in pi
+	case km.Matches(k, keymap.InputTab):
 		return m.comp.tab(m)
-	case "up":
+	case km.Matches(k, keymap.EditorCursorUp):
 		m.ed.HistoryUp(m.editorWidth())
 		return nil
-	case "down":
+	case km.Matches(k, keymap.EditorCursorDown):
 		m.ed.HistoryDown(m.editorWidth())
 		return nil
 	default:
-		m.ed.Update(k)
+		m.editorKey(k)
 	}
 	return m.comp.refresh(m)
 }

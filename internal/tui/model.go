@@ -7,15 +7,14 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/muesli/termenv"
 
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/tui/editor"
+	"github.com/pi-go/pi-go/internal/tui/keymap"
 	"github.com/pi-go/pi-go/internal/tui/picker"
 	"github.com/pi-go/pi-go/internal/tui/render"
 	"github.com/pi-go/pi-go/internal/tui/screen"
-	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
 // frameInterval is the shortest time between two frames: a burst of events is drawn at most this
@@ -99,6 +98,9 @@ type model struct {
 
 	quitting          bool
 	noSessionSelected bool
+
+	themes themeState
+	keys   *keymap.Keymap
 }
 
 // runState is what the status line shows about the agent.
@@ -136,7 +138,6 @@ func newModel(ctx context.Context, sess *harness.Session, opts Options, width, h
 		cancel:       cancel,
 		sess:         sess,
 		opts:         opts,
-		r:            render.New(render.Options{Theme: pickTheme(settings.Theme), Home: home}),
 		in:           newInbox(),
 		scr:          screen.New(opts.Out, width, height, screen.TerminalReflows()),
 		term:         term,
@@ -148,6 +149,10 @@ func newModel(ctx context.Context, sess *harness.Session, opts Options, width, h
 		footerDirty:  true,
 		initial:      append([]string(nil), opts.InitialMessages...),
 	}
+	keyNotices := m.loadKeys()
+	th, themeWarnings := m.pickTheme()
+	m.r = render.New(render.Options{Theme: th, Keys: m.renderKeys(), Home: home})
+	m.opts.Warnings = append(append(keyNotices, themeWarnings...), m.opts.Warnings...)
 	m.initialImages = len(opts.InitialImages) > 0
 	m.fullscreen = resolveTUIMode(opts.TUIMode, settings.TUIMode) == TUIModeFullscreen
 	m.vp.follow = true
@@ -172,20 +177,11 @@ func (m *model) unsubscribe() {
 
 func (m *model) cancelAll() { m.cancel() }
 
-// pickTheme chooses pi's dark or light palette (settings "theme") for the terminal's colour profile.
-func pickTheme(name string) *theme.Theme {
-	profile := termenv.EnvColorProfile()
-	if theme.Resolve(name, os.Getenv("COLORFGBG")) == "light" {
-		return theme.Light(profile)
-	}
-	return theme.Dark(profile)
-}
-
 // Init prints the header and the resumed conversation, then starts listening to the session and
 // sends the initial messages.
 func (m *model) Init() tea.Cmd {
 	m.printHeader()
-	cmds := []tea.Cmd{m.in.wait(m.ctx), m.setTitle()}
+	cmds := []tea.Cmd{m.in.wait(m.ctx), m.setTitle(), m.watchTheme()}
 	if m.opts.ResumePicker {
 		cmds = append(cmds, m.openSessionPicker(true))
 	} else {

@@ -91,10 +91,11 @@ func (m *model) cmdReload(string) tea.Cmd {
 	return m.op(func() tea.Msg { return reloadDoneMsg{err: sess.Reload()} })
 }
 
-func (m *model) reloadDone(msg reloadDoneMsg) {
+func (m *model) reloadDone(msg reloadDoneMsg) tea.Cmd {
 	if msg.err != nil {
 		m.addError(msg.err.Error())
-		return
+		return nil
 	}
 	m.addStatus("Reloaded skills, prompts, settings and context files")
+	return m.reloadKeysAndTheme()
 }

@@ -41,7 +41,7 @@ func TestRetryIsOneUpdatingStatusLine(t *testing.T) {
 	u := startUI(t, sess, Options{})
 	u.submit("hello")
 	<-waiting
-	screen := u.waitScreen("the first retry", contains("Retrying (1/3) in", "esc to cancel", "503 Service Unavailable: upstream busy"))
+	screen := u.waitScreen("the first retry", contains("Retrying (1/3) in", "escape to cancel", "503 Service Unavailable: upstream busy"))
 	if all := strings.Join(u.vt.AllLines(), "\n"); strings.Contains(all, "Error:") {
 		t.Fatalf("a failed attempt printed an error line:\n%s", all)
 	}

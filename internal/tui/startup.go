@@ -41,7 +41,7 @@ type startupSelect struct {
 }
 
 func newStartupSelect(themeSetting, title string, options []string) *startupSelect {
-	return &startupSelect{th: pickTheme(themeSetting), title: title, options: options, chosen: -1}
+	return &startupSelect{th: builtinTheme(themeSetting), title: title, options: options, chosen: -1}
 }
 
 func (m *startupSelect) Init() tea.Cmd { return nil }

@@ -44,10 +44,11 @@ func runE2EHelper() int {
 	model := &provider.Model{ID: e2eModel, Name: "E2E", API: provider.APIOpenAICompletions, Provider: "e2e",
 		BaseURL: os.Getenv(e2eURLEnv), Input: []string{"text"}, ContextWindow: 128000, MaxTokens: 4096}
 	p := openai.New(openai.Config{})
+	settings := config.InMemorySettings(config.Settings{Theme: os.Getenv(e2eThemeEnv)})
 	sess, err := harness.New(harness.Options{
 		Cwd:           dir,
 		AgentDir:      filepath.Join(dir, "agent"),
-		Settings:      config.InMemorySettings(config.Settings{}),
+		Settings:      settings,
 		Store:         session.Create(dir, filepath.Join(dir, "sessions")),
 		Stream:        p.Stream,
 		Model:         model,
@@ -65,7 +66,8 @@ func runE2EHelper() int {
 			return 1
 		}
 	}
-	opts := Options{Version: "e2e", SessionsDir: filepath.Join(dir, "sessions"), TUIMode: os.Getenv(e2eModeEnv)}
+	opts := Options{Version: "e2e", SessionsDir: filepath.Join(dir, "sessions"), TUIMode: os.Getenv(e2eModeEnv),
+		AgentDir: filepath.Join(dir, "agent"), Settings: settings}
 	if opts.TUIMode == "" {
 		opts.TUIMode = TUIModeRegular
 	}

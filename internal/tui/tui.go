@@ -15,7 +15,11 @@ import (
 	"github.com/pi-go/pi-go/internal/mcp"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/tui/screen"
+	"github.com/pi-go/pi-go/internal/tui/termcolor"
 )
+
+// terminalColorTimeout is how long the terminal has to report its colours (pi waits 100 ms).
+const terminalColorTimeout = 100 * time.Millisecond
 
 // Options configure the interactive session.
 type Options struct {
@@ -48,6 +52,8 @@ type Options struct {
 	ProjectTrusted bool
 	// MCP is the session's MCP servers for /mcp (nil: /mcp is not offered).
 	MCP *mcp.Manager
+	// AgentDir is pi's agent directory (~/.pi/agent): its themes/ and keybindings.json.
+	AgentDir string
 	// In and Out are the terminal; nil means stdin and stdout.
 	In  io.Reader
 	Out io.Writer
@@ -59,6 +65,8 @@ type Options struct {
 	// Clock tells the time of a key press for double-press detection (Escape Escape, Ctrl+C Ctrl+C);
 	// nil is time.Now. Tests pass a stopped clock so a loaded machine cannot split a double press.
 	Clock func() time.Time
+
+	termColors terminalColors // what the terminal reported (OSC 10/11) before the program started
 }
 
 // Run runs the interactive session until the user quits, ctx ends or the terminal goes away
@@ -85,6 +93,10 @@ func Run(ctx context.Context, sess *harness.Session, opts Options) error {
 		return fmt.Errorf("terminal: %w", err)
 	}
 	defer term.Leave()
+
+	if f, ok := opts.In.(*os.File); ok && term.InputIsTerminal() && os.Getenv("TERM") != "dumb" {
+		opts.termColors.bg, opts.termColors.fg = termcolor.Query(f, opts.Out, terminalColorTimeout)
+	}
 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

@@ -5,7 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/pi-go/pi-go/internal/tui/editor"
+	"github.com/pi-go/pi-go/internal/tui/keymap"
 )
 
 // Update applies one message. Every message may change what is shown, so a frame is scheduled
@@ -58,7 +58,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		_ = m.term.Enter()
 		m.resumed()
 	default:
-		if k, ok := editor.ExtendedKey(msg); ok {
+		if k, ok := keymap.ExtendedKey(msg); ok {
 			cmds = append(cmds, m.handleKey(k))
 		} else {
 			cmds = append(cmds, m.handleMsg(msg))
@@ -77,6 +77,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // handleMsg handles the results of commands (and messages queued in the inbox).
 func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case themeFileChangedMsg:
+		return m.reloadTheme()
 	case promptDoneMsg:
 		if !msg.queued {
 			m.run.prompting = false
@@ -89,7 +91,7 @@ func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 		}
 	case abortDoneMsg:
 	case reloadDoneMsg:
-		m.reloadDone(msg)
+		return m.reloadDone(msg)
 	case bashChunkMsg:
 		if it := m.bashItem(msg.id); it != nil {
 			it.bash.Output += msg.text

@@ -1,44 +1,15 @@
 package editor
 
 import (
-	"reflect"
-	"strings"
-
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// ShiftEnter is the key name given to Shift+Enter (and Ctrl+Enter), which Bubble Tea v1 does not
-// decode: terminals with the kitty keyboard protocol or xterm's modifyOtherKeys send CSI sequences
-// for them (see ExtendedKey).
+// ShiftEnter is the key name given to Shift+Enter, which Bubble Tea v1 does not decode (terminals
+// with the kitty keyboard protocol or xterm's modifyOtherKeys send CSI sequences for it; the keymap
+// package's ExtendedKey names them).
 const ShiftEnter = "shift+enter"
 
-// ExtendedKey recognises the CSI sequences of Shift+Enter and Ctrl+Enter among the sequences Bubble
-// Tea reports as unknown (an unexported []byte type, read by reflection). Bubble Tea's message
-// shares its input buffer, whose first bytes the next read may already have overwritten (a key typed
-// right after), so the sequence is recognised by its length and its end.
-func ExtendedKey(msg tea.Msg) (tea.KeyMsg, bool) {
-	v := reflect.ValueOf(msg)
-	if !v.IsValid() || v.Kind() != reflect.Slice || v.Type().Elem().Kind() != reflect.Uint8 ||
-		!strings.Contains(v.Type().Name(), "CSI") {
-		return tea.KeyMsg{}, false
-	}
-	seq := string(v.Bytes())
-	for _, want := range []string{"\x1b[13;2u", "\x1b[27;2;13~", "\x1b[13;5u", "\x1b[27;5;13~", "\x1b[13;2~"} {
-		if len(seq) == len(want) && strings.HasSuffix(seq, want[2:]) {
-			return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(ShiftEnter)}, true
-		}
-	}
-	// Ctrl+Shift+letter (the kitty protocol's CSI u, xterm's modifyOtherKeys): fullscreen search.
-	for want, name := range map[string]string{"\x1b[102;6u": CtrlShiftF, "\x1b[27;6;102~": CtrlShiftF,
-		"\x1b[70;6u": CtrlShiftF, "\x1b[103;6u": CtrlShiftG, "\x1b[27;6;103~": CtrlShiftG, "\x1b[71;6u": CtrlShiftG} {
-		if len(seq) == len(want) && strings.HasSuffix(seq, want[2:]) {
-			return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(name)}, true
-		}
-	}
-	return tea.KeyMsg{}, false
-}
-
-// Names of the Ctrl+Shift keys ExtendedKey recognises.
+// Names of the Ctrl+Shift keys fullscreen mode takes (keymap.ExtendedKey names them).
 const (
 	CtrlShiftF = "ctrl+shift+f"
 	CtrlShiftG = "ctrl+shift+g"

@@ -96,22 +96,7 @@ func TestHistoryUpAndDown(t *testing.T) {
 	}
 }
 
-// unknownCSISequenceMsg stands for Bubble Tea's unexported type of the same name.
-type unknownCSISequenceMsg []byte
-
-func TestExtendedKeyRecognisesShiftEnter(t *testing.T) {
-	for _, seq := range []string{"\x1b[13;2u", "\x1b[27;2;13~", "\x1b[13;5u", "\x1b[27;5;13~", "x[13;2u"} {
-		k, ok := ExtendedKey(unknownCSISequenceMsg(seq))
-		if !ok || KeyName(k) != ShiftEnter {
-			t.Errorf("%q: %v %q", seq, ok, KeyName(k))
-		}
-	}
-	if _, ok := ExtendedKey(unknownCSISequenceMsg("\x1b[1;5A")); ok {
-		t.Error("Ctrl+Up taken for Shift+Enter")
-	}
-	if _, ok := ExtendedKey(runes("a")); ok {
-		t.Error("a key message taken for a sequence")
-	}
+func TestKeyName(t *testing.T) {
 	if got := KeyName(tea.KeyMsg{Type: tea.KeyUp, Alt: true}); got != "alt+up" {
 		t.Errorf("KeyName(Alt+Up) = %q", got)
 	}

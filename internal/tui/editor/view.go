@@ -3,6 +3,7 @@ package editor
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mattn/go-runewidth"
 )
 
@@ -148,15 +149,21 @@ func (e *Editor) View(width, maxRows int, showCursor bool) []string {
 		c := e.col - r.start
 		var b strings.Builder
 		b.WriteString(string(seg[:c]))
-		b.WriteString("\x1b[7m")
+		b.WriteString(reverseOn)
 		if c < len(seg) {
 			b.WriteRune(seg[c])
-			b.WriteString("\x1b[27m")
+			b.WriteString(reverseOff)
 			b.WriteString(string(seg[c+1:]))
 		} else {
-			b.WriteString(" \x1b[27m")
+			b.WriteString(" " + reverseOff)
 		}
 		out = append(out, b.String())
 	}
 	return out
 }
+
+// The cursor is the character under it in reverse video.
+var (
+	reverseOn  = ansi.Style{}.Reverse(true).String()
+	reverseOff = ansi.Style{}.Reverse(false).String()
+)

@@ -53,12 +53,6 @@ func (r *Renderer) Diff(diff string, width int) []string {
 	return out
 }
 
-// Inverse on/off inside an already coloured span: the colour stays on around the inverted part.
-const (
-	inverseOn  = "\x1b[7m"
-	inverseOff = "\x1b[27m"
-)
-
 // intraLine marks the changed words of a modified line in both versions (inverted).
 func (r *Renderer) intraLine(oldText, newText string) (string, string) {
 	if r.th.FgSeq(theme.ToolDiffAdded) == "" {
@@ -73,5 +67,5 @@ func markSpan(s []rune, span textdiff.Span) string {
 	if span.From >= span.To {
 		return string(s)
 	}
-	return string(s[:span.From]) + inverseOn + string(s[span.From:span.To]) + inverseOff + string(s[span.To:])
+	return string(s[:span.From]) + theme.ReverseOn + string(s[span.From:span.To]) + theme.ReverseOff + string(s[span.To:])
 }

@@ -82,7 +82,7 @@ func TestMarkdownStyles(t *testing.T) {
 	has("link text", "[l](u)", fg(theme.MdLink)+"\x1b[4ml")
 	has("link URL", "[l](u)", fg(theme.MdLinkURL)+" (u)")
 	has("a URL in a link's text is the link's text", "[see https://x.io](u)", fg(theme.MdLink)+"\x1b[4msee https://x.io"+theme.Reset)
-	has("bare URL", "at https://x.io.", fg(theme.MdLink)+"\x1b[4mhttps://x.io"+theme.Reset+".")
+	has("bare URL", "at https://x.io.", fg(theme.MdLink)+"\x1b[4mhttps://x.io"+theme.Reset+fg(theme.Text)+".")
 	has("code rule", "```go\nx\n```", fg(theme.MdCodeBlockBorder)+"```go")
 	has("unknown language", "```text\nx\n```", "  "+fg(theme.MdCodeBlock)+"x")
 	has("quote bar", "> q", fg(theme.MdQuoteBorder)+"│")

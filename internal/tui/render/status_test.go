@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
 func TestSpinnerAndElapsed(t *testing.T) {
@@ -76,7 +77,8 @@ func TestThinkingIsDimAndItalic(t *testing.T) {
 	r := newGoldenRenderer()
 	lines := r.AssistantMessage(&provider.AssistantMessage{Content: []provider.Content{{Type: provider.ContentThinking, Thinking: "pondering"}}}, AssistantOptions{}, 80)
 	joined := strings.Join(lines, "\n")
-	if !strings.Contains(joined, "pondering") || !strings.Contains(joined, "\x1b[3m") || !strings.Contains(joined, "38;5;244") {
+	if !strings.Contains(joined, "pondering") || !strings.Contains(joined, "\x1b[3m") ||
+		!strings.Contains(joined, r.Theme().FgSeq(theme.ThinkingText)) {
 		t.Fatalf("thinking not in the thinking colour and italic: %q", joined)
 	}
 }

@@ -303,8 +303,9 @@ func fillBg(line string, width int, bgSeq string) string {
 		return line + pad
 	}
 	if strings.IndexByte(line, 0x1b) >= 0 {
-		line = strings.ReplaceAll(line, "\x1b[0m", "\x1b[0m"+bgSeq)
-		line = strings.ReplaceAll(line, "\x1b[m", "\x1b[m"+bgSeq)
+		// Every reset inside the line would end the background too: open it again after each.
+		line = strings.ReplaceAll(line, theme.Reset, theme.Reset+bgSeq)
+		line = strings.ReplaceAll(line, ansi.ResetStyle, ansi.ResetStyle+bgSeq)
 	}
 	return bgSeq + line + pad + theme.Reset
 }

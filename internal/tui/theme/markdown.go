@@ -20,23 +20,6 @@ const (
 	AttrStrike
 )
 
-// AttrSeq is the SGR sequence that turns on the attributes in a ("" for none, and for a profile
+// AttrSeq is the escape sequence that turns on the attributes in a ("" for none, and for a profile
 // without attributes).
-func (t *Theme) AttrSeq(a Attr) string {
-	if !t.attrs || a == 0 {
-		return ""
-	}
-	seq := "\x1b["
-	for _, p := range [...]struct {
-		a    Attr
-		code string
-	}{{AttrBold, "1"}, {AttrItalic, "3"}, {AttrUnderline, "4"}, {AttrStrike, "9"}} {
-		if a&p.a != 0 {
-			if len(seq) > 2 {
-				seq += ";"
-			}
-			seq += p.code
-		}
-	}
-	return seq + "m"
-}
+func (t *Theme) AttrSeq(a Attr) string { return t.attr[a&15] }

@@ -1,21 +1,49 @@
 package theme
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/muesli/termenv"
 )
 
+func TestBuiltinThemesMatchPi(t *testing.T) {
+	f := loadPiColors(t)
+	for _, name := range []string{"dark", "light"} {
+		spec, ok := Builtin(name)
+		if !ok {
+			t.Fatalf("no built-in %s theme", name)
+		}
+		if spec.Appearance != name {
+			t.Errorf("%s: appearance %q", name, spec.Appearance)
+		}
+		want := f.Themes[name]
+		if len(want) != int(numKeys) {
+			t.Errorf("%s: pi's file has %d tokens, pi-go knows %d", name, len(want), numKeys)
+		}
+		for k := range Key(numKeys) {
+			c, ok := spec.Color(k)
+			got := ""
+			if ok {
+				got = c.Hex()
+			}
+			if got != want[k.Name()] {
+				t.Errorf("%s.%s = %q, pi: %q", name, k.Name(), got, want[k.Name()])
+			}
+		}
+	}
+}
+
 func TestProfiles(t *testing.T) {
-	if got := Dark(termenv.TrueColor).Fg(Error, "x"); got != "\x1b[38;2;204;102;102mx"+Reset {
-		t.Errorf("truecolor error fg = %q", got)
+	dark, _ := Builtin("dark")
+	red, _ := dark.Color(Error)
+	r, g, b := red.RGB()
+	if got, want := Dark(termenv.TrueColor).Fg(Error, "x"), "\x1b[38;2;"+itoa(r)+";"+itoa(g)+";"+itoa(b)+"mx"+Reset; got != want {
+		t.Errorf("truecolor error fg = %q, want %q", got, want)
 	}
-	if got := Dark(termenv.TrueColor).Bg(UserMessageBg, "x"); got != "\x1b[48;2;52;53;65mx"+Reset {
-		t.Errorf("truecolor user bg = %q", got)
-	}
-	if got := Dark(termenv.ANSI256).Fg(Error, "x"); !strings.HasPrefix(got, "\x1b[38;5;") || !strings.HasSuffix(got, Reset) {
-		t.Errorf("256-colour error fg = %q", got)
+	if got, want := Dark(termenv.ANSI256).Bg(UserMessageBg, "x"), "\x1b[48;5;"+itoa(mustColor(dark, UserMessageBg).ANSI256())+"mx"+Reset; got != want {
+		t.Errorf("256-colour user bg = %q, want %q", got, want)
 	}
 	if got := Dark(termenv.ANSI).Fg(Error, "x"); !strings.HasPrefix(got, "\x1b[") || strings.Contains(got, ";5;") {
 		t.Errorf("16-colour error fg = %q", got)
@@ -27,25 +55,20 @@ func TestProfiles(t *testing.T) {
 			t.Errorf("Ascii profile styled %q", got)
 		}
 	}
-	// Keys with the terminal's default colour add nothing.
-	if got := Dark(termenv.ANSI256).Fg(Text, "x"); got != "x" {
-		t.Errorf("default text colour = %q", got)
+	if got := Light(termenv.ANSI256).Style(Text, true, false, "x"); !strings.HasPrefix(got, "\x1b[38;5;") || !strings.Contains(got, "\x1b[1m") {
+		t.Errorf("bold text = %q", got)
 	}
-	if got := Light(termenv.ANSI256).Style(Text, true, false, "x"); got != "\x1b[1mx"+Reset {
-		t.Errorf("bold default colour = %q", got)
+	if got := Dark(termenv.TrueColor).FgStyle(Accent).Render("x"); got != Dark(termenv.TrueColor).Fg(Accent, "x") {
+		t.Errorf("FgStyle renders %q, Fg %q", got, Dark(termenv.TrueColor).Fg(Accent, "x"))
 	}
 }
 
-func TestPalettesAreComplete(t *testing.T) {
-	optional := map[Key]bool{Text: true, UserMessageText: true, CustomMessageText: true, ToolTitle: true}
-	for name, p := range map[string]Palette{"dark": DarkPalette(), "light": LightPalette()} {
-		for k, c := range p {
-			if c == "" && !optional[Key(k)] {
-				t.Errorf("%s palette: key %d has no colour", name, k)
-			}
-		}
-	}
+func mustColor(s *Spec, k Key) Color {
+	c, _ := s.Color(k)
+	return c
 }
+
+func itoa[T ~uint8 | ~int](v T) string { return strconv.Itoa(int(v)) }
 
 func TestAttrSeq(t *testing.T) {
 	th := Dark(termenv.ANSI256)
@@ -62,52 +85,59 @@ func TestAttrSeq(t *testing.T) {
 
 func TestThinkingKey(t *testing.T) {
 	for level, want := range map[string]Key{"off": ThinkingOff, "": ThinkingOff, "minimal": ThinkingMinimal, "low": ThinkingLow,
-		"medium": ThinkingMedium, "high": ThinkingHigh, "xhigh": ThinkingXHigh, "bogus": ThinkingOff} {
+		"medium": ThinkingMedium, "high": ThinkingHigh, "xhigh": ThinkingXHigh, "max": ThinkingMax, "bogus": ThinkingOff} {
 		if got := ThinkingKey(level); got != want {
 			t.Errorf("ThinkingKey(%q) = %d, want %d", level, got, want)
 		}
 	}
 }
 
-func TestTo256(t *testing.T) {
-	for _, c := range []struct {
-		hex  string
-		want int
-	}{
-		{"#283228", 236}, // pi's toolSuccessBg: a dark grey, not #005f00
-		{"#343541", 237}, {"#000000", 16}, {"#ffffff", 231}, {"#5f87ff", 69}, {"#cc6666", 167}, {"#808080", 244},
-	} {
-		r, g, b, _ := parseHex(c.hex)
-		if got := to256(r, g, b); got != c.want {
-			t.Errorf("to256(%s) = %d, want %d", c.hex, got, c.want)
+// pi 1.6's theme setting: "system" (the default) and "light/dark" pairs follow the terminal's
+// appearance.
+func TestPick(t *testing.T) {
+	tests := []struct{ setting, appearance, want string }{
+		{"", "dark", "system"},
+		{"system", "light", "system"},
+		{"light", "dark", "light"},
+		{"my-theme", "dark", "my-theme"},
+		{"light/dark", "light", "light"},
+		{"light/dark", "dark", "dark"},
+		{" solar-light / solar-dark ", "light", "solar-light"},
+		{"a/b/c", "dark", "system"},
+		{"/dark", "dark", "system"},
+	}
+	for _, tt := range tests {
+		if got := Pick(tt.setting, tt.appearance); got != tt.want {
+			t.Errorf("Pick(%q, %q) = %q, want %q", tt.setting, tt.appearance, got, tt.want)
 		}
 	}
 }
 
-// pi 1.6's theme setting: "system" (the default) and "light/dark" pairs follow the terminal's
-// appearance, read from COLORFGBG as pi reads it when the terminal does not report its background.
-func TestResolve(t *testing.T) {
-	tests := []struct{ setting, colorFGBG, want string }{
-		{"", "", "dark"},
-		{"system", "", "dark"},
-		{"system", "0;15", "light"},
-		{"system", "15;0", "dark"},
-		{"system", "0;default;7", "light"},
-		{"system", "7;8", "dark"}, // bright black is a dark background (Solarized Dark)
-		{"system", "0;12", "light"},
-		{"system", "0;16", "dark"},
-		{"system", "0;+9", "dark"},
-		{"light", "15;0", "light"},
-		{"dark", "0;15", "dark"},
-		{"light/dark", "0;15", "light"},
-		{"light/dark", "15;0", "dark"},
-		{"light/dark", "", "dark"},
-		{"dark/light", "0;15", "dark"},
-		{"my-custom", "0;15", "dark"},
+func TestTerminalAppearance(t *testing.T) {
+	black, white, grey := &RGB{0, 0, 0}, &RGB{255, 255, 255}, &RGB{128, 128, 128}
+	tests := []struct {
+		bg, fg    *RGB
+		colorFGBG string
+		want      string
+	}{
+		{nil, nil, "", "dark"},
+		{nil, nil, "0;15", "light"},
+		{nil, nil, "15;0", "dark"},
+		{nil, nil, "0;default;7", "light"},
+		{nil, nil, "7;8", "dark"}, // bright black is a dark background (Solarized Dark)
+		{nil, nil, "0;12", "light"},
+		{nil, nil, "0;16", "dark"},
+		{nil, nil, "0;+9", "dark"},
+		{black, nil, "0;15", "dark"}, // a reported background beats COLORFGBG
+		{white, nil, "", "light"},
+		{&RGB{0xfd, 0xf6, 0xe3}, &RGB{0x65, 0x7b, 0x83}, "", "light"}, // Solarized Light
+		{&RGB{0x28, 0x2c, 0x34}, &RGB{0xab, 0xb2, 0xbf}, "", "dark"},  // One Dark
+		{grey, white, "", "light"},                                    // white text is unreadable on mid grey: black wins
+		{grey, nil, "", "light"},
 	}
 	for _, tt := range tests {
-		if got := Resolve(tt.setting, tt.colorFGBG); got != tt.want {
-			t.Errorf("Resolve(%q, %q) = %q, want %q", tt.setting, tt.colorFGBG, got, tt.want)
+		if got := TerminalAppearance(tt.bg, tt.fg, tt.colorFGBG); got != tt.want {
+			t.Errorf("TerminalAppearance(%v, %v, %q) = %q, want %q", tt.bg, tt.fg, tt.colorFGBG, got, tt.want)
 		}
 	}
 }
