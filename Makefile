@@ -21,6 +21,8 @@ TEST_PI_DIR       := $(PI_TEST_CACHE)/pi-$(TEST_PI_VERSION)
 TEST_MCP_VERSION  := 2026.8.31
 TEST_MCP_DIR      := $(PI_TEST_CACHE)/mcp-servers-$(TEST_MCP_VERSION)
 # pi 0.73.1 on the machine's Node (the npm package's nodejs): the extension tests run pi's examples with it too.
+# Installed from a lock file (testdata/npm): a fresh resolve of 0.73.1's AWS SDK dependencies asks for
+# versions the npm registry here does not serve.
 TEST_PI073_VERSION := 0.73.1
 TEST_PI073_DIR     := $(PI_TEST_CACHE)/pi-$(TEST_PI073_VERSION)
 
@@ -71,7 +73,8 @@ deps:
 	fi
 	@if [ ! -f "$(TEST_PI073_DIR)/node_modules/@mariozechner/pi-coding-agent/dist/index.js" ]; then \
 		echo "installing pi $(TEST_PI073_VERSION) into $(TEST_PI073_DIR)"; \
-		npm install --silent --no-audit --no-fund --prefix "$(TEST_PI073_DIR)" @mariozechner/pi-coding-agent@$(TEST_PI073_VERSION) >/dev/null || \
+		mkdir -p "$(TEST_PI073_DIR)" && cp testdata/npm/pi-$(TEST_PI073_VERSION)/package.json testdata/npm/pi-$(TEST_PI073_VERSION)/package-lock.json "$(TEST_PI073_DIR)/" && \
+		npm ci --silent --no-audit --no-fund --prefix "$(TEST_PI073_DIR)" >/dev/null || \
 		{ echo "could not install pi $(TEST_PI073_VERSION) (the extension tests will fail)"; exit 1; }; \
 	fi
 	$(GO) mod download
