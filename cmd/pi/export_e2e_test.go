@@ -25,7 +25,7 @@ func TestExportFlagWritesTheSessionPage(t *testing.T) {
 		t.Fatalf("exit %d\nstdout %q\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 	page, err := os.ReadFile(want)
-	if err != nil || !strings.Contains(string(page), "<title>Fix greeting</title>") || !strings.Contains(string(page), "--c-syntaxKeyword:#569CD6;") {
+	if err != nil || !strings.Contains(string(page), "<title>Fix greeting</title>") || !strings.Contains(string(page), "--c-syntaxKeyword:#69add0;") {
 		t.Fatalf("page: %v", err)
 	}
 	r = p.run("", "--export", "s.jsonl")

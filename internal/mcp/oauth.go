@@ -108,8 +108,16 @@ func (st *CredentialStore) SignIn(ctx context.Context, s Server, client *http.Cl
 
 	codes := make(chan callbackResult, 1)
 	srv := &http.Server{Handler: callbackHandler(nonce, meta.Issuer, codes), ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }() // ends with srv.Close below
-	defer srv.Close()
+	go func() { _ = srv.Serve(ln) }() // ends with the Shutdown below
+	defer func() {
+		// Shutdown, not Close: the browser's callback request is answered in full before the
+		// listener goes (Close cut the "Signed in" page off mid-response).
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if srv.Shutdown(sctx) != nil {
+			_ = srv.Close()
+		}
+	}()
 	prompt(auth.String())
 	var res callbackResult
 	select {
