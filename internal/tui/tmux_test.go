@@ -86,11 +86,28 @@ type tmuxPane struct {
 
 func (p *tmuxPane) run(args ...string) string {
 	p.tb.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", p.socket, "-f", "/dev/null"}, args...)...).CombinedOutput()
+	cmd := exec.Command("tmux", append([]string{"-L", p.socket, "-f", "/dev/null"}, args...)...)
+	cmd.Env = tmuxEnv()
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		p.tb.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return string(out)
+}
+
+// tmuxEnv is the test's environment without the variables that turn colour off (NO_COLOR, CLICOLOR):
+// the tmux server passes its environment on to the panes, and a CI that sets NO_COLOR would make the
+// themed tests see an uncoloured screen.
+func tmuxEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "NO_COLOR" || name == "CLICOLOR" || name == "CLICOLOR_FORCE" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
 }
 
 // capture returns the pane's whole history and screen, wrapped lines joined.
