@@ -39,6 +39,7 @@ type Theme struct {
 	fg      [numKeys]string // opening sequence of fgStyle[k], "" when the colour is default or unsupported
 	bg      [numKeys]string
 	attr    [16]string // opening sequence per Attr set
+	inverse string     // opening sequence of reverse video
 	plain   lipgloss.Style
 }
 
@@ -68,6 +69,7 @@ func New(spec *Spec, profile termenv.Profile, terminalAppearance string) *Theme 
 		t.attr[a] = uniqueParams(openingSequence(t.plain.Bold(a&AttrBold != 0).Italic(a&AttrItalic != 0).
 			Underline(a&AttrUnderline != 0).Strikethrough(a&AttrStrike != 0)))
 	}
+	t.inverse = openingSequence(t.plain.Reverse(true))
 	return t
 }
 
@@ -205,9 +207,7 @@ func (t *Theme) Bold(s string) string { return t.wrap(t.attr[AttrBold], s) }
 func (t *Theme) Italic(s string) string { return t.wrap(t.attr[AttrItalic], s) }
 
 // Inverse swaps foreground and background of s.
-func (t *Theme) Inverse(s string) string {
-	return t.wrap(openingSequence(t.plain.Reverse(true)), s)
-}
+func (t *Theme) Inverse(s string) string { return t.wrap(t.inverse, s) }
 
 // Style applies a foreground and optional attributes: Style(Error, true, false, "x") is bold red "x".
 func (t *Theme) Style(k Key, bold, italic bool, s string) string {
