@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -115,7 +116,7 @@ func Load(path string) (km *Keymap, problems []error, migrated []string) {
 		known[d.ID] = true
 	}
 	user := map[string][]string{}
-	for _, id := range sortedKeys(raw) {
+	for _, id := range slices.Sorted(maps.Keys(raw)) {
 		if id == "$schema" {
 			continue
 		}
@@ -166,7 +167,7 @@ func keyList(raw json.RawMessage) ([]string, error) {
 func migrate(raw map[string]json.RawMessage) (map[string]json.RawMessage, []string) {
 	out := map[string]json.RawMessage{}
 	var renamed []string
-	for _, id := range sortedKeys(raw) {
+	for _, id := range slices.Sorted(maps.Keys(raw)) {
 		next, old := legacyIDs[id]
 		if !old {
 			out[id] = raw[id]
@@ -206,7 +207,7 @@ func Migrate(path string) ([]string, error) {
 			seen[d.ID] = true
 		}
 	}
-	for _, id := range sortedKeys(out) {
+	for _, id := range slices.Sorted(maps.Keys(out)) {
 		if !seen[id] {
 			order = append(order, id)
 		}
@@ -239,13 +240,4 @@ func Migrate(path string) ([]string, error) {
 		return nil, fmt.Errorf("keybindings %s: %w", path, err)
 	}
 	return renamed, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

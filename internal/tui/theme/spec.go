@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -62,7 +63,7 @@ func Parse(label string, data []byte) (*Spec, error) {
 		return nil, bad
 	}
 	spec := &Spec{Path: label}
-	for _, key := range sortedKeys(top) {
+	for _, key := range slices.Sorted(maps.Keys(top)) {
 		switch key {
 		case "$schema", "name", "appearance", "vars", "colors", "export":
 		default:
@@ -90,7 +91,7 @@ func Parse(label string, data []byte) (*Spec, error) {
 		if json.Unmarshal(raw, &m) != nil || m == nil {
 			bad.Problems = append(bad.Problems, "vars: must be an object")
 		}
-		for _, name := range sortedKeys(m) {
+		for _, name := range slices.Sorted(maps.Keys(m)) {
 			if v, err := colorValue(m[name]); err != nil {
 				bad.Problems = append(bad.Problems, fmt.Sprintf("vars.%s: %v", name, err))
 			} else {
@@ -106,7 +107,7 @@ func Parse(label string, data []byte) (*Spec, error) {
 		if json.Unmarshal(raw, &m) != nil || m == nil {
 			bad.Problems = append(bad.Problems, "colors: must be an object")
 		}
-		for _, name := range sortedKeys(m) {
+		for _, name := range slices.Sorted(maps.Keys(m)) {
 			k, known := KeyByName(name)
 			if !known {
 				bad.Problems = append(bad.Problems, fmt.Sprintf("colors.%s: unknown colour token", name))
@@ -137,7 +138,7 @@ func Parse(label string, data []byte) (*Spec, error) {
 		if json.Unmarshal(raw, &m) != nil || m == nil {
 			bad.Problems = append(bad.Problems, "export: must be an object")
 		}
-		for _, name := range sortedKeys(m) {
+		for _, name := range slices.Sorted(maps.Keys(m)) {
 			if name != "pageBg" && name != "cardBg" && name != "infoBg" {
 				bad.Problems = append(bad.Problems, fmt.Sprintf("export.%s: unknown property", name))
 			} else if v, err := colorValue(m[name]); err != nil {
@@ -272,13 +273,4 @@ func (s *Spec) detectAppearance() string {
 		return "light"
 	}
 	return ""
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
