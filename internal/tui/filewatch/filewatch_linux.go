@@ -2,10 +2,10 @@ package filewatch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 	"unsafe"
 
@@ -34,31 +34,22 @@ func Watch(ctx context.Context, path string) (<-chan struct{}, error) {
 	go func() {
 		defer close(ch)
 		defer stop()
-		var mu sync.Mutex // orders the settle timer's send with the close of ch
-		closed := false
-		defer func() { mu.Lock(); closed = true; mu.Unlock() }()
-		notify := func() {
-			mu.Lock()
-			defer mu.Unlock()
-			if closed {
-				return
-			}
-			select {
-			case ch <- struct{}{}:
-			default: // a change is already pending: the reader will see the file as it is now
-			}
-		}
-		timer := time.AfterFunc(time.Hour, notify)
-		timer.Stop()
-		defer timer.Stop()
 		buf := make([]byte, 4096)
 		for {
 			n, err := f.Read(buf)
-			if err != nil {
+			switch {
+			case errors.Is(err, os.ErrDeadlineExceeded):
+				// settle has passed since the file's last event: the burst is over.
+				f.SetReadDeadline(time.Time{})
+				select {
+				case ch <- struct{}{}:
+				default: // a change is already pending: the reader will see the file as it is now
+				}
+			case err != nil:
 				return
-			}
-			if touches(buf[:n], name) {
-				timer.Reset(settle)
+			case touches(buf[:n], name):
+				// The read deadline is the settle timer: no second goroutine, nothing sent after close.
+				f.SetReadDeadline(time.Now().Add(settle))
 			}
 		}
 	}()
