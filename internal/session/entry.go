@@ -154,21 +154,31 @@ func crcOf(b []byte) uint32 { return crc32.Checksum(b, crcTable) }
 // Message returns the message of a message entry, decoding it on first use. It is an error to call it
 // on another entry type. Reading may fail if the file was changed on disk by someone else.
 func (e *Entry) Message() (provider.Message, error) {
+	m, cached, err := e.decodeMessage(provider.UnmarshalMessage)
+	if err != nil || cached {
+		return m, err
+	}
+	return e.store(m), nil
+}
+
+// decodeMessage is the message of a message entry: the one already decoded (cached), or the entry's
+// message decoded with decode.
+func (e *Entry) decodeMessage(decode func([]byte) (provider.Message, error)) (m provider.Message, cached bool, err error) {
 	if e.Type != TypeMessage {
-		return nil, fmt.Errorf("entry %s is a %s entry, not a message", e.ID, e.Type)
+		return nil, false, fmt.Errorf("entry %s is a %s entry, not a message", e.ID, e.Type)
 	}
 	if m := e.cached(); m != nil {
-		return m, nil
+		return m, true, nil
 	}
 	line, err := e.Raw()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	m, err := provider.UnmarshalMessage(line[e.msgStart:e.msgEnd])
+	m, err = decode(line[e.msgStart:e.msgEnd])
 	if err != nil {
-		return nil, fmt.Errorf("entry %s: %w", e.ID, err)
+		return nil, false, fmt.Errorf("entry %s: %w", e.ID, err)
 	}
-	return e.store(m), nil
+	return m, false, nil
 }
 
 // Raw returns the entry's line exactly as in the file (without the newline). The caller must not
