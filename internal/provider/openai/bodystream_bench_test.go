@@ -23,18 +23,23 @@ func BenchmarkRequestBody5000Turns(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r := rb.reader()
-		for {
-			_, err := r.Read(buf)
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
+		readBody(b, rb, buf)
 		size = rb.size
 	}
 	b.SetBytes(size)
 	b.ReportMetric(float64(size)/1e6, "body-MB")
+}
+
+// readBody reads rb to its end as the transport does, len(buf) bytes at a time.
+func readBody(b *testing.B, rb *requestBody, buf []byte) {
+	r := rb.reader()
+	for {
+		_, err := r.Read(buf)
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -2,7 +2,6 @@ package openai
 
 import (
 	"fmt"
-	"io"
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/cputime"
@@ -41,16 +40,7 @@ func BenchmarkRequestCurve(b *testing.B) {
 					if step != "send" {
 						continue
 					}
-					r := rb.reader()
-					for {
-						_, err := r.Read(buf)
-						if err == io.EOF {
-							break
-						}
-						if err != nil {
-							b.Fatal(err)
-						}
-					}
+					readBody(b, rb, buf)
 				}
 				cpu1, ok := cputime.Process()
 				if ok {
