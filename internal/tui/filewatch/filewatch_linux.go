@@ -33,6 +33,7 @@ func Watch(ctx context.Context, path string) (<-chan struct{}, error) {
 	stop := context.AfterFunc(ctx, func() { f.Close() })
 	go func() {
 		defer close(ch)
+		defer f.Close() // also when the read fails for another reason than ctx's Close
 		defer stop()
 		buf := make([]byte, 4096)
 		for {
