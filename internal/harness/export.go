@@ -123,7 +123,8 @@ func resolveHome(path string) string {
 // Share exports the session as HTML to a temporary file and uploads it as a secret GitHub gist
 // (/share). viewerBase is the share viewer's URL ("" for pi's; PI_SHARE_VIEWER_URL in pi).
 func (s *Session) Share(ctx context.Context, theme export.Theme, viewerBase string) (export.Shared, error) {
-	if _, err := export.CheckGH(ctx); err != nil { // before writing a page that could not be sent
+	gh, err := export.CheckGH(ctx) // before writing a page that could not be sent
+	if err != nil {
 		return export.Shared{}, err
 	}
 	dir, err := os.MkdirTemp("", "pi-share-")
@@ -135,5 +136,5 @@ func (s *Session) Share(ctx context.Context, theme export.Theme, viewerBase stri
 	if err != nil {
 		return export.Shared{}, fmt.Errorf("Failed to export session: %w", err) //nolint:staticcheck // pi's text
 	}
-	return export.ShareGist(ctx, page, viewerBase)
+	return export.ShareGist(ctx, gh, page, viewerBase)
 }
