@@ -42,7 +42,7 @@ var ErrImportNotFound = errors.New("File not found") //nolint:staticcheck // pi'
 // working directory; a file already in the directory is resumed in place. A file that is not a
 // session is refused before anything is copied.
 func (s *Session) ImportJSONL(path string) (string, error) {
-	src, err := filepath.Abs(resolveHome(path))
+	src, err := filepath.Abs(export.ResolvePath(path, ""))
 	if err != nil {
 		return "", fmt.Errorf("import %s: %w", path, err)
 	}
@@ -109,15 +109,6 @@ func copyExclusive(src, dest string) (string, error) {
 		}
 		return dest, nil
 	}
-}
-
-func resolveHome(path string) string {
-	if strings.HasPrefix(path, "~/") {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, path[2:])
-		}
-	}
-	return path
 }
 
 // Share exports the session as HTML to a temporary file and uploads it as a secret GitHub gist
