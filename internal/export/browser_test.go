@@ -91,7 +91,7 @@ func (p *recordingProxy) requests() []string {
 // the CPU time Chromium spent in all (the machine is shared: CPU time is the steadier figure).
 func dumpDOM(t testing.TB, chromium string, proxy *recordingProxy) (string, time.Duration) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := browserContext(t)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, chromium,
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -109,6 +109,18 @@ func dumpDOM(t testing.TB, chromium string, proxy *recordingProxy) (string, time
 	}
 	// wait4's usage of the browser process includes the renderers and helpers it reaped.
 	return stdout.String(), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+}
+
+// browserContext bounds a browser run by the test itself rather than by a guess at how long a page
+// takes (a loaded machine only makes it slower): it ends with the test, or shortly before go test's
+// -timeout would end the binary, so a browser that hangs is killed and its output reported.
+func browserContext(t testing.TB) (context.Context, context.CancelFunc) {
+	if dt, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if deadline, ok := dt.Deadline(); ok {
+			return context.WithDeadline(t.Context(), deadline.Add(-10*time.Second))
+		}
+	}
+	return context.WithCancel(t.Context())
 }
 
 // The checks below can fail: the recording proxy sees the fetch of a page without a policy, and in

@@ -78,11 +78,7 @@ func (p *page) writeEntry(e *session.Entry) {
 		snippet = "Branch summary"
 		p.summaryCard("Branch summary", e.Summary, "")
 	case session.TypeCustomMessage:
-		snippet = "[" + e.CustomType + "] " + provider.TextOf(e.Content, " ")
-		p.str(`<div class="who">`)
-		p.esc(e.CustomType)
-		p.str("</div>")
-		p.writeContent(e.Content, true)
+		snippet = p.custom(e.CustomType, e.Content)
 	case session.TypeContextEdit:
 		if e.Replacement == nil {
 			snippet = "Context edit: " + e.TargetID + " omitted"
@@ -151,11 +147,7 @@ func (p *page) writeMessage(e *session.Entry, m provider.Message) string {
 	case *provider.BashExecutionMessage:
 		return p.writeBash(m)
 	case *provider.CustomMessage:
-		p.str(`<div class="who">`)
-		p.esc(m.CustomType)
-		p.str("</div>")
-		p.writeContent(m.Content, true)
-		return "[" + m.CustomType + "] " + provider.TextOf(m.Content, " ")
+		return p.custom(m.CustomType, m.Content)
 	case *provider.BranchSummaryMessage:
 		p.summaryCard("Branch summary", m.Summary, "")
 		return "Branch summary"
@@ -171,6 +163,16 @@ func (p *page) writeMessage(e *session.Entry, m provider.Message) string {
 	}
 	p.info("message of role " + m.Role())
 	return m.Role()
+}
+
+// custom writes an extension's message (a custom_message entry or a custom role) and returns its
+// tree snippet.
+func (p *page) custom(customType string, content []provider.Content) string {
+	p.str(`<div class="who">`)
+	p.esc(customType)
+	p.str("</div>")
+	p.writeContent(content, true)
+	return "[" + customType + "] " + provider.TextOf(content, " ")
 }
 
 func (p *page) who(name string, ts int64) {

@@ -38,7 +38,7 @@ func HTMLFile(ctx context.Context, src Source, path, cwd string, opts HTMLOption
 	if path == "" {
 		path = DefaultHTMLPath(src.File)
 	}
-	return writeFile(resolve(path, cwd), func(w io.Writer) error { return WriteHTML(ctx, w, src, opts) })
+	return writeFile(ResolvePath(path, cwd), func(w io.Writer) error { return WriteHTML(ctx, w, src, opts) })
 }
 
 // JSONLFile writes the JSONL export of src to path (DefaultJSONLPath when empty) and returns the
@@ -47,7 +47,7 @@ func JSONLFile(src Source, path, cwd string, now time.Time) (string, error) {
 	if path == "" {
 		path = DefaultJSONLPath(now)
 	}
-	return writeFile(resolve(path, cwd), func(w io.Writer) error { return WriteJSONL(w, src, now) })
+	return writeFile(ResolvePath(path, cwd), func(w io.Writer) error { return WriteJSONL(w, src, now) })
 }
 
 func exists(path string) bool {
@@ -55,7 +55,9 @@ func exists(path string) bool {
 	return err == nil
 }
 
-func resolve(path, cwd string) string {
+// ResolvePath is path with a leading "~/" expanded to the home directory and, when relative, joined
+// to cwd ("": left relative), cleaned.
+func ResolvePath(path, cwd string) string {
 	if strings.HasPrefix(path, "~/") {
 		if home, err := os.UserHomeDir(); err == nil {
 			path = filepath.Join(home, path[2:])

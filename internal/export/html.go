@@ -135,11 +135,7 @@ func (p *page) writeSessionHeader(title string) {
 	messages := 0
 	for _, e := range p.src.Entries {
 		if u, ok := e.Usage(); ok {
-			total.Input += u.Input
-			total.Output += u.Output
-			total.CacheRead += u.CacheRead
-			total.CacheWrite += u.CacheWrite
-			total.Cost.Total += u.Cost.Total
+			total.Add(u)
 		}
 		if e.Type == session.TypeMessage {
 			messages++

@@ -44,12 +44,7 @@ func renderCodeBlock(w util.BufWriter, source []byte, n ast.Node, entering bool)
 	if f, ok := n.(*ast.FencedCodeBlock); ok {
 		lang = string(f.Language(source))
 	}
-	var code bytes.Buffer
-	lines := n.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		code.Write(seg.Value(source))
-	}
+	code := nodeLines(n, source)
 	w.WriteString(`<pre class="code"`)
 	if lang != "" {
 		w.WriteString(` data-lang="`)
@@ -62,16 +57,22 @@ func renderCodeBlock(w util.BufWriter, source []byte, n ast.Node, entering bool)
 	return ast.WalkSkipChildren, nil
 }
 
+// nodeLines is the source text of a block node's lines.
+func nodeLines(n ast.Node, source []byte) *bytes.Buffer {
+	var text bytes.Buffer
+	lines := n.Lines()
+	for i := range lines.Len() {
+		seg := lines.At(i)
+		text.Write(seg.Value(source))
+	}
+	return &text
+}
+
 func renderHTMLBlockAsText(w util.BufWriter, source []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkSkipChildren, nil
 	}
-	var text bytes.Buffer
-	lines := n.Lines()
-	for i := 0; i < lines.Len(); i++ {
-		seg := lines.At(i)
-		text.Write(seg.Value(source))
-	}
+	text := nodeLines(n, source)
 	if b, ok := n.(*ast.HTMLBlock); ok && b.HasClosure() {
 		text.Write(b.ClosureLine.Value(source))
 	}

@@ -41,14 +41,10 @@ func CheckGH(ctx context.Context) (string, error) {
 	return gh, nil
 }
 
-// ShareGist uploads the page at htmlPath as a secret gist with the GitHub CLI, as pi's /share does
-// when it shares through GitHub: `gh auth status` must succeed, then `gh gist create
-// --public=false` prints the gist's URL. viewerBase is the viewer URL ("" for pi's).
-func ShareGist(ctx context.Context, htmlPath, viewerBase string) (Shared, error) {
-	gh, err := CheckGH(ctx)
-	if err != nil {
-		return Shared{}, err
-	}
+// ShareGist uploads the page at htmlPath as a secret gist with the GitHub CLI gh (the path CheckGH
+// returned), as pi's /share does when it shares through GitHub: `gh gist create --public=false`
+// prints the gist's URL. viewerBase is the viewer URL ("" for pi's).
+func ShareGist(ctx context.Context, gh, htmlPath, viewerBase string) (Shared, error) {
 	var stdout, stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, gh, "gist", "create", "--public=false", htmlPath)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -42,9 +42,20 @@ func writePage(t *testing.T) string {
 	return path
 }
 
+// checkedGH is the gh CheckGH finds, failing the test when it finds none.
+func checkedGH(t *testing.T) string {
+	t.Helper()
+	gh, err := CheckGH(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gh
+}
+
 func TestShareGistUploadsASecretGist(t *testing.T) {
 	uploaded := fakeGH(t, 0, "")
-	got, err := ShareGist(t.Context(), writePage(t), "")
+	gh := checkedGH(t)
+	got, err := ShareGist(t.Context(), gh, writePage(t), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +65,7 @@ func TestShareGistUploadsASecretGist(t *testing.T) {
 	if data, _ := os.ReadFile(uploaded); string(data) != "<!DOCTYPE html><p>hi</p>" {
 		t.Fatalf("uploaded %q", data)
 	}
-	got, err = ShareGist(t.Context(), writePage(t), "http://viewer.test/s")
+	got, err = ShareGist(t.Context(), gh, writePage(t), "http://viewer.test/s")
 	if err != nil || got.ViewerURL != "http://viewer.test/s#0123abcd" {
 		t.Fatalf("viewer override: %+v %v", got, err)
 	}
@@ -62,15 +73,15 @@ func TestShareGistUploadsASecretGist(t *testing.T) {
 
 func TestShareGistSaysWhatToDo(t *testing.T) {
 	fakeGH(t, 1, "")
-	if _, err := ShareGist(t.Context(), writePage(t), ""); !errors.Is(err, ErrGHLoggedOut) || !strings.Contains(err.Error(), "gh auth login") {
+	if _, err := CheckGH(t.Context()); !errors.Is(err, ErrGHLoggedOut) || !strings.Contains(err.Error(), "gh auth login") {
 		t.Fatalf("logged out: %v", err)
 	}
 	fakeGH(t, 0, "HTTP 422: quota")
-	if _, err := ShareGist(t.Context(), writePage(t), ""); err == nil || err.Error() != "Failed to create gist: HTTP 422: quota" {
+	if _, err := ShareGist(t.Context(), checkedGH(t), writePage(t), ""); err == nil || err.Error() != "Failed to create gist: HTTP 422: quota" {
 		t.Fatalf("create failure: %v", err)
 	}
 	t.Setenv("PATH", t.TempDir())
-	if _, err := ShareGist(t.Context(), writePage(t), ""); !errors.Is(err, ErrGHMissing) || !strings.Contains(err.Error(), "https://cli.github.com/") {
+	if _, err := CheckGH(t.Context()); !errors.Is(err, ErrGHMissing) || !strings.Contains(err.Error(), "https://cli.github.com/") {
 		t.Fatalf("no gh: %v", err)
 	}
 }

@@ -42,7 +42,7 @@ var ErrImportNotFound = errors.New("File not found") //nolint:staticcheck // pi'
 // working directory; a file already in the directory is resumed in place. A file that is not a
 // session is refused before anything is copied.
 func (s *Session) ImportJSONL(path string) (string, error) {
-	src, err := filepath.Abs(resolveHome(path))
+	src, err := filepath.Abs(export.ResolvePath(path, ""))
 	if err != nil {
 		return "", fmt.Errorf("import %s: %w", path, err)
 	}
@@ -111,19 +111,11 @@ func copyExclusive(src, dest string) (string, error) {
 	}
 }
 
-func resolveHome(path string) string {
-	if strings.HasPrefix(path, "~/") {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, path[2:])
-		}
-	}
-	return path
-}
-
 // Share exports the session as HTML to a temporary file and uploads it as a secret GitHub gist
 // (/share). viewerBase is the share viewer's URL ("" for pi's; PI_SHARE_VIEWER_URL in pi).
 func (s *Session) Share(ctx context.Context, theme export.Theme, viewerBase string) (export.Shared, error) {
-	if _, err := export.CheckGH(ctx); err != nil { // before writing a page that could not be sent
+	gh, err := export.CheckGH(ctx) // before writing a page that could not be sent
+	if err != nil {
 		return export.Shared{}, err
 	}
 	dir, err := os.MkdirTemp("", "pi-share-")
@@ -135,5 +127,5 @@ func (s *Session) Share(ctx context.Context, theme export.Theme, viewerBase stri
 	if err != nil {
 		return export.Shared{}, fmt.Errorf("Failed to export session: %w", err) //nolint:staticcheck // pi's text
 	}
-	return export.ShareGist(ctx, page, viewerBase)
+	return export.ShareGist(ctx, gh, page, viewerBase)
 }

@@ -1,9 +1,10 @@
 package syntax
 
 import (
-	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/pi-go/pi-go/internal/syntax/syntaxtest"
 )
 
 // classOf lexes code as lang and returns the class of the token holding the first occurrence of
@@ -155,18 +156,7 @@ func TestLanguageNames(t *testing.T) {
 
 // Whatever the input, every language's spans cover the code exactly, in order, without empty spans.
 func TestTokenizeCoversTheCode(t *testing.T) {
-	inputs := []string{"", "\n", "\n\n", "x", "\"unterminated", "'", "`", "/* open", "<!-- open", "<a b=\"c", "'\\",
-		"#", "$", "${", "@", "r#\"", "\"\"\"", "---\n+++\n@@", "a: |\n  b\n", "[x", "```", "日本語 \"文字列\" // 注釈",
-		"\t\tindented\ttabs", "\\", "{\"a\": [1, {\"b\": null}]}"}
-	rng := rand.New(rand.NewSource(1))
-	alphabet := []byte("abcXYZ019 \t\n\"'`#$@{}[]()<>!-+*/=;:,.\\|&%?~_^")
-	for range 200 {
-		b := make([]byte, rng.Intn(80))
-		for i := range b {
-			b[i] = alphabet[rng.Intn(len(alphabet))]
-		}
-		inputs = append(inputs, string(b))
-	}
+	inputs := syntaxtest.Samples()
 	for _, name := range Languages() {
 		for _, code := range inputs {
 			spans, ok := Tokenize(code, name)

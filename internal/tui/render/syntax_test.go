@@ -1,7 +1,6 @@
 package render
 
 import (
-	"math/rand"
 	"sort"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/pi-go/pi-go/internal/syntax"
+	"github.com/pi-go/pi-go/internal/syntax/syntaxtest"
 	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
@@ -17,18 +17,7 @@ import (
 // line closing its styles.
 func TestHighlightIsLossless(t *testing.T) {
 	th := theme.Dark(termenv.ANSI256)
-	inputs := []string{"", "\n", "\n\n", "x", "\"unterminated", "'", "`", "/* open", "<!-- open", "<a b=\"c", "'\\",
-		"#", "$", "${", "@", "r#\"", "\"\"\"", "---\n+++\n@@", "a: |\n  b\n", "[x", "```", "日本語 \"文字列\" // 注釈",
-		"\t\tindented\ttabs", "\\", "{\"a\": [1, {\"b\": null}]}"}
-	rng := rand.New(rand.NewSource(1))
-	alphabet := []byte("abcXYZ019 \t\n\"'`#$@{}[]()<>!-+*/=;:,.\\|&%?~_^")
-	for range 200 {
-		b := make([]byte, rng.Intn(80))
-		for i := range b {
-			b[i] = alphabet[rng.Intn(len(alphabet))]
-		}
-		inputs = append(inputs, string(b))
-	}
+	inputs := syntaxtest.Samples()
 	names := syntax.Languages()
 	sort.Strings(names)
 	for _, name := range names {
