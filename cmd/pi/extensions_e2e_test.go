@@ -79,25 +79,31 @@ func TestAnyLanguageExtensionsInPrintMode(t *testing.T) {
 	if got := strings.Join(tools, ","); !strings.Contains(got, "word_count") || !strings.Contains(got, "reverse") {
 		t.Fatalf("declared tools: %s", got)
 	}
-	results := map[string]string{}
-	for _, m := range requestMessages(t, p.server, 2) {
-		if m["role"] == "tool" {
-			results[m["tool_call_id"].(string)] = contentText(m["content"])
-		}
-	}
-	want := map[string]string{
+	checkToolResults(t, p.server, 2, map[string]string{
 		"c1": "goext: rm -rf is not allowed",
 		"c2": "3 words",
 		"c3": "cba",
 		"c4": "python-guard: .env files are protected",
+	})
+	if _, err := os.Stat(filepath.Join(p.dir, "secrets.env")); err == nil {
+		t.Error("the blocked write happened")
+	}
+}
+
+// checkToolResults checks that the tool results the model got in request n (1-based) contain the
+// texts of want, by tool call id.
+func checkToolResults(t *testing.T, server *openaitest.Server, n int, want map[string]string) {
+	t.Helper()
+	results := map[string]string{}
+	for _, m := range requestMessages(t, server, n) {
+		if m["role"] == "tool" {
+			results[m["tool_call_id"].(string)] = contentText(m["content"])
+		}
 	}
 	for id, text := range want {
 		if !strings.Contains(results[id], text) {
 			t.Errorf("result of %s = %q, want %q", id, results[id], text)
 		}
-	}
-	if _, err := os.Stat(filepath.Join(p.dir, "secrets.env")); err == nil {
-		t.Error("the blocked write happened")
 	}
 }
 

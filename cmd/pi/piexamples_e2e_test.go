@@ -20,6 +20,18 @@ type piExamples struct {
 	node, pkg string
 }
 
+// testCacheDir is where `make deps` puts Node and pi: PI_GO_TEST_CACHE, default $HOME/.cache/pi-go-test.
+func testCacheDir() string {
+	if cache := os.Getenv("PI_GO_TEST_CACHE"); cache != "" {
+		return cache
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".cache", "pi-go-test")
+}
+
 func findPiExamples(t *testing.T, version string) piExamples {
 	t.Helper()
 	var candidates []piExamples
@@ -29,12 +41,7 @@ func findPiExamples(t *testing.T, version string) piExamples {
 			candidates = append(candidates, piExamples{pi.node, pi.pkg})
 		}
 	case "0.73.1":
-		cache := os.Getenv("PI_GO_TEST_CACHE")
-		if cache == "" {
-			if home, err := os.UserHomeDir(); err == nil {
-				cache = filepath.Join(home, ".cache", "pi-go-test")
-			}
-		}
+		cache := testCacheDir()
 		node, _ := exec.LookPath("node")
 		const pkg = "node_modules/@mariozechner/pi-coding-agent"
 		candidates = append(candidates, piExamples{node, filepath.Join(cache, "pi-0.73.1", pkg)},
@@ -127,25 +134,14 @@ func testPiExamples(t *testing.T, pi piExamples) {
 	if got := contentText(first[len(first)-1]["content"]); got != "Respond briefly in 1-2 sentences: what changed" {
 		t.Errorf("transformed prompt: %q", got)
 	}
-	results := map[string]string{}
-	for _, m := range requestMessages(t, p.server, 2) {
-		if m["role"] == "tool" {
-			results[m["tool_call_id"].(string)] = contentText(m["content"])
-		}
-	}
-	want := map[string]string{
+	checkToolResults(t, p.server, 2, map[string]string{
 		"gate":      "Blocked by user",
 		"protected": `Path ".env" is protected`,
 		"hello":     "Hello, Ada!",
 		"todo":      "Added todo #1: ship it",
 		"override":  "Access denied",
 		"read":      "alpha",
-	}
-	for id, text := range want {
-		if !strings.Contains(results[id], text) {
-			t.Errorf("result of %s = %q, want %q", id, results[id], text)
-		}
-	}
+	})
 	if data, _ := os.ReadFile(filepath.Join(p.dir, ".env")); string(data) != "SECRET=1\n" {
 		t.Errorf(".env was written: %q", data)
 	}

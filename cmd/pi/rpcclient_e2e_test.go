@@ -47,12 +47,7 @@ type pi16Install struct {
 // team's machines). It says what it tried when nothing is found.
 func findPi16() (pi16Install, string) {
 	arch := map[string]string{"amd64": "x64", "arm64": "arm64"}[runtime.GOARCH]
-	cache := os.Getenv("PI_GO_TEST_CACHE")
-	if cache == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			cache = filepath.Join(home, ".cache", "pi-go-test")
-		}
-	}
+	cache := testCacheDir()
 	const pkgPath = "node_modules/@earendil-works/pi-coding-agent"
 	nodePath := "node_modules/node-" + runtime.GOOS + "-" + arch + "/bin/node"
 	candidates := []pi16Install{

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The test binary doubles as a protocol extension: TestMain runs fakeExtension instead of the tests
@@ -20,7 +21,8 @@ func TestMain(m *testing.M) {
 }
 
 // fakeExtension: "ok" registers a tool, a command and tool_call/input handlers; "hang" registers and
-// then never answers; "crash" exits on its first event; "silent" never registers.
+// then never answers; "crash" exits on its first event; "silent" never registers; "deaf" registers
+// and then stops reading its input. On shutdown it creates the file PI_GO_FAKE_SHUTDOWN names.
 func fakeExtension(mode string) {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, 1<<20)
@@ -43,6 +45,9 @@ func fakeExtension(mode string) {
 		"commands": []any{map[string]any{"name": "ask", "description": "asks"}},
 		"flags":    []any{map[string]any{"name": "fake-flag", "type": "string"}},
 	})
+	if mode == "deaf" {
+		time.Sleep(time.Hour) // killed with its process group when the host closes
+	}
 	nextReq := 0
 	for in.Scan() {
 		var m map[string]any
@@ -110,6 +115,9 @@ func fakeExtension(mode string) {
 			// "hang" tools end when cancelled: answer the cancelled call with an error.
 			send(map[string]any{"type": "result", "id": id, "error": "aborted"})
 		case "shutdown":
+			if mark := os.Getenv("PI_GO_FAKE_SHUTDOWN"); mark != "" {
+				_ = os.WriteFile(mark, nil, 0o644)
+			}
 			return
 		}
 	}

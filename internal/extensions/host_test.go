@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -187,5 +188,46 @@ func TestCloseDuringTheStartDoesNotWaitForIt(t *testing.T) {
 	}
 	if log.text() != "" {
 		t.Fatalf("closing is not the extension's failure: %s", log.text())
+	}
+}
+
+// Close delivers shutdown after whatever was queued before it, so the extension sees it (pi's
+// session_shutdown) rather than only the end of its input.
+func TestCloseSendsShutdownAfterQueuedLines(t *testing.T) {
+	mark := filepath.Join(t.TempDir(), "shutdown")
+	t.Setenv("PI_GO_FAKE_SHUTDOWN", mark)
+	h, _ := fakeHost(t, "ok", Config{})
+	if err := h.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 {
+		h.Notify("turn_end", map[string]any{"type": "turn_end", "turnIndex": i})
+	}
+	h.Close()
+	if _, err := os.Stat(mark); err != nil {
+		t.Fatalf("the extension never saw shutdown: %v", err)
+	}
+}
+
+// A child that stops reading its input holds neither the events sent to it nor Close.
+func TestDeafExtensionBlocksNothing(t *testing.T) {
+	h, _ := fakeHost(t, "deaf", Config{})
+	if err := h.Wait(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		payload := map[string]any{"type": "turn_end", "text": strings.Repeat("x", 4096)}
+		for range 1000 { // far more than a pipe holds
+			h.Notify("turn_end", payload)
+		}
+		h.Close()
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		killGroup(h.procs[0].cmd) // lets the blocked goroutine and the cleanup's Close end
+		t.Fatal("sending to an extension that does not read blocked the host")
 	}
 }

@@ -26,8 +26,9 @@ var ErrTimeout = errors.New("extension did not answer in time")
 // its own goroutine; ctx ends when the process does. A method without an answer returns nil.
 type RequestHandler func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
 
-// process is one extension process and its end of the protocol. Writes are queued so a child that
-// stops reading never blocks pi-go; reads happen on one goroutine that routes results to their calls.
+// process is one extension process and its end of the protocol. Writes are queued without bound so
+// a child that stops reading never blocks pi-go (its calls time out; Close kills it); reads happen on
+// one goroutine that routes results to their calls.
 type process struct {
 	path    string // the executable or, for the sidecar, a name for errors
 	cmd     *exec.Cmd
@@ -35,8 +36,10 @@ type process struct {
 	handler RequestHandler
 	onError func(ExtensionError)
 
-	out     chan []byte // lines to write, drained by writeLoop
-	closing chan struct{}
+	outMu   sync.Mutex
+	out     [][]byte      // lines to write, in order, taken by writeLoop
+	wake    chan struct{} // (capacity 1) tells writeLoop that out has lines
+	closing chan struct{} // closed by close after it queued shutdown: writeLoop writes out, then ends stdin
 	done    chan struct{} // closed when the child has exited and the reader has stopped
 	exitErr error         // why, set before done is closed
 
@@ -81,7 +84,7 @@ func startProcess(argv []string, env []string, dir string, init hostMessage, han
 		stdin:    stdin,
 		handler:  handler,
 		onError:  onError,
-		out:      make(chan []byte, 64),
+		wake:     make(chan struct{}, 1),
 		closing:  make(chan struct{}),
 		done:     make(chan struct{}),
 		calls:    map[int64]*call{},
@@ -113,33 +116,57 @@ func (p *process) awaitRegister(ctx context.Context) (extMessage, error) {
 	}
 }
 
-// send queues one message. After the process has gone it is dropped.
+// send queues one message; it never waits for the child. After the process has gone it is dropped.
 func (p *process) send(m hostMessage) {
 	line, err := json.Marshal(m)
 	if err != nil {
 		p.reportf("", "encode %s: %v", m.Type, err)
 		return
 	}
-	line = append(line, '\n')
 	select {
-	case p.out <- line:
 	case <-p.done:
+		return
+	default:
+	}
+	p.outMu.Lock()
+	p.out = append(p.out, append(line, '\n'))
+	p.outMu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default: // writeLoop has been woken already and will take this line too
 	}
 }
 
+// writeLoop owns stdin: it writes the queued lines in order and, once close has queued shutdown,
+// writes what is left (shutdown last) and closes stdin.
 func (p *process) writeLoop() {
 	for {
 		select {
-		case line := <-p.out:
+		case <-p.wake:
+		case <-p.closing:
+		case <-p.done:
+			return
+		}
+		// Seen before the queue is taken: a closing seen here has its shutdown in the queue.
+		closing := false
+		select {
+		case <-p.closing:
+			closing = true
+		default:
+		}
+		p.outMu.Lock()
+		lines := p.out
+		p.out = nil
+		p.outMu.Unlock()
+		for _, line := range lines {
 			if _, err := p.stdin.Write(line); err != nil {
 				// The reader sees the exit and fails the calls; stop writing.
 				<-p.done
 				return
 			}
-		case <-p.closing:
+		}
+		if closing {
 			_ = p.stdin.Close()
-			return
-		case <-p.done:
 			return
 		}
 	}

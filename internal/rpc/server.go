@@ -36,7 +36,8 @@ type ServeOptions struct {
 
 // ExtensionUI connects extensions to the client: Attach gives it the function that writes its
 // records (extension_ui_request, extension_error) among the responses and events, before the first
-// command is read; Response receives every extension_ui_response line as the client sent it.
+// command is read; Response receives every extension_ui_response line as the client sent it (the
+// line's bytes are reused after Response returns: it copies what it keeps).
 type ExtensionUI interface {
 	Attach(write func(record json.RawMessage))
 	Response(line []byte)
@@ -184,7 +185,7 @@ func (s *server) takeUIResponse(data []byte) bool {
 	if json.Unmarshal(data, &rec) != nil || rec.Type != "extension_ui_response" {
 		return false
 	}
-	s.extUI.Response(bytes.Clone(data))
+	s.extUI.Response(data)
 	return true
 }
 
