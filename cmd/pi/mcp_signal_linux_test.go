@@ -15,27 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/pi-go/pi-go/internal/provider/openaitest"
 )
-
-// waitExit waits for pid to exit through a pidfd (readable once it has), at most 30 s.
-func waitExit(t *testing.T, pid int) bool {
-	t.Helper()
-	fd, err := unix.PidfdOpen(pid, 0)
-	if err != nil {
-		return errors.Is(err, unix.ESRCH)
-	}
-	defer unix.Close(fd)
-	for {
-		n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 30_000)
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		return err == nil && n == 1
-	}
-}
 
 // A stdio MCP server and what it started die with pi-go when the terminal goes away (SIGHUP), even
 // while a call to it is running.
@@ -79,6 +60,7 @@ func TestMCPServersDieWithPiOnSIGHUP(t *testing.T) {
 		t.Fatal(err)
 	}
 	child, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	childExit := openPidfd(t, child) // before the signal: the child is alive, its pid not reused
 	t0 := time.Now()
 	t.Logf("spawned after %s", time.Since(start))
 	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
@@ -91,7 +73,7 @@ func TestMCPServersDieWithPiOnSIGHUP(t *testing.T) {
 		t.Fatalf("pi exit: %v", err)
 	}
 	t.Logf("pi exited %s after SIGHUP", time.Since(t0))
-	if !waitExit(t, child) {
+	if _, ok := awaitPidfd(childExit, 30*time.Second); !ok {
 		t.Fatalf("the MCP server's child %d outlived pi", child)
 	}
 }

@@ -15,7 +15,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pi-go/pi-go/internal/config"
+	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/mcp"
+	"github.com/pi-go/pi-go/internal/provider"
 )
 
 // `pi mcp` adds, removes and checks MCP servers and signs in to them without a session, as pi 1.6
@@ -240,38 +242,11 @@ func parsePairs(e *mcpEnv, option string, pairs []string) (map[string]string, bo
 	return out, true
 }
 
-// orderedEntry builds a server entry with keys in pi's order.
-type orderedEntry struct {
-	keys   []string
-	values map[string]any
-}
-
-func (o *orderedEntry) set(k string, v any) {
-	if o.values == nil {
-		o.values = map[string]any{}
-	}
-	o.keys = append(o.keys, k)
-	o.values[k] = v
-}
-
-func (o *orderedEntry) MarshalJSON() ([]byte, error) {
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, k := range o.keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		key, _ := json.Marshal(k)
-		val, err := json.Marshal(o.values[k])
-		if err != nil {
-			return nil, err
-		}
-		b.Write(key)
-		b.WriteByte(':')
-		b.Write(val)
-	}
-	b.WriteByte('}')
-	return []byte(b.String()), nil
+// setJS sets key to v written as JSON.stringify writes it (v is a string, number, list or map, which
+// always encode).
+func setJS(o *jsonx.Object, key string, v any) {
+	data, _ := provider.MarshalJS(v)
+	o.Set(key, data)
 }
 
 func mcpAdd(e *mcpEnv, args []string, projectFile string) int {
@@ -307,7 +282,7 @@ func mcpAdd(e *mcpEnv, args []string, projectFile string) int {
 			return 1
 		}
 	}
-	entry := &orderedEntry{}
+	entry := jsonx.NewObject()
 	if hasURL {
 		headers, ok := parsePairs(e, "header", opts.lists["header"])
 		if !ok {
@@ -316,11 +291,11 @@ func mcpAdd(e *mcpEnv, args []string, projectFile string) int {
 		if v, ok := opts.values["bearer-token-env-var"]; ok {
 			headers["Authorization"] = "Bearer ${" + v + "}"
 		}
-		entry.set("url", rawURL)
+		setJS(entry, "url", rawURL)
 		if len(headers) > 0 {
-			entry.set("headers", headers)
+			setJS(entry, "headers", headers)
 		}
-		oauth := &orderedEntry{}
+		oauth := jsonx.NewObject()
 		for _, f := range [][2]string{{"oauth-client-id", "clientId"}, {"oauth-client-secret", "clientSecret"}, {"oauth-callback-port", "callbackPort"}, {"oauth-client-name", "clientName"}, {"oauth-client-registration", "clientRegistration"}} {
 			if v, ok := opts.values[f[0]]; ok {
 				if f[1] == "callbackPort" {
@@ -329,36 +304,36 @@ func mcpAdd(e *mcpEnv, args []string, projectFile string) int {
 						e.fail("server %q: oauth.callbackPort must be a port number", name)
 						return 1
 					}
-					oauth.set(f[1], n)
+					setJS(oauth, f[1], n)
 					continue
 				}
-				oauth.set(f[1], v)
+				setJS(oauth, f[1], v)
 			}
 		}
-		if len(oauth.keys) > 0 {
-			entry.set("oauth", oauth)
+		if oauth.Len() > 0 {
+			setJS(entry, "oauth", oauth)
 		}
 	} else {
 		env, ok := parsePairs(e, "env", opts.lists["env"])
 		if !ok {
 			return 1
 		}
-		entry.set("command", command[0])
+		setJS(entry, "command", command[0])
 		if len(command) > 1 {
-			entry.set("args", command[1:])
+			setJS(entry, "args", command[1:])
 		}
 		if len(env) > 0 {
-			entry.set("env", env)
+			setJS(entry, "env", env)
 		}
 		if v, ok := opts.values["cwd"]; ok {
-			entry.set("cwd", v)
+			setJS(entry, "cwd", v)
 		}
 	}
 	if v, ok := opts.values["exposure"]; ok {
-		entry.set("exposure", v)
+		setJS(entry, "exposure", v)
 	}
 	if v, ok := opts.values["description"]; ok {
-		entry.set("description", v)
+		setJS(entry, "description", v)
 	}
 	data, err := entry.MarshalJSON()
 	if err != nil {

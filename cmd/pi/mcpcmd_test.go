@@ -30,7 +30,7 @@ func TestMCPAddRemoveKeepOtherContent(t *testing.T) {
 	if code := runMCP(context.Background(), e, []string{"add", "fs", "--env", "KEY=${TOKEN}", "--", "npx", "-y", "server-filesystem", "--flag"}); code != 0 {
 		t.Fatalf("add: %d %s", code, errb)
 	}
-	if code := runMCP(context.Background(), e, []string{"add", "docs", "--url", "https://example.com/mcp", "--bearer-token-env-var", "DOCS_TOKEN", "--description", "Docs", "--exposure", "direct"}); code != 0 {
+	if code := runMCP(context.Background(), e, []string{"add", "docs", "--url", "https://example.com/mcp?a=1&b=2", "--bearer-token-env-var", "DOCS_TOKEN", "--description", "Docs", "--exposure", "direct"}); code != 0 {
 		t.Fatalf("add url: %d %s", code, errb)
 	}
 	data, _ := os.ReadFile(path)
@@ -44,7 +44,8 @@ func TestMCPAddRemoveKeepOtherContent(t *testing.T) {
 	if got := string(cfg.MCPServers["fs"]); !strings.Contains(got, `"command": "npx"`) || !strings.Contains(got, `"--flag"`) || !strings.Contains(got, `"KEY": "${TOKEN}"`) {
 		t.Fatalf("fs = %s", got)
 	}
-	if got := string(cfg.MCPServers["docs"]); !strings.Contains(got, `"Authorization": "Bearer ${DOCS_TOKEN}"`) || !strings.Contains(got, `"exposure": "direct"`) {
+	if got := string(cfg.MCPServers["docs"]); !strings.Contains(got, `"Authorization": "Bearer ${DOCS_TOKEN}"`) || !strings.Contains(got, `"exposure": "direct"`) ||
+		!strings.Contains(got, `"url": "https://example.com/mcp?a=1&b=2"`) { // & as JSON.stringify writes it, not \u0026
 		t.Fatalf("docs = %s", got)
 	}
 	if !strings.Contains(string(data), "    \"mcpServers\"") || !strings.Contains(out.String(), `Added global MCP server "fs" in `+path+".") {

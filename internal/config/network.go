@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // DefaultMaxAgentDelay is retry.maxAgentDelayMs's default (pi 1.6).
@@ -92,13 +94,13 @@ func (m *SettingsManager) TimeoutWarnings() []string {
 	var out []string
 	for _, f := range []struct {
 		path string
-		obj  *orderedObject
+		obj  *jsonx.Object
 	}{{m.globalPath, m.global}, {m.projectPath, m.project}} {
 		if f.obj == nil {
 			continue
 		}
 		for _, key := range timeoutKeys {
-			raw, ok := f.obj.get(key)
+			raw, ok := f.obj.Get(key)
 			if !ok {
 				continue
 			}

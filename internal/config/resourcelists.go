@@ -1,5 +1,7 @@
 package config
 
+import "github.com/pi-go/pi-go/internal/jsonx"
+
 // ResourceLists are the skills and prompts entries of one settings file: paths, relative to that
 // file's directory (the agent directory, or the project's .pi), and filters (globs, !, +, -).
 type ResourceLists struct {
@@ -23,8 +25,8 @@ func (m *SettingsManager) ResourceLists() (global, project ResourceLists) {
 	return global, project
 }
 
-func resourceListsOf(obj *orderedObject) ResourceLists {
-	values, _ := obj.toMap()
+func resourceListsOf(obj *jsonx.Object) ResourceLists {
+	values, _ := toMap(obj)
 	strs := func(key string) []string {
 		list, _ := values[key].([]any)
 		var out []string

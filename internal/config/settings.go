@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // Settings is the merged view of the global and the project settings.json: every key of pi 1.6.0's
@@ -253,8 +255,8 @@ type SettingsManager struct {
 	mu          sync.Mutex
 	globalPath  string
 	projectPath string
-	global      *orderedObject
-	project     *orderedObject
+	global      *jsonx.Object
+	project     *jsonx.Object
 	globalErr   error
 	projectErr  error
 	// typeErrs are the values of the wrong type in either file: reported, and left out of the
@@ -285,16 +287,16 @@ func (m *SettingsManager) readFiles() {
 	m.typeErrs = nil
 	for _, f := range []struct {
 		path string
-		obj  *orderedObject
+		obj  *jsonx.Object
 	}{{m.globalPath, m.global}, {m.projectPath, m.project}} {
-		values, _ := f.obj.toMap()
+		values, _ := toMap(f.obj)
 		_, problems := checkObject(values, settingsType, "")
 		for _, p := range problems {
 			m.typeErrs = append(m.typeErrs, fmt.Errorf("%s: %s (ignored)", f.path, p))
 		}
 	}
 	for _, k := range globalOnlyKeys {
-		if _, ok := m.project.get(k); ok {
+		if _, ok := m.project.Get(k); ok {
 			m.typeErrs = append(m.typeErrs, fmt.Errorf("%s: %s can only be set in %s (ignored)", m.projectPath, k, m.globalPath))
 		}
 	}
@@ -314,24 +316,24 @@ func (m *SettingsManager) Reload() []error {
 
 // InMemorySettings returns a manager that never touches the disk (tests, --no-session style runs).
 func InMemorySettings(s Settings) *SettingsManager {
-	m := &SettingsManager{global: newOrderedObject(), project: newOrderedObject(), merged: s}
+	m := &SettingsManager{global: jsonx.NewObject(), project: jsonx.NewObject(), merged: s}
 	return m
 }
 
-func loadSettingsFile(path string) (*orderedObject, error) {
+func loadSettingsFile(path string) (*jsonx.Object, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return newOrderedObject(), nil
+		return jsonx.NewObject(), nil
 	}
 	if err != nil {
-		return newOrderedObject(), fmt.Errorf("settings %s: %w", path, err)
+		return jsonx.NewObject(), fmt.Errorf("settings %s: %w", path, err)
 	}
 	if len(strings.TrimSpace(string(data))) == 0 {
-		return newOrderedObject(), nil
+		return jsonx.NewObject(), nil
 	}
-	obj, err := parseOrderedObject(data)
+	obj, err := jsonx.ParseObject(data)
 	if err != nil {
-		return newOrderedObject(), fmt.Errorf("settings %s: invalid JSON: %w", path, err)
+		return jsonx.NewObject(), fmt.Errorf("settings %s: invalid JSON: %w", path, err)
 	}
 	migrateSettings(obj)
 	return obj, nil
@@ -340,60 +342,60 @@ func loadSettingsFile(path string) (*orderedObject, error) {
 // migrateSettings applies pi 1.6's migrations (SettingsManager.migrateSettings): queueMode →
 // steeringMode and boolean websockets → transport when the new key is not set, the old skills object
 // → the skills array (and enableSkillCommands), retry.maxDelayMs → retry.provider.maxRetryDelayMs.
-func migrateSettings(obj *orderedObject) {
-	if v, ok := obj.get("queueMode"); ok && isJSONString(v) {
-		if _, has := obj.get("steeringMode"); !has {
-			obj.set("steeringMode", v)
-			obj.delete("queueMode")
+func migrateSettings(obj *jsonx.Object) {
+	if v, ok := obj.Get("queueMode"); ok && isJSONString(v) {
+		if _, has := obj.Get("steeringMode"); !has {
+			obj.Set("steeringMode", v)
+			obj.Delete("queueMode")
 		}
 	}
-	if v, ok := obj.get("websockets"); ok {
+	if v, ok := obj.Get("websockets"); ok {
 		var b bool
-		if _, has := obj.get("transport"); !has && json.Unmarshal(v, &b) == nil {
+		if _, has := obj.Get("transport"); !has && json.Unmarshal(v, &b) == nil {
 			if b {
-				obj.set("transport", json.RawMessage(`"websocket"`))
+				obj.Set("transport", json.RawMessage(`"websocket"`))
 			} else {
-				obj.set("transport", json.RawMessage(`"sse"`))
+				obj.Set("transport", json.RawMessage(`"sse"`))
 			}
-			obj.delete("websockets")
+			obj.Delete("websockets")
 		}
 	}
-	if v, ok := obj.get("skills"); ok {
-		if old, err := parseOrderedObject(v); err == nil {
-			if enable, ok := old.get("enableSkillCommands"); ok {
-				if _, has := obj.get("enableSkillCommands"); !has {
-					obj.set("enableSkillCommands", enable)
+	if v, ok := obj.Get("skills"); ok {
+		if old, err := jsonx.ParseObject(v); err == nil {
+			if enable, ok := old.Get("enableSkillCommands"); ok {
+				if _, has := obj.Get("enableSkillCommands"); !has {
+					obj.Set("enableSkillCommands", enable)
 				}
 			}
 			var dirs []json.RawMessage
-			if raw, ok := old.get("customDirectories"); ok && json.Unmarshal(raw, &dirs) == nil && len(dirs) > 0 {
-				obj.set("skills", raw)
+			if raw, ok := old.Get("customDirectories"); ok && json.Unmarshal(raw, &dirs) == nil && len(dirs) > 0 {
+				obj.Set("skills", raw)
 			} else {
-				obj.delete("skills")
+				obj.Delete("skills")
 			}
 		}
 	}
-	if v, ok := obj.get("retry"); ok {
-		if retry, err := parseOrderedObject(v); err == nil {
-			if old, ok := retry.get("maxDelayMs"); ok {
+	if v, ok := obj.Get("retry"); ok {
+		if retry, err := jsonx.ParseObject(v); err == nil {
+			if old, ok := retry.Get("maxDelayMs"); ok {
 				var n float64
 				if json.Unmarshal(old, &n) == nil {
-					prov := newOrderedObject()
-					if raw, ok := retry.get("provider"); ok {
-						if p, err := parseOrderedObject(raw); err == nil {
+					prov := jsonx.NewObject()
+					if raw, ok := retry.Get("provider"); ok {
+						if p, err := jsonx.ParseObject(raw); err == nil {
 							prov = p
 						}
 					}
-					if cur, ok := prov.get("maxRetryDelayMs"); !ok || string(cur) == "null" {
-						prov.set("maxRetryDelayMs", old)
-						if raw, err := prov.marshalCompact(); err == nil {
-							retry.set("provider", raw)
+					if cur, ok := prov.Get("maxRetryDelayMs"); !ok || string(cur) == "null" {
+						prov.Set("maxRetryDelayMs", old)
+						if raw, err := prov.MarshalJSON(); err == nil {
+							retry.Set("provider", raw)
 						}
 					}
 				}
-				retry.delete("maxDelayMs")
-				if raw, err := retry.marshalCompact(); err == nil {
-					obj.set("retry", raw)
+				retry.Delete("maxDelayMs")
+				if raw, err := retry.MarshalJSON(); err == nil {
+					obj.Set("retry", raw)
 				}
 			}
 		}
@@ -411,11 +413,11 @@ func isJSONString(raw json.RawMessage) bool {
 // out, so the other file's value or the default applies; the global-only keys are read from the
 // global file alone, and an untrusted project's file not at all.
 func (m *SettingsManager) remerge() {
-	g, _ := m.global.toMap()
+	g, _ := toMap(m.global)
 	g, _ = checkObject(g, settingsType, "")
 	merged := g
 	if !m.projectIgnored {
-		p, _ := m.project.toMap()
+		p, _ := toMap(m.project)
 		p, _ = checkObject(p, settingsType, "")
 		for _, k := range globalOnlyKeys {
 			delete(p, k)
@@ -551,7 +553,7 @@ func (m *SettingsManager) Set(key string, value any) error {
 			return err
 		}
 		applyKey(current, key, raw)
-		data, err := current.marshalIndent()
+		data, err := current.MarshalIndent("  ")
 		if err != nil {
 			return err
 		}
@@ -559,25 +561,33 @@ func (m *SettingsManager) Set(key string, value any) error {
 	})
 }
 
-func applyKey(obj *orderedObject, key string, raw json.RawMessage) {
+func applyKey(obj *jsonx.Object, key string, raw json.RawMessage) {
 	parent, child, nested := strings.Cut(key, ".")
 	if !nested {
-		obj.set(key, raw)
+		obj.Set(key, raw)
 		return
 	}
-	inner := newOrderedObject()
-	if cur, ok := obj.get(parent); ok {
-		if parsed, err := parseOrderedObject(cur); err == nil {
+	inner := jsonx.NewObject()
+	if cur, ok := obj.Get(parent); ok {
+		if parsed, err := jsonx.ParseObject(cur); err == nil {
 			inner = parsed
 		}
 	}
-	inner.set(child, raw)
-	data, err := inner.marshalIndent()
-	if err != nil {
-		return
+	inner.Set(child, raw)
+	if data, err := inner.MarshalJSON(); err == nil {
+		obj.Set(parent, data)
 	}
-	var compact json.RawMessage
-	if err := json.Unmarshal(data, &compact); err == nil {
-		obj.set(parent, compact)
+}
+
+// toMap converts a settings object into a generic map for merging.
+func toMap(obj *jsonx.Object) (map[string]any, error) {
+	out := map[string]any{}
+	for k, raw := range obj.All() {
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return nil, fmt.Errorf("value of %q: %w", k, err)
+		}
+		out[k] = v
 	}
+	return out, nil
 }

@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // Exposure says how a server's tools reach the model (pi 1.6's docs/mcp.md, "Control tool exposure").
@@ -141,7 +143,7 @@ type Server struct {
 	// Override is the project mcp.json that overrides enabled/exposure/toolExposure, if any.
 	Override string
 	// raw is the merged entry, kept so a project override can be applied on top of it.
-	raw *object
+	raw *jsonx.Object
 }
 
 // Config is what the mcp.json files configure.
@@ -201,17 +203,17 @@ func (c *Config) readFile(path string, scope Scope) {
 		return
 	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	top, err := parseObject(data)
+	top, err := jsonx.ParseObject(data)
 	if err != nil {
 		c.errorf("%s: %w", path, err)
 		return
 	}
-	serversRaw, hasServers := top.get("mcpServers")
-	if hasServers && !isObject(serversRaw) {
+	serversRaw, hasServers := top.Get("mcpServers")
+	if hasServers && !jsonx.IsObject(serversRaw) {
 		c.errorf(`%s: expected an object with an "mcpServers" object`, path)
 		return
 	}
-	if raw, ok := top.get("autoEnableCodemode"); ok {
+	if raw, ok := top.Get("autoEnableCodemode"); ok {
 		var b bool
 		if err := json.Unmarshal(raw, &b); err != nil {
 			c.errorf("%s: autoEnableCodemode must be a boolean", path)
@@ -222,21 +224,21 @@ func (c *Config) readFile(path string, scope Scope) {
 	if !hasServers {
 		return
 	}
-	servers, err := parseObject(serversRaw)
+	servers, err := jsonx.ParseObject(serversRaw)
 	if err != nil {
 		c.errorf("%s: mcpServers: %w", path, err)
 		return
 	}
-	for _, name := range servers.keys {
-		c.readEntry(path, scope, name, servers.values[name])
+	for name, raw := range servers.All() {
+		c.readEntry(path, scope, name, raw)
 	}
 }
 
 func (c *Config) readEntry(path string, scope Scope, name string, raw json.RawMessage) {
-	var entry *object
-	if isObject(raw) {
+	var entry *jsonx.Object
+	if jsonx.IsObject(raw) {
 		var err error
-		if entry, err = parseObject(raw); err != nil {
+		if entry, err = jsonx.ParseObject(raw); err != nil {
 			c.errorf("%s: server %q: %w", path, name, err)
 			return
 		}
@@ -247,15 +249,15 @@ func (c *Config) readEntry(path string, scope Scope, name string, raw json.RawMe
 			c.errorf(`%s: server %q needs "command" or "url", or a global server to override`, path, name)
 			return
 		}
-		for _, k := range entry.keys {
+		for k := range entry.All() {
 			if !slices.Contains(overrideKeys, k) {
 				c.errorf("%s: server %q: an override can only set %s", path, name, strings.Join(overrideKeys, ", "))
 				return
 			}
 		}
-		merged := base.raw.clone()
-		for _, k := range entry.keys {
-			merged.set(k, entry.values[k])
+		merged := base.raw.Clone()
+		for k, v := range entry.All() {
+			merged.Set(k, v)
 		}
 		cfg, err := validateServer(name, merged)
 		if err != nil {
@@ -291,8 +293,8 @@ func (c *Config) readEntry(path string, scope Scope, name string, raw json.RawMe
 
 // isOverride reports whether an entry overrides a server defined elsewhere: it has no command, url
 // or type.
-func isOverride(entry *object) bool {
-	return !entry.has("command") && !entry.has("url") && !entry.has("type")
+func isOverride(entry *jsonx.Object) bool {
+	return !entry.Has("command") && !entry.Has("url") && !entry.Has("type")
 }
 
 var errNoTransport = errors.New(`needs either "command" (stdio) or "url" (streamable HTTP)`)
@@ -301,7 +303,7 @@ var serverNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 // validateServer checks one entry with pi 1.6's rules and messages (validateMcpServerConfig of
 // pi-mcp and of the coding agent). entry is nil when the value is not an object.
-func validateServer(name string, entry *object) (*ServerConfig, error) {
+func validateServer(name string, entry *jsonx.Object) (*ServerConfig, error) {
 	if !serverNameRE.MatchString(name) {
 		return nil, fmt.Errorf(`invalid server name %q (use letters, digits, "_" and "-")`, name)
 	}
@@ -319,8 +321,8 @@ func validateServer(name string, entry *object) (*ServerConfig, error) {
 }
 
 // field decodes entry[key] into dst when present, with msg as the error.
-func field(entry *object, key string, dst any, msg string) (bool, error) {
-	raw, ok := entry.get(key)
+func field(entry *jsonx.Object, key string, dst any, msg string) (bool, error) {
+	raw, ok := entry.Get(key)
 	if !ok {
 		return false, nil
 	}
@@ -330,7 +332,7 @@ func field(entry *object, key string, dst any, msg string) (bool, error) {
 	return true, nil
 }
 
-func decodeServer(entry *object) (*ServerConfig, error) {
+func decodeServer(entry *jsonx.Object) (*ServerConfig, error) {
 	cfg := &ServerConfig{Enabled: true}
 	if _, err := field(entry, "enabled", &cfg.Enabled, "enabled must be a boolean"); err != nil {
 		return nil, err
@@ -349,12 +351,12 @@ func decodeServer(entry *object) (*ServerConfig, error) {
 		return nil, errors.New("legacy SSE transport is not supported; use the streamable HTTP URL")
 	}
 	switch {
-	case entry.has("url") && urlErr == nil && (!hasType || typ == "http" || typ == "streamable-http"):
+	case entry.Has("url") && urlErr == nil && (!hasType || typ == "http" || typ == "streamable-http"):
 		cfg.URL = rawURL
 		if err := decodeHTTP(entry, cfg); err != nil {
 			return nil, err
 		}
-	case entry.has("command") && cmdErr == nil && (!hasType || typ == "stdio"):
+	case entry.Has("command") && cmdErr == nil && (!hasType || typ == "stdio"):
 		cfg.Command = command
 		if err := decodeStdio(entry, cfg); err != nil {
 			return nil, err
@@ -368,7 +370,7 @@ func decodeServer(entry *object) (*ServerConfig, error) {
 	return cfg, nil
 }
 
-func decodeStdio(entry *object, cfg *ServerConfig) error {
+func decodeStdio(entry *jsonx.Object, cfg *ServerConfig) error {
 	if _, err := field(entry, "args", &cfg.Args, "args must be an array of strings"); err != nil {
 		return err
 	}
@@ -383,7 +385,7 @@ var loopbackHosts = []string{"localhost", "127.0.0.1", "[::1]", "::1"}
 
 func isLoopback(u *url.URL) bool { return slices.Contains(loopbackHosts, u.Hostname()) }
 
-func decodeHTTP(entry *object, cfg *ServerConfig) error {
+func decodeHTTP(entry *jsonx.Object, cfg *ServerConfig) error {
 	u, err := url.Parse(cfg.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return errors.New("url must be an http or https URL")
@@ -391,8 +393,8 @@ func decodeHTTP(entry *object, cfg *ServerConfig) error {
 	if _, err := field(entry, "headers", &cfg.Headers, "headers must map names to strings"); err != nil {
 		return err
 	}
-	if raw, ok := entry.get("oauth"); ok {
-		if !isObject(raw) {
+	if raw, ok := entry.Get("oauth"); ok {
+		if !jsonx.IsObject(raw) {
 			return errors.New("oauth must be an object")
 		}
 		o, err := decodeOAuth(raw)
@@ -401,7 +403,7 @@ func decodeHTTP(entry *object, cfg *ServerConfig) error {
 		}
 		cfg.OAuth = o
 	}
-	if raw, ok := entry.get("auth"); ok {
+	if raw, ok := entry.Get("auth"); ok {
 		var a struct {
 			Provider string `json:"provider"`
 		}
@@ -417,7 +419,7 @@ func decodeHTTP(entry *object, cfg *ServerConfig) error {
 }
 
 func decodeOAuth(raw json.RawMessage) (*OAuthConfig, error) {
-	obj, err := parseObject(raw)
+	obj, err := jsonx.ParseObject(raw)
 	if err != nil {
 		return nil, fmt.Errorf("oauth: %w", err)
 	}
@@ -444,7 +446,7 @@ func decodeOAuth(raw json.RawMessage) (*OAuthConfig, error) {
 			return nil, errors.New("oauth.callbackUrl and oauth.callbackPort name different ports")
 		}
 	}
-	if obj.has("clientName") && strings.TrimSpace(o.ClientName) == "" {
+	if obj.Has("clientName") && strings.TrimSpace(o.ClientName) == "" {
 		return nil, errors.New("oauth.clientName must be a non-empty string")
 	}
 	switch o.ClientRegistration {
@@ -479,28 +481,28 @@ func exposureList() string {
 	return strings.Join(quoted, ", ")
 }
 
-func decodeExposure(entry *object, cfg *ServerConfig) error {
-	if raw, ok := entry.get("exposure"); ok {
+func decodeExposure(entry *jsonx.Object, cfg *ServerConfig) error {
+	if raw, ok := entry.Get("exposure"); ok {
 		var s string
 		if json.Unmarshal(raw, &s) != nil || !slices.Contains(exposures, Exposure(resolveAlias(s))) {
 			return fmt.Errorf("exposure must be one of %s", exposureList())
 		}
 		cfg.Exposure = Exposure(resolveAlias(s))
 	}
-	raw, ok := entry.get("toolExposure")
+	raw, ok := entry.Get("toolExposure")
 	if !ok {
 		return nil
 	}
-	if !isObject(raw) {
+	if !jsonx.IsObject(raw) {
 		return errors.New("toolExposure must map tool names to exposures")
 	}
-	rules, err := parseObject(raw)
+	rules, err := jsonx.ParseObject(raw)
 	if err != nil {
 		return fmt.Errorf("toolExposure: %w", err)
 	}
-	for _, tool := range rules.keys {
+	for tool, raw := range rules.All() {
 		var s string
-		if json.Unmarshal(rules.values[tool], &s) != nil || !slices.Contains(exposures, Exposure(resolveAlias(s))) {
+		if json.Unmarshal(raw, &s) != nil || !slices.Contains(exposures, Exposure(resolveAlias(s))) {
 			return fmt.Errorf("toolExposure %q must be one of %s", tool, exposureList())
 		}
 		cfg.ToolExposure = append(cfg.ToolExposure, ToolExposureRule{Pattern: tool, Exposure: Exposure(resolveAlias(s))})
@@ -528,10 +530,10 @@ func matchPattern(pattern, name string) bool {
 
 // ValidateEntry checks one server entry (a JSON object) as Load would, for pi mcp add.
 func ValidateEntry(name string, entry json.RawMessage) error {
-	var obj *object
-	if isObject(entry) {
+	var obj *jsonx.Object
+	if jsonx.IsObject(entry) {
 		var err error
-		if obj, err = parseObject(entry); err != nil {
+		if obj, err = jsonx.ParseObject(entry); err != nil {
 			return fmt.Errorf("server %q: %w", name, err)
 		}
 	}

@@ -111,6 +111,22 @@ func (c *conn) notify() {
 	}
 }
 
+// waitOpening waits until the connect in progress, if any, ends, or ctx does (its error).
+func (c *conn) waitOpening(ctx context.Context) error {
+	c.mu.Lock()
+	opening := c.opening
+	c.mu.Unlock()
+	if opening == nil {
+		return nil
+	}
+	select {
+	case <-opening:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // startConnect starts a connect unless one is in progress or the server is connected, and returns
 // the channel closed when the connect in progress ends (nil when connected or unavailable).
 func (c *conn) startConnect() chan struct{} {
@@ -385,7 +401,7 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	cfg := &t.conn.server.Config
 	oauth := cfg.UsesOAuth() && t.conn.env.tokenSource != nil
 	if oauth {
-		token, err := t.conn.env.tokenSource(req.Context(), t.conn.server)
+		token, err := t.conn.env.tokenSource(req.Context(), t.conn.status().Server)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
+	"github.com/pi-go/pi-go/internal/provider"
 )
 
 // Edits of mcp.json change one server's entry and keep everything else as written: other servers,
@@ -24,32 +27,32 @@ type ServerPatch struct {
 // project override of a server defined elsewhere. Defaults are dropped from full entries but kept in
 // overrides, which replace the user's values (pi's updateMcpServerConfig).
 func UpdateServer(path, name string, patch ServerPatch, override bool) error {
-	return editServers(path, func(servers *object) (bool, error) {
-		raw, ok := servers.get(name)
-		var entry *object
+	return editServers(path, func(servers *jsonx.Object) (bool, error) {
+		raw, ok := servers.Get(name)
+		var entry *jsonx.Object
 		switch {
-		case ok && isObject(raw):
+		case ok && jsonx.IsObject(raw):
 			var err error
-			if entry, err = parseObject(raw); err != nil {
+			if entry, err = jsonx.ParseObject(raw); err != nil {
 				return false, fmt.Errorf("%s: server %q: %w", path, name, err)
 			}
 		case !ok && override:
-			entry = newObject()
+			entry = jsonx.NewObject()
 		default:
 			return false, fmt.Errorf("%s does not define MCP server %q", path, name)
 		}
 		keepDefaults := isOverride(entry)
 		if patch.Enabled != nil {
 			if *patch.Enabled && !keepDefaults {
-				entry.delete("enabled")
-			} else if err := entry.setValue("enabled", *patch.Enabled); err != nil {
+				entry.Delete("enabled")
+			} else if err := setJS(entry, "enabled", *patch.Enabled); err != nil {
 				return false, err
 			}
 		}
 		if patch.Exposure != nil {
 			if *patch.Exposure == ExposureCodemode && !keepDefaults {
-				entry.delete("exposure")
-			} else if err := entry.setValue("exposure", *patch.Exposure); err != nil {
+				entry.Delete("exposure")
+			} else if err := setJS(entry, "exposure", *patch.Exposure); err != nil {
 				return false, err
 			}
 		}
@@ -57,7 +60,7 @@ func UpdateServer(path, name string, patch ServerPatch, override bool) error {
 		if err != nil {
 			return false, err
 		}
-		servers.set(name, data)
+		servers.Set(name, data)
 		return true, nil
 	})
 }
@@ -65,9 +68,9 @@ func UpdateServer(path, name string, patch ServerPatch, override bool) error {
 // AddServer adds or replaces name's entry (a JSON object) in path, creating the file when missing.
 // It reports whether an entry was replaced.
 func AddServer(path, name string, entry json.RawMessage) (replaced bool, err error) {
-	err = editServers(path, func(servers *object) (bool, error) {
-		replaced = servers.has(name)
-		servers.set(name, entry)
+	err = editServers(path, func(servers *jsonx.Object) (bool, error) {
+		replaced = servers.Has(name)
+		servers.Set(name, entry)
 		return true, nil
 	})
 	return replaced, err
@@ -78,39 +81,49 @@ func RemoveServer(path, name string) (removed bool, err error) {
 	if _, statErr := os.Stat(path); errors.Is(statErr, fs.ErrNotExist) {
 		return false, nil
 	}
-	err = editServers(path, func(servers *object) (bool, error) {
-		if !servers.has(name) {
+	err = editServers(path, func(servers *jsonx.Object) (bool, error) {
+		if !servers.Has(name) {
 			return false, nil
 		}
-		servers.delete(name)
+		servers.Delete(name)
 		removed = true
 		return true, nil
 	})
 	return removed, err
 }
 
+// setJS sets key to v written as JSON.stringify writes it.
+func setJS(o *jsonx.Object, key string, v any) error {
+	data, err := provider.MarshalJS(v)
+	if err != nil {
+		return err
+	}
+	o.Set(key, data)
+	return nil
+}
+
 var indentRE = regexp.MustCompile(`(?m)^([ \t]+)\S`)
 
 // editServers reads path (empty when missing), lets edit change its mcpServers and writes the file
 // back when edit reports a change, through a temporary file so a crash leaves the old file whole.
-func editServers(path string, edit func(servers *object) (bool, error)) error {
+func editServers(path string, edit func(servers *jsonx.Object) (bool, error)) error {
 	data, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	top := newObject()
+	top := jsonx.NewObject()
 	if len(bytes.TrimSpace(data)) > 0 || err == nil {
-		if top, err = parseObject(data); err != nil {
+		if top, err = jsonx.ParseObject(data); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	servers := newObject()
-	if raw, ok := top.get("mcpServers"); ok {
-		if !isObject(raw) {
+	servers := jsonx.NewObject()
+	if raw, ok := top.Get("mcpServers"); ok {
+		if !jsonx.IsObject(raw) {
 			return fmt.Errorf(`%s: expected an object with an "mcpServers" object`, path)
 		}
-		if servers, err = parseObject(raw); err != nil {
+		if servers, err = jsonx.ParseObject(raw); err != nil {
 			return fmt.Errorf("%s: mcpServers: %w", path, err)
 		}
 	}
@@ -122,15 +135,16 @@ func editServers(path string, edit func(servers *object) (bool, error)) error {
 	if err != nil {
 		return err
 	}
-	top.set("mcpServers", encoded)
+	top.Set("mcpServers", encoded)
 	indent := "  "
 	if m := indentRE.FindSubmatch(data); m != nil {
 		indent = string(m[1])
 	}
-	out, err := top.indented(indent)
+	out, err := top.MarshalIndent(indent)
 	if err != nil {
 		return err
 	}
+	out = append(out, '\n') // pi ends mcp.json with a newline
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}

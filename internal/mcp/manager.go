@@ -145,15 +145,7 @@ func (m *Manager) Status(name string) (Status, error) {
 func (m *Manager) Wait(ctx context.Context) {
 	m.Start()
 	for _, c := range m.snapshot() {
-		c.mu.Lock()
-		opening := c.opening
-		c.mu.Unlock()
-		if opening == nil {
-			continue
-		}
-		select {
-		case <-opening:
-		case <-ctx.Done():
+		if c.waitOpening(ctx) != nil {
 			return
 		}
 	}
@@ -166,18 +158,8 @@ func (m *Manager) WaitDirect(ctx context.Context, timeout time.Duration) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	for _, c := range m.snapshot() {
-		if !c.hasDirectTools() {
-			continue
-		}
-		c.mu.Lock()
-		opening := c.opening
-		c.mu.Unlock()
-		if opening != nil {
-			select {
-			case <-opening:
-			case <-ctx.Done():
-				return
-			}
+		if c.hasDirectTools() && c.waitOpening(ctx) != nil {
+			return
 		}
 	}
 }
@@ -188,15 +170,8 @@ func (m *Manager) Reconnect(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	c.mu.Lock()
-	opening := c.opening
-	c.mu.Unlock()
-	if opening != nil {
-		select {
-		case <-opening:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+	if err := c.waitOpening(ctx); err != nil {
+		return err
 	}
 	c.disconnect(ctx, StateConnecting)
 	_, err = c.client(ctx)
@@ -206,16 +181,10 @@ func (m *Manager) Reconnect(ctx context.Context, name string) error {
 // SetEnabled enables or disables a server for this session and saves the change to the file that
 // defines it (or that overrides it). Disabling disconnects; enabling connects in the background.
 func (m *Manager) SetEnabled(name string, enabled bool) error {
-	c, err := m.conn(name)
+	c, err := m.patchServer(name, ServerPatch{Enabled: &enabled})
 	if err != nil {
 		return err
 	}
-	if err := UpdateServer(m.fileOf(c.server), name, ServerPatch{Enabled: &enabled}, false); err != nil {
-		return err
-	}
-	c.mu.Lock()
-	c.server.Config.Enabled = enabled
-	c.mu.Unlock()
 	if !enabled {
 		c.disconnect(m.ctx, StateDisabled)
 		return nil
@@ -226,26 +195,37 @@ func (m *Manager) SetEnabled(name string, enabled bool) error {
 
 // SetExposure changes a server's exposure for this session and saves it.
 func (m *Manager) SetExposure(name string, e Exposure) error {
-	c, err := m.conn(name)
-	if err != nil {
+	if _, err := m.patchServer(name, ServerPatch{Exposure: &e}); err != nil {
 		return err
 	}
-	if err := UpdateServer(m.fileOf(c.server), name, ServerPatch{Exposure: &e}, false); err != nil {
-		return err
-	}
-	c.mu.Lock()
-	c.server.Config.Exposure = e
-	c.mu.Unlock()
 	m.changed()
 	return nil
 }
 
-// fileOf is the file a change of s is saved to: its project override, else its own file.
-func (m *Manager) fileOf(s Server) string {
-	if s.Override != "" {
-		return s.Override
+// patchServer saves patch to the file that defines name (its project override when it has one,
+// else its own file) and applies it to this session's config of the server.
+func (m *Manager) patchServer(name string, patch ServerPatch) (*conn, error) {
+	c, err := m.conn(name)
+	if err != nil {
+		return nil, err
 	}
-	return s.Source
+	// Source and Override never change after Load; Config is read and written under c.mu.
+	file := c.server.Source
+	if c.server.Override != "" {
+		file = c.server.Override
+	}
+	if err := UpdateServer(file, name, patch, false); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if patch.Enabled != nil {
+		c.server.Config.Enabled = *patch.Enabled
+	}
+	if patch.Exposure != nil {
+		c.server.Config.Exposure = *patch.Exposure
+	}
+	c.mu.Unlock()
+	return c, nil
 }
 
 // Close disconnects every server, stopping stdio servers' process groups, and waits for the
@@ -308,7 +288,7 @@ func (m *Manager) SignIn(ctx context.Context, name string, prompt SignInPrompt) 
 		return fmt.Errorf("MCP server %q does not use OAuth. Only HTTP servers without an Authorization header do.", name)
 	}
 	resolve := func(ctx context.Context, v string) (string, error) { return m.opts.Resolver.Resolve(ctx, v) }
-	if err := m.opts.Credentials.SignIn(ctx, c.server, m.opts.HTTPClient, resolve, prompt); err != nil {
+	if err := m.opts.Credentials.SignIn(ctx, c.status().Server, m.opts.HTTPClient, resolve, prompt); err != nil {
 		return err
 	}
 	return m.Reconnect(ctx, name)

@@ -51,29 +51,28 @@ func TestCloseKillsTheServersProcessGroup(t *testing.T) {
 	wait(t, m)
 	ctx, cancel := context.WithCancel(context.Background())
 	called := make(chan error, 1)
+	spawned := make(chan struct{}, 1)
 	go func() {
-		_, err := m.CallTool(ctx, "spawner", "spawn", nil, func(*sdk.ProgressNotificationParams) {})
+		_, err := m.CallTool(ctx, "spawner", "spawn", nil, func(*sdk.ProgressNotificationParams) {
+			select {
+			case spawned <- struct{}{}:
+			default:
+			}
+		})
 		called <- err
 	}()
-	// The spawn tool writes the child's pid before it blocks; the call returns only when cancelled,
-	// so reading the marker after a list round trip would race: wait for the file through the
-	// server's own answer to a second call instead.
-	if _, err := m.CallTool(context.Background(), "spawner", "echo", map[string]any{"text": "sync"}, nil); err != nil {
+	// The spawn tool sends its progress notification after it wrote the child's pid, and then
+	// blocks until cancelled.
+	select {
+	case <-spawned:
+	case err := <-called:
+		t.Fatalf("spawn returned early: %v", err)
+	}
+	data, err := os.ReadFile(filepath.Join(markers, "child.pid"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	var pid int
-	for pid == 0 {
-		data, err := os.ReadFile(filepath.Join(markers, "child.pid"))
-		if err == nil {
-			pid, _ = strconv.Atoi(string(data))
-			continue
-		}
-		select {
-		case err := <-called:
-			t.Fatalf("spawn returned early: %v", err)
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
+	pid, _ := strconv.Atoi(string(data))
 	if !running(pid) {
 		t.Fatal("child not running")
 	}

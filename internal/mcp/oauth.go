@@ -82,8 +82,7 @@ func (st *CredentialStore) SignIn(ctx context.Context, s Server, client *http.Cl
 		return err
 	}
 	verifier := randomString(32)
-	sum := sha256.Sum256([]byte(verifier))
-	challenge := base64.RawURLEncoding.EncodeToString(sum[:])
+	challenge := sha256Base64URL(verifier)
 	nonce := randomString(16)
 	auth, err := url.Parse(meta.AuthorizationEndpoint)
 	if err != nil {
@@ -108,7 +107,8 @@ func (st *CredentialStore) SignIn(ctx context.Context, s Server, client *http.Cl
 
 	codes := make(chan callbackResult, 1)
 	srv := &http.Server{Handler: callbackHandler(nonce, meta.Issuer, codes), ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = srv.Serve(ln) }() // ends with the Shutdown below
+	served := make(chan struct{})
+	go func() { defer close(served); _ = srv.Serve(ln) }() // ends with the Shutdown below
 	defer func() {
 		// Shutdown, not Close: the browser's callback request is answered in full before the
 		// listener goes (Close cut the "Signed in" page off mid-response).
@@ -117,6 +117,7 @@ func (st *CredentialStore) SignIn(ctx context.Context, s Server, client *http.Cl
 		if srv.Shutdown(sctx) != nil {
 			_ = srv.Close()
 		}
+		<-served
 	}()
 	prompt(auth.String())
 	var res callbackResult

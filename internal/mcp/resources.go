@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/pi-go/pi-go/internal/jsonx"
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
 )
@@ -82,7 +83,7 @@ var mcpAppMIME = regexp.MustCompile(`(?i);\s*profile\s*=\s*"?mcp-app"?`)
 
 // listed is one resource or template as the model sees it: {server, ...fields} without _meta,
 // icons and MCP App resources (pi does not render them).
-func listed(server string, item any, uri, mime string) *object {
+func listed(server string, item any, uri, mime string) *jsonx.Object {
 	if strings.HasPrefix(uri, "ui://") || mcpAppMIME.MatchString(mime) {
 		return nil
 	}
@@ -90,15 +91,15 @@ func listed(server string, item any, uri, mime string) *object {
 	if err != nil {
 		return nil
 	}
-	fields, err := parseObject(data)
+	fields, err := jsonx.ParseObject(data)
 	if err != nil {
 		return nil
 	}
-	out := newObject()
-	_ = out.setValue("server", server)
-	for _, k := range fields.keys {
+	out := jsonx.NewObject()
+	_ = setJS(out, "server", server)
+	for k, v := range fields.All() {
 		if k != "_meta" && k != "icons" {
-			out.set(k, fields.values[k])
+			out.Set(k, v)
 		}
 	}
 	return out
@@ -122,7 +123,7 @@ func (r *resourceTool) Execute(ctx context.Context, call loop.ToolCall, _ func(l
 	if r.kind == listResourceTemplatesTool {
 		key = "resourceTemplates"
 	}
-	payload := newObject()
+	payload := jsonx.NewObject()
 	if args.Server != "" {
 		c, err := r.find(args.Server)
 		if err != nil {
@@ -132,10 +133,10 @@ func (r *resourceTool) Execute(ctx context.Context, call loop.ToolCall, _ func(l
 		if err != nil {
 			return loop.ToolResult{}, err
 		}
-		_ = payload.setValue("server", c.server.Name)
-		_ = payload.setValue(key, items)
+		_ = setJS(payload, "server", c.server.Name)
+		_ = setJS(payload, key, items)
 		if next != "" {
-			_ = payload.setValue("nextCursor", next)
+			_ = setJS(payload, "nextCursor", next)
 		}
 		return jsonResult(r.kind, c.server.Name, payload)
 	}
@@ -143,7 +144,7 @@ func (r *resourceTool) Execute(ctx context.Context, call loop.ToolCall, _ func(l
 		return loop.ToolResult{}, errors.New("cursor can only be used when a server is specified")
 	}
 	servers := r.resourceServers()
-	results := make([][]*object, len(servers))
+	results := make([][]*jsonx.Object, len(servers))
 	errs := make([]error, len(servers))
 	var wg sync.WaitGroup
 	for i, c := range servers {
@@ -166,7 +167,7 @@ func (r *resourceTool) Execute(ctx context.Context, call loop.ToolCall, _ func(l
 		}()
 	}
 	wg.Wait()
-	all := []*object{}
+	all := []*jsonx.Object{}
 	var failures []map[string]string
 	for i, c := range servers {
 		if errs[i] != nil {
@@ -175,16 +176,16 @@ func (r *resourceTool) Execute(ctx context.Context, call loop.ToolCall, _ func(l
 		}
 		all = append(all, results[i]...)
 	}
-	_ = payload.setValue(key, all)
+	_ = setJS(payload, key, all)
 	if len(failures) > 0 {
-		_ = payload.setValue("errors", failures)
+		_ = setJS(payload, "errors", failures)
 	}
 	return jsonResult(r.kind, "", payload)
 }
 
 // page lists one page of resources or templates of one server.
-func (r *resourceTool) page(ctx context.Context, c *conn, cursor string) ([]*object, string, error) {
-	items := []*object{}
+func (r *resourceTool) page(ctx context.Context, c *conn, cursor string) ([]*jsonx.Object, string, error) {
+	items := []*jsonx.Object{}
 	var next string
 	err := c.withSession(ctx, func(ctx context.Context, s *sdk.ClientSession) error {
 		if r.kind == listResourcesTool {
@@ -257,7 +258,7 @@ func (r *resourceTool) read(ctx context.Context, server, uri string) (loop.ToolR
 }
 
 // jsonResult is a listing as compact JSON text, cut like any long MCP result.
-func jsonResult(tool, server string, payload *object) (loop.ToolResult, error) {
+func jsonResult(tool, server string, payload *jsonx.Object) (loop.ToolResult, error) {
 	data, err := payload.MarshalJSON()
 	if err != nil {
 		return loop.ToolResult{}, err

@@ -70,7 +70,7 @@ func inputSchema(schema any) json.RawMessage {
 	if _, ok := obj["properties"]; !ok {
 		obj["properties"] = map[string]any{}
 	}
-	data, _ := marshalJS(obj)
+	data, _ := provider.MarshalJS(obj)
 	return data
 }
 
