@@ -71,6 +71,27 @@ func (s *selection) ordered() (pos, pos) {
 	return s.anchor, s.head
 }
 
+// covers reports whether the selection takes in line of block.
+func (s *selection) covers(block, line int) bool {
+	from, to := s.ordered()
+	at := pos{block, line, 0}
+	return !at.before(pos{from.block, from.line, 0}) && !(pos{to.block, to.line, 0}).before(at)
+}
+
+// span is the columns [a, b) the selection covers of a line it covers, n columns long (a == b:
+// none of them).
+func (s *selection) span(block, line, n int) (a, b int) {
+	from, to := s.ordered()
+	a, b = 0, n
+	if block == from.block && line == from.line {
+		a = min(from.col, n)
+	}
+	if block == to.block && line == to.line {
+		b = min(to.col+1, n)
+	}
+	return min(a, b), b
+}
+
 // transcriptSearch is the transcript search bar: the query, its matches and the current one.
 type transcriptSearch struct {
 	query   string
@@ -188,23 +209,12 @@ func (m *model) decorateRow(line string, r viewRow) string {
 		return line
 	}
 	th := m.r.Theme()
-	if s := m.vp.sel; s != nil {
-		from, to := s.ordered()
-		at := pos{r.block, r.line, 0}
-		if !at.before(pos{from.block, from.line, 0}) && !(pos{to.block, to.line, 0}).before(at) {
-			plain := []rune(ansi.Strip(line))
-			a, b := 0, len(plain)
-			if r.block == from.block && r.line == from.line {
-				a = min(from.col, len(plain))
-			}
-			if r.block == to.block && r.line == to.line {
-				b = min(to.col+1, len(plain))
-			}
-			if a < b {
-				return string(plain[:a]) + th.Inverse(string(plain[a:b])) + string(plain[b:])
-			}
-			return line
+	if s := m.vp.sel; s != nil && s.covers(r.block, r.line) {
+		plain := []rune(ansi.Strip(line))
+		if a, b := s.span(r.block, r.line, len(plain)); a < b {
+			return string(plain[:a]) + th.Inverse(string(plain[a:b])) + string(plain[b:])
 		}
+		return line
 	}
 	if s := m.vp.search; s != nil && s.query != "" {
 		plain := ansi.Strip(line)
@@ -507,21 +517,11 @@ func (m *model) selectedText() string {
 	for b := from.block; b <= to.block && b < m.fsCount(); b++ {
 		lines := m.fsLines(b, now)
 		for l := range lines {
-			at := pos{b, l, 0}
-			if at.before(pos{from.block, from.line, 0}) || (pos{to.block, to.line, 0}).before(at) {
+			if !s.covers(b, l) {
 				continue
 			}
 			plain := []rune(ansi.Strip(lines[l]))
-			a, e := 0, len(plain)
-			if b == from.block && l == from.line {
-				a = min(from.col, len(plain))
-			}
-			if b == to.block && l == to.line {
-				e = min(to.col+1, len(plain))
-			}
-			if a > e {
-				a = e
-			}
+			a, e := s.span(b, l, len(plain))
 			out = append(out, strings.TrimRight(string(plain[a:e]), " "))
 		}
 	}
