@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"time"
+	"unicode"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -218,29 +219,23 @@ func (m *model) decorateRow(line string, r viewRow) string {
 	}
 	if s := m.vp.search; s != nil && s.query != "" {
 		plain := ansi.Strip(line)
-		lower := strings.ToLower(plain)
-		q := strings.ToLower(s.query)
-		if !strings.Contains(lower, q) {
+		spans := findMatches(plain, s.query)
+		if len(spans) == 0 {
 			return line
 		}
 		var b strings.Builder
-		rest, off := plain, 0
-		for {
-			i := strings.Index(strings.ToLower(rest), q)
-			if i < 0 {
-				b.WriteString(rest)
-				break
-			}
-			b.WriteString(rest[:i])
-			match := rest[i : i+len(q)]
-			cur := len(s.matches) > 0 && s.matches[s.cur] == pos{r.block, r.line, off + i}
-			if cur {
+		prev := 0
+		for _, sp := range spans {
+			b.WriteString(plain[prev:sp.start])
+			match := plain[sp.start:sp.end]
+			if len(s.matches) > 0 && s.matches[s.cur] == (pos{r.block, r.line, sp.start}) {
 				b.WriteString(th.Inverse(th.Bold(match)))
 			} else {
 				b.WriteString(th.Bold(th.Fg(theme.Warning, match)))
 			}
-			rest, off = rest[i+len(q):], off+i+len(q)
+			prev = sp.end
 		}
+		b.WriteString(plain[prev:])
 		return b.String()
 	}
 	return line
@@ -454,25 +449,51 @@ func (m *model) runSearch() {
 	if s.query == "" {
 		return
 	}
-	q := strings.ToLower(s.query)
 	now := time.Now()
 	for b := 0; b < m.fsCount(); b++ {
 		for l, line := range m.fsLines(b, now) {
-			lower := strings.ToLower(ansi.Strip(line))
-			off := 0
-			for {
-				i := strings.Index(lower[off:], q)
-				if i < 0 {
-					break
-				}
-				s.matches = append(s.matches, pos{b, l, off + i})
-				off += i + len(q)
+			for _, sp := range findMatches(ansi.Strip(line), s.query) {
+				s.matches = append(s.matches, pos{b, l, sp.start})
 			}
 		}
 	}
 	if len(s.matches) > 0 {
 		s.cur = len(s.matches) - 1
 		m.showMatch()
+	}
+}
+
+// matchSpan is one match of the search in a line: its bytes [start, end) in the plain line.
+type matchSpan struct{ start, end int }
+
+// findMatches is where query occurs in plain, ignoring case, in order and not overlapping. The
+// offsets are plain's own: a letter's lower case may take more or fewer bytes than the letter
+// (Ⱥ, K), and invalid bytes become U+FFFD, so offsets into the lower-cased line would not do.
+func findMatches(plain, query string) []matchSpan {
+	q := strings.ToLower(query)
+	if q == "" || !strings.Contains(strings.ToLower(plain), q) {
+		return nil
+	}
+	// Lower case as strings.ToLower writes it, with the byte of plain each of its bytes comes from.
+	var lower strings.Builder
+	from := make([]int, 0, len(plain)+1)
+	for i, r := range plain {
+		n, _ := lower.WriteRune(unicode.ToLower(r))
+		for range n {
+			from = append(from, i)
+		}
+	}
+	from = append(from, len(plain))
+	l := lower.String()
+	var out []matchSpan
+	for off := 0; ; {
+		i := strings.Index(l[off:], q)
+		if i < 0 {
+			return out
+		}
+		start, end := off+i, off+i+len(q)
+		out = append(out, matchSpan{from[start], from[end]})
+		off = end
 	}
 }
 

@@ -161,3 +161,32 @@ func TestWheelStepFollowsTheSetting(t *testing.T) {
 		t.Fatalf("auto wheel step %d, want %d", got, wheelLines)
 	}
 }
+
+// The search finds its matches in the line as shown, whatever the lower case of the letters before
+// them takes in bytes (more for Ⱥ, fewer for the Kelvin sign, three for an invalid byte), and the
+// viewport marks them there.
+func TestSearchMatchesWhereLowerCaseChangesLength(t *testing.T) {
+	for _, line := range []string{"ȺȺȺ abc and ABC", "KK abc and ABC", "\xff\xfe abc and ABC", "abc and ABC"} {
+		spans := findMatches(line, "aBc")
+		if len(spans) != 2 {
+			t.Errorf("%q: %d matches, want 2", line, len(spans))
+			continue
+		}
+		for _, sp := range spans {
+			if got := line[sp.start:sp.end]; !strings.EqualFold(got, "abc") {
+				t.Errorf("%q: a match covers %q", line, got)
+			}
+		}
+	}
+	m := newModel(context.Background(), newTestSession(t, newScript(), nil), Options{Out: io.Discard, TUIMode: TUIModeFullscreen},
+		80, 24, screen.OpenTerminal(nil, io.Discard))
+	defer m.shutdown()
+	m.addBlock(func(int) []string { return []string{"ȺȺȺ abc"} })
+	m.drawFrame()
+	m.openSearch()
+	m.searchKey("a", []rune("abc"))
+	m.drawFrame() // marking the match in the viewport
+	if s := m.vp.search; len(s.matches) != 1 || s.matches[0].col != strings.Index("ȺȺȺ abc", "abc") {
+		t.Fatalf("matches %v", s.matches)
+	}
+}
