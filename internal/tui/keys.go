@@ -222,6 +222,14 @@ func (m *model) ctrlC() tea.Cmd {
 // ctrlCHintMsg ends the hint of the Ctrl+C press seq.
 type ctrlCHintMsg struct{ seq int }
 
+// ctrlCHintEnded takes the hint of press seq away once the double-press window has passed by the
+// clock that judges a second press (keyTime): a test's stopped clock keeps it until the next key.
+func (m *model) ctrlCHintEnded(seq int) {
+	if seq == m.ctrlCHint && m.keyTime().Sub(m.lastCtrlC) >= doubleKeyWindow {
+		m.ctrlCHint = 0
+	}
+}
+
 // ctrlCHintLines is the hint shown after a first Ctrl+C.
 func (m *model) ctrlCHintLines(w int) []string {
 	if m.ctrlCHint == 0 {
