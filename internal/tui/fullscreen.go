@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/pi-go/pi-go/internal/tui/keymap"
 	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
@@ -417,25 +418,26 @@ func (m *model) openSearch() {
 func (m *model) closeSearch() { m.vp.search = nil }
 
 // searchKey handles a key while the search bar is open; it reports whether it took the key.
-func (m *model) searchKey(name string, runes []rune) bool {
+func (m *model) searchKey(name string, k tea.KeyMsg) bool {
 	s := m.vp.search
-	switch name {
-	case "esc":
+	km := m.keys
+	switch {
+	case km.Matches(k, "tui.altScreen.searchClose"):
 		m.closeSearch()
-	case "enter", "ctrl+g":
+	case km.Matches(k, "tui.altScreen.searchNext"):
 		m.searchStep(1)
-	case "shift+enter", "ctrl+shift+g":
+	case km.Matches(k, "tui.altScreen.searchPrevious"):
 		m.searchStep(-1)
-	case "backspace":
+	case name == "backspace":
 		if r := []rune(s.query); len(r) > 0 {
 			s.query = string(r[:len(r)-1])
 			m.runSearch()
 		}
 	default:
-		if len(runes) == 0 || strings.HasPrefix(name, "ctrl+") || strings.HasPrefix(name, "alt+") {
+		if len(k.Runes) == 0 || keymap.Synthetic(k) || strings.HasPrefix(name, "ctrl+") || strings.HasPrefix(name, "alt+") {
 			return false
 		}
-		s.query += string(runes)
+		s.query += string(k.Runes)
 		m.runSearch()
 	}
 	return true
@@ -570,36 +572,31 @@ func (m *model) copyOnSelect() bool {
 
 // ---- input ----
 
-// fullscreenKey handles pi 1.6's fullscreen keys (keybindings.md §Fullscreen); it reports whether
-// it took the key. A list that scrolls (completion) keeps the scrolling keys.
+// fullscreenKey handles pi 1.6's fullscreen keys (keybindings.md §Fullscreen, the keymap's
+// tui.altScreen actions); it reports whether it took the key. A list that scrolls (completion) keeps
+// the scrolling keys.
 func (m *model) fullscreenKey(name string, k tea.KeyMsg) bool {
 	m.vp.flash = ""
-	if m.vp.search != nil && m.searchKey(name, k.Runes) {
+	if m.vp.search != nil && m.searchKey(name, k) {
 		return true
 	}
-	listOpen := m.comp.active()
-	switch name {
-	case "ctrl+shift+f":
+	km := m.keys
+	switch {
+	case km.Matches(k, "tui.altScreen.search"):
 		m.openSearch()
-	case "pgup":
-		if listOpen {
-			return false
-		}
+	case km.Matches(k, "tui.altScreen.pageUp") && !m.comp.active():
 		m.scrollBy(-m.page())
-	case "pgdown":
-		if listOpen {
-			return false
-		}
+	case km.Matches(k, "tui.altScreen.pageDown") && !m.comp.active():
 		m.scrollBy(m.page())
-	case "ctrl+shift+up":
+	case km.Matches(k, "tui.altScreen.previousPrompt"):
 		m.jumpPrompt(-1)
-	case "ctrl+shift+down":
+	case km.Matches(k, "tui.altScreen.nextPrompt"):
 		m.jumpPrompt(1)
-	case "ctrl+home":
+	case km.Matches(k, "tui.altScreen.top"):
 		m.scrollTop()
-	case "ctrl+end":
+	case km.Matches(k, "tui.altScreen.bottom"):
 		m.scrollBottom()
-	case "ctrl+x":
+	case km.Matches(k, "app.message.copy"):
 		if m.vp.sel != nil && !m.copyOnSelect() && m.copySelection() {
 			return true
 		}

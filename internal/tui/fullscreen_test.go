@@ -184,9 +184,26 @@ func TestSearchMatchesWhereLowerCaseChangesLength(t *testing.T) {
 	m.addBlock(func(int) []string { return []string{"ȺȺȺ abc"} })
 	m.drawFrame()
 	m.openSearch()
-	m.searchKey("a", []rune("abc"))
+	m.searchKey("abc", tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("abc")})
 	m.drawFrame() // marking the match in the viewport
 	if s := m.vp.search; len(s.matches) != 1 || s.matches[0].col != strings.Index("ȺȺȺ abc", "abc") {
 		t.Fatalf("matches %v", s.matches)
 	}
+}
+
+// The fullscreen keys are the keymap's tui.altScreen actions: keybindings.json rebinds them, and
+// Ctrl+Up, a default of previousPrompt besides Ctrl+Shift+Up, jumps too.
+func TestFullscreenKeysFollowTheKeymap(t *testing.T) {
+	agent := agentDirWith(t, map[string]string{"keybindings.json": `{"tui.altScreen.search": "alt+f"}`})
+	u := startUI(t, newTestSession(t, newScript(textTurn(longAnswer(60))), nil),
+		Options{TUIMode: TUIModeFullscreen, AgentDir: agent})
+	u.submit("first question")
+	u.waitScreen("the end of the answer", contains("Para60"))
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlUp})
+	u.waitScreen("the prompt at the top", func(s string) bool {
+		r := rowOf(strings.Split(s, "\n"), "first question")
+		return r >= 0 && r <= 2
+	})
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f"), Alt: true})
+	u.waitScreen("the search bar", contains("Search:", "type to search"))
 }
