@@ -177,5 +177,8 @@ func (m *model) showMCPServer(st mcp.Status) {
 	if st.HasResources {
 		lines = append(lines, "  offers resources")
 	}
-	m.addStatus(strings.Join(lines, "\n"))
+	// A block of its own, not a status line: the next status line (the next /mcp change) would
+	// replace it.
+	text, r := strings.Join(lines, "\n"), m.r
+	m.addBlock(func(w int) []string { return r.StatusNotice(text, w) })
 }
