@@ -12,7 +12,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pi-go/pi-go/internal/config"
-	"github.com/pi-go/pi-go/internal/tui/editor"
 	"github.com/pi-go/pi-go/internal/tui/screen"
 )
 
@@ -83,7 +82,7 @@ func TestFullscreenTranscriptSearch(t *testing.T) {
 	u := startFullscreen(t, textTurn(longAnswer(30)))
 	u.submit("question")
 	u.waitScreen("the end of the answer", contains("Para30"))
-	u.tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(editor.CtrlShiftF)})
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("ctrl+shift+f")}) // as keymap.ExtendedKey names it
 	u.waitScreen("the search bar", contains("Search:", "type to search"))
 	u.typeText("para03")
 	u.waitScreen("the newest match", contains("Para03 of", "1/1"))

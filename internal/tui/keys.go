@@ -66,8 +66,6 @@ func (m *model) handleKey(k tea.KeyMsg) tea.Cmd {
 	case km.Matches(k, keymap.AppToolsExpand):
 		m.toggleExpand()
 		return nil
-	case name == editor.CtrlShiftF || name == editor.CtrlShiftG:
-		return nil // fullscreen's keys
 	case km.Matches(k, keymap.AppThinkingToggle):
 		m.toggleThinking()
 		return nil
