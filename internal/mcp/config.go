@@ -33,6 +33,9 @@ const (
 
 var exposures = []Exposure{ExposureCodemode, ExposureDeferred, ExposureDirect, ExposureHidden}
 
+// Exposures are the valid exposures, in pi's order.
+func Exposures() []Exposure { return slices.Clone(exposures) }
+
 // Searchable reports whether tool_search can load a tool of this exposure.
 func (e Exposure) Searchable() bool { return e == ExposureCodemode || e == ExposureDeferred }
 

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -13,37 +12,18 @@ import (
 // (select, confirm, input) open as pickers in place of the editor, their notifications are lines of
 // the transcript. A dialog asked before the TUI runs waits for it. It is safe for concurrent use.
 type ExtensionUI struct {
-	mu      sync.Mutex
-	deliver func(tea.Msg)
-	pending []tea.Msg
+	relay relay[tea.Msg]
 }
 
 // NewExtensionUI returns a bridge to attach to the TUI.
 func NewExtensionUI() *ExtensionUI { return &ExtensionUI{} }
 
-func (u *ExtensionUI) send(msg tea.Msg) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if u.deliver != nil {
-		u.deliver(msg)
-		return
-	}
-	u.pending = append(u.pending, msg)
-}
-
+// attach starts delivering to fn, first what was asked so far; detach with nil.
 func (u *ExtensionUI) attach(fn func(tea.Msg)) {
 	if u == nil {
 		return
 	}
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	u.deliver = fn
-	if fn != nil {
-		for _, m := range u.pending {
-			fn(m)
-		}
-		u.pending = nil
-	}
+	u.relay.attach(fn)
 }
 
 // extDialogMsg opens an extension's dialog; its answer goes to reply (ok false: cancelled).
@@ -70,7 +50,7 @@ type extNoticeMsg struct{ text, kind string }
 
 func (u *ExtensionUI) ask(ctx context.Context, d extDialogMsg) (string, bool) {
 	d.reply = make(chan extAnswer, 1)
-	u.send(d)
+	u.relay.send(d)
 	select {
 	case a := <-d.reply:
 		return a.value, a.ok
@@ -100,7 +80,7 @@ func (u *ExtensionUI) Input(ctx context.Context, title, placeholder string) (str
 }
 
 // Notify shows a notification: kind "error" and "warning" as such, anything else as a status line.
-func (u *ExtensionUI) Notify(text, kind string) { u.send(extNoticeMsg{text: text, kind: kind}) }
+func (u *ExtensionUI) Notify(text, kind string) { u.relay.send(extNoticeMsg{text: text, kind: kind}) }
 
 // openExtDialog shows a dialog as a picker.
 func (m *model) openExtDialog(d extDialogMsg) {

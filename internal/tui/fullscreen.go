@@ -3,10 +3,12 @@ package tui
 import (
 	"strings"
 	"time"
+	"unicode"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/pi-go/pi-go/internal/tui/keymap"
 	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
@@ -69,6 +71,27 @@ func (s *selection) ordered() (pos, pos) {
 		return s.head, s.anchor
 	}
 	return s.anchor, s.head
+}
+
+// covers reports whether the selection takes in line of block.
+func (s *selection) covers(block, line int) bool {
+	from, to := s.ordered()
+	at := pos{block, line, 0}
+	return !at.before(pos{from.block, from.line, 0}) && !(pos{to.block, to.line, 0}).before(at)
+}
+
+// span is the columns [a, b) the selection covers of a line it covers, n columns long (a == b:
+// none of them).
+func (s *selection) span(block, line, n int) (a, b int) {
+	from, to := s.ordered()
+	a, b = 0, n
+	if block == from.block && line == from.line {
+		a = min(from.col, n)
+	}
+	if block == to.block && line == to.line {
+		b = min(to.col+1, n)
+	}
+	return min(a, b), b
 }
 
 // transcriptSearch is the transcript search bar: the query, its matches and the current one.
@@ -188,49 +211,32 @@ func (m *model) decorateRow(line string, r viewRow) string {
 		return line
 	}
 	th := m.r.Theme()
-	if s := m.vp.sel; s != nil {
-		from, to := s.ordered()
-		at := pos{r.block, r.line, 0}
-		if !at.before(pos{from.block, from.line, 0}) && !(pos{to.block, to.line, 0}).before(at) {
-			plain := []rune(ansi.Strip(line))
-			a, b := 0, len(plain)
-			if r.block == from.block && r.line == from.line {
-				a = min(from.col, len(plain))
-			}
-			if r.block == to.block && r.line == to.line {
-				b = min(to.col+1, len(plain))
-			}
-			if a < b {
-				return string(plain[:a]) + th.Inverse(string(plain[a:b])) + string(plain[b:])
-			}
-			return line
+	if s := m.vp.sel; s != nil && s.covers(r.block, r.line) {
+		plain := []rune(ansi.Strip(line))
+		if a, b := s.span(r.block, r.line, len(plain)); a < b {
+			return string(plain[:a]) + th.Inverse(string(plain[a:b])) + string(plain[b:])
 		}
+		return line
 	}
 	if s := m.vp.search; s != nil && s.query != "" {
 		plain := ansi.Strip(line)
-		lower := strings.ToLower(plain)
-		q := strings.ToLower(s.query)
-		if !strings.Contains(lower, q) {
+		spans := findMatches(plain, s.query)
+		if len(spans) == 0 {
 			return line
 		}
 		var b strings.Builder
-		rest, off := plain, 0
-		for {
-			i := strings.Index(strings.ToLower(rest), q)
-			if i < 0 {
-				b.WriteString(rest)
-				break
-			}
-			b.WriteString(rest[:i])
-			match := rest[i : i+len(q)]
-			cur := len(s.matches) > 0 && s.matches[s.cur] == pos{r.block, r.line, off + i}
-			if cur {
+		prev := 0
+		for _, sp := range spans {
+			b.WriteString(plain[prev:sp.start])
+			match := plain[sp.start:sp.end]
+			if len(s.matches) > 0 && s.matches[s.cur] == (pos{r.block, r.line, sp.start}) {
 				b.WriteString(th.Inverse(th.Bold(match)))
 			} else {
 				b.WriteString(th.Bold(th.Fg(theme.Warning, match)))
 			}
-			rest, off = rest[i+len(q):], off+i+len(q)
+			prev = sp.end
 		}
+		b.WriteString(plain[prev:])
 		return b.String()
 	}
 	return line
@@ -412,25 +418,26 @@ func (m *model) openSearch() {
 func (m *model) closeSearch() { m.vp.search = nil }
 
 // searchKey handles a key while the search bar is open; it reports whether it took the key.
-func (m *model) searchKey(name string, runes []rune) bool {
+func (m *model) searchKey(name string, k tea.KeyMsg) bool {
 	s := m.vp.search
-	switch name {
-	case "esc":
+	km := m.keys
+	switch {
+	case km.Matches(k, "tui.altScreen.searchClose"):
 		m.closeSearch()
-	case "enter", "ctrl+g":
+	case km.Matches(k, "tui.altScreen.searchNext"):
 		m.searchStep(1)
-	case "shift+enter", "ctrl+shift+g":
+	case km.Matches(k, "tui.altScreen.searchPrevious"):
 		m.searchStep(-1)
-	case "backspace":
+	case name == "backspace":
 		if r := []rune(s.query); len(r) > 0 {
 			s.query = string(r[:len(r)-1])
 			m.runSearch()
 		}
 	default:
-		if len(runes) == 0 || strings.HasPrefix(name, "ctrl+") || strings.HasPrefix(name, "alt+") {
+		if len(k.Runes) == 0 || keymap.Synthetic(k) || strings.HasPrefix(name, "ctrl+") || strings.HasPrefix(name, "alt+") {
 			return false
 		}
-		s.query += string(runes)
+		s.query += string(k.Runes)
 		m.runSearch()
 	}
 	return true
@@ -444,25 +451,51 @@ func (m *model) runSearch() {
 	if s.query == "" {
 		return
 	}
-	q := strings.ToLower(s.query)
 	now := time.Now()
 	for b := 0; b < m.fsCount(); b++ {
 		for l, line := range m.fsLines(b, now) {
-			lower := strings.ToLower(ansi.Strip(line))
-			off := 0
-			for {
-				i := strings.Index(lower[off:], q)
-				if i < 0 {
-					break
-				}
-				s.matches = append(s.matches, pos{b, l, off + i})
-				off += i + len(q)
+			for _, sp := range findMatches(ansi.Strip(line), s.query) {
+				s.matches = append(s.matches, pos{b, l, sp.start})
 			}
 		}
 	}
 	if len(s.matches) > 0 {
 		s.cur = len(s.matches) - 1
 		m.showMatch()
+	}
+}
+
+// matchSpan is one match of the search in a line: its bytes [start, end) in the plain line.
+type matchSpan struct{ start, end int }
+
+// findMatches is where query occurs in plain, ignoring case, in order and not overlapping. The
+// offsets are plain's own: a letter's lower case may take more or fewer bytes than the letter
+// (Ⱥ, K), and invalid bytes become U+FFFD, so offsets into the lower-cased line would not do.
+func findMatches(plain, query string) []matchSpan {
+	q := strings.ToLower(query)
+	if q == "" || !strings.Contains(strings.ToLower(plain), q) {
+		return nil
+	}
+	// Lower case as strings.ToLower writes it, with the byte of plain each of its bytes comes from.
+	var lower strings.Builder
+	from := make([]int, 0, len(plain)+1)
+	for i, r := range plain {
+		n, _ := lower.WriteRune(unicode.ToLower(r))
+		for range n {
+			from = append(from, i)
+		}
+	}
+	from = append(from, len(plain))
+	l := lower.String()
+	var out []matchSpan
+	for off := 0; ; {
+		i := strings.Index(l[off:], q)
+		if i < 0 {
+			return out
+		}
+		start, end := off+i, off+i+len(q)
+		out = append(out, matchSpan{from[start], from[end]})
+		off = end
 	}
 }
 
@@ -507,21 +540,11 @@ func (m *model) selectedText() string {
 	for b := from.block; b <= to.block && b < m.fsCount(); b++ {
 		lines := m.fsLines(b, now)
 		for l := range lines {
-			at := pos{b, l, 0}
-			if at.before(pos{from.block, from.line, 0}) || (pos{to.block, to.line, 0}).before(at) {
+			if !s.covers(b, l) {
 				continue
 			}
 			plain := []rune(ansi.Strip(lines[l]))
-			a, e := 0, len(plain)
-			if b == from.block && l == from.line {
-				a = min(from.col, len(plain))
-			}
-			if b == to.block && l == to.line {
-				e = min(to.col+1, len(plain))
-			}
-			if a > e {
-				a = e
-			}
+			a, e := s.span(b, l, len(plain))
 			out = append(out, strings.TrimRight(string(plain[a:e]), " "))
 		}
 	}
@@ -549,36 +572,31 @@ func (m *model) copyOnSelect() bool {
 
 // ---- input ----
 
-// fullscreenKey handles pi 1.6's fullscreen keys (keybindings.md §Fullscreen); it reports whether
-// it took the key. A list that scrolls (completion) keeps the scrolling keys.
+// fullscreenKey handles pi 1.6's fullscreen keys (keybindings.md §Fullscreen, the keymap's
+// tui.altScreen actions); it reports whether it took the key. A list that scrolls (completion) keeps
+// the scrolling keys.
 func (m *model) fullscreenKey(name string, k tea.KeyMsg) bool {
 	m.vp.flash = ""
-	if m.vp.search != nil && m.searchKey(name, k.Runes) {
+	if m.vp.search != nil && m.searchKey(name, k) {
 		return true
 	}
-	listOpen := m.comp.active()
-	switch name {
-	case "ctrl+shift+f":
+	km := m.keys
+	switch {
+	case km.Matches(k, "tui.altScreen.search"):
 		m.openSearch()
-	case "pgup":
-		if listOpen {
-			return false
-		}
+	case km.Matches(k, "tui.altScreen.pageUp") && !m.comp.active():
 		m.scrollBy(-m.page())
-	case "pgdown":
-		if listOpen {
-			return false
-		}
+	case km.Matches(k, "tui.altScreen.pageDown") && !m.comp.active():
 		m.scrollBy(m.page())
-	case "ctrl+shift+up":
+	case km.Matches(k, "tui.altScreen.previousPrompt"):
 		m.jumpPrompt(-1)
-	case "ctrl+shift+down":
+	case km.Matches(k, "tui.altScreen.nextPrompt"):
 		m.jumpPrompt(1)
-	case "ctrl+home":
+	case km.Matches(k, "tui.altScreen.top"):
 		m.scrollTop()
-	case "ctrl+end":
+	case km.Matches(k, "tui.altScreen.bottom"):
 		m.scrollBottom()
-	case "ctrl+x":
+	case km.Matches(k, "app.message.copy"):
 		if m.vp.sel != nil && !m.copyOnSelect() && m.copySelection() {
 			return true
 		}

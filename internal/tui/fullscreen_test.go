@@ -12,7 +12,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pi-go/pi-go/internal/config"
-	"github.com/pi-go/pi-go/internal/tui/editor"
 	"github.com/pi-go/pi-go/internal/tui/screen"
 )
 
@@ -83,7 +82,7 @@ func TestFullscreenTranscriptSearch(t *testing.T) {
 	u := startFullscreen(t, textTurn(longAnswer(30)))
 	u.submit("question")
 	u.waitScreen("the end of the answer", contains("Para30"))
-	u.tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(editor.CtrlShiftF)})
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("ctrl+shift+f")}) // as keymap.ExtendedKey names it
 	u.waitScreen("the search bar", contains("Search:", "type to search"))
 	u.typeText("para03")
 	u.waitScreen("the newest match", contains("Para03 of", "1/1"))
@@ -160,4 +159,50 @@ func TestWheelStepFollowsTheSetting(t *testing.T) {
 	if got := m.wheelStep(tea.MouseMsg{}); got != wheelLines {
 		t.Fatalf("auto wheel step %d, want %d", got, wheelLines)
 	}
+}
+
+// The search finds its matches in the line as shown, whatever the lower case of the letters before
+// them takes in bytes (more for Ⱥ, fewer for the Kelvin sign, three for an invalid byte), and the
+// viewport marks them there.
+func TestSearchMatchesWhereLowerCaseChangesLength(t *testing.T) {
+	for _, line := range []string{"ȺȺȺ abc and ABC", "KK abc and ABC", "\xff\xfe abc and ABC", "abc and ABC"} {
+		spans := findMatches(line, "aBc")
+		if len(spans) != 2 {
+			t.Errorf("%q: %d matches, want 2", line, len(spans))
+			continue
+		}
+		for _, sp := range spans {
+			if got := line[sp.start:sp.end]; !strings.EqualFold(got, "abc") {
+				t.Errorf("%q: a match covers %q", line, got)
+			}
+		}
+	}
+	m := newModel(context.Background(), newTestSession(t, newScript(), nil), Options{Out: io.Discard, TUIMode: TUIModeFullscreen},
+		80, 24, screen.OpenTerminal(nil, io.Discard))
+	defer m.shutdown()
+	m.addBlock(func(int) []string { return []string{"ȺȺȺ abc"} })
+	m.drawFrame()
+	m.openSearch()
+	m.searchKey("abc", tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("abc")})
+	m.drawFrame() // marking the match in the viewport
+	if s := m.vp.search; len(s.matches) != 1 || s.matches[0].col != strings.Index("ȺȺȺ abc", "abc") {
+		t.Fatalf("matches %v", s.matches)
+	}
+}
+
+// The fullscreen keys are the keymap's tui.altScreen actions: keybindings.json rebinds them, and
+// Ctrl+Up, a default of previousPrompt besides Ctrl+Shift+Up, jumps too.
+func TestFullscreenKeysFollowTheKeymap(t *testing.T) {
+	agent := agentDirWith(t, map[string]string{"keybindings.json": `{"tui.altScreen.search": "alt+f"}`})
+	u := startUI(t, newTestSession(t, newScript(textTurn(longAnswer(60))), nil),
+		Options{TUIMode: TUIModeFullscreen, AgentDir: agent})
+	u.submit("first question")
+	u.waitScreen("the end of the answer", contains("Para60"))
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyCtrlUp})
+	u.waitScreen("the prompt at the top", func(s string) bool {
+		r := rowOf(strings.Split(s, "\n"), "first question")
+		return r >= 0 && r <= 2
+	})
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("f"), Alt: true})
+	u.waitScreen("the search bar", contains("Search:", "type to search"))
 }

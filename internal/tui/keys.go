@@ -66,8 +66,6 @@ func (m *model) handleKey(k tea.KeyMsg) tea.Cmd {
 	case km.Matches(k, keymap.AppToolsExpand):
 		m.toggleExpand()
 		return nil
-	case name == editor.CtrlShiftF || name == editor.CtrlShiftG:
-		return nil // fullscreen's keys
 	case km.Matches(k, keymap.AppThinkingToggle):
 		m.toggleThinking()
 		return nil
@@ -221,6 +219,14 @@ func (m *model) ctrlC() tea.Cmd {
 
 // ctrlCHintMsg ends the hint of the Ctrl+C press seq.
 type ctrlCHintMsg struct{ seq int }
+
+// ctrlCHintEnded takes the hint of press seq away once the double-press window has passed by the
+// clock that judges a second press (keyTime): a test's stopped clock keeps it until the next key.
+func (m *model) ctrlCHintEnded(seq int) {
+	if seq == m.ctrlCHint && m.keyTime().Sub(m.lastCtrlC) >= doubleKeyWindow {
+		m.ctrlCHint = 0
+	}
+}
 
 // ctrlCHintLines is the hint shown after a first Ctrl+C.
 func (m *model) ctrlCHintLines(w int) []string {

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -95,8 +94,9 @@ func (m *model) mcpPicked(msg mcpPickMsg) tea.Cmd {
 		m.showMCPServer(st)
 	case "reconnect":
 		m.addStatus(fmt.Sprintf("Reconnecting MCP server %q…", msg.server))
-		return func() tea.Msg {
-			err := mgr.Reconnect(context.Background(), msg.server)
+		ctx := m.ctx // quitting ends a reconnect that hangs, and shutdown waits for it (op)
+		return m.op(func() tea.Msg {
+			err := mgr.Reconnect(ctx, msg.server)
 			return opDoneMsg{err: err, then: func(m *model, err error) tea.Cmd {
 				if err != nil {
 					m.addError(err.Error())
@@ -106,7 +106,7 @@ func (m *model) mcpPicked(msg mcpPickMsg) tea.Cmd {
 				m.addStatus(fmt.Sprintf("MCP server %q: %s", msg.server, mcpSummary(st)))
 				return nil
 			}}
-		}
+		})
 	case "enable", "disable":
 		if err := mgr.SetEnabled(msg.server, msg.action == "enable"); err != nil {
 			m.addError(err.Error())
@@ -115,7 +115,7 @@ func (m *model) mcpPicked(msg mcpPickMsg) tea.Cmd {
 		m.addStatus(fmt.Sprintf("MCP server %q %sd.", msg.server, msg.action))
 	case "exposure":
 		e := mcp.Exposure(msg.arg)
-		if !slices.Contains([]mcp.Exposure{mcp.ExposureCodemode, mcp.ExposureDeferred, mcp.ExposureDirect, mcp.ExposureHidden}, e) {
+		if !slices.Contains(mcp.Exposures(), e) {
 			m.addError(`exposure must be one of "codemode", "deferred", "direct", "hidden"`)
 			return nil
 		}
@@ -140,7 +140,7 @@ func (m *model) openMCPActions(st mcp.Status) {
 	} else {
 		items = append(items, picker.Item{Label: "Enable", Value: mcpPickMsg{server: name, action: "enable"}})
 	}
-	for _, e := range []mcp.Exposure{mcp.ExposureCodemode, mcp.ExposureDeferred, mcp.ExposureDirect, mcp.ExposureHidden} {
+	for _, e := range mcp.Exposures() {
 		it := picker.Item{Label: "Exposure: " + string(e), Value: mcpPickMsg{server: name, action: "exposure", arg: string(e)}}
 		if e == st.Server.Config.ServerExposure() {
 			it.Detail = "current" // not Mark: the cursor starts on the first action
@@ -177,5 +177,8 @@ func (m *model) showMCPServer(st mcp.Status) {
 	if st.HasResources {
 		lines = append(lines, "  offers resources")
 	}
-	m.addStatus(strings.Join(lines, "\n"))
+	// A block of its own, not a status line: the next status line (the next /mcp change) would
+	// replace it.
+	text, r := strings.Join(lines, "\n"), m.r
+	m.addBlock(func(w int) []string { return r.StatusNotice(text, w) })
 }

@@ -48,7 +48,7 @@ func TestMCPCommandInspectsAndChangesServers(t *testing.T) {
 	u.waitAll("the tools", contains("mcp__remote__echo [codemode] Echo the given text back unchanged", "offers resources"))
 	u.typeText("/mcp exposure remote direct")
 	u.key(tea.KeyEnter)
-	u.waitAll("the exposure change", contains(`MCP server "remote" exposure: direct.`))
+	u.waitAll("the exposure change, under the details", contains("mcp__remote__echo [codemode]", `MCP server "remote" exposure: direct.`))
 	u.typeText("/mcp disable remote")
 	u.key(tea.KeyEnter)
 	u.waitAll("the disable", contains(`MCP server "remote" disabled.`))

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -51,9 +52,12 @@ func TestTurnRuleOnlyWithTheTurnsContent(t *testing.T) {
 	}
 }
 
-// A first Ctrl+C says that a second one quits; the next key takes the hint away.
+// A first Ctrl+C says that a second one quits; the next key takes the hint away. The clock is
+// stopped: the hint lasts the double-press window, which a loaded machine could let pass before the
+// screen is looked at.
 func TestFirstCtrlCSaysASecondQuits(t *testing.T) {
-	u := startUI(t, newTestSession(t, newScript(), nil), Options{})
+	stopped := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	u := startUI(t, newTestSession(t, newScript(), nil), Options{Clock: func() time.Time { return stopped }})
 	u.typeText("draft")
 	u.waitEditor("draft")
 	u.key(tea.KeyCtrlC)

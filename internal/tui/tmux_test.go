@@ -141,11 +141,10 @@ func paragraph(i int) string {
 		"terminal, the scrollback and the live region, and ends here.", i)
 }
 
-// laidOutAt reports whether a pane's history shows the UI laid out at width w, with the first fed
-// paragraphs of the answer each exactly once: no line is wider than w (capture -J joins the rows a
-// terminal re-wrapped, so a line of an older, wider layout would be), the only rules are the
-// editor's two, as wide as the pane, and the footer is there once.
-func laidOutAt(s string, w, fed int) bool {
+// framedAt reports whether a pane's text is laid out at width w: no line is wider than w (capture -J
+// joins the rows a terminal re-wrapped, so a line of an older, wider layout would be), the only rules
+// are the editor's two, as wide as the pane, and the footer is there once.
+func framedAt(s string, w int) bool {
 	rules := 0
 	for _, l := range strings.Split(s, "\n") {
 		lw := len([]rune(l))
@@ -159,7 +158,13 @@ func laidOutAt(s string, w, fed int) bool {
 			rules++
 		}
 	}
-	if rules != 2 || strings.Count(s, e2eModel) != 1 {
+	return rules == 2 && strings.Count(s, e2eModel) == 1
+}
+
+// laidOutAt reports whether a pane's history shows the UI laid out at width w (framedAt), with the
+// first fed paragraphs of the answer each exactly once.
+func laidOutAt(s string, w, fed int) bool {
+	if !framedAt(s, w) {
 		return false
 	}
 	for i := 1; i <= fed; i++ {

@@ -47,9 +47,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case relayoutMsg:
 		m.relayoutDue(msg)
 	case ctrlCHintMsg:
-		if msg.seq == m.ctrlCHint {
-			m.ctrlCHint = 0
-		}
+		m.ctrlCHintEnded(msg.seq)
 	case tea.KeyMsg:
 		cmds = append(cmds, m.handleKey(msg))
 	case tea.MouseMsg:

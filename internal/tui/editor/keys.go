@@ -9,19 +9,10 @@ import (
 // package's ExtendedKey names them).
 const ShiftEnter = "shift+enter"
 
-// Names of the Ctrl+Shift keys fullscreen mode takes (keymap.ExtendedKey names them).
-const (
-	CtrlShiftF = "ctrl+shift+f"
-	CtrlShiftG = "ctrl+shift+g"
-)
-
 // KeyName is the key's name as the bindings use it ("enter", "alt+up", "ctrl+c", "a", ShiftEnter).
 func KeyName(k tea.KeyMsg) string {
-	if k.Type == tea.KeyRunes {
-		switch s := string(k.Runes); s {
-		case ShiftEnter, CtrlShiftF, CtrlShiftG:
-			return s
-		}
+	if k.Type == tea.KeyRunes && string(k.Runes) == ShiftEnter {
+		return ShiftEnter
 	}
 	return k.String()
 }

@@ -114,15 +114,7 @@ func (s *Writer) Draw(print, live []string) {
 			b.WriteString(l)
 			b.WriteString(resetStyles + "\r\n")
 		}
-		widths := make([]int, len(live))
-		for i, l := range live {
-			if i > 0 {
-				b.WriteString("\r\n")
-			}
-			live[i], widths[i] = s.fit(l)
-			b.WriteString(live[i])
-		}
-		s.finish(live, widths)
+		s.finish(live, s.writeRows(live, false))
 		return
 	}
 	first := 0
@@ -172,8 +164,15 @@ func (s *Writer) Draw(print, live []string) {
 // erased to its end: the screen is not cleared first, because terminals that keep a cleared screen
 // in their history (tmux's scroll-on-clear) would keep every redrawn frame.
 func (s *Writer) drawAlt(live []string) {
+	s.buf.WriteString(syncBegin + "\x1b[H")
+	s.clear = false
+	s.finish(live, s.writeRows(live, true))
+}
+
+// writeRows writes a whole frame's rows from the cursor down and returns their widths; eraseRest
+// erases each row's rest (over an old frame that was not erased).
+func (s *Writer) writeRows(live []string, eraseRest bool) []int {
 	b := &s.buf
-	b.WriteString(syncBegin + "\x1b[H")
 	widths := make([]int, len(live))
 	for i, l := range live {
 		if i > 0 {
@@ -181,12 +180,11 @@ func (s *Writer) drawAlt(live []string) {
 		}
 		live[i], widths[i] = s.fit(l)
 		b.WriteString(live[i])
-		if widths[i] < s.width {
+		if eraseRest && widths[i] < s.width {
 			b.WriteString(resetStyles + eraseRight)
 		}
 	}
-	s.up, s.clear = 0, false
-	s.finish(live, widths)
+	return widths
 }
 
 // fit truncates a line that would not fit (the renderers should never produce one) and measures it.
