@@ -334,28 +334,40 @@ func (s *Session) CheckpointPatch(ctx context.Context, c CheckpointInfo) (string
 // ErrRestoreWhileBusy is returned by RestoreCheckpoint while the agent works.
 var ErrRestoreWhileBusy = errors.New("cannot restore files while the agent is working: wait or press Escape first")
 
+// RestoreResult says what RestoreCheckpoint did.
+type RestoreResult struct {
+	checkpoint.RestoreResult
+	// UndoID is the id of the checkpoint entry recording the state the restore replaced: restoring
+	// it undoes the restore ("" when the entry could not be saved).
+	UndoID string
+}
+
 // RestoreCheckpoint makes the project's files what they were at the checkpoint. Files changed
 // outside pi-go since the session's last snapshot are not overwritten unless force: the error is then
 // a *checkpoint.ConflictError listing them. The state replaced is recorded as a checkpoint entry
 // (trigger "restore"), so the restore can be undone by restoring that one.
-func (s *Session) RestoreCheckpoint(ctx context.Context, c CheckpointInfo, force bool) (checkpoint.RestoreResult, error) {
+func (s *Session) RestoreCheckpoint(ctx context.Context, c CheckpointInfo, force bool) (RestoreResult, error) {
 	if s.IsStreaming() || s.IsBashRunning() {
-		return checkpoint.RestoreResult{}, ErrRestoreWhileBusy
+		return RestoreResult{}, ErrRestoreWhileBusy
 	}
 	store, err := s.checkpointStore()
 	if err != nil {
-		return checkpoint.RestoreResult{}, err
+		return RestoreResult{}, err
 	}
 	start := time.Now()
 	res, err := store.Restore(ctx, c.Commit, checkpoint.RestoreOptions{SessionID: s.Store().SessionID(), Force: force})
 	if err != nil {
-		return res, err
+		return RestoreResult{RestoreResult: res}, err
 	}
-	s.appendEntry(s.Store().AppendCustomEntry(CheckpointCustomType, CheckpointData{
+	undoID, err := s.Store().AppendCustomEntry(CheckpointCustomType, CheckpointData{
 		Commit: res.Undo.Commit, EntryID: s.Store().LeafID(), Trigger: TriggerRestore,
 		Changes: res.Undo.Changes, Skipped: res.Undo.Skipped, RestoredTo: c.Commit,
 		SnapshotMs: time.Since(start).Milliseconds(),
-	}))
+	})
+	s.appendEntry(undoID, err)
+	if err != nil {
+		undoID = ""
+	}
 	s.sync()
-	return res, nil
+	return RestoreResult{RestoreResult: res, UndoID: undoID}, nil
 }
