@@ -235,15 +235,27 @@ type CheckpointInfo struct {
 
 // Checkpoints lists the session's checkpoints in file order.
 func (s *Session) Checkpoints(ctx context.Context) ([]CheckpointInfo, error) {
-	store, err := s.checkpointStore()
+	store, list, known, err := s.checkpointList(ctx)
 	if err != nil {
 		return nil, err
+	}
+	for i := range list {
+		list[i].TurnChanges = turnChanges(ctx, store, list, i, known)
+	}
+	return list, nil
+}
+
+// checkpointList is the session's checkpoints in file order without their TurnChanges (a git
+// process each), and the session's last snapshot.
+func (s *Session) checkpointList(ctx context.Context) (store *checkpoint.Store, list []CheckpointInfo, known string, err error) {
+	store, err = s.checkpointStore()
+	if err != nil {
+		return nil, nil, "", err
 	}
 	held, err := store.Held(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, "", err
 	}
-	var list []CheckpointInfo
 	for _, e := range s.Store().Entries() {
 		info, ok := checkpointOf(e)
 		if !ok {
@@ -252,17 +264,29 @@ func (s *Session) Checkpoints(ctx context.Context) ([]CheckpointInfo, error) {
 		info.Available = held[info.Commit]
 		list = append(list, info)
 	}
-	known, _ := store.Known(ctx, s.Store().SessionID())
-	next := known
-	for i := len(list) - 1; i >= 0; i-- {
-		if list[i].Available && next != "" && next != list[i].Commit {
-			list[i].TurnChanges, _ = store.Diff(ctx, list[i].Commit, next)
-		}
-		if list[i].Available {
-			next = list[i].Commit
+	known, _ = store.Known(ctx, s.Store().SessionID())
+	return store, list, known, nil
+}
+
+// nextCommit is the state list[i]'s turn left: the next available checkpoint of the session, or for
+// the newest, the session's last snapshot (known).
+func nextCommit(list []CheckpointInfo, i int, known string) string {
+	for _, c := range list[i+1:] {
+		if c.Available {
+			return c.Commit
 		}
 	}
-	return list, nil
+	return known
+}
+
+// turnChanges are the files changed from list[i] to the next state: what rewinding to it undoes.
+func turnChanges(ctx context.Context, store *checkpoint.Store, list []CheckpointInfo, i int, known string) []checkpoint.Change {
+	next := nextCommit(list, i, known)
+	if !list[i].Available || next == "" || next == list[i].Commit {
+		return nil
+	}
+	changes, _ := store.Diff(ctx, list[i].Commit, next)
+	return changes
 }
 
 // checkpointOf decodes a checkpoint entry.
@@ -280,7 +304,7 @@ func checkpointOf(e *session.Entry) (CheckpointInfo, bool) {
 // FindCheckpoint resolves ref to a checkpoint of the session: a checkpoint entry's id, the id of the
 // entry a checkpoint precedes (its EntryID: the turn's assistant message), or a commit id.
 func (s *Session) FindCheckpoint(ctx context.Context, ref string) (CheckpointInfo, error) {
-	list, err := s.Checkpoints(ctx)
+	store, list, known, err := s.checkpointList(ctx)
 	if err != nil {
 		return CheckpointInfo{}, err
 	}
@@ -289,11 +313,12 @@ func (s *Session) FindCheckpoint(ctx context.Context, ref string) (CheckpointInf
 		func(c CheckpointInfo) bool { return c.EntryID == ref && c.Trigger != TriggerRestore },
 		func(c CheckpointInfo) bool { return c.Commit == ref },
 	} {
-		for _, c := range list {
+		for i, c := range list {
 			if match(c) {
 				if !c.Available {
 					return c, fmt.Errorf("checkpoint %s was pruned from the store", ref)
 				}
+				c.TurnChanges = turnChanges(ctx, store, list, i, known)
 				return c, nil
 			}
 		}
@@ -304,29 +329,19 @@ func (s *Session) FindCheckpoint(ctx context.Context, ref string) (CheckpointInf
 // CheckpointPatch is the unified diff of what rewinding to the checkpoint would undo (its turn's
 // changes, from the checkpoint to the next one).
 func (s *Session) CheckpointPatch(ctx context.Context, c CheckpointInfo) (string, error) {
-	store, err := s.checkpointStore()
+	store, list, known, err := s.checkpointList(ctx)
 	if err != nil {
 		return "", err
 	}
-	next := ""
-	list, err := s.Checkpoints(ctx)
-	if err != nil {
-		return "", err
-	}
+	next := known
 	for i, x := range list {
 		if x.ID == c.ID {
-			for _, y := range list[i+1:] {
-				if y.Available {
-					next = y.Commit
-					break
-				}
-			}
+			next = nextCommit(list, i, known)
+			break
 		}
 	}
 	if next == "" {
-		if next, err = store.Known(ctx, s.Store().SessionID()); err != nil || next == "" {
-			return "", err
-		}
+		return "", nil
 	}
 	return store.Patch(ctx, next, c.Commit)
 }
