@@ -66,8 +66,29 @@ type checkpointState struct {
 	pending *pendingSnapshot
 	// dirty: tools that may have changed files ran since pending started.
 	dirty bool
-	// running counts the snapshots in flight; Close waits for them.
-	running sync.WaitGroup
+	// running counts the snapshots and the prune in flight; idle is closed when it drops to zero.
+	// Not a WaitGroup: a `!` command may start a snapshot (an Add from zero) just as the end of a run
+	// waits, which a WaitGroup forbids.
+	running int
+	idle    chan struct{}
+}
+
+// goLocked runs job on a goroutine of its own that waitCheckpoints waits for. c.mu is held.
+func (c *checkpointState) goLocked(job func()) {
+	if c.running == 0 {
+		c.idle = make(chan struct{})
+	}
+	c.running++
+	go func() {
+		defer func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if c.running--; c.running == 0 {
+				close(c.idle)
+			}
+		}()
+		job()
+	}()
 }
 
 // pendingSnapshot is a snapshot in flight; done is closed once cp and err are set.
@@ -103,17 +124,15 @@ func (s *Session) checkpointStore() (*checkpoint.Store, error) {
 const pruneEvery = 24 * time.Hour
 
 // pruneCheckpointsIfDue applies the age and size limits to the store in the background, at most once
-// a day; a snapshot meanwhile waits for it (the store's lock).
+// a day; a snapshot meanwhile waits for it (the store's lock). s.checkpoints.mu is held.
 func (s *Session) pruneCheckpointsIfDue(store *checkpoint.Store) {
 	settings := s.opts.Settings.Settings()
 	limits := checkpoint.Limits{MaxAge: settings.CheckpointMaxAge(), MaxStoreSize: settings.CheckpointMaxStoreSize()}
-	s.checkpoints.running.Add(1)
-	go func() {
-		defer s.checkpoints.running.Done()
+	s.checkpoints.goLocked(func() {
 		if _, _, err := store.PruneIfDue(context.Background(), limits, pruneEvery); err != nil {
 			s.warn(err)
 		}
-	}()
+	})
 }
 
 // checkpointsWanted reports whether snapshots are to be taken: checkpoints are on and some active
@@ -130,13 +149,11 @@ func (s *Session) checkpointsWanted() bool {
 	return false
 }
 
-// startSnapshot takes a snapshot in the background.
-func (s *Session) startSnapshot(message string) *pendingSnapshot {
+// startSnapshotLocked takes a snapshot in the background. s.checkpoints.mu is held.
+func (s *Session) startSnapshotLocked(message string) *pendingSnapshot {
 	p := &pendingSnapshot{done: make(chan struct{})}
 	sessionID := s.Store().SessionID()
-	s.checkpoints.running.Add(1)
-	go func() {
-		defer s.checkpoints.running.Done()
+	s.checkpoints.goLocked(func() {
 		defer close(p.done)
 		start := time.Now()
 		store, err := s.checkpointStore()
@@ -148,7 +165,7 @@ func (s *Session) startSnapshot(message string) *pendingSnapshot {
 			Message: message + " (session " + sessionID + ")", SessionID: sessionID,
 		})
 		p.duration = time.Since(start)
-	}()
+	})
 	return p
 }
 
@@ -172,7 +189,7 @@ func (s *Session) checkpointTurnStart() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.pending == nil || c.dirty {
-		c.pending = s.startSnapshot("before a turn")
+		c.pending = s.startSnapshotLocked("before a turn")
 		c.dirty = false
 	}
 }
@@ -187,7 +204,7 @@ func (s *Session) checkpointBefore(trigger, entryID string) {
 	c.mu.Lock()
 	p := c.pending
 	if p == nil || c.dirty {
-		p = s.startSnapshot("before " + trigger)
+		p = s.startSnapshotLocked("before " + trigger)
 	}
 	c.pending, c.dirty = nil, true
 	c.mu.Unlock()
@@ -212,13 +229,21 @@ func (s *Session) checkpointAfter() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dirty {
-		s.startSnapshot("after changes")
+		s.startSnapshotLocked("after changes")
 	}
 	c.pending, c.dirty = nil, false
 }
 
-// waitCheckpoints waits for the snapshots in flight (Close).
-func (s *Session) waitCheckpoints() { s.checkpoints.running.Wait() }
+// waitCheckpoints waits until no snapshot or prune is in flight (the end of a run or `!` command, Close).
+func (s *Session) waitCheckpoints() {
+	c := &s.checkpoints
+	c.mu.Lock()
+	idle := c.idle
+	c.mu.Unlock()
+	if idle != nil {
+		<-idle
+	}
+}
 
 // CheckpointInfo is one checkpoint of the session, for /rewind, get_checkpoints and --rewind.
 type CheckpointInfo struct {
