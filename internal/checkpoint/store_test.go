@@ -453,3 +453,48 @@ func TestHeldAndDiffOfUnknown(t *testing.T) {
 		t.Error("an option passed as a snapshot id was accepted")
 	}
 }
+
+func TestDiffPairsMatchesDiff(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	write(t, dir, "a.txt", "a", 0o644)
+	write(t, dir, "b.txt", "b", 0o644)
+	s := openStore(t, dir)
+	first := snapshot(t, s, "")
+	write(t, dir, "a.txt", "a2", 0o644)
+	os.Remove(filepath.Join(dir, "b.txt"))
+	write(t, dir, "c d.txt", "c", 0o644)
+	write(t, dir, "M", "a one-letter name, like a status", 0o644)
+	second := snapshot(t, s, "")
+	write(t, dir, "b.txt", "b", 0o644)
+	third := snapshot(t, s, "")
+	pairs := [][2]string{
+		{first.Commit, second.Commit},
+		{second.Commit, second.Commit}, // no changes
+		{second.Commit, third.Commit},
+		{third.Commit, first.Commit},
+		{first.Commit, second.Commit}, // a pair asked again
+	}
+	diffs, err := s.DiffPairs(ctx, pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diffs) != len(pairs) {
+		t.Fatalf("%d diffs for %d pairs: %v", len(diffs), len(pairs), diffs)
+	}
+	for i, p := range pairs {
+		want, err := s.Diff(ctx, p[0], p[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(diffs[i], want) {
+			t.Errorf("pair %d: DiffPairs %v, Diff %v", i, diffs[i], want)
+		}
+	}
+	if len(diffs[0]) != 4 || len(diffs[1]) != 0 {
+		t.Errorf("diffs = %v", diffs)
+	}
+	if _, err := s.DiffPairs(ctx, [][2]string{{first.Commit, "--output=/tmp/x"}}); err == nil {
+		t.Error("an option passed as a snapshot id was accepted")
+	}
+}

@@ -264,8 +264,18 @@ func (s *Session) Checkpoints(ctx context.Context) ([]CheckpointInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	var turns [][2]string
+	var at []int
 	for i := range list {
-		list[i].TurnChanges = turnChanges(ctx, store, list, i, known)
+		if next, ok := turnEnd(list, i, known); ok {
+			turns = append(turns, [2]string{list[i].Commit, next})
+			at = append(at, i)
+		}
+	}
+	// One git process for every turn; should it fail, the turns' changes stay unknown (nil).
+	diffs, _ := store.DiffPairs(ctx, turns)
+	for k, changes := range diffs {
+		list[at[k]].TurnChanges = changes
 	}
 	return list, nil
 }
@@ -304,14 +314,11 @@ func nextCommit(list []CheckpointInfo, i int, known string) string {
 	return known
 }
 
-// turnChanges are the files changed from list[i] to the next state: what rewinding to it undoes.
-func turnChanges(ctx context.Context, store *checkpoint.Store, list []CheckpointInfo, i int, known string) []checkpoint.Change {
-	next := nextCommit(list, i, known)
-	if !list[i].Available || next == "" || next == list[i].Commit {
-		return nil
-	}
-	changes, _ := store.Diff(ctx, list[i].Commit, next)
-	return changes
+// turnEnd is nextCommit when list[i]'s turn may have changed files (a diff from list[i] to it is its
+// TurnChanges): ok is false when list[i] was pruned or no later state differs from it.
+func turnEnd(list []CheckpointInfo, i int, known string) (next string, ok bool) {
+	next = nextCommit(list, i, known)
+	return next, list[i].Available && next != "" && next != list[i].Commit
 }
 
 // checkpointOf decodes a checkpoint entry.
@@ -343,7 +350,9 @@ func (s *Session) FindCheckpoint(ctx context.Context, ref string) (CheckpointInf
 				if !c.Available {
 					return c, fmt.Errorf("checkpoint %s was pruned from the store", ref)
 				}
-				c.TurnChanges = turnChanges(ctx, store, list, i, known)
+				if next, ok := turnEnd(list, i, known); ok {
+					c.TurnChanges, _ = store.Diff(ctx, c.Commit, next)
+				}
 				return c, nil
 			}
 		}
