@@ -58,10 +58,8 @@ func (a *app) runRewind(ctx context.Context, sess *harness.Session) error {
 			fmt.Fprintf(out, "  %-9s %s\n", verb, ch.Path)
 		}
 	}
-	if list, err := sess.Checkpoints(ctx); err == nil && len(list) > 0 {
-		if undo := list[len(list)-1]; undo.Trigger == harness.TriggerRestore {
-			fmt.Fprintf(out, "Undo with: pi --session %s --rewind %s\n", sess.Store().SessionID(), undo.ID)
-		}
+	if res.UndoID != "" {
+		fmt.Fprintf(out, "Undo with: pi --session %s --rewind %s\n", sess.Store().SessionID(), res.UndoID)
 	}
 	return nil
 }

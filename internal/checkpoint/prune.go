@@ -77,7 +77,7 @@ func Prune(ctx context.Context, agentDir string, limits Limits) ([]PruneReport, 
 	return reports, nil
 }
 
-// PruneStore applies limits to this store alone.
+// Prune applies limits to this store alone.
 func (s *Store) Prune(ctx context.Context, limits Limits) (PruneReport, error) {
 	return pruneStore(ctx, s.git.path, s.dir, limits)
 }

@@ -244,6 +244,52 @@ func (s *Store) Held(ctx context.Context) (map[string]bool, error) {
 	return held, err
 }
 
+// DiffPairs is Diff for many pairs of snapshots ({from, to}), with one git process for them all.
+func (s *Store) DiffPairs(ctx context.Context, pairs [][2]string) ([][]Change, error) {
+	if len(pairs) == 0 {
+		return nil, nil
+	}
+	var in strings.Builder
+	for _, p := range pairs {
+		if !isHex(p[0]) || !isHex(p[1]) {
+			return nil, fmt.Errorf("checkpoints: %q, %q: %w", p[0], p[1], errNoCheckpoint)
+		}
+		// diff-tree --stdin takes a commit and then its parents: to comes first.
+		in.WriteString(p[1] + " " + p[0] + "\n")
+	}
+	var out []byte
+	err := s.locked(func() error {
+		var err error
+		// --always: every pair prints its header (its first commit), even with no changes.
+		out, err = s.git.run(ctx, strings.NewReader(in.String()),
+			"diff-tree", "--stdin", "--always", "-r", "-z", "--no-renames", "--name-status")
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("checkpoints: diff: %w", err)
+	}
+	diffs := make([][]Change, 0, len(pairs))
+	fields := splitNul(out)
+	for i := 0; i < len(fields); {
+		// A status is one letter; a header is a commit id, starting the next pair's changes.
+		if len(fields[i]) > 1 {
+			diffs = append(diffs, nil)
+			i++
+			continue
+		}
+		if len(diffs) == 0 || i+1 >= len(fields) {
+			return nil, fmt.Errorf("checkpoints: diff: unexpected git output %q", out)
+		}
+		last := &diffs[len(diffs)-1]
+		*last = append(*last, Change{Path: fields[i+1], Status: changeStatus(fields[i])})
+		i += 2
+	}
+	if len(diffs) != len(pairs) {
+		return nil, fmt.Errorf("checkpoints: diff: git answered %d of %d pairs", len(diffs), len(pairs))
+	}
+	return diffs, nil
+}
+
 func (s *Store) diffLocked(ctx context.Context, from, to string) ([]Change, error) {
 	out, err := s.git.run(ctx, nil, "diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to)
 	if err != nil {
@@ -252,16 +298,20 @@ func (s *Store) diffLocked(ctx context.Context, from, to string) ([]Change, erro
 	fields := splitNul(out)
 	var changes []Change
 	for i := 0; i+1 < len(fields); i += 2 {
-		status := "modified"
-		switch fields[i] {
-		case "A":
-			status = "added"
-		case "D":
-			status = "deleted"
-		}
-		changes = append(changes, Change{Path: fields[i+1], Status: status})
+		changes = append(changes, Change{Path: fields[i+1], Status: changeStatus(fields[i])})
 	}
 	return changes, nil
+}
+
+// changeStatus is the Change.Status of a diff-tree --name-status letter.
+func changeStatus(letter string) string {
+	switch letter {
+	case "A":
+		return "added"
+	case "D":
+		return "deleted"
+	}
+	return "modified"
 }
 
 // Patch is the unified diff between two snapshots (from → to), for previews; paths limits it to

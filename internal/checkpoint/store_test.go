@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,6 +33,16 @@ func openStore(t testing.TB, project string, opts ...func(*Options)) *Store {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// snapshot takes a snapshot (for the session, unless sessionID is "") or fails the test.
+func snapshot(t testing.TB, s *Store, sessionID string) Checkpoint {
+	t.Helper()
+	cp, err := s.Snapshot(context.Background(), SnapshotOptions{SessionID: sessionID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cp
 }
 
 func write(t testing.TB, root, rel, content string, mode os.FileMode) {
@@ -93,10 +104,7 @@ func TestRestoreBringsBackBytesModesLinksAndRemovesNewFiles(t *testing.T) {
 	}
 	s := openStore(t, dir)
 	before := treeState(t, dir)
-	cp, err := s.Snapshot(ctx, SnapshotOptions{SessionID: "s1"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cp := snapshot(t, s, "s1")
 
 	// What a turn might do: edit, chmod, delete, create, retarget a link, swap a file for a dir.
 	write(t, dir, "a.txt", "changed\n", 0o644)
@@ -113,15 +121,13 @@ func TestRestoreBringsBackBytesModesLinksAndRemovesNewFiles(t *testing.T) {
 	os.Remove(filepath.Join(dir, "swap"))
 	write(t, dir, "swap/inner.txt", "now a directory\n", 0o644)
 	after := treeState(t, dir)
-	if _, err := s.Snapshot(ctx, SnapshotOptions{SessionID: "s1"}); err != nil {
-		t.Fatal(err)
-	}
+	snapshot(t, s, "s1")
 
 	res, err := s.Restore(ctx, cp.Commit, RestoreOptions{SessionID: "s1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := treeState(t, dir); !mapsEqual(got, before) {
+	if got := treeState(t, dir); !maps.Equal(got, before) {
 		t.Fatalf("restored tree differs\n got %q\nwant %q", got, before)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "new")); !errors.Is(err, os.ErrNotExist) {
@@ -134,51 +140,29 @@ func TestRestoreBringsBackBytesModesLinksAndRemovesNewFiles(t *testing.T) {
 	if _, err := s.Restore(ctx, res.Undo.Commit, RestoreOptions{SessionID: "s1"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := treeState(t, dir); !mapsEqual(got, after) {
+	if got := treeState(t, dir); !maps.Equal(got, after) {
 		t.Fatalf("undo differs\n got %q\nwant %q", got, after)
 	}
 }
 
-func mapsEqual(a, b map[string]string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
-}
-
 func TestSnapshotReportsChangesAndReusesUnchanged(t *testing.T) {
-	ctx := context.Background()
 	dir := t.TempDir()
 	write(t, dir, "keep.txt", "k", 0o644)
 	write(t, dir, "edit.txt", "1", 0o644)
 	write(t, dir, "del.txt", "d", 0o644)
 	s := openStore(t, dir)
-	first, err := s.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	first := snapshot(t, s, "")
 	if first.Changes != nil || first.Parent != "" {
 		t.Errorf("first snapshot: %+v", first)
 	}
-	same, err := s.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	same := snapshot(t, s, "")
 	if same.Commit != first.Commit || len(same.Changes) != 0 {
 		t.Errorf("unchanged tree: got %+v, want commit %s reused", same, first.Commit)
 	}
 	write(t, dir, "edit.txt", "2", 0o644)
 	os.Remove(filepath.Join(dir, "del.txt"))
 	write(t, dir, "add.txt", "a", 0o644)
-	next, err := s.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	next := snapshot(t, s, "")
 	want := []Change{{"add.txt", "added"}, {"del.txt", "deleted"}, {"edit.txt", "modified"}}
 	if next.Parent != first.Commit || !slices.Equal(next.Changes, want) {
 		t.Errorf("got parent %s changes %v, want %s %v", next.Parent, next.Changes, first.Commit, want)
@@ -194,10 +178,7 @@ func TestIgnoredAndLargeFilesAreLeftAlone(t *testing.T) {
 	write(t, dir, "debug.log", "log v1", 0o644)
 	write(t, dir, "big.dat", string(bytes.Repeat([]byte("x"), 2048)), 0o644)
 	s := openStore(t, dir, func(o *Options) { o.MaxFileSize = 1024 })
-	cp, err := s.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cp := snapshot(t, s, "")
 	if !slices.Equal(cp.Skipped, []string{"big.dat"}) {
 		t.Errorf("skipped = %v, want [big.dat]", cp.Skipped)
 	}
@@ -226,14 +207,9 @@ func TestOutsideChangeIsAConflict(t *testing.T) {
 	write(t, dir, "a.txt", "v1", 0o644)
 	write(t, dir, "b.txt", "v1", 0o644)
 	s := openStore(t, dir)
-	cp, err := s.Snapshot(ctx, SnapshotOptions{SessionID: "sess"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cp := snapshot(t, s, "sess")
 	write(t, dir, "a.txt", "v2 by the agent", 0o644)
-	if _, err := s.Snapshot(ctx, SnapshotOptions{SessionID: "sess"}); err != nil {
-		t.Fatal(err)
-	}
+	snapshot(t, s, "sess")
 	write(t, dir, "b.txt", "v2 by the user", 0o644)
 	write(t, dir, "c.txt", "created by the user", 0o644)
 	conflicts, err := s.Conflicts(ctx, "sess", cp.Commit)
@@ -324,15 +300,10 @@ func TestUserRepositoryIsNeverTouched(t *testing.T) {
 	before := gitStateClean(t, dir)
 
 	s := openStore(t, dir)
-	cp, err := s.Snapshot(ctx, SnapshotOptions{SessionID: "u"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cp := snapshot(t, s, "u")
 	write(t, dir, "tracked.txt", "v3 by the agent\n", 0o644)
 	write(t, dir, "new.txt", "new\n", 0o644)
-	if _, err := s.Snapshot(ctx, SnapshotOptions{SessionID: "u"}); err != nil {
-		t.Fatal(err)
-	}
+	snapshot(t, s, "u")
 	if _, err := s.Restore(ctx, cp.Commit, RestoreOptions{SessionID: "u"}); err != nil {
 		t.Fatal(err)
 	}
@@ -383,10 +354,7 @@ func TestPruneByAgeAndSize(t *testing.T) {
 			data[j] = byte((j*7919 + i*104729) >> 3)
 		}
 		write(t, dir, "f.bin", string(data)+string(rune('a'+i)), 0o644)
-		cp, err := s.Snapshot(ctx, SnapshotOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		cp := snapshot(t, s, "")
 		cps = append(cps, cp)
 	}
 	// Nothing is old yet.
@@ -414,9 +382,7 @@ func TestPruneByAgeAndSize(t *testing.T) {
 	}
 	// The store still works after pruning.
 	write(t, dir, "g.txt", "g", 0o644)
-	if _, err := s.Snapshot(ctx, SnapshotOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	snapshot(t, s, "")
 	// Size: a limit below the store's size drops checkpoints down to the head.
 	reports, err = Prune(ctx, agent, Limits{MaxAge: -1, MaxStoreSize: 1})
 	if err != nil {
@@ -436,10 +402,7 @@ func TestNonGitDirectoryAndNestedRepository(t *testing.T) {
 	requireGit(t)
 	gitCmd(t, nested, "init", "-q")
 	s := openStore(t, dir)
-	cp, err := s.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cp := snapshot(t, s, "")
 	write(t, dir, "plain.txt", "q", 0o644)
 	if _, err := s.Restore(ctx, cp.Commit, RestoreOptions{}); err != nil {
 		t.Fatal(err)
@@ -457,9 +420,7 @@ func TestPruneIfDue(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "a.txt", "a", 0o644)
 	s := openStore(t, dir)
-	if _, err := s.Snapshot(ctx, SnapshotOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	snapshot(t, s, "")
 	if _, pruned, err := s.PruneIfDue(ctx, Limits{}, time.Hour); err != nil || pruned {
 		t.Fatalf("a new store was pruned (%v, %v)", pruned, err)
 	}
@@ -480,10 +441,7 @@ func TestHeldAndDiffOfUnknown(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "a.txt", "a", 0o644)
 	s := openStore(t, dir)
-	cp, err := s.Snapshot(ctx, SnapshotOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cp := snapshot(t, s, "")
 	held, err := s.Held(ctx)
 	if err != nil || !held[cp.Commit] || len(held) != 1 {
 		t.Fatalf("held = %v, %v", held, err)
@@ -492,6 +450,51 @@ func TestHeldAndDiffOfUnknown(t *testing.T) {
 		t.Error("a diff against an unknown snapshot succeeded")
 	}
 	if _, err := s.Diff(ctx, cp.Commit, "--output=/tmp/x"); err == nil {
+		t.Error("an option passed as a snapshot id was accepted")
+	}
+}
+
+func TestDiffPairsMatchesDiff(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	write(t, dir, "a.txt", "a", 0o644)
+	write(t, dir, "b.txt", "b", 0o644)
+	s := openStore(t, dir)
+	first := snapshot(t, s, "")
+	write(t, dir, "a.txt", "a2", 0o644)
+	os.Remove(filepath.Join(dir, "b.txt"))
+	write(t, dir, "c d.txt", "c", 0o644)
+	write(t, dir, "M", "a one-letter name, like a status", 0o644)
+	second := snapshot(t, s, "")
+	write(t, dir, "b.txt", "b", 0o644)
+	third := snapshot(t, s, "")
+	pairs := [][2]string{
+		{first.Commit, second.Commit},
+		{second.Commit, second.Commit}, // no changes
+		{second.Commit, third.Commit},
+		{third.Commit, first.Commit},
+		{first.Commit, second.Commit}, // a pair asked again
+	}
+	diffs, err := s.DiffPairs(ctx, pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(diffs) != len(pairs) {
+		t.Fatalf("%d diffs for %d pairs: %v", len(diffs), len(pairs), diffs)
+	}
+	for i, p := range pairs {
+		want, err := s.Diff(ctx, p[0], p[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(diffs[i], want) {
+			t.Errorf("pair %d: DiffPairs %v, Diff %v", i, diffs[i], want)
+		}
+	}
+	if len(diffs[0]) != 4 || len(diffs[1]) != 0 {
+		t.Errorf("diffs = %v", diffs)
+	}
+	if _, err := s.DiffPairs(ctx, [][2]string{{first.Commit, "--output=/tmp/x"}}); err == nil {
 		t.Error("an option passed as a snapshot id was accepted")
 	}
 }

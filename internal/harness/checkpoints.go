@@ -66,8 +66,29 @@ type checkpointState struct {
 	pending *pendingSnapshot
 	// dirty: tools that may have changed files ran since pending started.
 	dirty bool
-	// running counts the snapshots in flight; Close waits for them.
-	running sync.WaitGroup
+	// running counts the snapshots and the prune in flight; idle is closed when it drops to zero.
+	// Not a WaitGroup: a `!` command may start a snapshot (an Add from zero) just as the end of a run
+	// waits, which a WaitGroup forbids.
+	running int
+	idle    chan struct{}
+}
+
+// goLocked runs job on a goroutine of its own that waitCheckpoints waits for. c.mu is held.
+func (c *checkpointState) goLocked(job func()) {
+	if c.running == 0 {
+		c.idle = make(chan struct{})
+	}
+	c.running++
+	go func() {
+		defer func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if c.running--; c.running == 0 {
+				close(c.idle)
+			}
+		}()
+		job()
+	}()
 }
 
 // pendingSnapshot is a snapshot in flight; done is closed once cp and err are set.
@@ -103,17 +124,15 @@ func (s *Session) checkpointStore() (*checkpoint.Store, error) {
 const pruneEvery = 24 * time.Hour
 
 // pruneCheckpointsIfDue applies the age and size limits to the store in the background, at most once
-// a day; a snapshot meanwhile waits for it (the store's lock).
+// a day; a snapshot meanwhile waits for it (the store's lock). s.checkpoints.mu is held.
 func (s *Session) pruneCheckpointsIfDue(store *checkpoint.Store) {
 	settings := s.opts.Settings.Settings()
 	limits := checkpoint.Limits{MaxAge: settings.CheckpointMaxAge(), MaxStoreSize: settings.CheckpointMaxStoreSize()}
-	s.checkpoints.running.Add(1)
-	go func() {
-		defer s.checkpoints.running.Done()
+	s.checkpoints.goLocked(func() {
 		if _, _, err := store.PruneIfDue(context.Background(), limits, pruneEvery); err != nil {
 			s.warn(err)
 		}
-	}()
+	})
 }
 
 // checkpointsWanted reports whether snapshots are to be taken: checkpoints are on and some active
@@ -130,13 +149,11 @@ func (s *Session) checkpointsWanted() bool {
 	return false
 }
 
-// startSnapshot takes a snapshot in the background.
-func (s *Session) startSnapshot(message string) *pendingSnapshot {
+// startSnapshotLocked takes a snapshot in the background. s.checkpoints.mu is held.
+func (s *Session) startSnapshotLocked(message string) *pendingSnapshot {
 	p := &pendingSnapshot{done: make(chan struct{})}
 	sessionID := s.Store().SessionID()
-	s.checkpoints.running.Add(1)
-	go func() {
-		defer s.checkpoints.running.Done()
+	s.checkpoints.goLocked(func() {
 		defer close(p.done)
 		start := time.Now()
 		store, err := s.checkpointStore()
@@ -148,7 +165,7 @@ func (s *Session) startSnapshot(message string) *pendingSnapshot {
 			Message: message + " (session " + sessionID + ")", SessionID: sessionID,
 		})
 		p.duration = time.Since(start)
-	}()
+	})
 	return p
 }
 
@@ -172,7 +189,7 @@ func (s *Session) checkpointTurnStart() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.pending == nil || c.dirty {
-		c.pending = s.startSnapshot("before a turn")
+		c.pending = s.startSnapshotLocked("before a turn")
 		c.dirty = false
 	}
 }
@@ -187,7 +204,7 @@ func (s *Session) checkpointBefore(trigger, entryID string) {
 	c.mu.Lock()
 	p := c.pending
 	if p == nil || c.dirty {
-		p = s.startSnapshot("before " + trigger)
+		p = s.startSnapshotLocked("before " + trigger)
 	}
 	c.pending, c.dirty = nil, true
 	c.mu.Unlock()
@@ -212,13 +229,21 @@ func (s *Session) checkpointAfter() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dirty {
-		s.startSnapshot("after changes")
+		s.startSnapshotLocked("after changes")
 	}
 	c.pending, c.dirty = nil, false
 }
 
-// waitCheckpoints waits for the snapshots in flight (Close).
-func (s *Session) waitCheckpoints() { s.checkpoints.running.Wait() }
+// waitCheckpoints waits until no snapshot or prune is in flight (the end of a run or `!` command, Close).
+func (s *Session) waitCheckpoints() {
+	c := &s.checkpoints
+	c.mu.Lock()
+	idle := c.idle
+	c.mu.Unlock()
+	if idle != nil {
+		<-idle
+	}
+}
 
 // CheckpointInfo is one checkpoint of the session, for /rewind, get_checkpoints and --rewind.
 type CheckpointInfo struct {
@@ -235,15 +260,37 @@ type CheckpointInfo struct {
 
 // Checkpoints lists the session's checkpoints in file order.
 func (s *Session) Checkpoints(ctx context.Context) ([]CheckpointInfo, error) {
-	store, err := s.checkpointStore()
+	store, list, known, err := s.checkpointList(ctx)
 	if err != nil {
 		return nil, err
+	}
+	var turns [][2]string
+	var at []int
+	for i := range list {
+		if next, ok := turnEnd(list, i, known); ok {
+			turns = append(turns, [2]string{list[i].Commit, next})
+			at = append(at, i)
+		}
+	}
+	// One git process for every turn; should it fail, the turns' changes stay unknown (nil).
+	diffs, _ := store.DiffPairs(ctx, turns)
+	for k, changes := range diffs {
+		list[at[k]].TurnChanges = changes
+	}
+	return list, nil
+}
+
+// checkpointList is the session's checkpoints in file order without their TurnChanges (a git
+// process each), and the session's last snapshot.
+func (s *Session) checkpointList(ctx context.Context) (store *checkpoint.Store, list []CheckpointInfo, known string, err error) {
+	store, err = s.checkpointStore()
+	if err != nil {
+		return nil, nil, "", err
 	}
 	held, err := store.Held(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, "", err
 	}
-	var list []CheckpointInfo
 	for _, e := range s.Store().Entries() {
 		info, ok := checkpointOf(e)
 		if !ok {
@@ -252,17 +299,26 @@ func (s *Session) Checkpoints(ctx context.Context) ([]CheckpointInfo, error) {
 		info.Available = held[info.Commit]
 		list = append(list, info)
 	}
-	known, _ := store.Known(ctx, s.Store().SessionID())
-	next := known
-	for i := len(list) - 1; i >= 0; i-- {
-		if list[i].Available && next != "" && next != list[i].Commit {
-			list[i].TurnChanges, _ = store.Diff(ctx, list[i].Commit, next)
-		}
-		if list[i].Available {
-			next = list[i].Commit
+	known, _ = store.Known(ctx, s.Store().SessionID())
+	return store, list, known, nil
+}
+
+// nextCommit is the state list[i]'s turn left: the next available checkpoint of the session, or for
+// the newest, the session's last snapshot (known).
+func nextCommit(list []CheckpointInfo, i int, known string) string {
+	for _, c := range list[i+1:] {
+		if c.Available {
+			return c.Commit
 		}
 	}
-	return list, nil
+	return known
+}
+
+// turnEnd is nextCommit when list[i]'s turn may have changed files (a diff from list[i] to it is its
+// TurnChanges): ok is false when list[i] was pruned or no later state differs from it.
+func turnEnd(list []CheckpointInfo, i int, known string) (next string, ok bool) {
+	next = nextCommit(list, i, known)
+	return next, list[i].Available && next != "" && next != list[i].Commit
 }
 
 // checkpointOf decodes a checkpoint entry.
@@ -280,7 +336,7 @@ func checkpointOf(e *session.Entry) (CheckpointInfo, bool) {
 // FindCheckpoint resolves ref to a checkpoint of the session: a checkpoint entry's id, the id of the
 // entry a checkpoint precedes (its EntryID: the turn's assistant message), or a commit id.
 func (s *Session) FindCheckpoint(ctx context.Context, ref string) (CheckpointInfo, error) {
-	list, err := s.Checkpoints(ctx)
+	store, list, known, err := s.checkpointList(ctx)
 	if err != nil {
 		return CheckpointInfo{}, err
 	}
@@ -289,10 +345,13 @@ func (s *Session) FindCheckpoint(ctx context.Context, ref string) (CheckpointInf
 		func(c CheckpointInfo) bool { return c.EntryID == ref && c.Trigger != TriggerRestore },
 		func(c CheckpointInfo) bool { return c.Commit == ref },
 	} {
-		for _, c := range list {
+		for i, c := range list {
 			if match(c) {
 				if !c.Available {
 					return c, fmt.Errorf("checkpoint %s was pruned from the store", ref)
+				}
+				if next, ok := turnEnd(list, i, known); ok {
+					c.TurnChanges, _ = store.Diff(ctx, c.Commit, next)
 				}
 				return c, nil
 			}
@@ -304,29 +363,19 @@ func (s *Session) FindCheckpoint(ctx context.Context, ref string) (CheckpointInf
 // CheckpointPatch is the unified diff of what rewinding to the checkpoint would undo (its turn's
 // changes, from the checkpoint to the next one).
 func (s *Session) CheckpointPatch(ctx context.Context, c CheckpointInfo) (string, error) {
-	store, err := s.checkpointStore()
+	store, list, known, err := s.checkpointList(ctx)
 	if err != nil {
 		return "", err
 	}
-	next := ""
-	list, err := s.Checkpoints(ctx)
-	if err != nil {
-		return "", err
-	}
+	next := known
 	for i, x := range list {
 		if x.ID == c.ID {
-			for _, y := range list[i+1:] {
-				if y.Available {
-					next = y.Commit
-					break
-				}
-			}
+			next = nextCommit(list, i, known)
+			break
 		}
 	}
 	if next == "" {
-		if next, err = store.Known(ctx, s.Store().SessionID()); err != nil || next == "" {
-			return "", err
-		}
+		return "", nil
 	}
 	return store.Patch(ctx, next, c.Commit)
 }
@@ -334,28 +383,40 @@ func (s *Session) CheckpointPatch(ctx context.Context, c CheckpointInfo) (string
 // ErrRestoreWhileBusy is returned by RestoreCheckpoint while the agent works.
 var ErrRestoreWhileBusy = errors.New("cannot restore files while the agent is working: wait or press Escape first")
 
+// RestoreResult says what RestoreCheckpoint did.
+type RestoreResult struct {
+	checkpoint.RestoreResult
+	// UndoID is the id of the checkpoint entry recording the state the restore replaced: restoring
+	// it undoes the restore ("" when the entry could not be saved).
+	UndoID string
+}
+
 // RestoreCheckpoint makes the project's files what they were at the checkpoint. Files changed
 // outside pi-go since the session's last snapshot are not overwritten unless force: the error is then
 // a *checkpoint.ConflictError listing them. The state replaced is recorded as a checkpoint entry
 // (trigger "restore"), so the restore can be undone by restoring that one.
-func (s *Session) RestoreCheckpoint(ctx context.Context, c CheckpointInfo, force bool) (checkpoint.RestoreResult, error) {
+func (s *Session) RestoreCheckpoint(ctx context.Context, c CheckpointInfo, force bool) (RestoreResult, error) {
 	if s.IsStreaming() || s.IsBashRunning() {
-		return checkpoint.RestoreResult{}, ErrRestoreWhileBusy
+		return RestoreResult{}, ErrRestoreWhileBusy
 	}
 	store, err := s.checkpointStore()
 	if err != nil {
-		return checkpoint.RestoreResult{}, err
+		return RestoreResult{}, err
 	}
 	start := time.Now()
 	res, err := store.Restore(ctx, c.Commit, checkpoint.RestoreOptions{SessionID: s.Store().SessionID(), Force: force})
 	if err != nil {
-		return res, err
+		return RestoreResult{RestoreResult: res}, err
 	}
-	s.appendEntry(s.Store().AppendCustomEntry(CheckpointCustomType, CheckpointData{
+	undoID, err := s.Store().AppendCustomEntry(CheckpointCustomType, CheckpointData{
 		Commit: res.Undo.Commit, EntryID: s.Store().LeafID(), Trigger: TriggerRestore,
 		Changes: res.Undo.Changes, Skipped: res.Undo.Skipped, RestoredTo: c.Commit,
 		SnapshotMs: time.Since(start).Milliseconds(),
-	}))
+	})
+	s.appendEntry(undoID, err)
+	if err != nil {
+		undoID = ""
+	}
 	s.sync()
-	return res, nil
+	return RestoreResult{RestoreResult: res, UndoID: undoID}, nil
 }

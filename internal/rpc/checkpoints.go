@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/pi-go/pi-go/internal/checkpoint"
-	"github.com/pi-go/pi-go/internal/harness"
 )
 
 // get_checkpoints and restore_checkpoint are pi-go's extensions of pi's protocol (README, "Rewind"):
@@ -77,11 +76,5 @@ func (s *server) restoreCheckpoint(c *command) *response {
 	if err != nil {
 		return c.fail(err)
 	}
-	undo := ""
-	if list, err := s.sess.Checkpoints(s.runCtx); err == nil && len(list) > 0 {
-		if last := list[len(list)-1]; last.Trigger == harness.TriggerRestore && last.Commit == res.Undo.Commit {
-			undo = last.ID
-		}
-	}
-	return c.okData(map[string]any{"restored": true, "changes": nonNil(res.Changed), "undoCheckpointId": undo})
+	return c.okData(map[string]any{"restored": true, "changes": nonNil(res.Changed), "undoCheckpointId": res.UndoID})
 }

@@ -38,7 +38,9 @@ func TestGetAndRestoreCheckpoints(t *testing.T) {
 	)
 	from := c.count()
 	c.ok(map[string]any{"type": "prompt", "message": "change it"})
-	c.waitEvent(from, "agent_end")
+	// agent_settled, not agent_end: the snapshot of what the run left (the newest turn's end) is
+	// taken in the background and done only once the session settles.
+	c.waitEvent(from, "agent_settled")
 
 	data := c.ok(map[string]any{"type": "get_checkpoints"}).(map[string]any)
 	list := data["checkpoints"].([]any)
