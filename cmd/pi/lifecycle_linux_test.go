@@ -233,6 +233,8 @@ func TestHangupKillsTheCommandsAndSavesTheSession(t *testing.T) {
 			}
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
+			// A process left holding pi's stderr must not keep Wait from returning once pi has exited.
+			cmd.WaitDelay = 10 * time.Second
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -284,7 +286,7 @@ func TestHangupKillsTheCommandsAndSavesTheSession(t *testing.T) {
 			if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
 				t.Fatal(err)
 			}
-			err = cmd.Wait()
+			err = waitOrDump(t, cmd, &stderr, time.Minute)
 			took := time.Since(start)
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) || ee.ExitCode() != 129 {
@@ -454,4 +456,27 @@ func TestRPCShutdownRules(t *testing.T) {
 			l.checkSession("trap it")
 		})
 	}
+}
+
+// waitOrDump waits for cmd (started with a WaitDelay) to exit. If it has not exited within limit, it sends the child SIGQUIT,
+// which makes Go print every goroutine's stack to stderr, so that a hang fails with its cause
+// instead of using up the package's timeout.
+func waitOrDump(t *testing.T, cmd *exec.Cmd, stderr *bytes.Buffer, limit time.Duration) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(limit):
+	}
+	_ = cmd.Process.Signal(syscall.SIGQUIT)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		<-done
+	}
+	t.Fatalf("pi did not exit within %v; its stderr (goroutine dump):\n%s", limit, stderr.String())
+	return nil
 }
