@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/muesli/termenv"
+	xterm "golang.org/x/term"
 
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/tui/filewatch"
@@ -44,7 +45,7 @@ func (m *model) pickTheme() (*theme.Theme, []string) {
 		GlobalThemes:   global.Themes, ProjectThemes: project.Themes,
 		GlobalPackages: global.Packages, ProjectPackages: project.Packages,
 	})
-	m.themes.profile = termenv.EnvColorProfile()
+	m.themes.profile = colorProfile()
 	m.themes.appearance = theme.TerminalAppearance(m.opts.termColors.bg, m.opts.termColors.fg, os.Getenv("COLORFGBG"))
 	var warnings []string
 	for _, d := range m.themes.catalog.Diagnostics {
@@ -129,6 +130,14 @@ func (o Options) resourceLists() (global, project config.ResourceLists) {
 // resources may be read (the trust prompt): a custom theme there gives the default one.
 func builtinTheme(setting string) *theme.Theme {
 	appearance := theme.TerminalAppearance(nil, nil, os.Getenv("COLORFGBG"))
-	th, _ := theme.Discover(theme.Sources{}).Select(setting, appearance, termenv.EnvColorProfile())
+	th, _ := theme.Discover(theme.Sources{}).Select(setting, appearance, colorProfile())
 	return th
+}
+
+// colorProfile is the colour profile of the terminal on stdout. termenv's own detection reports no
+// colour whenever CI is set, even when stdout is a terminal (a tmux pane on a CI machine); here only
+// whether stdout is a terminal, NO_COLOR/CLICOLOR, TERM and COLORTERM decide.
+func colorProfile() termenv.Profile {
+	tty := xterm.IsTerminal(int(os.Stdout.Fd()))
+	return termenv.NewOutput(os.Stdout, termenv.WithTTY(tty)).EnvColorProfile()
 }
