@@ -79,9 +79,28 @@ func indexOf(list []string, s string) int {
 	return -1
 }
 
+// testHookQueueSnapshot, set only by tests, runs between a queue snapshot and its delivery.
+var testHookQueueSnapshot func(steering, followUp []string)
+
+// emitQueueUpdate reports the queues as they are now. Two goroutines queueing at once (a steer and a
+// follow-up sent back to back) take their snapshots in one order and may reach emit in the other; a
+// snapshot older than one already delivered is dropped, so the last queue_update is never stale.
 func (s *Session) emitQueueUpdate() {
-	steering, followUp := s.QueuedTexts()
-	s.emit(Event{Type: EventQueueUpdate, Steering: steering, FollowUp: followUp})
+	s.mu.Lock()
+	s.queueSnapshots++
+	seq := s.queueSnapshots
+	steering, followUp := append([]string(nil), s.steeringTexts...), append([]string(nil), s.followUpTexts...)
+	s.mu.Unlock()
+	if testHookQueueSnapshot != nil {
+		testHookQueueSnapshot(steering, followUp)
+	}
+	s.emitMu.Lock()
+	defer s.emitMu.Unlock()
+	if seq < s.queueDelivered {
+		return
+	}
+	s.queueDelivered = seq
+	s.emitLocked(Event{Type: EventQueueUpdate, Steering: steering, FollowUp: followUp})
 }
 
 // persist appends a finished message to the session file as pi does: system, user, assistant and tool

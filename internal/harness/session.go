@@ -104,6 +104,7 @@ type Session struct {
 	store          *session.Manager
 	steeringTexts  []string
 	followUpTexts  []string
+	queueSnapshots uint64             // queue_update snapshots taken; see emitQueueUpdate
 	busy           bool               // a prompt, its retries and compactions are in progress
 	opCancel       context.CancelFunc // cancels the whole operation (run, retry wait, compaction)
 	opDone         chan struct{}      // closed when the operation has ended
@@ -126,9 +127,12 @@ type Session struct {
 	res             resourceState
 	checkpoints     checkpointState
 
-	emitMu    sync.Mutex
-	listeners []*listener
-	nextID    int
+	emitMu sync.Mutex
+	// queueDelivered is the sequence number of the last queue_update delivered (under emitMu);
+	// queueSnapshots counts the snapshots taken (under mu).
+	queueDelivered uint64
+	listeners      []*listener
+	nextID         int
 }
 
 type listener struct {
@@ -402,6 +406,10 @@ func (s *Session) Subscribe(fn func(Event)) (unsubscribe func()) {
 func (s *Session) emit(e Event) {
 	s.emitMu.Lock()
 	defer s.emitMu.Unlock()
+	s.emitLocked(e)
+}
+
+func (s *Session) emitLocked(e Event) {
 	for _, l := range s.listeners {
 		l.fn(e)
 	}
