@@ -58,10 +58,7 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 	for _, p := range global.Extensions {
 		configured = append(configured, resolveFrom(a.paths.Dir, p))
 	}
-	var packages []string
-	for _, p := range a.settings.Settings().Packages {
-		packages = append(packages, p.Source)
-	}
+	packages := packageFiles(a.installedPackages(cwd, home), pkgKindExtensions, home)
 	found := extensions.Discover(extensions.Sources{
 		AgentDir: a.paths.Dir, Cwd: cwd, Home: home, ProjectTrusted: a.projectTrusted,
 		Settings: configured, Packages: packages, CLI: a.opts.Extensions, NoDiscovery: a.opts.NoExtensions,

@@ -56,6 +56,11 @@ func Main(args []string, io Streams) int {
 	if len(args) > 0 && args[0] == "checkpoints" {
 		return checkpointsMain(args[1:], io)
 	}
+	if isPackageCommand(args) {
+		ctx, stop := signalContext(false)
+		defer stop()
+		return packageMain(ctx, args, io)
+	}
 	var opts Options
 	var listModels string
 	cmd := &cobra.Command{

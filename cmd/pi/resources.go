@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/packages"
 	"github.com/pi-go/pi-go/internal/resources"
 )
 
@@ -16,6 +17,7 @@ func (a *app) loadResources(cwd string) *resources.Set {
 		home = h
 	}
 	global, project := a.settings.ResourceLists()
+	pkgs := a.installedPackages(cwd, home)
 	return resources.Load(resources.Options{
 		AgentDir:       a.paths.Dir,
 		Cwd:            cwd,
@@ -29,6 +31,8 @@ func (a *app) loadResources(cwd string) *resources.Set {
 		TemplatePaths:  a.opts.PromptTemplates,
 		NoSkills:       a.opts.NoSkills,
 		NoTemplates:    a.opts.NoPromptTemplates,
+		PackageSkills:  packageResources(pkgs, packages.Skills, home),
+		PackagePrompts: packageResources(pkgs, packages.Prompts, home),
 	})
 }
 

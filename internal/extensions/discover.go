@@ -17,7 +17,8 @@ type Sources struct {
 	// Settings are the settings' "extensions" entries (global and, when trusted, project), relative
 	// to the directory of the settings file that named them (already resolved by the caller).
 	Settings []string
-	// Packages are the settings' "packages" sources.
+	// Packages are the extension entries of the installed packages (internal/packages resolves
+	// them: files, or directories with an index or a manifest).
 	Packages []string
 	// CLI are the -e/--extension paths; they load even with NoDiscovery.
 	CLI []string
@@ -68,11 +69,9 @@ func Discover(s Sources) Found {
 				add(e)
 			}
 		}
-		for _, src := range s.Packages {
-			if dir := s.packageDir(src); dir != "" {
-				for _, e := range packageExtensions(dir) {
-					add(e)
-				}
+		for _, p := range s.Packages {
+			for _, e := range resolveConfigured(p) {
+				add(e)
 			}
 		}
 	}
@@ -185,38 +184,4 @@ func readManifest(path string) *piManifest {
 		return nil
 	}
 	return pkg.Pi
-}
-
-// packageDir is where pi installed a package source: npm packages under <agentDir>/npm, local paths
-// where they are. Git sources and packages that are not installed are left to pi's installer.
-func (s Sources) packageDir(src string) string {
-	var dir string
-	switch {
-	case strings.HasPrefix(src, "npm:"):
-		name := strings.TrimPrefix(src, "npm:")
-		if i := strings.LastIndex(name, "@"); i > 0 {
-			name = name[:i] // a version
-		}
-		dir = filepath.Join(s.AgentDir, "npm", "node_modules", filepath.FromSlash(name))
-	case strings.HasPrefix(src, "git:"), strings.Contains(src, "://"):
-		return ""
-	default:
-		dir = s.resolve(src)
-	}
-	if st, err := os.Stat(dir); err == nil && st.IsDir() {
-		return dir
-	}
-	return ""
-}
-
-// packageExtensions is a package's extensions: its manifest's list, else its extensions directory.
-func packageExtensions(dir string) []string {
-	if m := readManifest(filepath.Join(dir, "package.json")); m != nil && len(m.Extensions) > 0 {
-		var out []string
-		for _, rel := range m.Extensions {
-			out = append(out, resolveConfigured(filepath.Join(dir, rel))...)
-		}
-		return out
-	}
-	return discoverInDir(filepath.Join(dir, "extensions"))
 }

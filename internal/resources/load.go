@@ -23,6 +23,10 @@ type Options struct {
 	ProjectSkills, ProjectPrompts []string
 	// SkillPaths and TemplatePaths come from --skill and --prompt-template (relative to Cwd).
 	SkillPaths, TemplatePaths []string
+	// PackageSkills and PackagePrompts are the files the installed packages carry (internal/packages
+	// finds them), each with its package's source; they rank after every other settings entry and
+	// directory.
+	PackageSkills, PackagePrompts []PackageFile
 	// NoSkills and NoTemplates (--no-skills, --no-prompt-templates) skip discovery and settings; the
 	// paths given on the command line still load.
 	NoSkills, NoTemplates bool
@@ -137,6 +141,12 @@ func (o Options) resolve() (skills, prompts []entry, known [2]map[string]SourceI
 		autoEntries(0, skillEntries(userAgentsSkills, modeAgents), auto("user", filepath.Dir(userAgentsSkills)), o.GlobalSkills, 3)
 	}
 	autoEntries(1, promptEntries(filepath.Join(o.AgentDir, "prompts")), auto("user", o.AgentDir), o.GlobalPrompts, 3)
+	for _, f := range o.PackageSkills {
+		add(0, f.Path, f.Source, true, 4)
+	}
+	for _, f := range o.PackagePrompts {
+		add(1, f.Path, f.Source, true, 4)
+	}
 
 	for kind := range acc {
 		known[kind] = map[string]SourceInfo{}

@@ -5,13 +5,19 @@ import "fmt"
 // SourceInfo says where a template or skill came from, with pi's field names and values (RPC's
 // get_commands returns it): Source is "auto" (found in a conventional directory), "local" (a settings
 // entry or a path given on the command line); Scope is "user", "project" or "temporary"; Origin is
-// "top-level" (packages are not supported); BaseDir is the directory the entry was resolved against.
+// "top-level", or "package" for a package's resource (Source is then the package's source); BaseDir is the directory the entry was resolved against.
 type SourceInfo struct {
 	Path    string `json:"path"`
 	Source  string `json:"source"`
 	Scope   string `json:"scope"`
 	Origin  string `json:"origin"`
 	BaseDir string `json:"baseDir,omitempty"`
+}
+
+// PackageFile is a skill or prompt file an installed package carries, with its source.
+type PackageFile struct {
+	Path   string
+	Source SourceInfo
 }
 
 // Template is a prompt template: /Name expands to Content with the arguments substituted.

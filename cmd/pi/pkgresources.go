@@ -1,0 +1,37 @@
+package main
+
+import (
+	"github.com/pi-go/pi-go/internal/packages"
+	"github.com/pi-go/pi-go/internal/resources"
+)
+
+const pkgKindExtensions = packages.Extensions
+
+// installedPackages are the settings' packages (the project's only when it is trusted, which the
+// settings manager already applies), with where each is installed.
+func (a *app) installedPackages(cwd, home string) []packages.Package {
+	global, project := a.settings.PackageEntries()
+	return packages.Configured(packages.Dirs{AgentDir: a.paths.Dir, Cwd: cwd, Home: home}, global, project)
+}
+
+// packageFiles are the enabled files of one kind the installed packages carry, in package order.
+func packageFiles(pkgs []packages.Package, kind, home string) []string {
+	var out []string
+	for _, p := range pkgs {
+		out = append(out, p.Resources(kind, home)...)
+	}
+	return out
+}
+
+// packageResources are the packages' skills or prompts with the source pi reports for them.
+func packageResources(pkgs []packages.Package, kind, home string) []resources.PackageFile {
+	var out []resources.PackageFile
+	for _, p := range pkgs {
+		for _, f := range p.Resources(kind, home) {
+			out = append(out, resources.PackageFile{Path: f, Source: resources.SourceInfo{
+				Source: p.Source, Scope: string(p.Scope), Origin: "package", BaseDir: p.Root,
+			}})
+		}
+	}
+	return out
+}
