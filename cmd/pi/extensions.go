@@ -182,8 +182,12 @@ func (e *extensionHost) Commands() []harness.ExtensionCommand {
 	}
 	var out []harness.ExtensionCommand
 	for _, c := range e.host.Commands() {
-		out = append(out, harness.ExtensionCommand{Name: c.Name, Description: c.Description,
-			Source: resources.SourceInfo{Path: c.ExtensionPath}})
+		ec := harness.ExtensionCommand{Name: c.Name, Description: c.Description,
+			Source: resources.SourceInfo{Path: c.ExtensionPath}}
+		if c.Completes {
+			ec.Complete = e.completer(c.Name)
+		}
+		out = append(out, ec)
 	}
 	return out
 }
@@ -494,4 +498,16 @@ func (w *warningExtensionUI) request(_ context.Context, params json.RawMessage, 
 
 func (w *warningExtensionUI) reportError(e extensions.ExtensionError) {
 	w.a.sessionWarning(fmt.Errorf("extension %s (%s): %s", e.ExtensionPath, e.Event, e.Error))
+}
+
+// completer asks the extensions for completions of one command's arguments.
+func (e *extensionHost) completer(name string) func(ctx context.Context, prefix string) ([]resources.ArgumentCompletion, error) {
+	return func(ctx context.Context, prefix string) ([]resources.ArgumentCompletion, error) {
+		items, err := e.host.CompleteCommand(ctx, name, prefix)
+		out := make([]resources.ArgumentCompletion, 0, len(items))
+		for _, it := range items {
+			out = append(out, resources.ArgumentCompletion{Value: it.Value, Label: it.Label, Description: it.Description})
+		}
+		return out, err
+	}
 }

@@ -15,6 +15,7 @@ const (
 	msgState    = "state"
 	msgResponse = "response"
 	msgShutdown = "shutdown"
+	msgComplete = "complete_command"
 )
 
 // Message types, extension to host.
@@ -53,6 +54,8 @@ type hostMessage struct {
 
 	// run_command
 	CommandArgs *string `json:"commandArgs,omitempty"`
+	// complete_command: the text after "/name "
+	Prefix *string `json:"prefix,omitempty"`
 
 	// response
 	Result json.RawMessage `json:"result,omitempty"`
@@ -109,6 +112,9 @@ type CommandSpec struct {
 	Name          string `json:"name"`
 	Description   string `json:"description,omitempty"`
 	ExtensionPath string `json:"extensionPath,omitempty"`
+	// Completes: the command completes its arguments (pi's getArgumentCompletions); pi-go asks
+	// with complete_command.
+	Completes bool `json:"completes,omitempty"`
 }
 
 // FlagSpec is a CLI flag an extension registered (pi's registerFlag).

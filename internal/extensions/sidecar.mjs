@@ -292,6 +292,7 @@ function register(loadErrors) {
 		name: c.invocationName ?? c.name,
 		description: c.description,
 		extensionPath: c.sourceInfo?.path ?? c.extensionPath,
+		completes: typeof c.getArgumentCompletions === "function",
 	}));
 	const flags = [...runner.getFlags().values()].map((f) => ({
 		name: f.name,
@@ -358,6 +359,14 @@ async function executeTool(msg, signal) {
 	return { content: r?.content ?? [], details: r?.details, isError: r?.isError, terminate: r?.terminate };
 }
 
+async function completeCommand(msg) {
+	const command = runner.getCommand(msg.name);
+	if (typeof command?.getArgumentCompletions !== "function") return null;
+	const items = await command.getArgumentCompletions(msg.prefix ?? "");
+	if (!Array.isArray(items)) return null;
+	return items.map((it) => ({ value: String(it.value ?? ""), label: it.label, description: it.description }));
+}
+
 async function runCommand(msg) {
 	const command = runner.getCommand(msg.name);
 	if (!command) throw new Error(`Unknown command: /${msg.name}`);
@@ -412,6 +421,9 @@ async function onLine(line) {
 			return;
 		case "run_command":
 			serve(msg, () => runCommand(msg));
+			return;
+		case "complete_command":
+			serve(msg, () => completeCommand(msg));
 			return;
 		case "cancel":
 			running.get(msg.id)?.abort();

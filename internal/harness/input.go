@@ -61,6 +61,8 @@ type ExtensionCommand struct {
 	Name        string
 	Description string
 	Source      resources.SourceInfo
+	// Complete lists completions of the argument text (nil: the command completes nothing).
+	Complete func(ctx context.Context, prefix string) ([]resources.ArgumentCompletion, error)
 }
 
 // Extensions is where the extension host plugs into the prompt pipeline. A nil Extensions in Options
@@ -180,8 +182,23 @@ func (s *Session) Commands() []resources.Command {
 	var out []resources.Command
 	if ext := s.opts.Extensions; ext != nil {
 		for _, c := range ext.Commands() {
-			out = append(out, resources.Command{Name: c.Name, Description: c.Description, Source: "extension", SourceInfo: c.Source})
+			out = append(out, resources.Command{Name: c.Name, Description: c.Description, Source: "extension", SourceInfo: c.Source, CompletesArguments: c.Complete != nil})
 		}
 	}
 	return append(out, s.Resources().Commands()...)
+}
+
+// CompleteArguments asks the extension command name for completions of prefix, the text typed after
+// "/name "; none when no such command completes its arguments.
+func (s *Session) CompleteArguments(ctx context.Context, name, prefix string) ([]resources.ArgumentCompletion, error) {
+	ext := s.opts.Extensions
+	if ext == nil {
+		return nil, nil
+	}
+	for _, c := range ext.Commands() {
+		if c.Name == name && c.Complete != nil {
+			return c.Complete(ctx, prefix)
+		}
+	}
+	return nil, nil
 }

@@ -8,6 +8,17 @@ type Command struct {
 	ArgumentHint string
 	Source       string
 	SourceInfo   SourceInfo
+	// CompletesArguments: the command suggests completions of its argument text (an extension
+	// command's getArgumentCompletions; the session's CompleteArguments asks for them).
+	CompletesArguments bool
+}
+
+// ArgumentCompletion is one suggestion for a command's arguments: Value replaces the argument text
+// typed so far; Label (Value when empty) and Description are shown.
+type ArgumentCompletion struct {
+	Value       string `json:"value"`
+	Label       string `json:"label,omitempty"`
+	Description string `json:"description,omitempty"`
 }
 
 // Commands are the templates' commands, then the skills' (/skill:name), in load order.

@@ -19,6 +19,8 @@ const (
 	completionRows = 5
 	// filesMaxAge is how long the project's file list serves @ completion before it is read again.
 	filesMaxAge = 30 * time.Second
+	// completionAskTimeout bounds waiting for an extension command's argument suggestions.
+	completionAskTimeout = 5 * time.Second
 )
 
 // completion is the suggestion list under the editor: slash commands (typed "/name"), files of the
@@ -60,6 +62,12 @@ func (c *completion) refresh(m *model) tea.Cmd {
 	case atPrefix(before) != "":
 		c.showFiles(atPrefix(before))
 		return c.needFiles(m)
+	case e.OnFirstLine() && strings.HasPrefix(before, "/"):
+		if name, prefix, ok := m.argCommand(before); ok {
+			c.close()
+			return c.askArguments(m, before, name, prefix)
+		}
+		c.close()
 	default:
 		c.close()
 	}
@@ -108,7 +116,7 @@ func (c *completion) key(m *model, name string) (tea.Cmd, bool) {
 	case "enter":
 		// A command typed in full is run, not completed again.
 		it := c.items[c.sel]
-		if strings.TrimSpace(it.value) == strings.TrimSpace(m.ed.TextBeforeCursor()) {
+		if strings.TrimSpace(it.value) == strings.TrimSpace(m.ed.TextBeforeCursor()) || it.value == c.prefix && c.prefix != "" {
 			c.close()
 			return nil, false
 		}

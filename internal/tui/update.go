@@ -114,6 +114,8 @@ func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 		m.extNotice(msg)
 	case filesMsg:
 		return m.comp.setFiles(msg, m.ed)
+	case argCompletionsMsg:
+		m.comp.setArguments(msg, m)
 	case pickerReplyMsg:
 		if m.sel != nil && m.sel == msg.to {
 			return m.updateSelector(msg.msg)
