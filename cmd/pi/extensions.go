@@ -61,7 +61,7 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 	packages := packageFiles(a.installedPackages(cwd, home), pkgKindExtensions, home)
 	found := extensions.Discover(extensions.Sources{
 		AgentDir: a.paths.Dir, Cwd: cwd, Home: home, ProjectTrusted: a.projectTrusted,
-		Settings: configured, Packages: packages, CLI: a.opts.Extensions, NoDiscovery: a.opts.NoExtensions,
+		Settings: configured, Packages: packages, CLI: a.cliExtensions(cwd, home), NoDiscovery: a.opts.NoExtensions,
 	})
 	if found.Empty() {
 		return nil

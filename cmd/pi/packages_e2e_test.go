@@ -137,3 +137,46 @@ func TestPackageCommandUsageErrors(t *testing.T) {
 		t.Errorf("help: %d %q", r.code, r.stdout)
 	}
 }
+
+// -e npm:<pkg> installs the package into the -e cache (not into settings) and loads its extension;
+// the next start uses the cache.
+func TestExtensionFlagInstallsAnNpmPackage(t *testing.T) {
+	if _, err := exec.LookPath("npm"); err != nil {
+		if os.Getenv("PI_GO_REQUIRE_NODE") == "1" {
+			t.Fatal("npm is required (PI_GO_REQUIRE_NODE=1)")
+		}
+		t.Skip("npm not found: install Node.js with npm to run the npm package test")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not found: the package's Python extension cannot run")
+	}
+	guard, err := os.ReadFile("../../testdata/extensions/python/guard.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := npmtest.Start(t)
+	reg.Publish(t, "@acme/guard", "1.0.0", map[string]string{
+		"package.json": `{"name":"@acme/guard","version":"1.0.0","pi":{"extensions":["./guard.py"]}}`,
+		"guard.py":     string(guard),
+	})
+	p := newProject(t)
+	p.env = reg.Env()
+	for run := 1; run <= 2; run++ {
+		p.server.Enqueue(
+			openaitest.ToolCallReply("test-model", "", openaitest.ToolCallSpec{ID: "c1", Name: "write", Arguments: `{"path":"x.env","content":"X=1"}`}),
+			openaitest.TextReply("test-model", "Blocked."),
+		)
+		r := p.run("", append(p.baseArgs(), "-e", "npm:@acme/guard", "--no-session", "-p", "go")...)
+		if r.code != 0 || r.stdout != "Blocked.\n" {
+			t.Fatalf("run %d: exit %d stdout %q stderr %s", run, r.code, r.stdout, r.stderr)
+		}
+		checkToolResults(t, p.server, 2*run, map[string]string{"c1": "python-guard: .env files are protected"})
+	}
+	if _, err := os.Stat(filepath.Join(p.agentDir, "settings.json")); err == nil {
+		t.Error("-e wrote settings")
+	}
+	matches, _ := filepath.Glob(filepath.Join(p.agentDir, "tmp", "extensions", "npm", "*", "node_modules", "@acme", "guard", "guard.py"))
+	if len(matches) != 1 {
+		t.Errorf("cache: %v", matches)
+	}
+}

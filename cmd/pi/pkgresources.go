@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+
 	"github.com/pi-go/pi-go/internal/packages"
 	"github.com/pi-go/pi-go/internal/resources"
 )
@@ -32,6 +34,31 @@ func packageResources(pkgs []packages.Package, kind, home string) []resources.Pa
 				Source: p.Source, Scope: string(p.Scope), Origin: "package", BaseDir: p.Root,
 			}})
 		}
+	}
+	return out
+}
+
+// cliExtensions are the -e entries with npm and git sources replaced by the extensions of their
+// package, installed into the -e cache first when needed (as pi does at start). A package that
+// cannot be installed is one warning and loads nothing; local paths stay as they are.
+func (a *app) cliExtensions(cwd, home string) []string {
+	var out []string
+	var m *packages.Manager
+	for _, e := range a.opts.Extensions {
+		if packages.Parse(e).Kind == packages.Local {
+			out = append(out, e)
+			continue
+		}
+		if m == nil {
+			m = &packages.Manager{Dirs: packages.Dirs{AgentDir: a.paths.Dir, Cwd: cwd, Home: home},
+				Settings: a.settings, NpmCommand: a.settings.Settings().NpmCommand}
+		}
+		pkg, err := m.Temporary(context.Background(), e)
+		if err != nil {
+			a.warn("Could not install %s: %v", e, err)
+			continue
+		}
+		out = append(out, pkg.Resources(packages.Extensions, home)...)
 	}
 	return out
 }

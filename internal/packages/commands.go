@@ -25,11 +25,17 @@ func (m *Manager) run(ctx context.Context, dir, what string, name string, args .
 	cmd.Args[0] = name
 	cmd.Dir = dir
 	cmd.Env = env
-	cmd.Stdout = orDiscard(m.Stdout)
-	cmd.Stderr = orDiscard(m.Stderr)
+	// Without writers (a -e install at start, with a screen to keep clean) the output's end goes into
+	// the error instead.
+	var captured tailBuffer
+	if m.Stdout == nil && m.Stderr == nil {
+		cmd.Stdout, cmd.Stderr = &captured, &captured
+	} else {
+		cmd.Stdout, cmd.Stderr = orDiscard(m.Stdout), orDiscard(m.Stderr)
+	}
 	cmd.WaitDelay = 5 * time.Second // a child that keeps the pipes open does not hold us
 	if err := cmd.Run(); err != nil {
-		return commandError(name, args, what, err, "")
+		return commandError(name, args, what, err, strings.TrimSpace(captured.String()))
 	}
 	return nil
 }
@@ -86,6 +92,19 @@ func lookPath(name string, env []string) (string, error) {
 	}
 	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
 }
+
+// tailBuffer keeps the last 8000 bytes written to it.
+type tailBuffer struct{ b []byte }
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if len(t.b) > 8000 {
+		t.b = t.b[len(t.b)-8000:]
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string { return string(t.b) }
 
 func orDiscard(w io.Writer) io.Writer {
 	if w == nil {

@@ -1,6 +1,8 @@
 package packages
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +16,9 @@ type Scope string
 const (
 	User    Scope = "user"
 	Project Scope = "project"
+	// Temporary is a package named with -e: cached under <agentDir>/tmp/extensions, in pi's layout,
+	// and never written to settings.
+	Temporary Scope = "temporary"
 )
 
 // Dirs are the directories package locations derive from.
@@ -29,17 +34,42 @@ type Dirs struct {
 // BaseDir is the directory a scope's relative local sources resolve from: the agent directory for
 // the user, the project's .pi for the project.
 func (d Dirs) BaseDir(scope Scope) string {
-	if scope == Project {
+	switch scope {
+	case Project:
 		return filepath.Join(d.Cwd, ".pi")
+	case Temporary:
+		return d.Cwd
 	}
 	return d.AgentDir
 }
 
 // NpmRoot is the npm project packages of a scope are installed into (node_modules below it).
-func (d Dirs) NpmRoot(scope Scope) string { return filepath.Join(d.BaseDir(scope), "npm") }
+func (d Dirs) NpmRoot(scope Scope) string {
+	if scope == Temporary {
+		return d.temporaryDir("npm", "", "")
+	}
+	return filepath.Join(d.BaseDir(scope), "npm")
+}
 
-// GitRoot is the directory git packages of a scope are cloned under (<host>/<owner>/<repo>).
-func (d Dirs) GitRoot(scope Scope) string { return filepath.Join(d.BaseDir(scope), "git") }
+// temporaryDir is pi's getTemporaryDir: <agentDir>/tmp/extensions/<prefix>/<hash>/<suffix>, the
+// hash naming the prefix, suffix and ref, so each pinned ref has its own checkout.
+func (d Dirs) temporaryDir(prefix, suffix, ref string) string {
+	key := prefix + "-" + suffix
+	if ref != "" {
+		key += "@" + ref
+	}
+	sum := sha256.Sum256([]byte(key))
+	return filepath.Join(d.AgentDir, "tmp", "extensions", prefix, hex.EncodeToString(sum[:])[:8], filepath.FromSlash(suffix))
+}
+
+// GitRoot is the directory git packages of a scope are cloned under (<host>/<owner>/<repo>; for
+// Temporary, the -e cache that holds every temporary checkout).
+func (d Dirs) GitRoot(scope Scope) string {
+	if scope == Temporary {
+		return filepath.Join(d.AgentDir, "tmp", "extensions")
+	}
+	return filepath.Join(d.BaseDir(scope), "git")
+}
 
 // Resolve makes a local path absolute: "~" is the home directory, a relative path is relative to
 // base, and a file: URL is its path.
@@ -67,6 +97,9 @@ func (d Dirs) InstallPath(s Source, scope Scope) (string, error) {
 	case Npm:
 		return filepath.Join(d.NpmRoot(scope), "node_modules", filepath.FromSlash(s.Name)), nil
 	case Git:
+		if scope == Temporary {
+			return d.temporaryDir("git-"+s.Host, s.Path, s.Ref), nil
+		}
 		root := d.GitRoot(scope)
 		p := filepath.Join(root, s.Host, filepath.FromSlash(s.Path))
 		if rel, err := filepath.Rel(root, p); err != nil || rel == "." || strings.HasPrefix(rel, "..") {

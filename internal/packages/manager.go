@@ -80,6 +80,42 @@ func (m *Manager) Install(ctx context.Context, raw string, local bool) error {
 	return err
 }
 
+// Temporary returns the package a -e source names, installing an npm or git source into the -e
+// cache first when it is not there (a local source is its resolved path). Nothing is written to
+// settings. A cached package is used as it is: pi-go does not look for a newer version at start.
+func (m *Manager) Temporary(ctx context.Context, raw string) (Package, error) {
+	src := Parse(raw)
+	if err := src.Validate(); err != nil {
+		return Package{}, err
+	}
+	pkg := Package{Source: raw, Parsed: src, Scope: Temporary}
+	dir, err := m.Dirs.InstallPath(src, Temporary)
+	if err != nil {
+		return pkg, err
+	}
+	if _, err := os.Stat(dir); err == nil || src.Kind == Local {
+		pkg.Root = m.Dirs.Installed(src, Temporary)
+		return pkg, nil
+	}
+	if offline() {
+		return pkg, fmt.Errorf("%s is not cached and PI_OFFLINE is set", raw)
+	}
+	if err := os.MkdirAll(filepath.Join(m.Dirs.AgentDir, "tmp", "extensions"), 0o700); err != nil {
+		return pkg, fmt.Errorf("create the -e package cache: %w", err)
+	}
+	m.progress("Installing %s...", raw)
+	if src.Kind == Npm {
+		err = m.installNpm(ctx, []string{src.Spec}, Temporary)
+	} else {
+		err = m.installGit(ctx, src, Temporary)
+	}
+	if err != nil {
+		return pkg, err
+	}
+	pkg.Root = m.Dirs.Installed(src, Temporary)
+	return pkg, nil
+}
+
 // Remove uninstalls a source and removes its settings entry; false when no entry matched (the
 // package's files are removed all the same, as pi does).
 func (m *Manager) Remove(ctx context.Context, raw string, local bool) (bool, error) {

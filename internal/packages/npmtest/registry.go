@@ -62,7 +62,11 @@ func (r *Registry) Publish(t testing.TB, name, version string, files map[string]
 	sort.Strings(names)
 	for _, n := range names {
 		body := []byte(files[n])
-		if err := tw.WriteHeader(&tar.Header{Name: "package/" + n, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg}); err != nil {
+		mode := int64(0o644)
+		if strings.HasPrefix(files[n], "#!") {
+			mode = 0o755 // a script runs as it would from a published package
+		}
+		if err := tw.WriteHeader(&tar.Header{Name: "package/" + n, Mode: mode, Size: int64(len(body)), Typeflag: tar.TypeReg}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := tw.Write(body); err != nil {
