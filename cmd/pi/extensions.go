@@ -58,7 +58,9 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 	for _, p := range global.Extensions {
 		configured = append(configured, resolveFrom(a.paths.Dir, p))
 	}
-	packages := packageFiles(a.installedPackages(cwd, home), pkgKindExtensions, home)
+	pkgs := a.installedPackages(cwd, home)
+	a.warnMissingPackages(pkgs)
+	packages := packageFiles(pkgs, pkgKindExtensions, home)
 	found := extensions.Discover(extensions.Sources{
 		AgentDir: a.paths.Dir, Cwd: cwd, Home: home, ProjectTrusted: a.projectTrusted,
 		Settings: configured, Packages: packages, CLI: a.cliExtensions(cwd, home), NoDiscovery: a.opts.NoExtensions,

@@ -180,3 +180,18 @@ func TestExtensionFlagInstallsAnNpmPackage(t *testing.T) {
 		t.Errorf("cache: %v", matches)
 	}
 }
+
+// A configured package that is not installed is one warning naming the command that installs it;
+// the run goes on.
+func TestMissingPackageIsAWarning(t *testing.T) {
+	p := newProject(t)
+	if err := os.WriteFile(filepath.Join(p.agentDir, "settings.json"), []byte(`{"packages":["npm:@acme/absent"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.server.Enqueue(openaitest.TextReply("test-model", "ok"))
+	r := p.run("", append(p.baseArgs(), "--no-session", "-p", "hi")...)
+	want := "Package npm:@acme/absent is not installed; its resources are skipped (run: pi install npm:@acme/absent)"
+	if r.code != 0 || r.stdout != "ok\n" || strings.Count(r.stderr, want) != 1 {
+		t.Errorf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+}

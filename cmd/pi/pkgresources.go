@@ -62,3 +62,18 @@ func (a *app) cliExtensions(cwd, home string) []string {
 	}
 	return out
 }
+
+// warnMissingPackages names the configured npm and git packages that are not installed: pi installs
+// them at start, pi-go starts without the network and says how to install them.
+func (a *app) warnMissingPackages(pkgs []packages.Package) {
+	for _, p := range pkgs {
+		if p.Root != "" || p.Parsed.Kind == packages.Local {
+			continue
+		}
+		local := ""
+		if p.Scope == packages.Project {
+			local = " -l"
+		}
+		a.warn("Package %s is not installed; its resources are skipped (run: pi install%s %s)", p.Source, local, p.Source)
+	}
+}
