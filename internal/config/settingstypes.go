@@ -111,7 +111,7 @@ func (v *NumberOrAuto) UnmarshalJSON(data []byte) error {
 func (NumberOrAuto) settingKind() string { return `a number or "auto"` }
 
 // PackageSource is a packages entry: a source string, or an object with a "source" and resource
-// filters. pi-go installs no packages; the entry is kept for pi.
+// filters (internal/packages installs and resolves them).
 type PackageSource struct {
 	Source string
 	Filter *PackageFilter

@@ -79,7 +79,8 @@ type entry struct {
 }
 
 // resolve lists the enabled skill and template files of settings entries and the conventional
-// directories, each with its source, best first (pi's package manager without packages); known has
+// directories and the installed packages' files, each with its source, best first (pi's package
+// manager's order; the packages themselves are found by internal/packages); known has
 // the source of every file found, enabled or not (a command-line path to one is reported under it).
 func (o Options) resolve() (skills, prompts []entry, known [2]map[string]SourceInfo) {
 	projectBase := filepath.Join(o.Cwd, ".pi")
