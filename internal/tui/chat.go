@@ -42,9 +42,8 @@ type chatItem struct {
 	toolStart time.Time
 	final     bool // chatTool, chatBash: the result is in
 
-	bash      render.BashView // chatBash
-	bashID    int
-	bashStart time.Time
+	bash   render.BashView // chatBash
+	bashID int
 
 	// cache is the finished block rendered at cacheWidth for layout generation cacheGen.
 	cache      []string
@@ -189,7 +188,7 @@ func (m *model) itemLines(it *chatItem, width int, now time.Time) []string {
 		v := it.bash
 		v.Expanded = m.expandTools
 		if v.Running {
-			v.Elapsed = now.Sub(it.bashStart)
+			v.Spinner = m.spin.View()
 		}
 		return m.r.BashExecution(v, width)
 	default:

@@ -323,12 +323,12 @@ func (m *model) cmdCopy(string) tea.Cmd {
 }
 
 func (m *model) cmdHotkeys(string) tea.Cmd {
-	r, km := m.r, m.keys
+	r, km, fullscreen := m.r, m.keys, m.fullscreen
 	m.addBlock(func(w int) []string {
 		th := r.Theme()
 		rule := th.Fg(theme.Border, strings.Repeat("─", max(w, 1)))
 		out := []string{"", rule, "  " + th.Style(theme.Accent, true, false, "Keyboard Shortcuts"), ""}
-		for _, l := range hotkeysView(km, th, max(w-2, 1)) {
+		for _, l := range hotkeysView(km, th, max(w-2, 1), fullscreen) {
 			if l != "" {
 				l = " " + l // the chat's left margin, as for an answer
 			}

@@ -81,7 +81,8 @@ func (s *selection) covers(block, line int) bool {
 }
 
 // span is the columns [a, b) the selection covers of a line it covers, n columns long (a == b:
-// none of them).
+// none of them). Columns are terminal cells, as the mouse reports them: a wide character (CJK, most
+// emoji) takes two.
 func (s *selection) span(block, line, n int) (a, b int) {
 	from, to := s.ordered()
 	a, b = 0, n
@@ -92,6 +93,30 @@ func (s *selection) span(block, line, n int) (a, b int) {
 		b = min(to.col+1, n)
 	}
 	return min(a, b), b
+}
+
+// cellBytes is the bytes [start, end) of plain that the cells [a, b) show: every character of which
+// a cell is in the range, so a wide character half in it is taken whole.
+func cellBytes(plain string, a, b int) (start, end int) {
+	start, end = len(plain), len(plain)
+	cell := 0
+	for i := 0; i < len(plain); {
+		cluster, w := ansi.FirstGraphemeCluster(plain[i:], ansi.GraphemeWidth)
+		if len(cluster) == 0 {
+			break
+		}
+		next := cell + max(w, 0)
+		if start == len(plain) && (next > a || w == 0 && cell >= a) {
+			start = i
+		}
+		if cell >= b {
+			end = i
+			break
+		}
+		cell = next
+		i += len(cluster)
+	}
+	return min(start, end), end
 }
 
 // transcriptSearch is the transcript search bar: the query, its matches and the current one.
@@ -212,9 +237,10 @@ func (m *model) decorateRow(line string, r viewRow) string {
 	}
 	th := m.r.Theme()
 	if s := m.vp.sel; s != nil && s.covers(r.block, r.line) {
-		plain := []rune(ansi.Strip(line))
-		if a, b := s.span(r.block, r.line, len(plain)); a < b {
-			return string(plain[:a]) + th.Inverse(string(plain[a:b])) + string(plain[b:])
+		plain := ansi.Strip(line)
+		if a, b := s.span(r.block, r.line, ansi.StringWidth(plain)); a < b {
+			a, b = cellBytes(plain, a, b)
+			return plain[:a] + th.Inverse(plain[a:b]) + plain[b:]
 		}
 		return line
 	}
@@ -499,6 +525,42 @@ func findMatches(plain, query string) []matchSpan {
 	}
 }
 
+// fullscreenRelaidOut follows a new layout of the transcript (another width, Ctrl+O or Ctrl+T):
+// the search's matches are found again in the lines as they are now drawn, the current one staying
+// the same match of its block, and a selection, whose columns belonged to the old lines, is dropped.
+func (m *model) fullscreenRelaidOut() {
+	m.vp.sel = nil
+	s := m.vp.search
+	if s == nil || s.query == "" {
+		return
+	}
+	had := len(s.matches) > 0
+	var block, nth int
+	if had {
+		cur := s.matches[s.cur]
+		block = cur.block
+		for _, p := range s.matches[:s.cur] {
+			if p.block == block {
+				nth++
+			}
+		}
+	}
+	m.runSearch()
+	if !had || len(s.matches) == 0 {
+		return
+	}
+	for i, p := range s.matches {
+		if p.block == block {
+			if nth == 0 {
+				s.cur = i
+				break
+			}
+			nth--
+		}
+	}
+	m.showMatch()
+}
+
 // searchStep selects the next (1) or previous (-1) match, wrapping around.
 func (m *model) searchStep(d int) {
 	s := m.vp.search
@@ -543,9 +605,12 @@ func (m *model) selectedText() string {
 			if !s.covers(b, l) {
 				continue
 			}
-			plain := []rune(ansi.Strip(lines[l]))
-			a, e := s.span(b, l, len(plain))
-			out = append(out, strings.TrimRight(string(plain[a:e]), " "))
+			plain := ansi.Strip(lines[l])
+			var a, e int
+			if ca, ce := s.span(b, l, ansi.StringWidth(plain)); ca < ce {
+				a, e = cellBytes(plain, ca, ce)
+			}
+			out = append(out, strings.TrimRight(plain[a:e], " "))
 		}
 	}
 	return strings.Join(out, "\n")
@@ -588,6 +653,14 @@ func (m *model) fullscreenKey(name string, k tea.KeyMsg) bool {
 		m.scrollBy(-m.page())
 	case km.Matches(k, "tui.altScreen.pageDown") && !m.comp.active():
 		m.scrollBy(m.page())
+	case km.Matches(k, "tui.altScreen.halfPageUp") && !m.comp.active():
+		m.scrollBy(-max(m.vp.height/2, 1))
+	case km.Matches(k, "tui.altScreen.halfPageDown") && !m.comp.active():
+		m.scrollBy(max(m.vp.height/2, 1))
+	case km.Matches(k, "tui.altScreen.lineUp") && !m.comp.active():
+		m.scrollBy(-1)
+	case km.Matches(k, "tui.altScreen.lineDown") && !m.comp.active():
+		m.scrollBy(1)
 	case km.Matches(k, "tui.altScreen.previousPrompt"):
 		m.jumpPrompt(-1)
 	case km.Matches(k, "tui.altScreen.nextPrompt"):

@@ -31,10 +31,13 @@ type hotkeyRow struct {
 	desc string
 }
 
-// hotkeyGroups are pi's /hotkeys sections, with the actions pi-go performs.
+// hotkeyGroups are pi's /hotkeys sections, with the actions pi-go performs, then the fullscreen
+// transcript's keys (listed in fullscreen mode only, where they act; pi 1.6 lists them in its
+// keybindings.md alone).
 var hotkeyGroups = []struct {
-	title string
-	rows  []hotkeyRow
+	title      string
+	rows       []hotkeyRow
+	fullscreen bool
 }{
 	{"Navigation", []hotkeyRow{
 		{[]string{keymap.EditorCursorUp, keymap.EditorCursorDown, keymap.EditorCursorLeft, keymap.EditorCursorRight}, "Move cursor / browse history"},
@@ -42,7 +45,7 @@ var hotkeyGroups = []struct {
 		{[]string{keymap.EditorCursorLineStart}, "Start of line"},
 		{[]string{keymap.EditorCursorLineEnd}, "End of line"},
 		{[]string{keymap.EditorHistoryPrevious, keymap.EditorHistoryNext}, "Previous / next prompt from history"},
-	}},
+	}, false},
 	{"Editing", []hotkeyRow{
 		{[]string{keymap.InputSubmit}, "Send message"},
 		{[]string{keymap.InputNewLine}, "New line"},
@@ -54,7 +57,7 @@ var hotkeyGroups = []struct {
 		{[]string{keymap.EditorYank}, "Paste the most-recently-deleted text"},
 		{[]string{keymap.EditorYankPop}, "Cycle through the deleted text after pasting"},
 		{[]string{keymap.EditorUndo}, "Undo"},
-	}},
+	}, false},
 	{"Other", []hotkeyRow{
 		{[]string{keymap.InputTab}, "Path completion / accept autocomplete"},
 		{[]string{keymap.AppInterrupt}, "Cancel autocomplete / abort streaming"},
@@ -76,12 +79,27 @@ var hotkeyGroups = []struct {
 		{nil, "/ Slash commands"},
 		{nil, "! Run bash command"},
 		{nil, "!! Run bash command (excluded from context)"},
-	}},
+	}, false},
+	{"Fullscreen", []hotkeyRow{
+		{[]string{"tui.altScreen.pageUp", "tui.altScreen.pageDown"}, "Scroll the transcript by a page"},
+		{[]string{"tui.altScreen.halfPageUp", "tui.altScreen.halfPageDown"}, "Scroll the transcript by half a page"},
+		{[]string{"tui.altScreen.lineUp", "tui.altScreen.lineDown"}, "Scroll the transcript by a line"},
+		{[]string{"tui.altScreen.previousPrompt"}, "Jump to the previous prompt"},
+		{[]string{"tui.altScreen.nextPrompt"}, "Jump to the next prompt"},
+		{[]string{"tui.altScreen.top"}, "Scroll to the beginning"},
+		{[]string{"tui.altScreen.bottom"}, "Scroll to the end and follow new output"},
+		{[]string{"tui.altScreen.search"}, "Search the transcript"},
+		{[]string{"tui.altScreen.searchNext"}, "Next match while searching"},
+		{[]string{"tui.altScreen.searchPrevious"}, "Previous match while searching"},
+		{[]string{"tui.altScreen.searchClose"}, "Close the search"},
+		{nil, "Wheel Scroll the transcript"},
+		{nil, "Drag Select and copy text"},
+	}, true},
 }
 
 // hotkeysView is /hotkeys: pi's sections listed by bubbles help from the live keymap, so a rebound
-// key shows as bound and a disabled action not at all.
-func hotkeysView(km *keymap.Keymap, th *theme.Theme, width int) []string {
+// key shows as bound and a disabled action not at all; the fullscreen section in fullscreen mode.
+func hotkeysView(km *keymap.Keymap, th *theme.Theme, width int, fullscreen bool) []string {
 	h := help.New()
 	h.Width = width
 	h.FullSeparator = "  "
@@ -90,6 +108,9 @@ func hotkeysView(km *keymap.Keymap, th *theme.Theme, width int) []string {
 	h.Styles.FullSeparator = th.FgStyle(theme.Muted)
 	var out []string
 	for i, g := range hotkeyGroups {
+		if g.fullscreen && !fullscreen {
+			continue
+		}
 		if i > 0 {
 			out = append(out, "")
 		}

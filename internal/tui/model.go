@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pi-go/pi-go/internal/config"
@@ -87,8 +88,10 @@ type model struct {
 	// resourcesRequested: the templates and skills are being read (after the first frame).
 	resourcesRequested bool
 	lastFrame          time.Time
-	tickSeq            int
-	ticking            bool
+	// spin is the working indicator (a bubbles spinner); ticking: its tick is running, which it does
+	// only while something animates (animate).
+	spin    spinner.Model
+	ticking bool
 
 	lastCtrlC, lastEsc time.Time
 	// ctrlCHint numbers the Ctrl+C press whose "again to exit" hint is shown (0: none).
@@ -134,6 +137,7 @@ func newModel(ctx context.Context, sess *harness.Session, opts Options, width, h
 	}
 	home, _ := os.UserHomeDir()
 	m := &model{
+		spin:         spinner.New(spinner.WithSpinner(render.PiSpinner)),
 		ctx:          ctx,
 		cancel:       cancel,
 		sess:         sess,

@@ -12,8 +12,6 @@ import (
 type (
 	// frameMsg asks for the next frame to be drawn.
 	frameMsg struct{}
-	// tickMsg animates spinners and countdowns; seq drops ticks of an animation that ended.
-	tickMsg struct{ seq int }
 	// promptDoneMsg: a Prompt call returned (the run settled, or the message was queued).
 	promptDoneMsg struct {
 		err    error

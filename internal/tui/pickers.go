@@ -13,8 +13,13 @@ type pickerReplyMsg struct {
 	msg tea.Msg
 }
 
-// selectorKey passes a key to the open picker, after telling it the room it has now.
+// selectorKey passes a key to the open picker (as the user's tui.select keys make it), after
+// telling it the room it has now.
 func (m *model) selectorKey(k tea.KeyMsg) tea.Cmd {
+	k, ok := m.selectKey(k)
+	if !ok {
+		return nil
+	}
 	m.sel, _ = m.sel.Update(picker.Size{Width: m.width, Rows: m.selectorRows()})
 	return m.updateSelector(k)
 }

@@ -57,6 +57,7 @@ func (m *model) relayout() {
 		}
 	}
 	if m.fullscreen {
+		m.fullscreenRelaidOut()
 		return
 	}
 	var print []string

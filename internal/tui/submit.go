@@ -139,7 +139,7 @@ func (m *model) flushCompactionQueue(willRetry bool) tea.Cmd {
 func (m *model) runBash(command string, excluded bool) tea.Cmd {
 	m.bashSeq++
 	id := m.bashSeq
-	it := &chatItem{kind: chatBash, bashID: id, bashStart: time.Now(),
+	it := &chatItem{kind: chatBash, bashID: id,
 		bash: render.BashView{Command: command, Running: true, ExcludeFromContext: excluded, Expanded: m.expandTools}}
 	if m.busy() {
 		m.pendingBash = append(m.pendingBash, it)

@@ -35,8 +35,8 @@ type themeFileChangedMsg struct{}
 type terminalColors struct{ bg, fg *theme.RGB }
 
 // pickTheme discovers the themes (built-in, the agent directory's, the trusted project's, the
-// settings' entries and local packages) and builds the one the "theme" setting names for this
-// terminal. Problems become warnings under the header; an unusable theme gives the default one.
+// settings' entries and packages: local, npm and git) and builds the one the "theme" setting names
+// for this terminal. Problems become warnings under the header; an unusable theme gives the default one.
 func (m *model) pickTheme() (*theme.Theme, []string) {
 	global, project := m.opts.resourceLists()
 	m.themes.catalog = theme.Discover(theme.Sources{

@@ -57,6 +57,8 @@ func writeE2ETheme(t testing.TB, agent, border string) {
 // edit is one warning naming the file and the key while the theme stays; keybindings.json rebinds a
 // key (also with super, sent as the kitty keyboard protocol's CSI u) and disables another.
 func TestTmuxCustomThemeAndKeybindings(t *testing.T) {
+	// Its own tmux server, pane and directories, and mostly waiting: the tmux tests run side by side.
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (make deps installs it): skipping the terminal end-to-end test")
 	}

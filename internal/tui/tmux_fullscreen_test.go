@@ -37,6 +37,8 @@ func fullscreenAt(s string, w int) bool {
 }
 
 func TestTmuxFullscreen(t *testing.T) {
+	// Its own tmux server, pane and directories, and mostly waiting: the tmux tests run side by side.
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (make deps installs it): skipping the terminal end-to-end test")
 	}

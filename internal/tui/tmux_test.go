@@ -176,6 +176,8 @@ func laidOutAt(s string, w, fed int) bool {
 }
 
 func TestTmuxStreamingResizeAndScrollback(t *testing.T) {
+	// Its own tmux server, pane and directories, and mostly waiting: the tmux tests run side by side.
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (make deps installs it): skipping the terminal end-to-end test")
 	}
@@ -302,6 +304,8 @@ func TestTmuxStreamingResizeAndScrollback(t *testing.T) {
 // Ctrl+Z gives the terminal back to the shell with the live region erased; fg brings the UI back
 // with the editor's text.
 func TestTmuxSuspendAndResume(t *testing.T) {
+	// Its own tmux server, pane and directories, and mostly waiting: the tmux tests run side by side.
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (make deps installs it): skipping the terminal end-to-end test")
 	}

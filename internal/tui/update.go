@@ -3,6 +3,7 @@ package tui
 import (
 	"time"
 
+	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pi-go/pi-go/internal/tui/keymap"
@@ -35,13 +36,21 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				m.opts.MCP.Start() // MCP servers connect in the background, after the first frame too
 			}
 		}
-	case tickMsg:
-		if msg.seq != m.tickSeq {
+	case spinner.TickMsg:
+		// The spinner's tick also times the countdowns and elapsed times on screen. Its next tick is
+		// kept only while something animates: an idle UI has no timer.
+		spin, next := m.spin.Update(msg)
+		if next == nil {
+			redraw = false // not the running tick
+			break
+		}
+		m.spin = spin
+		if !m.animating() {
+			m.ticking = false
 			redraw = false
 			break
 		}
-		m.ticking = false
-		redraw = m.animating()
+		cmds = append(cmds, next)
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
 	case relayoutMsg:
@@ -144,9 +153,8 @@ func (m *model) animate() tea.Cmd {
 		return nil
 	}
 	m.ticking = true
-	m.tickSeq++
-	seq := m.tickSeq
-	return tea.Tick(tickInterval, func(time.Time) tea.Msg { return tickMsg{seq: seq} })
+	spin := m.spin
+	return tea.Tick(spin.Spinner.FPS, func(time.Time) tea.Msg { return spin.Tick() })
 }
 
 // resize adapts to a new terminal size.

@@ -13,8 +13,6 @@ import (
 )
 
 const (
-	// tickInterval is the spinner's frame time; nothing ticks when nothing animates.
-	tickInterval = render.SpinnerInterval
 	// editorMaxRows is how tall the editor grows before it scrolls.
 	editorMaxRows = 10
 )
@@ -137,6 +135,7 @@ func (m *model) statusLines(w int, now time.Time) []string {
 	case m.run.prompting:
 		st.Activity, st.Elapsed = render.Working, now.Sub(m.run.started)
 	}
+	st.Spinner = m.spin.View()
 	return m.r.StatusLine(st, w)
 }
 

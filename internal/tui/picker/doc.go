@@ -1,6 +1,8 @@
 // Package picker holds the TUI's selectors, each shown in place of the editor and taking every key
 // until it closes: the generic List (with the model, thinking level and fork pickers built on it), a
 // one-field TextInput, the session picker with its search (Sessions) and the session tree (Tree).
+// Their search lines are bubbles text inputs (filterField); the TextInput dialog and the label and
+// rename fields are pi-go's editor, which has pi's editing keys.
 //
 // Each is a small Bubble Tea-style component: Update(msg) returns it and a command, View(width,
 // rows) draws it. Its result is a message (ModelChosen, SessionChosen, EntryChosen, Cancelled...)

@@ -19,7 +19,7 @@ type List struct {
 	hint   string // dim line under the list
 	items  []Item
 	shown  []int // indexes into items after filtering
-	query  []rune
+	query  filterField
 	cursor int
 	scroll int
 	empty  string // shown when nothing matches
@@ -38,7 +38,7 @@ type Item struct {
 
 // NewList returns a list of items; choose gives the message of a choice.
 func NewList(r *render.Renderer, title string, items []Item, choose func(Item) tea.Msg) *List {
-	p := &List{r: r, title: title, items: items, choose: choose, cancel: Cancelled{}, empty: "No matches"}
+	p := &List{r: r, title: title, items: items, choose: choose, cancel: Cancelled{}, empty: "No matches", query: newFilterField()}
 	p.filter()
 	return p
 }
@@ -54,7 +54,7 @@ func (p *List) SetCancel(msg tea.Msg) { p.cancel = msg }
 
 // SetQuery types query into the search line.
 func (p *List) SetQuery(query string) {
-	p.query = []rune(query)
+	p.query.Set(query)
 	p.filter()
 }
 
@@ -67,7 +67,7 @@ func (p *List) filter() {
 	for i := range idx {
 		idx[i] = i
 	}
-	p.shown = FuzzyFilter(idx, string(p.query), func(i int) string {
+	p.shown = FuzzyFilter(idx, p.query.Value(), func(i int) string {
 		if p.items[i].Search != "" {
 			return p.items[i].Search
 		}
@@ -75,7 +75,7 @@ func (p *List) filter() {
 	})
 	p.cursor, p.scroll = 0, 0
 	for i, ix := range p.shown {
-		if p.items[ix].Mark && len(p.query) == 0 {
+		if p.items[ix].Mark && p.query.Value() == "" {
 			p.cursor = i
 		}
 	}
@@ -107,21 +107,8 @@ func (p *List) Update(msg tea.Msg) (Picker, tea.Cmd) {
 		p.cursor = max(p.cursor-10, 0)
 	case "pgdown":
 		p.cursor = max(min(p.cursor+10, len(p.shown)-1), 0)
-	case "backspace", "ctrl+h":
-		if len(p.query) > 0 {
-			p.query = p.query[:len(p.query)-1]
-			p.filter()
-		}
-	case "ctrl+u":
-		p.query = nil
-		p.filter()
 	default:
-		if k.Type == tea.KeyRunes && !k.Alt || k.Type == tea.KeySpace {
-			r := k.Runes
-			if k.Type == tea.KeySpace {
-				r = []rune{' '}
-			}
-			p.query = append(p.query, r...)
+		if p.query.Key(k) {
 			p.filter()
 		}
 	}
@@ -133,7 +120,7 @@ func (p *List) View(width, rows int) []string {
 	th := p.r.Theme()
 	rule := th.Fg(theme.Border, strings.Repeat("─", max(width, 1)))
 	out := []string{rule, truncate(" "+th.Style(theme.Accent, true, false, p.title), width)}
-	out = append(out, truncate(" "+th.Fg(theme.Muted, "Search: ")+string(p.query)+"\x1b[7m \x1b[27m", width))
+	out = append(out, truncate(" "+th.Fg(theme.Muted, "Search: ")+p.query.View(th, th.PlainStyle()), width))
 	rows = max(rows-5, 1)
 	if p.cursor < p.scroll {
 		p.scroll = p.cursor

@@ -59,7 +59,7 @@ type Sessions struct {
 	namedOnly bool
 	showPath  bool
 
-	query  []rune
+	query  filterField
 	rows   []sessionRow
 	cursor int
 
@@ -115,7 +115,7 @@ type (
 // NewSessions returns the picker; current is the session in use, initial says pi -r opens it. Init
 // asks for the first list.
 func NewSessions(r *render.Renderer, current string, initial bool) *Sessions {
-	return &Sessions{r: r, initial: initial, current: current}
+	return &Sessions{r: r, initial: initial, current: current, query: newFilterField()}
 }
 
 // Init asks for the sessions of the current folder.
@@ -192,7 +192,7 @@ func (sp *Sessions) refilter() {
 			infos = append(infos, in)
 		}
 	}
-	query := strings.TrimSpace(string(sp.query))
+	query := strings.TrimSpace(sp.query.Value())
 	sp.rows = sp.rows[:0]
 	switch {
 	case query == "" && sp.sort == sortThreaded:
@@ -286,20 +286,13 @@ func (sp *Sessions) key(k tea.KeyMsg) tea.Cmd {
 	case "ctrl+d":
 		sp.startDelete()
 	case "ctrl+h": // Ctrl+Backspace in most terminals: delete when the search is empty
-		if len(sp.query) == 0 {
+		if sp.query.Value() == "" {
 			sp.startDelete()
 			return nil
 		}
-		sp.query = sp.query[:len(sp.query)-1]
-		sp.refilter()
-	case "backspace":
-		if len(sp.query) > 0 {
-			sp.query = sp.query[:len(sp.query)-1]
+		if sp.query.Key(k) {
 			sp.refilter()
 		}
-	case "ctrl+u":
-		sp.query = nil
-		sp.refilter()
 	case "up":
 		sp.cursor = max(sp.cursor-1, 0)
 	case "down":
@@ -309,17 +302,9 @@ func (sp *Sessions) key(k tea.KeyMsg) tea.Cmd {
 	case "pgdown":
 		sp.cursor = max(min(sp.cursor+10, len(sp.rows)-1), 0)
 	default:
-		switch {
-		case k.Paste:
-			sp.query = append(sp.query, []rune(oneLine(string(k.Runes)))...)
-		case k.Type == tea.KeySpace:
-			sp.query = append(sp.query, ' ')
-		case k.Type == tea.KeyRunes && !k.Alt:
-			sp.query = append(sp.query, k.Runes...)
-		default:
-			return nil
+		if sp.query.Key(k) {
+			sp.refilter()
 		}
-		sp.refilter()
 	}
 	return nil
 }

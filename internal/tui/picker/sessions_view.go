@@ -44,7 +44,7 @@ func (sp *Sessions) View(width, rows int) []string {
 			th.Fg(theme.Muted, `re:<pattern> regex · "phrase" exact`)}
 		out = append(out, truncate(" "+strings.Join(hints, sep), width))
 	}
-	out = append(out, truncate(" "+th.Fg(theme.Muted, "Search: ")+string(sp.query)+"\x1b[7m \x1b[27m", width))
+	out = append(out, truncate(" "+th.Fg(theme.Muted, "Search: ")+sp.query.View(th, th.PlainStyle()), width))
 	visible := max(rows-6, 2)
 	if len(sp.rows) == 0 {
 		out = append(out, truncate(" "+th.Fg(theme.Muted, sp.emptyText()), width))
@@ -97,7 +97,7 @@ func (sp *Sessions) emptyText() string {
 		return "No named sessions found. Press ctrl+n to show all."
 	case sp.namedOnly:
 		return "No named sessions in current folder. Press ctrl+n to show all, or Tab to view all."
-	case len(sp.query) > 0:
+	case sp.query.Value() != "":
 		return "No matching sessions"
 	case sp.all:
 		return "No sessions found"

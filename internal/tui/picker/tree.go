@@ -25,7 +25,7 @@ type Tree struct {
 	rows   []treeRow      // every entry, depth first
 	index  map[string]int // entry id -> rows index
 	shown  []int          // rows visible, in order
-	query  []rune
+	query  filterField
 	cursor int
 	// selected is the entry under the cursor, kept across filter changes.
 	selected string
@@ -68,7 +68,7 @@ type (
 // root to it (the active branch), selected the entry under the cursor ("": the leaf).
 func NewTree(r *render.Renderer, roots []*session.TreeNode, leaf string, path []*session.Entry, selected string) *Tree {
 	t := &Tree{r: r, leaf: leaf, active: map[string]bool{}, toolCall: map[string]provider.Content{},
-		index: map[string]int{}, folded: map[string]bool{}}
+		index: map[string]int{}, folded: map[string]bool{}, query: newFilterField()}
 	for _, e := range path {
 		t.active[e.ID] = true
 	}
@@ -127,8 +127,8 @@ func (t *Tree) key(k tea.KeyMsg) tea.Cmd {
 	page := t.visibleRows(t.room)
 	switch name {
 	case "esc", "ctrl+c":
-		if len(t.query) > 0 && name == "esc" {
-			t.query = nil
+		if t.query.Value() != "" && name == "esc" {
+			t.query.Set("")
 			t.folded = map[string]bool{}
 			t.filter()
 			return nil
@@ -180,26 +180,13 @@ func (t *Tree) key(k tea.KeyMsg) tea.Cmd {
 		}
 	case "T":
 		t.labelTimes = !t.labelTimes
-	case "backspace", "ctrl+h":
-		if len(t.query) > 0 {
-			t.query = t.query[:len(t.query)-1]
-			t.folded = map[string]bool{}
-			t.filter()
-		}
 	case "enter":
 		if len(t.shown) == 0 {
 			return nil
 		}
 		return emit(EntryChosen{ID: t.rows[t.shown[t.cursor]].entry.ID})
 	default:
-		switch {
-		case k.Paste:
-			t.query = append(t.query, []rune(oneLine(string(k.Runes)))...)
-		case k.Type == tea.KeyRunes && !k.Alt:
-			t.query = append(t.query, k.Runes...)
-		case k.Type == tea.KeySpace:
-			t.query = append(t.query, ' ')
-		default:
+		if !t.query.Key(k) {
 			return nil
 		}
 		t.folded = map[string]bool{}
@@ -264,7 +251,7 @@ func (t *Tree) View(width, rows int) []string {
 	}
 	out = append(out, truncate(th.Fg(theme.Muted, "  ↑/↓ move · ←/→ page · ctrl/alt+←/→ fold/branch · shift+l label · "+
 		"ctrl+d/t/u/l/a filters (ctrl+o cycle) · shift+t label time · type to search"), width))
-	search := "  " + th.Fg(theme.Muted, "Search: ") + th.Fg(theme.Accent, string(t.query)) + "\x1b[7m \x1b[27m"
+	search := "  " + th.Fg(theme.Muted, "Search: ") + t.query.View(th, th.FgStyle(theme.Accent))
 	out = append(out, truncate(search, width))
 	visible := t.visibleRows(rows)
 	status := func(n, total int) string {

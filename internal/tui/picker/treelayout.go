@@ -157,7 +157,7 @@ func (t *Tree) filter() {
 	if len(t.shown) > 0 && t.cursor < len(t.shown) {
 		t.selected = t.rows[t.shown[t.cursor]].entry.ID
 	}
-	tokens := strings.Fields(strings.ToLower(string(t.query)))
+	tokens := strings.Fields(strings.ToLower(t.query.Value()))
 	t.shown = t.shown[:0]
 	for i, r := range t.rows {
 		if !t.passes(r) {

@@ -2,7 +2,6 @@ package render
 
 import (
 	"strings"
-	"time"
 
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/tui/theme"
@@ -17,8 +16,8 @@ type BashView struct {
 	// Output is everything the command printed so far (ANSI and control characters are removed here).
 	Output  string
 	Running bool
-	// Elapsed drives the spinner while running.
-	Elapsed            time.Duration
+	// Spinner is the spinner's frame while running ("" draws the first).
+	Spinner            string
 	ExitCode           *int
 	Cancelled          bool
 	Truncated          bool
@@ -73,7 +72,7 @@ func (r *Renderer) BashExecution(v BashView, width int) []string {
 	}
 
 	if v.Running {
-		msg := r.th.Fg(k, Spinner(v.Elapsed)) + " " + r.th.Fg(theme.Muted, "Running... ("+r.keys.Interrupt+" to cancel)")
+		msg := r.th.Fg(k, spinnerFrame(v.Spinner)) + " " + r.th.Fg(theme.Muted, "Running... ("+r.keys.Interrupt+" to cancel)")
 		out = append(out, "")
 		out = append(out, padLeft([]string{Truncate(msg, cw, "...")}, width)...)
 	} else {

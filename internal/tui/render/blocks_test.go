@@ -72,7 +72,7 @@ func TestGoldenMessages(t *testing.T) {
 			return r.AssistantMessage(&provider.AssistantMessage{StopReason: provider.StopReasonAborted, ErrorMessage: "Request was aborted"}, AssistantOptions{}, w)
 		}},
 		{"bash_execution_running", func(r *Renderer, w int) []string {
-			return r.BashExecution(BashView{Command: "go test ./...", Output: numbered(30, "ok  \tpkg/%d\t0.01s"), Running: true, Elapsed: 400 * time.Millisecond}, w)
+			return r.BashExecution(BashView{Command: "go test ./...", Output: numbered(30, "ok  \tpkg/%d\t0.01s"), Running: true, Spinner: "⠴"}, w)
 		}},
 		{"bash_execution_done", func(r *Renderer, w int) []string {
 			return r.BashExecution(BashViewFromMessage(&provider.BashExecutionMessage{Command: "make lint", Output: numbered(25, "warning %d: \x1b[31mred\x1b[0m text\r"),
@@ -218,10 +218,10 @@ func TestGoldenChrome(t *testing.T) {
 		{"status_lines", func(r *Renderer, w int) []string {
 			var out []string
 			for _, s := range []Status{
-				{Activity: Working, Elapsed: 3 * time.Second},
-				{Activity: Thinking, Elapsed: 75 * time.Second},
+				{Activity: Working, Elapsed: 3 * time.Second, Spinner: "⠧"},
+				{Activity: Thinking, Elapsed: 75 * time.Second, Spinner: "⠧"},
 				{Activity: RunningTool, Tool: "bash", Tools: 1, Elapsed: 12 * time.Second},
-				{Activity: RunningTool, Tools: 3, Elapsed: 80 * time.Millisecond},
+				{Activity: RunningTool, Tools: 3, Elapsed: 80 * time.Millisecond, Spinner: "⠙"},
 				{Activity: Retrying, Attempt: 2, MaxAttempts: 3, RetryIn: 3500 * time.Millisecond},
 				{Activity: Compacting},
 				{Activity: Compacting, CompactionReason: "overflow"},

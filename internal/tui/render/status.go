@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/spinner"
+
 	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
@@ -12,14 +14,16 @@ import (
 // often while something spins; nothing ticks otherwise.
 const SpinnerInterval = 80 * time.Millisecond
 
-var spinnerFrames = [...]string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+// PiSpinner is pi's working indicator for a bubbles spinner: the braille dots pi draws (bubbles'
+// MiniDot) at pi's 80 ms a frame.
+var PiSpinner = spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: SpinnerInterval}
 
-// Spinner is the spinner frame to show after elapsed time.
-func Spinner(elapsed time.Duration) string {
-	if elapsed < 0 {
-		elapsed = 0
+// spinnerFrame is the frame to draw: the one the TUI's spinner shows now, or the first.
+func spinnerFrame(frame string) string {
+	if frame == "" {
+		return PiSpinner.Frames[0]
 	}
-	return spinnerFrames[int(elapsed/SpinnerInterval)%len(spinnerFrames)]
+	return frame
 }
 
 // Activity is what the status line says the agent is doing.
@@ -45,9 +49,11 @@ const (
 // Status is the state of the status line.
 type Status struct {
 	Activity Activity
-	// Elapsed is the time since the activity (or the run) started: it picks the spinner frame and is
-	// shown for Working, Thinking and RunningTool.
+	// Elapsed is the time since the activity (or the run) started, shown for Working, Thinking and
+	// RunningTool.
 	Elapsed time.Duration
+	// Spinner is the spinner's frame now ("" draws the first).
+	Spinner string
 	// Message replaces the label of Working (pi's custom working message).
 	Message string
 	// Tool is the running tool's name; Tools how many run (more than one: "Running 3 tools...").
@@ -118,7 +124,7 @@ func (r *Renderer) StatusLine(s Status, width int) []string {
 		}
 		label += " (" + retry + FormatElapsed(s.Elapsed) + " · " + r.keys.Interrupt + " to interrupt)"
 	}
-	line := r.th.Fg(spin, Spinner(s.Elapsed)) + " " + r.th.Fg(theme.Muted, label)
+	line := r.th.Fg(spin, spinnerFrame(s.Spinner)) + " " + r.th.Fg(theme.Muted, label)
 	return append([]string{""}, padLeft([]string{Truncate(line, max(width-2, 1), "...")}, width)...)
 }
 

@@ -10,9 +10,8 @@ import (
 )
 
 func TestSpinnerAndElapsed(t *testing.T) {
-	if Spinner(0) != "⠋" || Spinner(79*time.Millisecond) != "⠋" || Spinner(80*time.Millisecond) != "⠙" ||
-		Spinner(10*SpinnerInterval) != "⠋" || Spinner(-time.Second) != "⠋" {
-		t.Fatal("spinner frames do not follow pi's 80 ms sequence")
+	if got := strings.Join(PiSpinner.Frames, ""); got != "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏" || PiSpinner.FPS != 80*time.Millisecond {
+		t.Fatalf("spinner %q at %v, want pi's braille dots at 80 ms", got, PiSpinner.FPS)
 	}
 	for d, want := range map[time.Duration]string{0: "0s", 999 * time.Millisecond: "0s", 59 * time.Second: "59s",
 		65 * time.Second: "1m 05s", 3599 * time.Second: "59m 59s", 3720 * time.Second: "1h 02m"} {
@@ -39,7 +38,7 @@ func TestSpinnerAndElapsed(t *testing.T) {
 	if !strings.HasPrefix(got, "\n ⠋ Retrying (2/3) in 4s... (esc to cancel) ·") || len([]rune(got)) > 52 {
 		t.Fatalf("narrow retry line %q", got)
 	}
-	got = plain(r.StatusLine(Status{Activity: Working, Attempt: 1, MaxAttempts: 3, Elapsed: 3 * time.Second}, 80))
+	got = plain(r.StatusLine(Status{Activity: Working, Attempt: 1, MaxAttempts: 3, Elapsed: 3 * time.Second, Spinner: "⠧"}, 80))
 	if got != "\n ⠧ Working... (retry 1/3 · 3s · esc to interrupt)\n" {
 		t.Fatalf("retried request %q", got)
 	}

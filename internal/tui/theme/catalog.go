@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/muesli/termenv"
+
+	"github.com/pi-go/pi-go/internal/pkgpath"
 )
 
 // Sources say where a Catalog looks for theme files, as pi 1.6's resource loader does.
@@ -22,8 +24,9 @@ type Sources struct {
 	// GlobalThemes, ProjectThemes: the "themes" entries of the user's and the project's
 	// settings.json (theme files or directories of them).
 	GlobalThemes, ProjectThemes []string
-	// GlobalPackages, ProjectPackages: the "packages" sources of the same files. A local directory
-	// contributes its themes/ directory or its package.json "pi.themes" entries.
+	// GlobalPackages, ProjectPackages: the "packages" sources of the same files. A package (a local
+	// directory, or an npm or git package where pi installed it) contributes its themes/ directory
+	// or its package.json "pi.themes" entries.
 	GlobalPackages, ProjectPackages []string
 }
 
@@ -130,16 +133,25 @@ func (c *Catalog) entryFiles(entries []string, base, home string) []string {
 	return out
 }
 
-// packageFiles finds the themes of local package directories: their package.json "pi.themes"
-// entries (files, directories, *.json globs) or, without them, their themes/ directory. Packages
-// from npm or git are pi's to install; pi-go installs none and skips them.
+// packageFiles finds the themes of packages: their package.json "pi.themes" entries (files,
+// directories, *.json globs) or, without them, their themes/ directory. A local package is read
+// where it is; an npm or git package where pi installs it under base (the agent directory, or the
+// project's .pi), and one not installed there is a diagnostic: pi-go does not install at startup.
 func (c *Catalog) packageFiles(sources []string, base, home string) []string {
 	var out []string
 	for _, src := range sources {
-		if strings.HasPrefix(src, "npm:") || strings.HasPrefix(src, "git:") || strings.Contains(src, "://") {
-			continue
-		}
 		dir := resolvePath(src, base, home)
+		if ps := pkgpath.Parse(src); ps.Kind != pkgpath.Local {
+			dir = ps.InstallDir(base)
+			if dir == "" {
+				c.Diagnostics = append(c.Diagnostics, fmt.Errorf("package %s: not a source pi can install", src))
+				continue
+			}
+			if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+				c.Diagnostics = append(c.Diagnostics, fmt.Errorf("package %s is not installed (looked in %s)", src, dir))
+				continue
+			}
+		}
 		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 			continue
 		}

@@ -26,15 +26,25 @@ func TestDiscover(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// Packages from npm and git, where pi installs them: the user's under the agent directory, the
+	// project's under its .pi.
+	writeTheme(t, filepath.Join(agent, "npm", "node_modules", "@y", "themes", "themes", "n.json"), "npm-theme", nil)
+	writeTheme(t, filepath.Join(agent, "git", "github.com", "u", "r", "res", "g.json"), "git-theme", nil)
+	if err := os.WriteFile(filepath.Join(agent, "git", "github.com", "u", "r", "package.json"), []byte(`{"pi":{"themes":["res"]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeTheme(t, filepath.Join(cwd, ".pi", "npm", "node_modules", "pt", "themes", "p.json"), "project-npm-theme", nil)
+
 	src := Sources{AgentDir: agent, Cwd: cwd, Home: home, GlobalThemes: []string{"~/extra", "missing.json"},
-		GlobalPackages: []string{"./pkg", "pkg2", "npm:@x/themes"}}
+		GlobalPackages:  []string{"./pkg", "pkg2", "npm:@x/themes", "npm:@y/themes@2.0.0", "git:github.com/u/r@v1", "npm:../x"},
+		ProjectPackages: []string{"npm:pt"}}
 	untrusted := Discover(src)
 	if slices.Contains(untrusted.Names(), "proj") {
 		t.Errorf("an untrusted project's theme loaded: %v", untrusted.Names())
 	}
 	src.ProjectTrusted = true
 	c := Discover(src)
-	want := []string{"system", "dark", "extra", "light", "manifest-theme", "mine", "pkgtheme", "proj", "shared"}
+	want := []string{"system", "dark", "extra", "git-theme", "light", "manifest-theme", "mine", "npm-theme", "pkgtheme", "proj", "project-npm-theme", "shared"}
 	if got := c.Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %v, want %v", got, want)
 	}
@@ -48,7 +58,9 @@ func TestDiscover(t *testing.T) {
 	}
 	all := strings.Join(diags, "\n")
 	for _, w := range []string{"broken.json: colors: missing required tokens accent", "missing.json does not exist",
-		"dup.json: name \"shared\" collides with", "dark.json: name \"dark\" collides with the built-in theme"} {
+		"dup.json: name \"shared\" collides with", "dark.json: name \"dark\" collides with the built-in theme",
+		"package npm:@x/themes is not installed (looked in " + filepath.Join(agent, "npm", "node_modules", "@x", "themes") + ")",
+		"package npm:../x: not a source pi can install"} {
 		if !strings.Contains(all, w) {
 			t.Errorf("diagnostics do not say %q:\n%s", w, all)
 		}

@@ -209,6 +209,10 @@ func (t *Theme) Italic(s string) string { return t.wrap(t.attr[AttrItalic], s) }
 // Inverse swaps foreground and background of s.
 func (t *Theme) Inverse(s string) string { return t.wrap(t.inverse, s) }
 
+// PlainStyle is a lipgloss style with nothing set, on the theme's colour profile: the base for a
+// component that styles itself (a bubbles text input's cursor).
+func (t *Theme) PlainStyle() lipgloss.Style { return t.plain }
+
 // Style applies a foreground and optional attributes: Style(Error, true, false, "x") is bold red "x".
 func (t *Theme) Style(k Key, bold, italic bool, s string) string {
 	var a Attr
