@@ -15,6 +15,10 @@ const (
 	msgState    = "state"
 	msgResponse = "response"
 	msgShutdown = "shutdown"
+	// The terminal UI's messages (ui.go): its size, a key for a component, a shortcut pressed.
+	msgUIResize   = "ui_resize"
+	msgUIInput    = "ui_input"
+	msgUIShortcut = "run_shortcut"
 )
 
 // Message types, extension to host.
@@ -57,6 +61,13 @@ type hostMessage struct {
 	// response
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  string          `json:"error,omitempty"`
+
+	// ui_resize (also in init), ui_input
+	Width     int    `json:"width,omitempty"`
+	Height    int    `json:"height,omitempty"`
+	Theme     *Theme `json:"theme,omitempty"`
+	Component string `json:"component,omitempty"`
+	Data      string `json:"data,omitempty"`
 }
 
 // extMessage is one line an extension writes.

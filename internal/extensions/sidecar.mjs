@@ -237,9 +237,8 @@ function bind() {
 		reload: async () => request("reload", {}),
 	});
 	if (init.hasUI) {
-		// In pi-go's TUI, extensions take their RPC paths: dialogs and notifications work, terminal
-		// components (custom(), setFooter, …) are not available.
-		runner.setUIContext(uiContext(), init.mode === "tui" ? "rpc" : init.mode);
+		// In pi-go's TUI, components render here and pi-go draws their lines (sidecar_ui.mjs).
+		runner.setUIContext(init.mode === "tui" ? terminalUIContext(uiContext()) : uiContext(), init.mode);
 	}
 	runner.onError((err) => write({ type: "error", extensionPath: err.extensionPath, event: err.event, error: err.error }));
 }
@@ -391,6 +390,7 @@ async function onLine(line) {
 			return;
 		case "state":
 			state = msg.state ?? {};
+			requestRender(); // components showing the session (a custom footer) follow it
 			return;
 		case "response": {
 			const pending = pendingRequests.get(msg.id);
@@ -415,6 +415,15 @@ async function onLine(line) {
 			return;
 		case "cancel":
 			running.get(msg.id)?.abort();
+			return;
+		case "ui_resize":
+			onResize(msg);
+			return;
+		case "ui_input":
+			onInput(msg);
+			return;
+		case "run_shortcut":
+			serve(msg, () => runShortcut(msg));
 			return;
 		case "shutdown":
 			try {
