@@ -82,6 +82,8 @@ func (u *tuiExtensionUI) request(ctx context.Context, params json.RawMessage, di
 		u.ui.SetWorkingMessage(p.Message)
 	case "setWorkingVisible":
 		u.ui.SetWorkingVisible(p.Visible)
+	case "setHiddenThinkingLabel":
+		u.ui.SetHiddenThinkingLabel(p.Label)
 	case "component":
 		u.ui.SetComponent(p.Slot, p.Kind, p.Key, p.Placement, p.Lines, p.Remove)
 	}

@@ -171,7 +171,8 @@ func (m *model) messageStart(msg provider.Message) {
 		m.addBlock(func(w int) []string { return m.r.CustomMessage(msg, w) })
 	case *provider.AssistantMessage:
 		it := &chatItem{kind: chatAssistant,
-			stream: m.r.NewAssistantStream(render.AssistantOptions{HideThinking: m.hideThinking})}
+			stream: m.r.NewAssistantStream(render.AssistantOptions{HideThinking: m.hideThinking,
+				ThinkingLabel: m.ext.thinkingLabel})}
 		it.stream.Update(msg)
 		m.chat = append(m.chat, it)
 	}

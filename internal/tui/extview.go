@@ -47,6 +47,8 @@ type extView struct {
 
 	workingMessage string
 	workingHidden  bool
+	// thinkingLabel is the line of a hidden thinking block drawn from now on ("" for pi's).
+	thinkingLabel string
 
 	shortcuts []extShortcut
 
@@ -83,6 +85,8 @@ type extWidgetMsg struct {
 }
 
 type extTitleMsg struct{ title string }
+
+type extThinkingLabelMsg struct{ label string }
 
 type extEditorTextMsg struct{ text string }
 
@@ -129,6 +133,15 @@ func (u *ExtensionUI) SetWorkingMessage(message string) {
 // SetWorkingVisible shows or hides the working line.
 func (u *ExtensionUI) SetWorkingVisible(visible bool) {
 	u.relay.send(extWorkingMsg{visible: visible, setVis: true})
+}
+
+// SetHiddenThinkingLabel sets the line shown for a hidden thinking block ("" restores pi's). It
+// applies to the blocks drawn after it.
+func (u *ExtensionUI) SetHiddenThinkingLabel(label string) { u.relay.send(extThinkingLabelMsg{label}) }
+
+func (msg extThinkingLabelMsg) apply(m *model) tea.Cmd {
+	m.ext.thinkingLabel = msg.label
+	return nil
 }
 
 // SetComponent shows the lines a component rendered (remove: the component is gone).
@@ -464,6 +477,9 @@ func (m *model) extStatus(st render.Status) (render.Status, bool) {
 		}
 		if st.Activity == render.Working && m.ext.workingMessage != "" {
 			st.Message = m.ext.workingMessage
+			if m.r.Theme().Profile() == termenv.Ascii {
+				st.Message = ansi.Strip(st.Message)
+			}
 		}
 	}
 	return st, true

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pi-go/pi-go/internal/extensions"
+	"github.com/pi-go/pi-go/internal/provider"
 )
 
 // fakeExtHost is the extension host's side of ExtensionHooks, recording what the TUI asks.
@@ -195,4 +196,48 @@ func TestExtensionShortcuts(t *testing.T) {
 		t.Fatalf("shortcut %q ran for a reserved key", k)
 	default:
 	}
+}
+
+func TestExtensionWorkingMessageAndThinkingLabel(t *testing.T) {
+	gate, gate2 := make(chan struct{}), make(chan struct{})
+	sc := newScript(func(ctx context.Context, b *provider.StreamBuilder) *provider.AssistantMessage {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+		}
+		b.Thinking("secret reasoning", "reasoning_content")
+		b.Text("Decided.")
+		return b.Finish()
+	}, gatedTextTurn("", gate2, "Second."))
+	ext := NewExtensionUI()
+	host := newFakeExtHost(ext)
+	u := startUI(t, newTestSession(t, sc, nil), Options{ExtensionUI: ext})
+	receive(t, "the terminal's size", host.terminal)
+
+	ext.SetWorkingMessage("\x1b[31mBrewing...\x1b[39m")
+	ext.SetHiddenThinkingLabel("Pondering...")
+	u.key(tea.KeyCtrlT) // hide thinking blocks
+	u.waitAll("thinking hidden", contains("Thinking blocks: hidden"))
+	u.submit("think")
+	u.waitScreen("the working message", contains("Brewing..."))
+	close(gate)
+	all := u.waitAll("the answer with the label", contains("Pondering...", "Decided."))
+	if strings.Contains(all, "secret reasoning") {
+		t.Fatalf("hidden thinking shown:\n%s", all)
+	}
+	u.waitSettled()
+
+	// Hidden, the working line is not drawn at all.
+	ext.SetWorkingMessage("")
+	ext.SetWorkingVisible(false)
+	ext.SetStatus("marker", "set") // the status shows once the changes before it are applied
+	u.waitScreen("the status", contains("set"))
+	u.submit("again")
+	// The prompt is drawn with the run's start, when the working line would be.
+	screen := u.waitScreen("the prompt", contains(" again"))
+	if strings.Contains(screen, "Working...") || strings.Contains(screen, "escape to interrupt") {
+		t.Fatalf("the working line is drawn while hidden:\n%s", screen)
+	}
+	close(gate2)
+	u.waitAll("the second answer", contains("Second."))
 }
