@@ -105,6 +105,7 @@ func (e *extensionHost) bindTUI() {
 			_, err := e.host.RunShortcut(ctx, key)
 			return err
 		},
+		RenderMessage: e.host.RenderMessage,
 	})
 }
 
@@ -113,6 +114,9 @@ func (e *extensionHost) tuiShortcuts() {
 	if u := e.tuiUI(); u != nil {
 		if s := e.host.Shortcuts(); len(s) > 0 {
 			u.SetShortcuts(s)
+		}
+		if r := e.host.MessageRenderers(); len(r) > 0 {
+			u.SetMessageRenderers(r)
 		}
 	}
 }

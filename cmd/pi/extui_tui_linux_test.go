@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,9 +21,21 @@ func TestPiUIExamplesInTheTerminal(t *testing.T) {
 	p.env = append(p.env, "PI_GO_NODE="+pi.node, "PI_PACKAGE_DIR="+pi.pkg)
 	args := append(p.baseArgs(), "--tui-mode", "regular")
 	for _, name := range []string{"status-line.ts", "widget-placement.ts", "custom-header.ts", "custom-footer.ts",
-		"snake.ts", "titlebar-spinner.ts", "working-message-test.ts", "plan-mode/index.ts"} {
+		"snake.ts", "titlebar-spinner.ts", "working-message-test.ts", "plan-mode/index.ts", "message-renderer.ts"} {
 		args = append(args, "-e", filepath.Join(pi.pkg, "examples", "extensions", name))
 	}
+	// message-renderer draws "status-update" messages; this one adds such a message to every run
+	// (message-renderer's own /status sends it with pi.sendMessage).
+	hook := filepath.Join(t.TempDir(), "status-hook.ts")
+	if err := os.WriteFile(hook, []byte(`export default function (pi) {
+	pi.on("before_agent_start", async () => ({
+		message: { customType: "status-update", content: "from the hook", display: true, details: { level: "warn" } },
+	}));
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args = append(args, "-e", hook)
 	pane := startTmuxPi(t, p, args...)
 	row := func(screen, s string) int {
 		for i, l := range strings.Split(screen, "\n") {
@@ -65,7 +78,11 @@ func TestPiUIExamplesInTheTerminal(t *testing.T) {
 		return strings.Contains(t, "π - proj") && strings.ContainsAny(t, "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
 	})
 	close(gate)
-	pane.waitFor("the turn's end", func(s string) bool { return strings.Contains(s, "✓ Turn 1 complete") })
+	screen = pane.waitFor("the turn's end", func(s string) bool { return strings.Contains(s, "✓ Turn 1 complete") })
+	// message-renderer's renderer drew the hook's message.
+	if !strings.Contains(screen, "[WARN] from the hook") || strings.Contains(screen, "[status-update]") {
+		t.Errorf("the custom message is not drawn by its renderer:\n%s", screen)
+	}
 	pane.waitFor("the title at rest", func(string) bool { return strings.TrimSpace(title()) == "π - proj" })
 
 	// plan-mode's Ctrl+Alt+P adds its status, sorted before status-line's by key.

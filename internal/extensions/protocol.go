@@ -19,6 +19,7 @@ const (
 	msgUIResize   = "ui_resize"
 	msgUIInput    = "ui_input"
 	msgUIShortcut = "run_shortcut"
+	msgRenderMsg  = "render_message"
 )
 
 // Message types, extension to host.
@@ -68,6 +69,10 @@ type hostMessage struct {
 	Theme     *Theme `json:"theme,omitempty"`
 	Component string `json:"component,omitempty"`
 	Data      string `json:"data,omitempty"`
+
+	// render_message
+	Message  json.RawMessage `json:"message,omitempty"`
+	Expanded bool            `json:"expanded,omitempty"`
 }
 
 // extMessage is one line an extension writes.
@@ -83,7 +88,9 @@ type extMessage struct {
 	Commands  []CommandSpec  `json:"commands,omitempty"`
 	Flags     []FlagSpec     `json:"flags,omitempty"`
 	Shortcuts []ShortcutSpec `json:"shortcuts,omitempty"`
-	Errors    []LoadError    `json:"errors,omitempty"`
+	// MessageRenderers are the customTypes of the messages the extension draws (registerMessageRenderer).
+	MessageRenderers []string    `json:"messageRenderers,omitempty"`
+	Errors           []LoadError `json:"errors,omitempty"`
 
 	// result, tool_update
 	Result  json.RawMessage `json:"result,omitempty"`

@@ -273,9 +273,11 @@ async function start(msg) {
 function register(loadErrors) {
 	const events = new Set();
 	const shortcuts = [];
+	const messageRenderers = new Set();
 	for (const ext of runner.extensions ?? []) {
 		for (const [name, handlers] of ext.handlers) if (handlers.length > 0) events.add(name);
 		for (const [key, s] of ext.shortcuts ?? []) shortcuts.push({ key, description: s.description, extensionPath: ext.path });
+		for (const type of ext.messageRenderers?.keys() ?? []) messageRenderers.add(type);
 	}
 	const tools = runner.getAllRegisteredTools().map((t) => ({
 		name: t.definition.name,
@@ -308,6 +310,7 @@ function register(loadErrors) {
 		commands,
 		flags,
 		shortcuts,
+		messageRenderers: [...messageRenderers],
 		errors: loadErrors.map((e) => ({ path: e.path, error: e.error })),
 	});
 }
@@ -424,6 +427,9 @@ async function onLine(line) {
 			return;
 		case "run_shortcut":
 			serve(msg, () => runShortcut(msg));
+			return;
+		case "render_message":
+			serve(msg, () => renderMessage(msg));
 			return;
 		case "shutdown":
 			try {

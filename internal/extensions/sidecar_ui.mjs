@@ -262,3 +262,13 @@ function terminalUIContext(base) {
 	Object.defineProperty(ui, "theme", { get: () => themeProxy, enumerable: true });
 	return ui;
 }
+
+/** A custom message drawn by its extension's registerMessageRenderer, after pi's blank line. */
+function renderMessage(msg) {
+	const renderer = runner.getMessageRenderer?.(msg.message?.customType);
+	if (!renderer) return null;
+	const options = { expanded: !!msg.expanded, outputPad: 1, keyText: pi.keyText ?? (() => ""), keyHint: pi.keyHint ?? ((_k, d) => d) };
+	const component = renderer(msg.message, options, themeProxy);
+	if (!component) return null; // pi draws its own box then
+	return { lines: ["", ...(component.render(msg.width) ?? []).map(String)] };
+}

@@ -2,6 +2,9 @@ package extensions
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -114,4 +117,46 @@ func (h *Host) RunShortcut(ctx context.Context, key string) (found bool, err err
 		}
 	}
 	return false, nil
+}
+
+// MessageRenderers lists the customTypes extensions draw themselves (registerMessageRenderer).
+func (h *Host) MessageRenderers() []string {
+	if !h.Started() {
+		return nil
+	}
+	var out []string
+	for _, p := range h.live(context.Background()) {
+		for _, t := range p.registrations().MessageRenderers {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// RenderMessage asks the extension that registered a renderer for message's customType to draw it
+// at width. ok is false when none draws it (pi's own box is drawn then); a failing renderer is an
+// error.
+func (h *Host) RenderMessage(ctx context.Context, message json.RawMessage, customType string, width int, expanded bool) (lines []string, ok bool, err error) {
+	for _, p := range h.live(ctx) {
+		if !slices.Contains(p.registrations().MessageRenderers, customType) {
+			continue
+		}
+		res, err := p.call(ctx, hostMessage{Type: msgRenderMsg, Message: message, Width: width, Expanded: expanded}, h.cfg.CallTimeout, nil)
+		if err != nil {
+			return nil, false, err
+		}
+		var r *struct {
+			Lines []string `json:"lines"`
+		}
+		if err := json.Unmarshal(res, &r); err != nil {
+			return nil, false, fmt.Errorf("render %s: %w", customType, err)
+		}
+		if r == nil {
+			return nil, false, nil
+		}
+		return r.Lines, true, nil
+	}
+	return nil, false, nil
 }

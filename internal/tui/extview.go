@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"regexp"
 	"slices"
 	"sort"
@@ -30,6 +31,9 @@ type ExtensionHooks struct {
 	// Shortcut runs the handler of an extension's shortcut (key as registered); it may wait for
 	// the user.
 	Shortcut func(ctx context.Context, key string) error
+	// RenderMessage draws a custom message (pi's JSON) with its extension's renderer at width; ok
+	// false when none draws it.
+	RenderMessage func(ctx context.Context, message json.RawMessage, customType string, width int, expanded bool) (lines []string, ok bool, err error)
 }
 
 // maxWidgetLines is how many lines of a widget given as lines are shown (pi's MAX_WIDGET_LINES).
@@ -51,6 +55,7 @@ type extView struct {
 	thinkingLabel string
 
 	shortcuts []extShortcut
+	renderers []string // customTypes extensions draw (extmessage.go)
 
 	// headerItem is the header block of the transcript, drawn again when an extension replaces it.
 	headerItem *chatItem

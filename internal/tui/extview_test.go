@@ -2,7 +2,9 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pi-go/pi-go/internal/extensions"
+	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -240,4 +243,53 @@ func TestExtensionWorkingMessageAndThinkingLabel(t *testing.T) {
 	}
 	close(gate2)
 	u.waitAll("the second answer", contains("Second."))
+}
+
+func TestExtensionMessageRenderer(t *testing.T) {
+	ext := NewExtensionUI()
+	host := newFakeExtHost(ext)
+	release := make(chan struct{})
+	ext.hooks.RenderMessage = func(ctx context.Context, message json.RawMessage, typ string, width int, _ bool) ([]string, bool, error) {
+		var m map[string]any
+		if err := json.Unmarshal(message, &m); err != nil || m["role"] != "custom" || typ != "card" {
+			return nil, false, fmt.Errorf("bad message %s (%s)", message, typ)
+		}
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return []string{"", fmt.Sprintf("CARD %v at %d", m["content"], width)}, true, nil
+	}
+	sess := newTestSessionWith(t, newScript(textTurn("ok")), nil, func(o *harness.Options) {
+		o.Hooks = cardHooks{}
+	})
+	u := startUI(t, sess, Options{ExtensionUI: ext})
+	receive(t, "the terminal's size", host.terminal)
+	ext.SetMessageRenderers([]string{"card"})
+	ext.SetStatus("k", "renderers set") // applied after the renderers
+	u.waitScreen("the status", contains("renderers set"))
+
+	u.submit("hi")
+	u.waitScreen("pi-go's own drawing while the extension draws", contains("[card]", "hello card"))
+	close(release)
+	all := u.waitAll("the extension's drawing", contains("CARD hello card at 120", "ok"))
+	if strings.Contains(all, "[card]") {
+		t.Fatalf("the fallback stayed:\n%s", all)
+	}
+}
+
+// cardHooks adds a custom message "card" before every run.
+type cardHooks struct{}
+
+func (cardHooks) ToolCall(context.Context, string, string, json.RawMessage) harness.ToolCallVerdict {
+	return harness.ToolCallVerdict{}
+}
+func (cardHooks) ToolResult(context.Context, harness.ToolResultInfo) *harness.ToolResultChange {
+	return nil
+}
+func (cardHooks) Context(context.Context, []provider.Message) []provider.Message { return nil }
+
+func (cardHooks) BeforeAgentStart(context.Context, string, []provider.Content, string) ([]provider.Message, string) {
+	return []provider.Message{&provider.CustomMessage{CustomType: "card", Display: true, ContentIsString: true,
+		Content: []provider.Content{{Type: "text", Text: "hello card"}}}}, ""
 }
