@@ -110,6 +110,7 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 		return nil
 	}
 	e.host.SetHandler(e.handle)
+	e.bindTUI()
 	return e
 }
 
@@ -162,6 +163,7 @@ func (e *extensionHost) ready(ctx context.Context) {
 			tools = append(tools, t)
 		}
 		e.sess.AddTools(tools)
+		e.tuiShortcuts()
 		e.pushState()
 		e.host.Notify("session_start", map[string]any{"type": "session_start", "reason": "startup"})
 	})

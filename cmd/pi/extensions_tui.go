@@ -11,7 +11,8 @@ import (
 )
 
 // tuiExtensionUI shows extensions' dialogs as the TUI's pickers and their notifications as lines of
-// the transcript. Status, widgets and titles have no place in the TUI yet and are not shown.
+// the transcript; statuses, widgets, titles and the lines of their components (footer, header,
+// custom()) go to the TUI's extension view.
 type tuiExtensionUI struct {
 	a  *app
 	ui *tui.ExtensionUI
@@ -25,6 +26,23 @@ type uiParams struct {
 	Placeholder string   `json:"placeholder"`
 	NotifyType  string   `json:"notifyType"`
 	Timeout     int64    `json:"timeout"`
+
+	StatusKey       string   `json:"statusKey"`
+	StatusText      string   `json:"statusText"`
+	WidgetKey       string   `json:"widgetKey"`
+	WidgetLines     []string `json:"widgetLines"`
+	WidgetPlacement string   `json:"widgetPlacement"`
+	Text            string   `json:"text"`
+	Visible         bool     `json:"visible"`
+	Label           string   `json:"label"`
+
+	// component: the lines of an extension component (sidecar_ui.mjs)
+	Slot      string   `json:"slot"`
+	Kind      string   `json:"kind"`
+	Key       string   `json:"key"`
+	Placement string   `json:"placement"`
+	Lines     []string `json:"lines"`
+	Remove    bool     `json:"remove"`
 }
 
 func (u *tuiExtensionUI) request(ctx context.Context, params json.RawMessage, dialog bool) (json.RawMessage, error) {
@@ -52,8 +70,55 @@ func (u *tuiExtensionUI) request(ctx context.Context, params json.RawMessage, di
 		return value(u.ui.Input(ctx, p.Title, p.Placeholder))
 	case "notify":
 		u.ui.Notify(p.Message, p.NotifyType)
+	case "setStatus":
+		u.ui.SetStatus(p.StatusKey, p.StatusText)
+	case "setWidget":
+		u.ui.SetWidget(p.WidgetKey, p.WidgetLines, p.WidgetPlacement)
+	case "setTitle":
+		u.ui.SetTitle(p.Title)
+	case "set_editor_text":
+		u.ui.SetEditorText(p.Text)
+	case "setWorkingMessage":
+		u.ui.SetWorkingMessage(p.Message)
+	case "setWorkingVisible":
+		u.ui.SetWorkingVisible(p.Visible)
+	case "setHiddenThinkingLabel":
+		u.ui.SetHiddenThinkingLabel(p.Label)
+	case "component":
+		u.ui.SetComponent(p.Slot, p.Kind, p.Key, p.Placement, p.Lines, p.Remove)
 	}
 	return nil, nil
+}
+
+// bindTUI connects the TUI's extension view to the host: the terminal's size and theme, keys for
+// custom() components, and shortcuts.
+func (e *extensionHost) bindTUI() {
+	u := e.tuiUI()
+	if u == nil {
+		return
+	}
+	u.Bind(tui.ExtensionHooks{
+		Terminal: e.host.SetTerminal,
+		Input:    e.host.UIInput,
+		Shortcut: func(ctx context.Context, key string) error {
+			e.ready(ctx)
+			_, err := e.host.RunShortcut(ctx, key)
+			return err
+		},
+		RenderMessage: e.host.RenderMessage,
+	})
+}
+
+// tuiShortcuts hands the registered shortcuts to the TUI once the extensions have registered.
+func (e *extensionHost) tuiShortcuts() {
+	if u := e.tuiUI(); u != nil {
+		if s := e.host.Shortcuts(); len(s) > 0 {
+			u.SetShortcuts(s)
+		}
+		if r := e.host.MessageRenderers(); len(r) > 0 {
+			u.SetMessageRenderers(r)
+		}
+	}
 }
 
 func (u *tuiExtensionUI) reportError(e extensions.ExtensionError) {

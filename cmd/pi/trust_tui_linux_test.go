@@ -25,6 +25,7 @@ func startTmuxPi(t *testing.T, p *project, args ...string) *tmuxPane {
 		t.Skip("tmux is not installed (make deps installs it): skipping the terminal end-to-end test")
 	}
 	env := []string{"HOME=" + filepath.Dir(p.agentDir), "PATH=" + os.Getenv("PATH"), "PI_CODING_AGENT_DIR=" + p.agentDir, "TERM=xterm-256color"}
+	env = append(env, p.env...)
 	var quoted []string
 	for _, s := range append(env, piBinary) {
 		quoted = append(quoted, shellQuote(s))

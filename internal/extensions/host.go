@@ -57,6 +57,8 @@ type Host struct {
 
 	stateMu sync.Mutex
 	state   State
+
+	term terminal // the terminal UI's size and theme (ui.go)
 }
 
 // New returns a host for cfg; nothing is started until Start.
@@ -101,7 +103,11 @@ func (h *Host) Start() {
 }
 
 func (h *Host) start() {
-	defer close(h.ready)
+	defer func() {
+		close(h.ready)
+		// After ready: a size set meanwhile is either in this push or pushed by SetTerminal.
+		h.pushTerminal(h.procs)
+	}()
 	if h.Empty() {
 		return
 	}

@@ -16,6 +16,11 @@ const (
 	msgResponse = "response"
 	msgShutdown = "shutdown"
 	msgComplete = "complete_command"
+	// The terminal UI's messages (ui.go): its size, a key for a component, a shortcut pressed.
+	msgUIResize   = "ui_resize"
+	msgUIInput    = "ui_input"
+	msgUIShortcut = "run_shortcut"
+	msgRenderMsg  = "render_message"
 )
 
 // Message types, extension to host.
@@ -60,6 +65,17 @@ type hostMessage struct {
 	// response
 	Result json.RawMessage `json:"result,omitempty"`
 	Error  string          `json:"error,omitempty"`
+
+	// ui_resize (also in init), ui_input
+	Width     int    `json:"width,omitempty"`
+	Height    int    `json:"height,omitempty"`
+	Theme     *Theme `json:"theme,omitempty"`
+	Component string `json:"component,omitempty"`
+	Data      string `json:"data,omitempty"`
+
+	// render_message
+	Message  json.RawMessage `json:"message,omitempty"`
+	Expanded bool            `json:"expanded,omitempty"`
 }
 
 // extMessage is one line an extension writes.
@@ -75,7 +91,9 @@ type extMessage struct {
 	Commands  []CommandSpec  `json:"commands,omitempty"`
 	Flags     []FlagSpec     `json:"flags,omitempty"`
 	Shortcuts []ShortcutSpec `json:"shortcuts,omitempty"`
-	Errors    []LoadError    `json:"errors,omitempty"`
+	// MessageRenderers are the customTypes of the messages the extension draws (registerMessageRenderer).
+	MessageRenderers []string    `json:"messageRenderers,omitempty"`
+	Errors           []LoadError `json:"errors,omitempty"`
 
 	// result, tool_update
 	Result  json.RawMessage `json:"result,omitempty"`

@@ -10,10 +10,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 )
 
-//go:embed sidecar.mjs
-var sidecarScript []byte
+// The sidecar is one script: its protocol and runner (sidecar.mjs), then the terminal UI's
+// components (sidecar_ui.mjs), whose functions sidecar.mjs calls.
+var (
+	//go:embed sidecar.mjs
+	sidecarMain []byte
+	//go:embed sidecar_ui.mjs
+	sidecarUI     []byte
+	sidecarScript = slices.Concat(sidecarMain, []byte("\n"), sidecarUI)
+)
 
 // Sidecar is the Node process that runs pi's TypeScript and JavaScript extensions with the installed
 // pi package's own loader and ExtensionRunner.

@@ -237,9 +237,8 @@ function bind() {
 		reload: async () => request("reload", {}),
 	});
 	if (init.hasUI) {
-		// In pi-go's TUI, extensions take their RPC paths: dialogs and notifications work, terminal
-		// components (custom(), setFooter, …) are not available.
-		runner.setUIContext(uiContext(), init.mode === "tui" ? "rpc" : init.mode);
+		// In pi-go's TUI, components render here and pi-go draws their lines (sidecar_ui.mjs).
+		runner.setUIContext(init.mode === "tui" ? terminalUIContext(uiContext()) : uiContext(), init.mode);
 	}
 	runner.onError((err) => write({ type: "error", extensionPath: err.extensionPath, event: err.event, error: err.error }));
 }
@@ -274,9 +273,11 @@ async function start(msg) {
 function register(loadErrors) {
 	const events = new Set();
 	const shortcuts = [];
+	const messageRenderers = new Set();
 	for (const ext of runner.extensions ?? []) {
 		for (const [name, handlers] of ext.handlers) if (handlers.length > 0) events.add(name);
 		for (const [key, s] of ext.shortcuts ?? []) shortcuts.push({ key, description: s.description, extensionPath: ext.path });
+		for (const type of ext.messageRenderers?.keys() ?? []) messageRenderers.add(type);
 	}
 	const tools = runner.getAllRegisteredTools().map((t) => ({
 		name: t.definition.name,
@@ -310,6 +311,7 @@ function register(loadErrors) {
 		commands,
 		flags,
 		shortcuts,
+		messageRenderers: [...messageRenderers],
 		errors: loadErrors.map((e) => ({ path: e.path, error: e.error })),
 	});
 }
@@ -400,6 +402,7 @@ async function onLine(line) {
 			return;
 		case "state":
 			state = msg.state ?? {};
+			requestRender(); // components showing the session (a custom footer) follow it
 			return;
 		case "response": {
 			const pending = pendingRequests.get(msg.id);
@@ -427,6 +430,18 @@ async function onLine(line) {
 			return;
 		case "cancel":
 			running.get(msg.id)?.abort();
+			return;
+		case "ui_resize":
+			onResize(msg);
+			return;
+		case "ui_input":
+			onInput(msg);
+			return;
+		case "run_shortcut":
+			serve(msg, () => runShortcut(msg));
+			return;
+		case "render_message":
+			serve(msg, () => renderMessage(msg));
 			return;
 		case "shutdown":
 			try {

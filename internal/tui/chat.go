@@ -122,7 +122,7 @@ func (m *model) blockLines(it *chatItem, width int) []string {
 
 // transcriptOptions are the toggles as they stand.
 func (m *model) transcriptOptions() render.TranscriptOptions {
-	return render.TranscriptOptions{HideThinking: m.hideThinking, Expand: m.expandTools}
+	return render.TranscriptOptions{HideThinking: m.hideThinking, Expand: m.expandTools, ThinkingLabel: m.ext.thinkingLabel}
 }
 
 // flushChat returns the lines that became final, in order, and moves the blocks printed

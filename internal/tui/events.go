@@ -168,10 +168,11 @@ func (m *model) messageStart(msg provider.Message) {
 		}
 	case *provider.CustomMessage:
 		m.turnShown(nil)
-		m.addBlock(func(w int) []string { return m.r.CustomMessage(msg, w) })
+		m.addCustomMessage(msg)
 	case *provider.AssistantMessage:
 		it := &chatItem{kind: chatAssistant,
-			stream: m.r.NewAssistantStream(render.AssistantOptions{HideThinking: m.hideThinking})}
+			stream: m.r.NewAssistantStream(render.AssistantOptions{HideThinking: m.hideThinking,
+				ThinkingLabel: m.ext.thinkingLabel})}
 		it.stream.Update(msg)
 		m.chat = append(m.chat, it)
 	}

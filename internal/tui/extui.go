@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/pi-go/pi-go/internal/extensions"
 	"github.com/pi-go/pi-go/internal/tui/picker"
 )
 
@@ -13,6 +14,15 @@ import (
 // the transcript. A dialog asked before the TUI runs waits for it. It is safe for concurrent use.
 type ExtensionUI struct {
 	relay relay[tea.Msg]
+	hooks ExtensionHooks // set by Bind before the TUI runs
+}
+
+// terminalHook is the hook that tells the host the terminal's size (nil without one).
+func (u *ExtensionUI) terminalHook() func(int, int, *extensions.Theme) {
+	if u == nil {
+		return nil
+	}
+	return u.hooks.Terminal
 }
 
 // NewExtensionUI returns a bridge to attach to the TUI.

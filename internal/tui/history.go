@@ -16,7 +16,12 @@ import (
 func (m *model) printHeader() {
 	if !m.settings().QuietStartup.HidesHeader() || m.opts.Demo {
 		info := render.HeaderInfo{Version: m.opts.Version, Demo: m.opts.Demo, DemoHint: m.opts.DemoHint}
-		m.addBlock(func(w int) []string { return m.r.Header(info, w) })
+		m.ext.headerItem = m.addBlock(func(w int) []string {
+			if lines, ok := m.extHeader(w); ok {
+				return lines
+			}
+			return m.r.Header(info, w)
+		})
 	}
 	for _, w := range m.opts.Warnings {
 		m.addWarning(w)

@@ -19,6 +19,13 @@ func (m *model) handleKey(k tea.KeyMsg) tea.Cmd {
 	if m.sel != nil {
 		return m.selectorKey(k)
 	}
+	if len(m.ext.customs) > 0 {
+		m.extCustomKey(k) // an extension's component has the keyboard
+		return nil
+	}
+	if cmd, ok := m.extShortcut(k); ok {
+		return cmd
+	}
 	if k.Paste {
 		m.ed.Update(k)
 		return m.comp.refresh(m)

@@ -104,6 +104,7 @@ type model struct {
 
 	themes themeState
 	keys   *keymap.Keymap
+	ext    extView // what extensions show besides dialogs (extview.go)
 }
 
 // runState is what the status line shows about the agent.

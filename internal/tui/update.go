@@ -121,6 +121,8 @@ func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 		m.openExtDialog(msg) // in place of an open picker: the extension's question comes first
 	case extNoticeMsg:
 		m.extNotice(msg)
+	case extUIMsg:
+		return msg.apply(m)
 	case filesMsg:
 		return m.comp.setFiles(msg, m.ed)
 	case argCompletionsMsg:

@@ -26,6 +26,7 @@ func (m *model) drawFrame() {
 	}
 	now := time.Now()
 	m.lastFrame = now
+	m.syncExtTerminal()
 	if m.fullscreen {
 		m.drawFullscreen(now)
 		return
@@ -42,13 +43,19 @@ func (m *model) bottomLines(w int, now time.Time) []string {
 	bottom = append(bottom, m.statusLines(w, now)...)
 	if m.sel != nil {
 		bottom = append(bottom, m.sel.View(w, m.selectorRows())...)
+	} else if custom, ok := m.extCustomLines(w); ok {
+		bottom = append(bottom, m.extWidgetLines(false, w)...)
+		bottom = append(bottom, custom...)
+		bottom = append(bottom, m.extWidgetLines(true, w)...)
 	} else {
 		bottom = append(bottom, m.fullscreenBars(w)...)
+		bottom = append(bottom, m.extWidgetLines(false, w)...)
 		bottom = append(bottom, m.editorLines(w)...)
 		bottom = append(bottom, m.ctrlCHintLines(w)...)
 		bottom = append(bottom, m.comp.view(m, w)...)
+		bottom = append(bottom, m.extWidgetLines(true, w)...)
 	}
-	return append(bottom, m.footerLines()...)
+	return append(bottom, m.extFooterLines()...)
 }
 
 // liveLines composes the live region: the chat's unfinished blocks, queued messages and `!`
@@ -91,7 +98,7 @@ func (m *model) maxLive() int {
 // the pending area and the status line are drawn (the chat's unfinished part gives way).
 func (m *model) selectorRows() int {
 	now := time.Now()
-	taken := len(m.footerLines()) + len(m.pendingLines(m.width, now)) + len(m.statusLines(m.width, now))
+	taken := len(m.extFooterLines()) + len(m.pendingLines(m.width, now)) + len(m.statusLines(m.width, now))
 	return max(m.maxLive()-taken, 3)
 }
 
@@ -136,7 +143,10 @@ func (m *model) statusLines(w int, now time.Time) []string {
 		st.Activity, st.Elapsed = render.Working, now.Sub(m.run.started)
 	}
 	st.Spinner = m.spin.View()
-	return m.r.StatusLine(st, w)
+	if st, ok := m.extStatus(st); ok {
+		return m.r.StatusLine(st, w)
+	}
+	return nil
 }
 
 // runningTools names the first running tool and counts them.

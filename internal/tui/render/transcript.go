@@ -7,6 +7,8 @@ type TranscriptOptions struct {
 	HideThinking bool
 	// Expand shows tool output, summaries and `!` output in full (pi's Ctrl+O state).
 	Expand bool
+	// ThinkingLabel is the line of a hidden thinking block ("" for pi's).
+	ThinkingLabel string
 }
 
 // Transcript renders messages as the chat shows them (a resumed session, a rebuilt chat): each
@@ -35,7 +37,7 @@ func (r *Renderer) Message(m provider.Message, results map[string]*provider.Tool
 	case *provider.UserMessage:
 		return r.Prompt(m, o.Expand, width)
 	case *provider.AssistantMessage:
-		out := r.AssistantMessage(m, AssistantOptions{HideThinking: o.HideThinking}, width)
+		out := r.AssistantMessage(m, AssistantOptions{HideThinking: o.HideThinking, ThinkingLabel: o.ThinkingLabel}, width)
 		for _, c := range m.Content {
 			if c.Type != provider.ContentToolCall {
 				continue
