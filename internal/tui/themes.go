@@ -10,6 +10,7 @@ import (
 	xterm "golang.org/x/term"
 
 	"github.com/pi-go/pi-go/internal/config"
+	"github.com/pi-go/pi-go/internal/packages"
 	"github.com/pi-go/pi-go/internal/tui/filewatch"
 	"github.com/pi-go/pi-go/internal/tui/render"
 	"github.com/pi-go/pi-go/internal/tui/theme"
@@ -39,11 +40,12 @@ type terminalColors struct{ bg, fg *theme.RGB }
 // for this terminal. Problems become warnings under the header; an unusable theme gives the default one.
 func (m *model) pickTheme() (*theme.Theme, []string) {
 	global, project := m.opts.resourceLists()
+	globalPkg, projectPkg := m.opts.packageThemes(m.sess.Cwd(), os.Getenv("HOME"))
 	m.themes.catalog = theme.Discover(theme.Sources{
 		AgentDir: m.opts.AgentDir, Cwd: m.sess.Cwd(), Home: os.Getenv("HOME"),
 		ProjectTrusted: m.opts.ProjectTrusted,
 		GlobalThemes:   global.Themes, ProjectThemes: project.Themes,
-		GlobalPackages: global.Packages, ProjectPackages: project.Packages,
+		GlobalPackageThemes: globalPkg, ProjectPackageThemes: projectPkg,
 	})
 	m.themes.profile = colorProfile()
 	m.themes.appearance = theme.TerminalAppearance(m.opts.termColors.bg, m.opts.termColors.fg, os.Getenv("COLORFGBG"))
@@ -124,6 +126,24 @@ func (o Options) resourceLists() (global, project config.ResourceLists) {
 		return global, project
 	}
 	return o.Settings.ResourceLists()
+}
+
+// packageThemes are the theme files of the settings' packages, the user's and the project's, where
+// pi installs them. A package that is not installed has none (cmd/pi warns about it at start-up).
+func (o Options) packageThemes(cwd, home string) (global, project []string) {
+	if o.Settings == nil {
+		return nil, nil
+	}
+	userEntries, projectEntries := o.Settings.PackageEntries()
+	for _, p := range packages.Configured(packages.Dirs{AgentDir: o.AgentDir, Cwd: cwd, Home: home}, userEntries, projectEntries) {
+		files := p.Resources(packages.Themes, home)
+		if p.Scope == packages.Project {
+			project = append(project, files...)
+		} else {
+			global = append(global, files...)
+		}
+	}
+	return global, project
 }
 
 // builtinTheme is the built-in theme the setting selects, for screens shown before the project's

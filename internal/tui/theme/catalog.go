@@ -1,8 +1,6 @@
 package theme
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/muesli/termenv"
-
-	"github.com/pi-go/pi-go/internal/pkgpath"
 )
 
 // Sources say where a Catalog looks for theme files, as pi 1.6's resource loader does.
@@ -19,15 +15,14 @@ type Sources struct {
 	AgentDir string // ~/.pi/agent: its themes/ directory, and the base of GlobalThemes entries
 	Cwd      string // the project: .pi/themes and the base (.pi) of ProjectThemes entries
 	Home     string // expands "~" in entries
-	// ProjectTrusted admits the project's .pi/themes, ProjectThemes and ProjectPackages.
+	// ProjectTrusted admits the project's .pi/themes, ProjectThemes and ProjectPackageThemes.
 	ProjectTrusted bool
 	// GlobalThemes, ProjectThemes: the "themes" entries of the user's and the project's
 	// settings.json (theme files or directories of them).
 	GlobalThemes, ProjectThemes []string
-	// GlobalPackages, ProjectPackages: the "packages" sources of the same files. A package (a local
-	// directory, or an npm or git package where pi installed it) contributes its themes/ directory
-	// or its package.json "pi.themes" entries.
-	GlobalPackages, ProjectPackages []string
+	// GlobalPackageThemes, ProjectPackageThemes: the theme files the packages of the same settings
+	// files carry (internal/packages finds them where pi installs packages, filters applied).
+	GlobalPackageThemes, ProjectPackageThemes []string
 }
 
 // Catalog is every theme found: the built-in ones and the files, by name. Problems (an invalid
@@ -53,12 +48,12 @@ func Discover(src Sources) *Catalog {
 	// An unset directory is no directory (not the process's working directory).
 	if projectBase := filepath.Join(src.Cwd, ".pi"); src.ProjectTrusted && src.Cwd != "" {
 		files = append(files, c.entryFiles(src.ProjectThemes, projectBase, src.Home)...)
-		files = append(files, c.packageFiles(src.ProjectPackages, projectBase, src.Home)...)
+		files = append(files, src.ProjectPackageThemes...)
 		files = append(files, jsonFiles(filepath.Join(projectBase, "themes"))...)
 	}
 	if src.AgentDir != "" {
 		files = append(files, c.entryFiles(src.GlobalThemes, src.AgentDir, src.Home)...)
-		files = append(files, c.packageFiles(src.GlobalPackages, src.AgentDir, src.Home)...)
+		files = append(files, src.GlobalPackageThemes...)
 		files = append(files, jsonFiles(filepath.Join(src.AgentDir, "themes"))...)
 	}
 	seen := map[string]bool{}
@@ -128,58 +123,6 @@ func (c *Catalog) entryFiles(entries []string, base, home string) []string {
 			out = append(out, p)
 		default:
 			c.Diagnostics = append(c.Diagnostics, fmt.Errorf("theme path %s is not a .json file", p))
-		}
-	}
-	return out
-}
-
-// packageFiles finds the themes of packages: their package.json "pi.themes" entries (files,
-// directories, *.json globs) or, without them, their themes/ directory. A local package is read
-// where it is; an npm or git package where pi installs it under base (the agent directory, or the
-// project's .pi), and one not installed there is a diagnostic: pi-go does not install at startup.
-func (c *Catalog) packageFiles(sources []string, base, home string) []string {
-	var out []string
-	for _, src := range sources {
-		dir := resolvePath(src, base, home)
-		if ps := pkgpath.Parse(src); ps.Kind != pkgpath.Local {
-			dir = ps.InstallDir(base)
-			if dir == "" {
-				c.Diagnostics = append(c.Diagnostics, fmt.Errorf("package %s: not a source pi can install", src))
-				continue
-			}
-			if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-				c.Diagnostics = append(c.Diagnostics, fmt.Errorf("package %s is not installed (looked in %s)", src, dir))
-				continue
-			}
-		}
-		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
-			continue
-		}
-		var manifest struct {
-			Pi struct {
-				Themes []string `json:"themes"`
-			} `json:"pi"`
-		}
-		data, err := os.ReadFile(filepath.Join(dir, "package.json"))
-		if err == nil {
-			if err := json.Unmarshal(data, &manifest); err != nil {
-				c.Diagnostics = append(c.Diagnostics, fmt.Errorf("package %s: package.json: %w", dir, err))
-			}
-		} else if !errors.Is(err, os.ErrNotExist) {
-			c.Diagnostics = append(c.Diagnostics, fmt.Errorf("package %s: %w", dir, err))
-		}
-		if manifest.Pi.Themes == nil {
-			out = append(out, jsonFiles(filepath.Join(dir, "themes"))...)
-			continue
-		}
-		for _, e := range manifest.Pi.Themes {
-			p := resolvePath(e, dir, home)
-			if strings.ContainsAny(p, "*?[") {
-				matches, _ := filepath.Glob(p)
-				out = append(out, matches...)
-				continue
-			}
-			out = append(out, c.entryFiles([]string{p}, dir, home)...)
 		}
 	}
 	return out

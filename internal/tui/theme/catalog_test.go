@@ -1,7 +1,6 @@
 package theme
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,33 +19,27 @@ func TestDiscover(t *testing.T) {
 	writeTheme(t, filepath.Join(cwd, ".pi", "themes", "proj.json"), "proj", nil)
 	writeTheme(t, filepath.Join(cwd, ".pi", "themes", "shared.json"), "shared", nil) // the project wins
 	writeTheme(t, filepath.Join(home, "extra", "extra.json"), "extra", nil)
-	writeTheme(t, filepath.Join(agent, "pkg", "themes", "pkgtheme.json"), "pkgtheme", nil)
-	writeTheme(t, filepath.Join(agent, "pkg2", "res", "a.json"), "manifest-theme", nil)
-	if err := os.WriteFile(filepath.Join(agent, "pkg2", "package.json"), []byte(`{"pi":{"themes":["./res/*.json"]}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-
-	// Packages from npm and git, where pi installs them: the user's under the agent directory, the
-	// project's under its .pi.
-	writeTheme(t, filepath.Join(agent, "npm", "node_modules", "@y", "themes", "themes", "n.json"), "npm-theme", nil)
-	writeTheme(t, filepath.Join(agent, "git", "github.com", "u", "r", "res", "g.json"), "git-theme", nil)
-	if err := os.WriteFile(filepath.Join(agent, "git", "github.com", "u", "r", "package.json"), []byte(`{"pi":{"themes":["res"]}}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	// Theme files of packages, as internal/packages lists them: user packages rank after the user's
+	// settings entries, project packages after the project's.
+	writeTheme(t, filepath.Join(agent, "npm", "node_modules", "t", "themes", "n.json"), "npm-theme", nil)
 	writeTheme(t, filepath.Join(cwd, ".pi", "npm", "node_modules", "pt", "themes", "p.json"), "project-npm-theme", nil)
+	writeTheme(t, filepath.Join(cwd, ".pi", "npm", "node_modules", "pt", "themes", "extra.json"), "extra", nil) // the project's package wins
 
 	src := Sources{AgentDir: agent, Cwd: cwd, Home: home, GlobalThemes: []string{"~/extra", "missing.json"},
-		GlobalPackages:  []string{"./pkg", "pkg2", "npm:@x/themes", "npm:@y/themes@2.0.0", "git:github.com/u/r@v1", "npm:../x"},
-		ProjectPackages: []string{"npm:pt"}}
+		GlobalPackageThemes:  []string{filepath.Join(agent, "npm", "node_modules", "t", "themes", "n.json")},
+		ProjectPackageThemes: []string{filepath.Join(cwd, ".pi", "npm", "node_modules", "pt", "themes", "p.json"), filepath.Join(cwd, ".pi", "npm", "node_modules", "pt", "themes", "extra.json")}}
 	untrusted := Discover(src)
 	if slices.Contains(untrusted.Names(), "proj") {
 		t.Errorf("an untrusted project's theme loaded: %v", untrusted.Names())
 	}
 	src.ProjectTrusted = true
 	c := Discover(src)
-	want := []string{"system", "dark", "extra", "git-theme", "light", "manifest-theme", "mine", "npm-theme", "pkgtheme", "proj", "project-npm-theme", "shared"}
+	want := []string{"system", "dark", "extra", "light", "mine", "npm-theme", "proj", "project-npm-theme", "shared"}
 	if got := c.Names(); !slices.Equal(got, want) {
 		t.Errorf("Names() = %v, want %v", got, want)
+	}
+	if extra, err := c.Lookup("extra"); err != nil || !strings.Contains(extra.Path, filepath.Join("pt", "themes")) {
+		t.Errorf("extra = %v, %v: the project package's theme should win over the user's entry", extra, err)
 	}
 	shared, err := c.Lookup("shared")
 	if err != nil || !strings.Contains(shared.Path, ".pi") {
@@ -59,8 +52,7 @@ func TestDiscover(t *testing.T) {
 	all := strings.Join(diags, "\n")
 	for _, w := range []string{"broken.json: colors: missing required tokens accent", "missing.json does not exist",
 		"dup.json: name \"shared\" collides with", "dark.json: name \"dark\" collides with the built-in theme",
-		"package npm:@x/themes is not installed (looked in " + filepath.Join(agent, "npm", "node_modules", "@x", "themes") + ")",
-		"package npm:../x: not a source pi can install"} {
+	} {
 		if !strings.Contains(all, w) {
 			t.Errorf("diagnostics do not say %q:\n%s", w, all)
 		}
