@@ -26,6 +26,7 @@ type slashCommand struct {
 // commands is the list of built-in commands (completion shows them in this order).
 func commands() []slashCommand {
 	return []slashCommand{
+		{name: "settings", desc: "Open settings menu", run: (*model).cmdSettings},
 		{name: "model", args: true, hint: "[search]", desc: "Select model (opens selector UI)", run: (*model).cmdModel},
 		{name: "thinking", args: true, hint: "[level]", desc: "Set the thinking level (opens selector UI)", run: (*model).cmdThinking},
 		{name: "new", desc: "Start a new session", run: (*model).cmdNew},

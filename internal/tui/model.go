@@ -57,6 +57,8 @@ type model struct {
 	ed   *editor.Editor
 	comp *completion
 	sel  picker.Picker // the picker shown instead of the editor, or nil
+	// settingsUI is the open /settings (settingsmenu.go), or nil.
+	settingsUI *settingsMenu
 
 	run runState
 	// pendingBash are `!` commands started while the agent works: shown under the chat and moved

@@ -39,6 +39,9 @@ func (m *model) runPicker(cmd tea.Cmd) tea.Cmd {
 // pickerMsg handles a message of the open picker: a choice or a cancellation closes it; a request
 // is carried out and answered.
 func (m *model) pickerMsg(msg tea.Msg) tea.Cmd {
+	if cmd, ok := m.settingsPickerMsg(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case picker.Cancelled:
 		m.sel = nil
