@@ -48,6 +48,10 @@ func (m *model) pickerMsg(msg tea.Msg) tea.Cmd {
 	case picker.ModelChosen:
 		m.sel = nil
 		m.setModel(msg.Model)
+	case picker.ScopeChanged:
+		m.scopeChanged(msg)
+	case picker.ScopeSaved:
+		m.scopeSaved(msg)
 	case picker.ThinkingChosen:
 		m.sel = nil
 		m.setThinking(msg.Level)
