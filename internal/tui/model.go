@@ -59,6 +59,8 @@ type model struct {
 	sel  picker.Picker // the picker shown instead of the editor, or nil
 	// settingsUI is the open /settings (settingsmenu.go), or nil.
 	settingsUI *settingsMenu
+	// pastedImages are the files of images pasted with Ctrl+V, attached when their path is sent.
+	pastedImages []string
 
 	run runState
 	// pendingBash are `!` commands started while the agent works: shown under the chat and moved
