@@ -15,6 +15,7 @@ import (
 	"github.com/pi-go/pi-go/internal/tui/picker"
 	"github.com/pi-go/pi-go/internal/tui/render"
 	"github.com/pi-go/pi-go/internal/tui/screen"
+	"github.com/pi-go/pi-go/internal/tui/termimage"
 )
 
 // frameInterval is the shortest time between two frames: a burst of events is drawn at most this
@@ -61,6 +62,8 @@ type model struct {
 	settingsUI *settingsMenu
 	// pastedImages are the files of images pasted with Ctrl+V, attached when their path is sent.
 	pastedImages []string
+	// imageProtocol is how the terminal draws images (images.go).
+	imageProtocol termimage.Protocol
 
 	run runState
 	// pendingBash are `!` commands started while the agent works: shown under the chat and moved
@@ -153,6 +156,7 @@ func newModel(ctx context.Context, sess *harness.Session, opts Options, width, h
 		footerDirty:  true,
 		initial:      append([]string(nil), opts.InitialMessages...),
 	}
+	m.detectImages()
 	keyNotices := m.loadKeys()
 	th, themeWarnings := m.pickTheme()
 	m.r = render.New(render.Options{Theme: th, Keys: m.renderKeys(), Home: home})

@@ -11,6 +11,7 @@ import (
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/tui/picker"
+	"github.com/pi-go/pi-go/internal/tui/termimage"
 	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
@@ -46,6 +47,14 @@ func (m *model) cmdSettings(string) tea.Cmd {
 	items := []picker.Setting{
 		{ID: "autocompact", Label: "Auto-compact", Description: "Automatically compact context when it gets too large",
 			Value: boolStr(m.sess.AutoCompactionEnabled()), Values: bools},
+	}
+	if img := m.images(); img.protocol != termimage.None {
+		// As pi: only on a terminal that draws images.
+		items = append(items,
+			picker.Setting{ID: "show-images", Label: "Show images", Description: "Render images inline in terminal",
+				Value: boolStr(img.show), Values: bools},
+			picker.Setting{ID: "image-width-cells", Label: "Image width", Description: "Preferred inline image width in terminal cells",
+				Value: strconv.Itoa(img.widthCells), Values: imageWidths(img.widthCells)})
 	}
 	items = append(items,
 		picker.Setting{ID: "auto-resize-images", Label: "Auto-resize images", Description: "Resize large images to 2000x2000 max for better model compatibility",
@@ -98,6 +107,15 @@ var (
 	bools      = []string{"true", "false"}
 	queueModes = []string{string(loop.QueueOneAtATime), string(loop.QueueAll)}
 )
+
+// imageWidths are pi's choices, plus a width set by hand.
+func imageWidths(current int) []string {
+	out := []string{"60", "80", "120"}
+	if c := strconv.Itoa(current); !slices.Contains(out, c) {
+		out = append([]string{c}, out...)
+	}
+	return out
+}
 
 func orDefault(v, def string) string {
 	if v == "" {

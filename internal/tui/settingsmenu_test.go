@@ -208,3 +208,34 @@ func keyText(s string) []tea.KeyMsg {
 	}
 	return out
 }
+
+func TestSettingsImageRowsOnlyWithAProtocol(t *testing.T) {
+	t.Setenv("PI_IMAGE_PROTOCOL", "none")
+	sess, mgr, _ := settingsOnDisk(t, `{}`)
+	m := directModel(t, sess, mgr)
+	m.cmdSettings("")
+	press(m, keyText("show images")...)
+	if v := strings.Join(m.sel.View(100, 40), "\n"); strings.Contains(v, "Show images") {
+		t.Error("Show images offered on a terminal without images")
+	}
+
+	t.Setenv("PI_IMAGE_PROTOCOL", "kitty")
+	sess, mgr, path := settingsOnDisk(t, `{"terminal": {"clearOnShrink": true}}`)
+	m = directModel(t, sess, mgr)
+	m.cmdSettings("")
+	press(m, keyText("show images")...)
+	press(m, tea.KeyMsg{Type: tea.KeyEnter})
+	if m.images().show {
+		t.Error("show images still on")
+	}
+	press(m, tea.KeyMsg{Type: tea.KeyCtrlU})
+	press(m, keyText("image width")...)
+	press(m, tea.KeyMsg{Type: tea.KeyEnter})
+	if got := m.images().widthCells; got != 80 {
+		t.Errorf("image width = %d, want 80", got)
+	}
+	term, _ := readJSON(t, path)["terminal"].(map[string]any)
+	if term["showImages"] != false || term["imageWidthCells"] != float64(80) || term["clearOnShrink"] != true {
+		t.Errorf("terminal = %v", term)
+	}
+}
