@@ -81,7 +81,7 @@ func (m *model) cmdSettings(string) tea.Cmd {
 			Value:       projectTrustLabels[s.DefaultProjectTrust()], Values: []string{"Ask", "Always trust", "Never trust"}},
 		picker.Setting{ID: "double-escape-action", Label: "Double-escape action", Description: "Action when pressing Escape twice with empty editor",
 			Value: orDefault(s.DoubleEscapeAction, "tree"), Values: []string{"tree", "fork", "none"}},
-		picker.Setting{ID: "tui-mode", Label: "TUI mode", Description: "Interface layout; regular mode uses the terminal's normal scrollback (applies at the next start)",
+		picker.Setting{ID: "tui-mode", Label: "TUI mode", Description: "Interface layout; regular mode uses the terminal's normal scrollback",
 			Value: tuiModeName(m.fullscreen), Values: []string{"regular", "fullscreen"}},
 		picker.Setting{ID: "fullscreen-exit-output", Label: "Fullscreen exit output",
 			Description: "Print the transcript or only a session resume hint when exiting fullscreen mode",
@@ -295,10 +295,13 @@ func (m *model) applySetting(id, value string) tea.Cmd {
 	case "double-escape-action":
 		set("doubleEscapeAction", value)
 	case "tui-mode":
-		set("tuiMode", value)
-		if value != tuiModeName(m.fullscreen) {
-			m.addStatus("TUI mode: " + value + " (applies at the next start)")
+		if !m.switchTUIMode(value == TUIModeFullscreen) {
+			m.settingsUI.list.SetValue("tui-mode", tuiModeName(m.fullscreen))
+			m.addStatus("Cannot change the TUI mode while another program has the terminal")
+			return nil
 		}
+		set("tuiMode", value)
+		m.addStatus("TUI mode: " + value)
 	case "fullscreen-exit-output":
 		set("fullscreenExitOutput", value)
 	case "fullscreen-scrollbar":
@@ -318,6 +321,27 @@ func (m *model) applySetting(id, value string) tea.Cmd {
 		return m.watchTheme()
 	}
 	return nil
+}
+
+// switchTUIMode moves between fullscreen and regular mode at once, as pi's /settings does: the
+// terminal enters or leaves the alternate screen, and the transcript is laid out again for the new
+// mode (regular mode prints it into the scrollback). false when the terminal is lent to another
+// program.
+func (m *model) switchTUIMode(fullscreen bool) bool {
+	if m.fullscreen == fullscreen {
+		return true
+	}
+	if m.scr.Paused() {
+		return false
+	}
+	m.term.SwitchAlternate(fullscreen)
+	m.scr.SetAlternate(fullscreen)
+	m.fullscreen = fullscreen
+	if fullscreen {
+		m.vp.follow = true
+	}
+	m.toggled()
+	return true
 }
 
 // warnErr shows err as a warning.

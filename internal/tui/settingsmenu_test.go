@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -237,5 +238,43 @@ func TestSettingsImageRowsOnlyWithAProtocol(t *testing.T) {
 	term, _ := readJSON(t, path)["terminal"].(map[string]any)
 	if term["showImages"] != false || term["imageWidthCells"] != float64(80) || term["clearOnShrink"] != true {
 		t.Errorf("terminal = %v", term)
+	}
+}
+
+func TestSettingsTUIModeSwitchesLive(t *testing.T) {
+	sess, mgr, path := settingsOnDisk(t, `{}`)
+	sc := newScript(textTurn("hello there"))
+	sess = newTestSessionWith(t, sc, nil, func(o *harness.Options) { o.Settings = mgr })
+	u := startUI(t, sess, Options{Settings: mgr})
+	u.submit("hi")
+	u.waitAll("the answer", contains("hello there"))
+	u.waitSettled()
+
+	u.submit("/settings")
+	u.typeText("tui mode")
+	u.waitScreen("the row", contains("TUI mode", "regular"))
+	u.key(tea.KeyEnter)
+	u.waitFile(path, "tuiMode fullscreen", func(v map[string]any) bool { return v["tuiMode"] == "fullscreen" })
+	u.waitScreen("fullscreen", contains("TUI mode", "fullscreen"))
+	u.key(tea.KeyEnter)
+	u.waitFile(path, "tuiMode regular", func(v map[string]any) bool { return v["tuiMode"] == "regular" })
+	u.key(tea.KeyEsc)
+	// Back in regular mode the transcript is printed again into the scrollback.
+	u.waitAll("the transcript", func(s string) bool {
+		return strings.Contains(s, "hello there") && strings.Contains(s, "TUI mode: regular")
+	})
+}
+
+func TestSwitchTUIModeSendsTheAlternateScreen(t *testing.T) {
+	var out bytes.Buffer
+	sess := newTestSession(t, newScript(), nil)
+	m := newModel(context.Background(), sess, Options{Out: &out, TUIMode: TUIModeRegular}, 100, 40, screen.OpenTerminal(nil, &out))
+	t.Cleanup(m.shutdown)
+	if !m.switchTUIMode(true) || !m.fullscreen || !strings.Contains(out.String(), "\x1b[?1049h") {
+		t.Fatalf("to fullscreen: fullscreen %v, output %q", m.fullscreen, out.String())
+	}
+	out.Reset()
+	if !m.switchTUIMode(false) || m.fullscreen || !strings.Contains(out.String(), "\x1b[?1049l") {
+		t.Fatalf("to regular: fullscreen %v, output %q", m.fullscreen, out.String())
 	}
 }
