@@ -59,6 +59,8 @@ func (m *model) cmdSettings(string) tea.Cmd {
 	items = append(items,
 		picker.Setting{ID: "auto-resize-images", Label: "Auto-resize images", Description: "Resize large images to 2000x2000 max for better model compatibility",
 			Value: boolStr(s.AutoResizeImages()), Values: bools},
+		picker.Setting{ID: "block-images", Label: "Block images", Description: "Prevent images from being sent to LLM providers",
+			Value: boolStr(s.Images.BlockImages), Values: bools},
 		picker.Setting{ID: "skill-commands", Label: "Skill commands", Description: "Register skills as /skill:name commands",
 			Value: boolStr(s.EnableSkillCommands == nil || *s.EnableSkillCommands), Values: bools},
 		picker.Setting{ID: "steering-mode", Label: "Steering mode",
@@ -259,6 +261,8 @@ func (m *model) applySetting(id, value string) tea.Cmd {
 		m.toggled()
 	case "auto-resize-images":
 		set("images.autoResize", on)
+	case "block-images":
+		set("images.blockImages", on)
 	case "skill-commands":
 		set("enableSkillCommands", on)
 	case "steering-mode":

@@ -187,6 +187,12 @@ func TestSettingsHideThinkingAppliesLive(t *testing.T) {
 		t.Errorf("doubleEscapeAction = %q, want fork", got)
 	}
 	press(m, tea.KeyMsg{Type: tea.KeyCtrlU})
+	press(m, keyText("block images")...)
+	press(m, tea.KeyMsg{Type: tea.KeyEnter})
+	if !m.settings().Images.BlockImages {
+		t.Error("block images not set")
+	}
+	press(m, tea.KeyMsg{Type: tea.KeyCtrlU})
 	press(m, keyText("http idle")...)
 	press(m, tea.KeyMsg{Type: tea.KeyEnter})
 	if got := readJSON(t, path)["httpIdleTimeoutMs"]; got != float64(0) {
