@@ -23,7 +23,7 @@ func (m *model) cmdScopedModels(string) tea.Cmd {
 		m.keys.Key("app.models.reorderUp") + "/" + m.keys.Key("app.models.reorderDown") + " reorder",
 		m.keys.Key("app.models.save") + " save",
 	}, " · ")
-	m.sel = picker.NewScopedModels(m.r, available, m.enabledModelIDs(available), m.keys.Matches, hint)
+	m.sel = picker.NewScopedModels(m.r, available, m.enabledModelIDs(available), m.keys.Matches, hint, m.keys.Key("app.models.save"))
 	return nil
 }
 

@@ -46,12 +46,14 @@ type ScopedModels struct {
 	cursor  int
 	dirty   bool
 	hint    string // the keys line
+	saveKey string // the key that saves, for the header
 }
 
 // NewScopedModels returns the picker over all (the available models) with enabled selected (nil:
-// all). keys matches the app.models.* actions; hint is the keys line to show.
-func NewScopedModels(r *render.Renderer, all []*provider.Model, enabled []string, keys KeyMatcher, hint string) *ScopedModels {
-	s := &ScopedModels{r: r, keys: keys, models: map[string]*provider.Model{}, hint: hint}
+// all). keys matches the app.models.* actions; hint is the keys line to show and saveKey the name
+// of app.models.save's key.
+func NewScopedModels(r *render.Renderer, all []*provider.Model, enabled []string, keys KeyMatcher, hint, saveKey string) *ScopedModels {
+	s := &ScopedModels{r: r, keys: keys, models: map[string]*provider.Model{}, hint: hint, saveKey: saveKey}
 	for _, m := range all {
 		id := m.Provider + "/" + m.ID
 		if _, dup := s.models[id]; !dup {
@@ -267,7 +269,7 @@ func (s *ScopedModels) View(width, rows int) []string {
 	th := s.r.Theme()
 	rule := th.Fg(theme.Border, strings.Repeat("─", max(width, 1)))
 	out := []string{rule, truncate(" "+th.Style(theme.Accent, true, false, "Model Configuration"), width),
-		truncate(" "+th.Fg(theme.Muted, "Session-only. Ctrl+S to save to settings."), width),
+		truncate(" "+th.Fg(theme.Muted, "Session-only. "+s.saveKey+" to save to settings."), width),
 		truncate(" "+th.Fg(theme.Muted, "Search: ")+string(s.query)+"\x1b[7m \x1b[27m", width), ""}
 	visible := max(min(scopedRows, rows-10), 3)
 	if len(s.shown) == 0 {

@@ -55,7 +55,7 @@ func TestScopedModelsToggleAndProvider(t *testing.T) {
 			"app.models.toggleProvider": "ctrl+p", "app.models.clearAll": "ctrl+x", "app.models.enableAll": "ctrl+a",
 			"app.models.save": "ctrl+s"}[action] == k.String()
 	}
-	s := NewScopedModels(testRenderer(), models, nil, keys, "")
+	s := NewScopedModels(testRenderer(), models, nil, keys, "", "ctrl+s")
 	changed := func(msg any) []string {
 		t.Helper()
 		c, ok := msg.(ScopeChanged)
