@@ -537,6 +537,15 @@ func (m *SettingsManager) Set(key string, value any) error {
 	if err != nil {
 		return fmt.Errorf("setting %s: %w", key, err)
 	}
+	return m.write(key, raw)
+}
+
+// Unset removes one global setting from the global settings.json (pi's setX(undefined)), the
+// same way Set writes one.
+func (m *SettingsManager) Unset(key string) error { return m.write(key, nil) }
+
+// write replaces (or, with raw nil, removes) key in memory and in the global file.
+func (m *SettingsManager) write(key string, raw json.RawMessage) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	applyKey(m.global, key, raw)
@@ -564,6 +573,10 @@ func (m *SettingsManager) Set(key string, value any) error {
 func applyKey(obj *jsonx.Object, key string, raw json.RawMessage) {
 	parent, child, nested := strings.Cut(key, ".")
 	if !nested {
+		if raw == nil {
+			obj.Delete(key)
+			return
+		}
 		obj.Set(key, raw)
 		return
 	}
@@ -573,7 +586,11 @@ func applyKey(obj *jsonx.Object, key string, raw json.RawMessage) {
 			inner = parsed
 		}
 	}
-	inner.Set(child, raw)
+	if raw == nil {
+		inner.Delete(child)
+	} else {
+		inner.Set(child, raw)
+	}
 	if data, err := inner.MarshalJSON(); err == nil {
 		obj.Set(parent, data)
 	}

@@ -163,3 +163,29 @@ func TestSettingsReload(t *testing.T) {
 		t.Errorf("merged prompts %v", got)
 	}
 }
+
+func TestSettingsUnsetRemovesOnlyThatKey(t *testing.T) {
+	agent := t.TempDir()
+	path := filepath.Join(agent, "settings.json")
+	if err := os.WriteFile(path, []byte(`{"enabledModels": ["a/b"], "mine": 1, "compaction": {"enabled": false, "reserveTokens": 5}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := LoadSettings(agent, t.TempDir())
+	if err := m.Unset("enabledModels"); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Unset("compaction.enabled"); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"mine\": 1,\n  \"compaction\": {\n    \"reserveTokens\": 5\n  }\n}"
+	if strings.TrimSpace(string(data)) != want {
+		t.Errorf("file =\n%s\nwant\n%s", data, want)
+	}
+	if s := m.Settings(); s.EnabledModels != nil || !s.CompactionEnabled() {
+		t.Errorf("in memory: enabledModels %v, compaction enabled %v", s.EnabledModels, s.CompactionEnabled())
+	}
+}

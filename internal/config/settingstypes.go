@@ -43,6 +43,9 @@ func (QuietStartup) settingKind() string { return `a boolean or "header"` }
 // HidesHeader reports whether the startup header is hidden (quietStartup true).
 func (q QuietStartup) HidesHeader() bool { return q.quiet }
 
+// HeaderOnly reports whether quietStartup is "header".
+func (q QuietStartup) HeaderOnly() bool { return q.headerOnly }
+
 // BoolOrAuto is a terminal capability override: true, false or "auto" (the default: detect).
 type BoolOrAuto struct {
 	set, value bool

@@ -47,6 +47,12 @@ func (s *Session) ClearQueue() (steering, followUp []string) {
 	return steering, followUp
 }
 
+// SteeringMode is how queued steering messages are delivered.
+func (s *Session) SteeringMode() loop.QueueMode { return s.agent.SteeringMode() }
+
+// FollowUpMode is how queued follow-up messages are delivered.
+func (s *Session) FollowUpMode() loop.QueueMode { return s.agent.FollowUpMode() }
+
 // SetSteeringMode sets how queued steering messages are delivered and saves the choice in
 // settings.json (a failed save is a warning, as in SetAutoRetry). Only an invalid mode is an error.
 func (s *Session) SetSteeringMode(mode loop.QueueMode) error {

@@ -517,6 +517,14 @@ func (s *Session) ScopedModels() []provider.ScopedModel {
 	return append([]provider.ScopedModel(nil), s.scoped...)
 }
 
+// SetScopedModels replaces the models Ctrl+P cycles through for this session (nil: all available
+// models), as pi's /scoped-models does before anything is saved.
+func (s *Session) SetScopedModels(scoped []provider.ScopedModel) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.scoped = append([]provider.ScopedModel(nil), scoped...)
+}
+
 // AutoCompactionEnabled reports whether threshold and overflow compaction run by themselves.
 func (s *Session) AutoCompactionEnabled() bool {
 	s.mu.Lock()

@@ -347,6 +347,11 @@ func ResolveModelScope(patterns []string, available []*Model) (scoped []ScopedMo
 			if i := strings.LastIndex(pattern, ":"); i != -1 && IsThinkingLevel(pattern[i+1:]) {
 				glob, level = pattern[:i], ThinkingLevel(pattern[i+1:])
 			}
+			// An id such as "bracketed-model[1m]" is not a glob: an exact reference wins (pi 1.6).
+			if m := FindExactModelReference(glob, available); m != nil {
+				add(m, level)
+				continue
+			}
 			glob = strings.ToLower(glob)
 			matched := false
 			for _, m := range available {

@@ -267,7 +267,7 @@ func derefAll(ms []*Model) []Model {
 func TestResolveModelScope(t *testing.T) {
 	models := resolverModels()
 	extra := testModel("openai", "gpt-4o-mini", "GPT-4o mini")
-	models = append(models, extra)
+	models = append(models, extra, testModel("acme", "bracketed-model[1m]", "Bracketed"))
 	tests := []struct {
 		name     string
 		patterns []string
@@ -287,6 +287,7 @@ func TestResolveModelScope(t *testing.T) {
 		{name: "glob ? and class", patterns: []string{"gpt-4?", "gpt-4o-[m]ini"}, want: []string{"openai/gpt-4o:", "openai/gpt-4o-mini:"}},
 		{name: "star stays in a segment", patterns: []string{"*gpt-4o:extended"}, warnings: []string{`No models match pattern "*gpt-4o:extended"`}},
 		{name: "star per segment", patterns: []string{"*/gpt-4o:extended"}, want: []string{"openrouter/openai/gpt-4o:extended:"}},
+		{name: "an exact id with glob characters", patterns: []string{"bracketed-model[1m]:high"}, want: []string{"acme/bracketed-model[1m]:high"}},
 		{name: "no match warns", patterns: []string{"nothing", "zzz*"}, warnings: []string{`No models match pattern "nothing"`, `No models match pattern "zzz*"`}},
 		{name: "invalid level warns", patterns: []string{"sonnet:bogus"}, want: []string{"anthropic/claude-sonnet-4-5:"}, warnings: []string{`Invalid thinking level "bogus"`}},
 	}

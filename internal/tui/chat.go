@@ -102,6 +102,9 @@ func (m *model) blockLines(it *chatItem, width int) []string {
 		v := it.tool
 		v.Expanded = m.expandTools
 		lines = m.r.Tool(v, width)
+		if v.Result != nil {
+			lines = m.withImages(lines, v.Result.Content, width)
+		}
 	case chatBash:
 		v := it.bash
 		v.Expanded = m.expandTools
@@ -109,6 +112,9 @@ func (m *model) blockLines(it *chatItem, width int) []string {
 	default:
 		if it.msg != nil {
 			lines = m.r.Message(it.msg, it.results, m.transcriptOptions(), width)
+			if u, ok := it.msg.(*provider.UserMessage); ok {
+				lines = m.withImages(lines, u.Content, width)
+			}
 		} else {
 			lines = it.draw(width)
 		}

@@ -26,8 +26,10 @@ type slashCommand struct {
 // commands is the list of built-in commands (completion shows them in this order).
 func commands() []slashCommand {
 	return []slashCommand{
+		{name: "settings", desc: "Open settings menu", run: (*model).cmdSettings},
 		{name: "model", args: true, hint: "[search]", desc: "Select model (opens selector UI)", run: (*model).cmdModel},
 		{name: "thinking", args: true, hint: "[level]", desc: "Set the thinking level (opens selector UI)", run: (*model).cmdThinking},
+		{name: "scoped-models", desc: "Enable/disable models for Ctrl+P cycling", run: (*model).cmdScopedModels},
 		{name: "new", desc: "Start a new session", run: (*model).cmdNew},
 		{name: "resume", desc: "Resume a different session", run: func(m *model, _ string) tea.Cmd { return m.openSessionPicker(false) }},
 		{name: "session", desc: "Show session info and stats", run: (*model).cmdSession},

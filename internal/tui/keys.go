@@ -78,6 +78,8 @@ func (m *model) handleKey(k tea.KeyMsg) tea.Cmd {
 		return nil
 	case km.Matches(k, keymap.AppEditorExternal):
 		return m.externalEditor()
+	case km.Matches(k, "app.clipboard.pasteImage"):
+		return m.pasteClipboard()
 	case km.Matches(k, keymap.AppDequeue):
 		m.dequeue()
 		return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/pi-go/pi-go/internal/tui/picker"
 	"github.com/pi-go/pi-go/internal/tui/render"
 	"github.com/pi-go/pi-go/internal/tui/screen"
+	"github.com/pi-go/pi-go/internal/tui/termimage"
 )
 
 // frameInterval is the shortest time between two frames: a burst of events is drawn at most this
@@ -58,6 +59,12 @@ type model struct {
 	ed   *editor.Editor
 	comp *completion
 	sel  picker.Picker // the picker shown instead of the editor, or nil
+	// settingsUI is the open /settings (settingsmenu.go), or nil.
+	settingsUI *settingsMenu
+	// pastedImages are the files of images pasted with Ctrl+V, attached when their path is sent.
+	pastedImages []string
+	// imageProtocol is how the terminal draws images (images.go).
+	imageProtocol termimage.Protocol
 
 	run runState
 	// pendingBash are `!` commands started while the agent works: shown under the chat and moved
@@ -154,6 +161,7 @@ func newModel(ctx context.Context, sess *harness.Session, opts Options, width, h
 		footerDirty:  true,
 		initial:      append([]string(nil), opts.InitialMessages...),
 	}
+	m.detectImages()
 	keyNotices := m.loadKeys()
 	th, themeWarnings := m.pickTheme()
 	m.r = render.New(render.Options{Theme: th, Keys: m.renderKeys(), Home: home})

@@ -44,12 +44,19 @@ func (m *model) runPicker(cmd tea.Cmd) tea.Cmd {
 // pickerMsg handles a message of the open picker: a choice or a cancellation closes it; a request
 // is carried out and answered.
 func (m *model) pickerMsg(msg tea.Msg) tea.Cmd {
+	if cmd, ok := m.settingsPickerMsg(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case picker.Cancelled:
 		m.sel = nil
 	case picker.ModelChosen:
 		m.sel = nil
 		m.setModel(msg.Model)
+	case picker.ScopeChanged:
+		m.scopeChanged(msg)
+	case picker.ScopeSaved:
+		m.scopeSaved(msg)
 	case picker.ThinkingChosen:
 		m.sel = nil
 		m.setThinking(msg.Level)

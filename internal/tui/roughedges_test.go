@@ -74,5 +74,5 @@ func TestFileArgumentsAreShownWithThePrompt(t *testing.T) {
 		InitialMessages: []string{"<file name=\"/work/notes.txt\">\nthe notes\n</file>\n<file name=\"/work/shot.png\"></file>\nsummarize"},
 		InitialImages:   []provider.Content{provider.ImageContent("aGVsbG8=", "image/png")},
 	})
-	u.waitAll("the prompt with its files", contains("/work/notes.txt", "the notes", "/work/shot.png", "[image: image/png", "summarize", "Read them."))
+	u.waitAll("the prompt with its files", contains("/work/notes.txt", "the notes", "/work/shot.png", "[Image: [image/png]", "summarize", "Read them."))
 }

@@ -63,9 +63,9 @@ func (m *model) submit(followUp bool) tea.Cmd {
 		if followUp {
 			behavior = harness.BehaviorFollowUp
 		}
-		return m.prompt(text, nil, behavior, true)
+		return m.prompt(text, m.takePastedImages(text), behavior, true)
 	}
-	return m.prompt(text, nil, harness.BehaviorSteer, false)
+	return m.prompt(text, m.takePastedImages(text), harness.BehaviorSteer, false)
 }
 
 // prompt sends a message off the UI goroutine (Prompt returns when the run has settled). queued says

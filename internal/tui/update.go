@@ -86,6 +86,8 @@ func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case themeFileChangedMsg:
 		return m.reloadTheme()
+	case clipboardMsg:
+		m.clipboardRead(msg)
 	case promptDoneMsg:
 		if !msg.queued {
 			m.run.prompting = false

@@ -3,28 +3,29 @@ package render
 import (
 	"encoding/base64"
 	"encoding/binary"
-	"fmt"
 	"strings"
 
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tui/termimage"
 )
 
 // imageHeadBytes is how much of an image is decoded to find its size: PNG, GIF and WebP keep it in
 // the first 30 bytes; JPEG after its metadata segments, which this usually covers.
 const imageHeadBytes = 64 << 10
 
-// imagePlaceholder is the one-line stand-in for an image block: "[image: image/png, 640x480]" (the
-// size is left out when it cannot be read).
+// imagePlaceholder is pi's one-line stand-in for an image block, "[Image: [image/png] 640x480]"
+// (the size is left out when it cannot be read).
 func imagePlaceholder(c provider.Content) string {
 	mime := c.MimeType
 	if mime == "" {
 		mime = "image/unknown"
 	}
-	if w, h, ok := imageSize(c.Data, mime); ok {
-		return fmt.Sprintf("[image: %s, %dx%d]", mime, w, h)
-	}
-	return "[image: " + mime + "]"
+	w, h, ok := imageSize(c.Data, mime)
+	return termimage.Fallback(mime, w, h, ok)
 }
+
+// ImageSize reads the pixel size from the header of base64 image data; ok is false when it cannot.
+func ImageSize(data, mime string) (w, h int, ok bool) { return imageSize(data, mime) }
 
 // imageSize reads the pixel size from the header of base64 image data.
 func imageSize(data, mime string) (w, h int, ok bool) {

@@ -164,7 +164,7 @@ func TestImageSizes(t *testing.T) {
 	if w, h, ok := imageSize(b64(webp), "image/webp"); !ok || w != 100 || h != 50 {
 		t.Fatalf("webp: %d %d %v", w, h, ok)
 	}
-	if got := imagePlaceholder(provider.ImageContent("bm90IGFuIGltYWdl", "image/png")); got != "[image: image/png]" {
+	if got := imagePlaceholder(provider.ImageContent("bm90IGFuIGltYWdl", "image/png")); got != "[Image: [image/png]]" {
 		t.Fatalf("unreadable image: %q", got)
 	}
 }

@@ -40,6 +40,22 @@ func (t *Terminal) SetAlternate(alt bool) {
 	t.alt = alt
 }
 
+// SwitchAlternate changes mode while the UI runs (tuiMode changed in /settings): it enters or leaves
+// the alternate screen and mouse reporting at once.
+func (t *Terminal) SwitchAlternate(alt bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.alt = alt
+	switch {
+	case alt && !t.inAlt:
+		_, _ = io.WriteString(t.out, altOn+mouseOn)
+		t.inAlt = true
+	case !alt && t.inAlt:
+		_, _ = io.WriteString(t.out, mouseOff+altOff)
+		t.inAlt = false
+	}
+}
+
 // OpenTerminal wraps the program's input and output; nothing changes until Enter.
 func OpenTerminal(in io.Reader, out io.Writer) *Terminal {
 	t := &Terminal{out: out, inFd: -1, outFd: -1}

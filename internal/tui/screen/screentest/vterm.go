@@ -27,6 +27,7 @@ type VTerm struct {
 	wrapPending bool
 	unknown     []string
 	osc         []string // the operating system commands received (title, clipboard), without ESC ] and ST
+	apc         []string // the application program commands received (kitty graphics), without ESC _ and ST
 	pend        []byte   // an incomplete escape sequence from the last write
 	changed     chan struct{}
 }
@@ -152,6 +153,16 @@ func (t *VTerm) escape(s string) (int, bool) {
 			}
 			if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
 				t.osc = append(t.osc, s[2:j])
+				return j + 2, true
+			}
+		}
+		return 0, false
+	}
+	if s[1] == '_' {
+		// APC: up to ST (kitty graphics).
+		for j := 2; j+1 < len(s); j++ {
+			if s[j] == 0x1b && s[j+1] == '\\' {
+				t.apc = append(t.apc, s[2:j])
 				return j + 2, true
 			}
 		}
@@ -358,6 +369,13 @@ func (t *VTerm) OSC() []string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return append([]string(nil), t.osc...)
+}
+
+// APC lists the application program commands received so far (the text between ESC _ and ST).
+func (t *VTerm) APC() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]string(nil), t.apc...)
 }
 
 // Unknown lists the escape sequences the terminal did not understand.
