@@ -106,6 +106,7 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 		e.ui = &warningExtensionUI{a: a}
 	}
 	cfg.OnError = e.ui.reportError
+	cfg.OnMCPServers = a.setRegisteredMCP
 	e.host = extensions.New(cfg)
 	if e.host.Empty() {
 		return nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pi-go/pi-go/internal/extensions"
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/mcp"
@@ -17,9 +18,9 @@ const mcpCloseTimeout = 5 * time.Second
 // startMCP reads mcp.json (the project's only when trusted) and builds the manager; it returns the
 // tools declared from the start (tool_search, the resource tools). The servers are started by
 // run (print, json and rpc modes) or by the TUI after its first frame, so starting five processes
-// never competes with the first frame. With --no-mcp, --no-tools or no configured server it does
-// nothing.
-func (a *app) startMCP(cwd string) []loop.Tool {
+// never competes with the first frame. With --no-mcp or --no-tools it does nothing; without a
+// configured server it does nothing unless extensions run, which may register servers.
+func (a *app) startMCP(cwd string, extensions bool) []loop.Tool {
 	if a.opts.NoMCP || a.opts.NoTools {
 		return nil
 	}
@@ -27,7 +28,7 @@ func (a *app) startMCP(cwd string) []loop.Tool {
 	for _, err := range cfg.Errors {
 		a.warn("MCP: %v", err)
 	}
-	if len(cfg.Servers) == 0 {
+	if len(cfg.Servers) == 0 && !extensions {
 		return nil
 	}
 	a.mcp = mcp.NewManager(cfg, mcp.Options{AgentDir: a.paths.Dir, Cwd: cwd, ProjectTrusted: a.projectTrusted, Version: version})
@@ -46,6 +47,22 @@ func hasMCPEntry(entries []string) bool {
 		}
 	}
 	return false
+}
+
+// setRegisteredMCP connects the MCP servers extensions registered (pi.registerMcpServer), beside
+// those of mcp.json, and declares the tools they need (tool_search, the resource tools).
+func (a *app) setRegisteredMCP(servers []extensions.MCPServer) {
+	if a.mcp == nil {
+		return // --no-mcp or --no-tools
+	}
+	regs := make([]mcp.Registration, len(servers))
+	for i, s := range servers {
+		regs[i] = mcp.Registration{Name: s.Name, Config: s.Config, ExtensionPath: s.ExtensionPath}
+	}
+	for _, err := range a.mcp.SetRegistered(regs) {
+		a.sessionWarning(err)
+	}
+	a.mcpTools.ActivateStatic()
 }
 
 // toolMatcher matches names against --tools entries (exact names or * patterns).

@@ -73,6 +73,8 @@ type extMessage struct {
 	Flags     []FlagSpec     `json:"flags,omitempty"`
 	Shortcuts []ShortcutSpec `json:"shortcuts,omitempty"`
 	Errors    []LoadError    `json:"errors,omitempty"`
+	// MCPServers are the servers registered with pi.registerMcpServer while loading.
+	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 
 	// result, tool_update
 	Result  json.RawMessage `json:"result,omitempty"`
@@ -125,6 +127,15 @@ type ShortcutSpec struct {
 	Key           string `json:"key"`
 	Description   string `json:"description,omitempty"`
 	ExtensionPath string `json:"extensionPath,omitempty"`
+}
+
+// MCPServer is an MCP server an extension registered (pi.registerMcpServer): Config is its
+// mcpServers entry. Later registrations and withdrawals arrive as the request "mcpServers" with the
+// whole list ({"servers": [...]}), which the host does not answer.
+type MCPServer struct {
+	Name          string          `json:"name"`
+	Config        json.RawMessage `json:"config"`
+	ExtensionPath string          `json:"extensionPath"`
 }
 
 // LoadError is an extension that failed to load (the others still run).

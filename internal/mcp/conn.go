@@ -50,6 +50,9 @@ type conn struct {
 	hasResources bool
 	opening      chan struct{} // closed when the connect in progress ends; nil when none is
 	closed       bool
+	// registered is the config JSON of a server an extension registered: a registration with
+	// another config replaces the connection.
+	registered string
 
 	progressSeq atomic.Int64
 	progress    sync.Map // progress token (string) → func(*sdk.ProgressNotificationParams)

@@ -47,6 +47,10 @@ type Manager struct {
 	log      *serverLog
 	onChange func()
 	started  sync.Once
+	// running is set once Start ran: servers registered later connect at once.
+	running bool
+	// overridden are the registrations an mcp.json server of the same name shadows.
+	overridden []string
 }
 
 // NewManager builds a manager for cfg (see Load); nothing connects until Start.
@@ -101,6 +105,9 @@ func (m *Manager) Config() *Config { return m.config }
 // the TUI's first frame (which starts them) still finds its servers.
 func (m *Manager) Start() {
 	m.started.Do(func() {
+		m.mu.Lock()
+		m.running = true
+		m.mu.Unlock()
 		for _, c := range m.snapshot() {
 			c.startConnect()
 		}
@@ -203,7 +210,8 @@ func (m *Manager) SetExposure(name string, e Exposure) error {
 }
 
 // patchServer saves patch to the file that defines name (its project override when it has one,
-// else its own file) and applies it to this session's config of the server.
+// else its own file) and applies it to this session's config of the server. A server an extension
+// registered has no file: the change applies to this session only, as in pi.
 func (m *Manager) patchServer(name string, patch ServerPatch) (*conn, error) {
 	c, err := m.conn(name)
 	if err != nil {
@@ -214,8 +222,10 @@ func (m *Manager) patchServer(name string, patch ServerPatch) (*conn, error) {
 	if c.server.Override != "" {
 		file = c.server.Override
 	}
-	if err := UpdateServer(file, name, patch, false); err != nil {
-		return nil, err
+	if c.server.Scope != ScopeExtension {
+		if err := UpdateServer(file, name, patch, false); err != nil {
+			return nil, err
+		}
 	}
 	c.mu.Lock()
 	if patch.Enabled != nil {
@@ -231,7 +241,9 @@ func (m *Manager) patchServer(name string, patch ServerPatch) (*conn, error) {
 // Close disconnects every server, stopping stdio servers' process groups, and waits for the
 // manager's goroutines, at most until ctx ends.
 func (m *Manager) Close(ctx context.Context) error {
+	m.mu.Lock()
 	m.cancel()
+	m.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, c := range m.snapshot() {
 		wg.Add(1)

@@ -60,6 +60,9 @@ func (m *model) cmdMCP(arg string) tea.Cmd {
 			}
 			return 0
 		})
+		for _, line := range mgr.Overridden() {
+			m.addStatus("overridden: " + line)
+		}
 		var items []picker.Item
 		for _, st := range statuses {
 			items = append(items, picker.Item{Label: st.Server.Name, Detail: mcpSummary(st), Value: st.Server.Name})
@@ -159,7 +162,11 @@ func (m *model) showMCPServer(st mcp.Status) {
 	} else {
 		lines = append(lines, "  "+strings.Join(append([]string{s.Config.Command}, s.Config.Args...), " "))
 	}
-	lines = append(lines, "  source: "+s.Source)
+	if s.Scope == mcp.ScopeExtension {
+		lines = append(lines, "  registered by extension: "+s.Source, "  enable, disable and exposure apply to this session only")
+	} else {
+		lines = append(lines, "  source: "+s.Source)
+	}
 	if s.Override != "" {
 		lines = append(lines, "  project override: "+s.Override)
 	}
