@@ -538,6 +538,7 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		Tools:             tools,
 		Loadout:           loadout,
 		Prompt:            prompt,
+		Sections:          a.mcpSections(),
 		LoadResources:     func() *resources.Set { return a.loadResources(store.Cwd()) },
 		ReloadPrompt:      func() (harness.SystemPromptOptions, error) { return a.reloadPrompt(store.Cwd()) },
 		BashShellPath:     settings.ShellPath,

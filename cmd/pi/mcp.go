@@ -65,6 +65,14 @@ func (a *app) setRegisteredMCP(servers []extensions.MCPServer) {
 	a.mcpTools.ActivateStatic()
 }
 
+// mcpSections is the mcp_servers system prompt section's source (nil without MCP).
+func (a *app) mcpSections() harness.SectionSource {
+	if a.mcp == nil {
+		return nil
+	}
+	return mcp.NewPromptSections(a.mcp)
+}
+
 // toolMatcher matches names against --tools entries (exact names or * patterns).
 func toolMatcher(entries []string) func(string) bool {
 	sel := harness.ToolSelection{Tools: entries, ToolsSet: true}

@@ -44,6 +44,12 @@ func TestExtensionRegisteredMCPServersThroughTheBinary(t *testing.T) {
 	if first := requestTools(t, p, 1); !slices.Contains(first, "tool_search") || slices.Contains(first, "mcp__ext_early__echo") {
 		t.Fatalf("first request tools: %v", first)
 	}
+	// The system prompt lists the registered server in pi's mcp_servers section (its summary comes
+	// once it connected, which the prompt does not wait for).
+	sys := contentText(requestMessages(t, p.server, 1)[0]["content"])
+	if !strings.Contains(sys, "<mcp_servers>\nMCP servers whose tools are not declared to you. Load the tools of `tool_search` servers with `tool_search`.\n- mcp__ext_early (tool_search)") {
+		t.Fatalf("system prompt: %s", sys)
+	}
 	msgs := requestMessages(t, p.server, 2)
 	if got := contentText(msgs[len(msgs)-1]["content"]); !strings.Contains(got, "- mcp__ext_early__echo: Echo the given text back unchanged") {
 		t.Fatalf("tool_search result: %q", got)
