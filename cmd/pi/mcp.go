@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/extensions"
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/loop"
@@ -31,7 +33,8 @@ func (a *app) startMCP(cwd string, extensions bool) []loop.Tool {
 	if len(cfg.Servers) == 0 && !extensions {
 		return nil
 	}
-	a.mcp = mcp.NewManager(cfg, mcp.Options{AgentDir: a.paths.Dir, Cwd: cwd, ProjectTrusted: a.projectTrusted, Version: version})
+	a.mcp = mcp.NewManager(cfg, mcp.Options{AgentDir: a.paths.Dir, Cwd: cwd, ProjectTrusted: a.projectTrusted, Version: version,
+		ProviderToken: providerToken(func() *config.Auth { return a.auth })})
 	a.mcpTools = mcp.NewToolset(a.mcp)
 	// --tools keeps MCP tools unless one of its entries names them (mcp__...), as pi does.
 	if a.opts.ToolsSet && hasMCPEntry(a.opts.Tools) {
@@ -71,6 +74,38 @@ func (a *app) mcpSections() harness.SectionSource {
 		return nil
 	}
 	return mcp.NewPromptSections(a.mcp)
+}
+
+// providerToken reads the credential of a provider for MCP servers with auth.provider: its key
+// as a model request would use it (auth.json, models.json, its environment variable).
+func providerToken(auth func() *config.Auth) func(ctx context.Context, provider string) (string, error) {
+	return func(ctx context.Context, provider string) (string, error) {
+		a := auth()
+		if a == nil {
+			return "", nil
+		}
+		key, _, err := a.APIKey(ctx, provider)
+		if err != nil {
+			return "", err
+		}
+		return key.Reveal(), nil
+	}
+}
+
+// providerTokenIn is providerToken over the agent directory's auth.json and models.json, read on
+// the first request (pi mcp list and login run without a session).
+func providerTokenIn(agentDir string) func(ctx context.Context, provider string) (string, error) {
+	var once sync.Once
+	var auth *config.Auth
+	return providerToken(func() *config.Auth {
+		once.Do(func() {
+			paths := config.AgentPaths{Dir: agentDir}
+			file, _ := config.LoadAuthFile(paths.Auth())
+			models, _ := config.LoadModelsConfig(paths.Models())
+			auth = config.NewAuth(config.AuthOptions{File: file, Models: models})
+		})
+		return auth
+	})
 }
 
 // toolMatcher matches names against --tools entries (exact names or * patterns).

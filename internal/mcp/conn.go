@@ -71,6 +71,8 @@ type connEnv struct {
 	log func(server string, p *sdk.LoggingMessageParams)
 	// tokenSource gives the OAuth access token of an OAuth server ("" when none is stored).
 	tokenSource func(ctx context.Context, server Server) (string, error)
+	// providerToken gives the credential of the auth.provider of a server (nil: none).
+	providerToken func(ctx context.Context, provider string) (string, error)
 	// wg owns the goroutines connections start.
 	wg *sync.WaitGroup
 	// shutdown is cancelled when the manager closes.
@@ -174,7 +176,7 @@ func (c *conn) client(ctx context.Context) (*sdk.ClientSession, error) {
 	case c.session != nil:
 		return c.session, nil
 	case c.state == StateNeedsAuth:
-		return nil, fmt.Errorf("MCP server %q requires sign-in. Run /mcp to sign in.", c.server.Name)
+		return nil, errors.New(signInRequiredMessage(c.server))
 	}
 	return nil, fmt.Errorf("MCP server %q failed to connect: %s", c.server.Name, c.err)
 }
@@ -225,6 +227,16 @@ func (c *conn) open(done chan struct{}) {
 		defer c.env.wg.Done()
 		c.watch(session, proc)
 	}()
+}
+
+// signInRequiredMessage is pi's message for a server that needs sign-in: with /login of its
+// auth.provider, else with /mcp.
+func signInRequiredMessage(s Server) string {
+	how := "/mcp"
+	if s.Config.AuthProvider != "" {
+		how = "/login " + s.Config.AuthProvider
+	}
+	return fmt.Sprintf("MCP server %q requires sign-in. Run %s to sign in.", s.Name, how)
 }
 
 func describeConnectError(err error, ctx context.Context, timeout time.Duration) string {
@@ -391,7 +403,8 @@ type headerTransport struct {
 	headers map[string]string
 }
 
-// authRequiredError is an OAuth server's 401 without a usable token: the user must sign in.
+// authRequiredError is a 401 of an OAuth server, or of a server with auth.provider, without a
+// usable token: the user must sign in.
 type authRequiredError struct{ status int }
 
 func (e *authRequiredError) Error() string { return fmt.Sprintf("HTTP %d: sign-in required", e.status) }
@@ -403,6 +416,12 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	cfg := &t.conn.server.Config
 	oauth := cfg.UsesOAuth() && t.conn.env.tokenSource != nil
+	if cfg.AuthProvider != "" && t.conn.env.providerToken != nil {
+		// Missing or unusable credentials send no token: the server's 401 says to sign in.
+		if token, err := t.conn.env.providerToken(req.Context(), cfg.AuthProvider); err == nil && token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+	}
 	if oauth {
 		token, err := t.conn.env.tokenSource(req.Context(), t.conn.status().Server)
 		if err != nil {
@@ -417,7 +436,7 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		base = t.conn.env.httpClient.Transport
 	}
 	resp, err := base.RoundTrip(req)
-	if err == nil && resp.StatusCode == http.StatusUnauthorized && cfg.UsesOAuth() {
+	if err == nil && resp.StatusCode == http.StatusUnauthorized && (cfg.UsesOAuth() || cfg.AuthProvider != "") {
 		resp.Body.Close()
 		return nil, &authRequiredError{status: resp.StatusCode}
 	}

@@ -31,6 +31,10 @@ type Options struct {
 	OnChange func()
 	// Credentials stores OAuth tokens (nil: mcp-auth.json in AgentDir).
 	Credentials *CredentialStore
+	// ProviderToken is the credential of a /login provider, for servers with auth.provider; read on
+	// every request, so the provider's changes apply ("" or nil: none, the server's 401 then says
+	// to sign in).
+	ProviderToken func(ctx context.Context, provider string) (string, error)
 }
 
 // Manager owns the connections of the configured servers. Servers connect in the background; tools
@@ -80,8 +84,9 @@ func (m *Manager) connEnv() connEnv {
 		tokenSource: func(ctx context.Context, s Server) (string, error) {
 			return m.opts.Credentials.AccessToken(ctx, s, m.opts.HTTPClient)
 		},
-		wg:       &m.wg,
-		shutdown: m.ctx,
+		providerToken: m.opts.ProviderToken,
+		wg:            &m.wg,
+		shutdown:      m.ctx,
 	}
 }
 
