@@ -185,7 +185,7 @@ func (c *conn) client(ctx context.Context) (*sdk.ClientSession, error) {
 func (c *conn) open(done chan struct{}) {
 	ctx, cancel := context.WithTimeout(c.env.shutdown, c.timeout())
 	defer cancel()
-	session, proc, err := c.connect(ctx)
+	session, proc, err := c.connectRetrying(ctx)
 	c.mu.Lock()
 	c.opening = nil
 	if err == nil && c.closed {
@@ -237,6 +237,23 @@ func signInRequiredMessage(s Server) string {
 		how = "/login " + s.Config.AuthProvider
 	}
 	return fmt.Sprintf("MCP server %q requires sign-in. Run %s to sign in.", s.Name, how)
+}
+
+// connectRetrying connects; an HTTP server that failed transiently (connection refused or reset,
+// 408, 429, 5xx) is tried again, within ctx.
+func (c *conn) connectRetrying(ctx context.Context) (*sdk.ClientSession, *stdioProcess, error) {
+	if !c.server.Config.IsHTTP() {
+		return c.connect(ctx)
+	}
+	session, err := retryTransient(ctx, c.server.Name, connectRetryDelays, func(ctx context.Context) (*sdk.ClientSession, error) {
+		s, _, err := c.connect(ctx)
+		if err != nil && s != nil {
+			_ = s.Close()
+			s = nil
+		}
+		return s, err
+	})
+	return session, nil, err
 }
 
 func describeConnectError(err error, ctx context.Context, timeout time.Duration) string {
@@ -436,6 +453,7 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		base = t.conn.env.httpClient.Transport
 	}
 	resp, err := base.RoundTrip(req)
+	noteTransient(req, resp, err)
 	if err == nil && resp.StatusCode == http.StatusUnauthorized && (cfg.UsesOAuth() || cfg.AuthProvider != "") {
 		resp.Body.Close()
 		return nil, &authRequiredError{status: resp.StatusCode}
@@ -478,14 +496,18 @@ func (c *conn) callTool(ctx context.Context, tool string, args any, onProgress f
 }
 
 // withSession runs a read-only request with a timeout.
+// A transient HTTP failure is tried again once, as pi does for resources.
 func (c *conn) withSession(ctx context.Context, run func(ctx context.Context, s *sdk.ClientSession) error) error {
-	session, err := c.client(ctx)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout())
-	defer cancel()
-	return run(ctx, session)
+	_, err := retryTransient(ctx, c.server.Name, resourceRetryDelays, func(ctx context.Context) (struct{}, error) {
+		session, err := c.client(ctx)
+		if err != nil {
+			return struct{}{}, err
+		}
+		ctx, cancel := context.WithTimeout(ctx, c.timeout())
+		defer cancel()
+		return struct{}{}, run(ctx, session)
+	})
+	return err
 }
 
 // disconnect closes the session and stops the process; the state becomes next.
