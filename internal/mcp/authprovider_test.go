@@ -79,7 +79,7 @@ func TestAuthProviderSendsTheProvidersToken(t *testing.T) {
 		t.Fatalf("the token was read %d times: not on every request", asked.Load())
 	}
 	// mcp-auth.json is not touched: the credential is the provider's.
-	if entries, _ := m.Credentials().readAll(); len(entries) != 0 {
+	if entries, _ := m.Credentials().readAll(); entries.Len() != 0 {
 		t.Fatalf("mcp-auth.json: %v", entries)
 	}
 }
