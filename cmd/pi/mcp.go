@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"time"
@@ -36,6 +37,9 @@ func (a *app) startMCP(cwd string, extensions bool) []loop.Tool {
 	a.mcp = mcp.NewManager(cfg, mcp.Options{AgentDir: a.paths.Dir, Cwd: cwd, ProjectTrusted: a.projectTrusted, Version: version,
 		ProviderToken: providerToken(func() *config.Auth { return a.auth })})
 	a.mcpTools = mcp.NewToolset(a.mcp)
+	if a.sink != nil { // the TUI says once which servers need the user, as pi does
+		a.mcp.ReportWhenSettled(func(report string) { a.sink.Warn(errors.New(report)) })
+	}
 	// --tools keeps MCP tools unless one of its entries names them (mcp__...), as pi does.
 	if a.opts.ToolsSet && hasMCPEntry(a.opts.Tools) {
 		a.mcpTools.Allowed = toolMatcher(a.opts.Tools)

@@ -51,8 +51,10 @@ type Manager struct {
 	log      *serverLog
 	onChange func()
 	started  sync.Once
-	// running is set once Start ran: servers registered later connect at once.
-	running bool
+	// running is set once Start ran: servers registered later connect at once. startedCh is
+	// closed then.
+	running   bool
+	startedCh chan struct{}
 	// overridden are the registrations an mcp.json server of the same name shadows.
 	overridden []string
 }
@@ -66,7 +68,8 @@ func NewManager(cfg *Config, opts Options) *Manager {
 		opts.Credentials = NewCredentialStore(opts.AgentDir)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Manager{opts: opts, ctx: ctx, cancel: cancel, config: cfg, log: newServerLog(opts.AgentDir), onChange: opts.OnChange}
+	m := &Manager{opts: opts, ctx: ctx, cancel: cancel, config: cfg, log: newServerLog(opts.AgentDir), onChange: opts.OnChange,
+		startedCh: make(chan struct{})}
 	for _, s := range cfg.Servers {
 		m.conns = append(m.conns, newConn(s, m.connEnv()))
 	}
@@ -116,6 +119,7 @@ func (m *Manager) Start() {
 		for _, c := range m.snapshot() {
 			c.startConnect()
 		}
+		close(m.startedCh)
 	})
 }
 

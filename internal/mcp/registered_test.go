@@ -11,6 +11,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/pi-go/pi-go/internal/mcp/mcptest"
 )
 
 func registration(name, path string, entry map[string]any) Registration {
@@ -100,5 +102,26 @@ func TestServersRegisteredBeforeStartWaitForIt(t *testing.T) {
 	wait(t, m) // Wait starts the manager
 	if st, _ := m.Status("later"); st.State != StateConnected {
 		t.Fatalf("after Start: %+v", st)
+	}
+}
+
+// Once the started servers settled, the report names those that need sign-in or failed, as pi's.
+func TestAttentionReportAfterStartup(t *testing.T) {
+	a := mcptest.NewAuthServer(t).MCPURL
+	agent := t.TempDir()
+	writeFile(t, UserFile(agent), `{"mcpServers": {`+stdioServer("ok")+`,`+stdioServer("broken", "-fail")+`,"protected": {"url": "`+a+`"}, "off": {"command": "x", "enabled": false}}}`)
+	m := NewManager(Load(agent, t.TempDir(), false), Options{AgentDir: agent, Cwd: t.TempDir(), Version: "test"})
+	t.Cleanup(func() { _ = m.Close(context.Background()) })
+	reports := make(chan string, 1)
+	m.ReportWhenSettled(func(r string) { reports <- r })
+	m.Start()
+	select {
+	case r := <-reports:
+		want := "MCP servers need attention:\n  broken: failed: fatal: the test server was told to fail\n  protected: needs sign-in\nRun /mcp to fix."
+		if !strings.HasPrefix(r, "MCP servers need attention:\n  broken: failed: ") || !strings.HasSuffix(r, "\n  protected: needs sign-in\nRun /mcp to fix.") {
+			t.Fatalf("report:\n%s\nwant like:\n%s", r, want)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("no report")
 	}
 }
