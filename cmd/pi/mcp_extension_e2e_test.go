@@ -24,7 +24,8 @@ func TestExtensionRegisteredMCPServersThroughTheBinary(t *testing.T) {
 		parameters: { type: "object", properties: {} },
 		async execute() {
 			pi.registerMcpServer("ext-late", { command: `+strconv.Quote(server)+`, exposure: "deferred" });
-			return { content: [{ type: "text", text: "registered " + pi.getMcpServers().map((s) => s.name).join(",") }] };
+			const hints = JSON.stringify(pi.getAllTools().find((t) => t.name === "read_mcp_resource")?.annotations);
+			return { content: [{ type: "text", text: "registered " + pi.getMcpServers().map((s) => s.name).join(",") + " " + hints }] };
 		},
 	});
 }
@@ -59,7 +60,7 @@ func TestExtensionRegisteredMCPServersThroughTheBinary(t *testing.T) {
 		t.Fatalf("registered server's tool result: %q", got)
 	}
 	msgs = requestMessages(t, p.server, 4)
-	if got := contentText(msgs[len(msgs)-1]["content"]); got != "registered ext-early,ext-late" {
+	if got := contentText(msgs[len(msgs)-1]["content"]); got != `registered ext-early,ext-late {"readOnlyHint":true}` {
 		t.Fatalf("add_server result: %q", got)
 	}
 	// The server registered during the run connects; tool_search waits for it and loads its tool.

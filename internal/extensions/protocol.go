@@ -166,6 +166,9 @@ type ToolInfo struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters,omitempty"`
+	// Annotations are an MCP tool's hints (readOnlyHint, destructiveHint, idempotentHint,
+	// openWorldHint), when it has any.
+	Annotations map[string]bool `json:"annotations,omitempty"`
 }
 
 // ExtensionError is an extension's failure: a handler that threw, a process that crashed or timed

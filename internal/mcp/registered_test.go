@@ -5,6 +5,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"syscall"
 	"testing"
@@ -51,6 +52,15 @@ func TestRegisteredServersJoinTheManager(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(names, " "), "mcp__ext_tools__echo") {
 		t.Fatalf("direct tools = %v", names)
+	}
+	// pi.getAllTools() reports the hints the server declared.
+	for _, tool := range ts.Tools() {
+		if tool.name == "mcp__ext_tools__echo" && fmt.Sprint(tool.Annotations()) != "map[openWorldHint:false readOnlyHint:true]" {
+			t.Fatalf("annotations = %v", tool.Annotations())
+		}
+		if tool.name == "mcp__ext_tools__add" && tool.Annotations() != nil {
+			t.Fatalf("add's annotations = %v", tool.Annotations())
+		}
 	}
 
 	// Exposure changes apply to the session only: no file is written for a registered server.
