@@ -171,3 +171,18 @@ func TestServersSectionIsPisText(t *testing.T) {
 		t.Errorf("codemode servers:\npi-go:\n%s\npi (deferred):\n%s", got, want[0])
 	}
 }
+
+// The footer reads the system prompt on every frame, so the section is rendered that often.
+func BenchmarkServersSection50(b *testing.B) {
+	var statuses []Status
+	for i := range 50 {
+		statuses = append(statuses, Status{Server: Server{Name: fmt.Sprintf("server-%02d", i),
+			Config: ServerConfig{Command: "x", Enabled: true, Description: "Search and read the product documentation"}}})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if ServersSection(statuses) == "" {
+			b.Fatal("empty")
+		}
+	}
+}
