@@ -511,7 +511,8 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		a.warn("%s", w)
 	}
 	tools := harness.PickTools(available, toolNames)
-	mcpStatic := a.startMCP(store.Cwd())
+	ext := a.newExtensionHost(store)
+	mcpStatic := a.startMCP(store.Cwd(), ext != nil)
 	tools = append(tools, mcpStatic...)
 	available = append(available, mcpStatic...)
 	loadout := toolSel.Loadout(available)
@@ -520,7 +521,6 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 	if err != nil {
 		return nil, err
 	}
-	ext := a.newExtensionHost(store)
 	hopts := harness.Options{
 		Cwd:               store.Cwd(),
 		AgentDir:          a.paths.Dir,
@@ -538,6 +538,7 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		Tools:             tools,
 		Loadout:           loadout,
 		Prompt:            prompt,
+		Sections:          a.mcpSections(),
 		LoadResources:     func() *resources.Set { return a.loadResources(store.Cwd()) },
 		ReloadPrompt:      func() (harness.SystemPromptOptions, error) { return a.reloadPrompt(store.Cwd()) },
 		BashShellPath:     settings.ShellPath,

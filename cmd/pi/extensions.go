@@ -105,6 +105,7 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 		e.ui = &warningExtensionUI{a: a}
 	}
 	cfg.OnError = e.ui.reportError
+	cfg.OnMCPServers = a.setRegisteredMCP
 	e.host = extensions.New(cfg)
 	if e.host.Empty() {
 		return nil
@@ -363,7 +364,11 @@ func (e *extensionHost) pushState() {
 	for _, t := range s.Agent().Tools() {
 		d := t.Definition()
 		st.ActiveTools = append(st.ActiveTools, d.Name)
-		st.AllTools = append(st.AllTools, extensions.ToolInfo{Name: d.Name, Description: d.Description, Parameters: d.Parameters})
+		info := extensions.ToolInfo{Name: d.Name, Description: d.Description, Parameters: d.Parameters}
+		if a, ok := t.(interface{ Annotations() map[string]bool }); ok { // MCP tools
+			info.Annotations = a.Annotations()
+		}
+		st.AllTools = append(st.AllTools, info)
 	}
 	e.host.SetState(st)
 }

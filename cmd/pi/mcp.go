@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/pi-go/pi-go/internal/config"
+	"github.com/pi-go/pi-go/internal/extensions"
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/mcp"
@@ -17,9 +21,9 @@ const mcpCloseTimeout = 5 * time.Second
 // startMCP reads mcp.json (the project's only when trusted) and builds the manager; it returns the
 // tools declared from the start (tool_search, the resource tools). The servers are started by
 // run (print, json and rpc modes) or by the TUI after its first frame, so starting five processes
-// never competes with the first frame. With --no-mcp, --no-tools or no configured server it does
-// nothing.
-func (a *app) startMCP(cwd string) []loop.Tool {
+// never competes with the first frame. With --no-mcp or --no-tools it does nothing; without a
+// configured server it does nothing unless extensions run, which may register servers.
+func (a *app) startMCP(cwd string, extensions bool) []loop.Tool {
 	if a.opts.NoMCP || a.opts.NoTools {
 		return nil
 	}
@@ -27,11 +31,15 @@ func (a *app) startMCP(cwd string) []loop.Tool {
 	for _, err := range cfg.Errors {
 		a.warn("MCP: %v", err)
 	}
-	if len(cfg.Servers) == 0 {
+	if len(cfg.Servers) == 0 && !extensions {
 		return nil
 	}
-	a.mcp = mcp.NewManager(cfg, mcp.Options{AgentDir: a.paths.Dir, Cwd: cwd, ProjectTrusted: a.projectTrusted, Version: version})
+	a.mcp = mcp.NewManager(cfg, mcp.Options{AgentDir: a.paths.Dir, Cwd: cwd, ProjectTrusted: a.projectTrusted, Version: version,
+		ProviderToken: providerToken(func() *config.Auth { return a.auth })})
 	a.mcpTools = mcp.NewToolset(a.mcp)
+	if a.sink != nil { // the TUI says once which servers need the user, as pi does
+		a.mcp.ReportWhenSettled(func(report string) { a.sink.Warn(errors.New(report)) })
+	}
 	// --tools keeps MCP tools unless one of its entries names them (mcp__...), as pi does.
 	if a.opts.ToolsSet && hasMCPEntry(a.opts.Tools) {
 		a.mcpTools.Allowed = toolMatcher(a.opts.Tools)
@@ -46,6 +54,62 @@ func hasMCPEntry(entries []string) bool {
 		}
 	}
 	return false
+}
+
+// setRegisteredMCP connects the MCP servers extensions registered (pi.registerMcpServer), beside
+// those of mcp.json, and declares the tools they need (tool_search, the resource tools).
+func (a *app) setRegisteredMCP(servers []extensions.MCPServer) {
+	if a.mcp == nil {
+		return // --no-mcp or --no-tools
+	}
+	regs := make([]mcp.Registration, len(servers))
+	for i, s := range servers {
+		regs[i] = mcp.Registration{Name: s.Name, Config: s.Config, ExtensionPath: s.ExtensionPath}
+	}
+	for _, err := range a.mcp.SetRegistered(regs) {
+		a.sessionWarning(err)
+	}
+	a.mcpTools.ActivateStatic()
+}
+
+// mcpSections is the mcp_servers system prompt section's source (nil without MCP).
+func (a *app) mcpSections() harness.SectionSource {
+	if a.mcp == nil {
+		return nil
+	}
+	return mcp.NewPromptSections(a.mcp)
+}
+
+// providerToken reads the credential of a provider for MCP servers with auth.provider: its key
+// as a model request would use it (auth.json, models.json, its environment variable).
+func providerToken(auth func() *config.Auth) func(ctx context.Context, provider string) (string, error) {
+	return func(ctx context.Context, provider string) (string, error) {
+		a := auth()
+		if a == nil {
+			return "", nil
+		}
+		key, _, err := a.APIKey(ctx, provider)
+		if err != nil {
+			return "", err
+		}
+		return key.Reveal(), nil
+	}
+}
+
+// providerTokenIn is providerToken over the agent directory's auth.json and models.json, read on
+// the first request (pi mcp list and login run without a session).
+func providerTokenIn(agentDir string) func(ctx context.Context, provider string) (string, error) {
+	var once sync.Once
+	var auth *config.Auth
+	return providerToken(func() *config.Auth {
+		once.Do(func() {
+			paths := config.AgentPaths{Dir: agentDir}
+			file, _ := config.LoadAuthFile(paths.Auth())
+			models, _ := config.LoadModelsConfig(paths.Models())
+			auth = config.NewAuth(config.AuthOptions{File: file, Models: models})
+		})
+		return auth
+	})
 }
 
 // toolMatcher matches names against --tools entries (exact names or * patterns).

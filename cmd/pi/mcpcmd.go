@@ -441,7 +441,7 @@ func describeTransport(s mcp.Server) string {
 }
 
 func mcpList(ctx context.Context, e *mcpEnv, cfg *mcp.Config, asJSON bool, untrustedNote string) int {
-	m := mcp.NewManager(cfg, mcp.Options{AgentDir: e.agentDir, Cwd: e.cwd, Version: version})
+	m := mcp.NewManager(cfg, mcp.Options{AgentDir: e.agentDir, Cwd: e.cwd, Version: version, ProviderToken: providerTokenIn(e.agentDir)})
 	m.Start()
 	waitCtx, cancel := context.WithTimeout(ctx, mcpListTimeout)
 	m.Wait(waitCtx)
@@ -516,7 +516,9 @@ func mcpList(ctx context.Context, e *mcpEnv, cfg *mcp.Config, asJSON bool, untru
 		if r.Override != "" {
 			e.log("  project override: %s", r.Override)
 		}
-		if r.State == mcp.StateNeedsAuth {
+		if r.State == mcp.StateNeedsAuth && r.AuthProvider != "" {
+			e.log("  sign in with: /login %s in pi", r.AuthProvider)
+		} else if r.State == mcp.StateNeedsAuth {
 			e.log("  sign in with: pi mcp login %s", r.Name)
 		}
 		if len(r.Tools) > 0 {

@@ -35,6 +35,10 @@ type Config struct {
 	StartTimeout time.Duration
 	// OnError receives every extension error (a throwing handler, a crash, a timeout); nil drops them.
 	OnError func(ExtensionError)
+	// OnMCPServers receives the whole list of registered MCP servers: once when the processes have
+	// registered (when any registered one), then whenever an extension changes it. Calls come one at
+	// a time, newest list last; nil drops them.
+	OnMCPServers func([]MCPServer)
 }
 
 // Defaults for Config's timeouts.
@@ -59,6 +63,11 @@ type Host struct {
 	state   State
 
 	term terminal // the terminal UI's size and theme (ui.go)
+
+	// mcpMu serializes the MCP server lists and their delivery to OnMCPServers.
+	mcpMu      sync.Mutex
+	mcpServers []MCPServer
+	mcpSeq     int64 // the seq of the newest "mcpServers" request applied; 0: none yet
 }
 
 // New returns a host for cfg; nothing is started until Start.
@@ -85,6 +94,26 @@ func (h *Host) Empty() bool { return h.cfg.Sidecar == nil && len(h.cfg.Executabl
 func (h *Host) SetHandler(fn RequestHandler) { h.handler.Store(&fn) }
 
 func (h *Host) handle(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	if method == "mcpServers" {
+		// Requests are answered concurrently: seq puts the lists back in the order they were sent.
+		var p struct {
+			Seq     int64       `json:"seq"`
+			Servers []MCPServer `json:"servers"`
+		}
+		if err := json.Unmarshal(params, &p); err != nil {
+			return nil, fmt.Errorf("mcpServers: %w", err)
+		}
+		h.mcpMu.Lock()
+		defer h.mcpMu.Unlock()
+		if p.Seq <= h.mcpSeq {
+			return nil, nil
+		}
+		h.mcpServers, h.mcpSeq = p.Servers, p.Seq
+		if h.cfg.OnMCPServers != nil {
+			h.cfg.OnMCPServers(slices.Clone(p.Servers))
+		}
+		return nil, nil
+	}
 	if method == "getState" {
 		h.stateMu.Lock()
 		defer h.stateMu.Unlock()
@@ -156,6 +185,7 @@ func (h *Host) start() {
 		}()
 	}
 	wg.Wait()
+	defer h.reportMCPServers()
 	for i, r := range results {
 		if r.err != nil && h.startCtx.Err() != nil {
 			continue // closed while starting: not the extension's failure
@@ -165,11 +195,41 @@ func (h *Host) start() {
 			continue
 		}
 		h.procs = append(h.procs, r.p)
+		h.mcpMu.Lock()
+		if h.mcpSeq == 0 {
+			h.mcpServers = append(h.mcpServers, r.p.registrations().MCPServers...)
+		}
+		h.mcpMu.Unlock()
 		for _, le := range r.p.registrations().Errors {
 			h.loadErrs = append(h.loadErrs, le)
 			h.cfg.OnError(ExtensionError{ExtensionPath: le.Path, Event: "load", Error: le.Error})
 		}
 	}
+}
+
+// reportMCPServers hands the servers registered while loading to OnMCPServers, unless a later
+// list already reached it.
+func (h *Host) reportMCPServers() {
+	h.mcpMu.Lock()
+	defer h.mcpMu.Unlock()
+	if h.mcpSeq == 0 && len(h.mcpServers) > 0 && h.cfg.OnMCPServers != nil {
+		h.cfg.OnMCPServers(slices.Clone(h.mcpServers))
+	}
+}
+
+// MCPServers are the MCP servers the extensions registered, after the start (waited for, at most
+// until ctx ends).
+func (h *Host) MCPServers(ctx context.Context) []MCPServer {
+	if h.Empty() {
+		return nil
+	}
+	h.Start()
+	if h.Wait(ctx) != nil {
+		return nil
+	}
+	h.mcpMu.Lock()
+	defer h.mcpMu.Unlock()
+	return slices.Clone(h.mcpServers)
 }
 
 // Wait waits until the processes have registered (or failed to), at most until ctx ends.

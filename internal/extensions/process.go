@@ -199,6 +199,14 @@ func (p *process) readLoop(stdout io.Reader) {
 		case msgResult, msgToolUpdate:
 			p.deliver(m)
 		case msgRequest:
+			if m.Method == "mcpServers" {
+				// Applied before the next line is read: a tool that registered a server returns
+				// after the server joined pi-go's MCP manager, so the next request already sees it.
+				if _, err := p.handler(p.ctx, m.Method, m.Params); err != nil {
+					p.reportf(m.Method, "%v", err)
+				}
+				continue
+			}
 			p.answer(m)
 		case msgError:
 			ev := ExtensionError{ExtensionPath: m.ExtensionPath, Event: m.EventName, Error: m.Error}

@@ -94,6 +94,8 @@ type extMessage struct {
 	// MessageRenderers are the customTypes of the messages the extension draws (registerMessageRenderer).
 	MessageRenderers []string    `json:"messageRenderers,omitempty"`
 	Errors           []LoadError `json:"errors,omitempty"`
+	// MCPServers are the servers registered with pi.registerMcpServer while loading.
+	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 
 	// result, tool_update
 	Result  json.RawMessage `json:"result,omitempty"`
@@ -151,6 +153,15 @@ type ShortcutSpec struct {
 	ExtensionPath string `json:"extensionPath,omitempty"`
 }
 
+// MCPServer is an MCP server an extension registered (pi.registerMcpServer): Config is its
+// mcpServers entry. Later registrations and withdrawals arrive as the request "mcpServers" with the
+// whole list ({"servers": [...]}), which the host does not answer.
+type MCPServer struct {
+	Name          string          `json:"name"`
+	Config        json.RawMessage `json:"config"`
+	ExtensionPath string          `json:"extensionPath"`
+}
+
 // LoadError is an extension that failed to load (the others still run).
 type LoadError struct {
 	Path  string `json:"path"`
@@ -179,6 +190,9 @@ type ToolInfo struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters,omitempty"`
+	// Annotations are an MCP tool's hints (readOnlyHint, destructiveHint, idempotentHint,
+	// openWorldHint), when it has any.
+	Annotations map[string]bool `json:"annotations,omitempty"`
 }
 
 // ExtensionError is an extension's failure: a handler that threw, a process that crashed or timed

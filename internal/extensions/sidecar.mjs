@@ -241,6 +241,25 @@ function bind() {
 		runner.setUIContext(init.mode === "tui" ? terminalUIContext(uiContext()) : uiContext(), init.mode);
 	}
 	runner.onError((err) => write({ type: "error", extensionPath: err.extensionPath, event: err.event, error: err.error }));
+	watchMcpServers();
+}
+
+// --- MCP servers registered with pi.registerMcpServer: pi-go's MCP manager connects them ----------
+
+const mcpServer = (s) => ({ name: s.name, config: s.config, extensionPath: s.extensionPath });
+let mcpSeq = 0;
+
+function watchMcpServers() {
+	const registry = runner.runtime?.mcpServers;
+	if (typeof registry?.setChangeListener !== "function") return; // a pi without registerMcpServer
+	// pi's runner reports registered servers as unconnected when no extension handles
+	// mcp_servers_change; in pi-go the host connects them, so the sidecar takes the listener over: it
+	// sends pi-go the whole list (seq orders the lists) and still emits the event to extensions.
+	registry.setChangeListener(() => {
+		const servers = registry.list();
+		tell("mcpServers", { seq: ++mcpSeq, servers: servers.map(mcpServer) });
+		void runner.emit({ type: "mcp_servers_change", servers });
+	});
 }
 
 // --- start: load, bind, register -------------------------------------------------------------------
@@ -313,6 +332,7 @@ function register(loadErrors) {
 		shortcuts,
 		messageRenderers: [...messageRenderers],
 		errors: loadErrors.map((e) => ({ path: e.path, error: e.error })),
+		mcpServers: (runner.runtime?.mcpServers?.list?.() ?? []).map(mcpServer),
 	});
 }
 

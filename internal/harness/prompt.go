@@ -116,6 +116,9 @@ func (s *Session) PromptWithHooks(ctx context.Context, text string, images []pro
 	// The user message comes first so a prompt patch is never older than it (pi's order); the patch
 	// goes first in the transcript.
 	prompt := []provider.Message{provider.NewUserMessage(text, images...)}
+	if s.opts.Sections != nil {
+		s.opts.Sections.Prepare(opCtx)
+	}
 	if patch := s.promptPatch(); patch != nil {
 		prompt = append([]provider.Message{patch}, prompt...)
 	}

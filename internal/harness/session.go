@@ -61,6 +61,8 @@ type Options struct {
 	// none). ReloadPrompt re-reads Prompt's files for Reload (nil: Prompt stays).
 	LoadResources func() *resources.Set
 	ReloadPrompt  func() (SystemPromptOptions, error)
+	// Sections add system prompt sections on every prompt (nil: none); see SectionSource.
+	Sections SectionSource
 	// Extensions are the extension host's commands and input handlers (nil: none).
 	Extensions Extensions
 	// Hooks are the extension events that act on a run (nil: none).
@@ -332,8 +334,9 @@ func (s *Session) reloadFromStore(fallback provider.ThinkingLevel) error {
 // which needs them, on every frame).
 type sectionsCache struct {
 	tools    []string
-	prompt   *SystemPromptOptions // the Reload generation the sections were built from
-	res      *resources.Set       // the resources they were built with
+	prompt   *SystemPromptOptions     // the Reload generation the sections were built from
+	res      *resources.Set           // the resources they were built with
+	extra    []provider.PromptSection // the SectionSource's sections they were built with
 	sections []provider.PromptSection
 }
 
@@ -348,12 +351,14 @@ func (s *Session) promptSections() []provider.PromptSection {
 	s.mu.Unlock()
 	gen := s.res.prompt.Load()
 	o, set := s.promptOptions()
-	if c.sections != nil && slices.Equal(c.tools, names) && c.prompt == gen && c.res == set {
+	extra := s.sourceSections()
+	if c.sections != nil && slices.Equal(c.tools, names) && c.prompt == gen && c.res == set && slices.Equal(c.extra, extra) {
 		return c.sections
 	}
 	o.Cwd = s.opts.Cwd
 	o.Tools = names
-	c = sectionsCache{tools: names, prompt: gen, res: set, sections: BuildSystemPromptSections(o)}
+	o.Sections = append(slices.Clip(o.Sections), extra...)
+	c = sectionsCache{tools: names, prompt: gen, res: set, extra: extra, sections: BuildSystemPromptSections(o)}
 	s.mu.Lock()
 	s.sections = c
 	s.mu.Unlock()

@@ -70,6 +70,10 @@ type SystemPromptOptions struct {
 	ToolPrompts  map[string]ToolPrompt
 	ContextFiles []ContextFile
 	Skills       []Skill
+	// Sections are sections other parts add (pi's systemPromptOptions.sections, where MCP puts
+	// mcp_servers), Text unwrapped: each replaces pi's section of its name or follows pi's own, in
+	// order; empty ones are left out.
+	Sections []provider.PromptSection
 }
 
 // Section names of pi 1.6's structured prompt, in the order they appear.
@@ -128,6 +132,17 @@ func BuildSystemPromptSections(o SystemPromptOptions) []provider.PromptSection {
 		add(SectionSkills, text)
 	}
 	add(SectionCwd, strings.ReplaceAll(o.Cwd, `\`, "/"))
+	for _, cs := range o.Sections {
+		if cs.Text == "" || cs.Name == SectionPreamble {
+			continue
+		}
+		text := "<" + cs.Name + ">\n" + cs.Text + "\n</" + cs.Name + ">"
+		if i := slices.IndexFunc(out, func(p provider.PromptSection) bool { return p.Name == cs.Name }); i >= 0 {
+			out[i].Text = text
+			continue
+		}
+		out = append(out, provider.PromptSection{Name: cs.Name, Text: text})
+	}
 	return out
 }
 

@@ -50,6 +50,9 @@ type conn struct {
 	hasResources bool
 	opening      chan struct{} // closed when the connect in progress ends; nil when none is
 	closed       bool
+	// registered is the config JSON of a server an extension registered: a registration with
+	// another config replaces the connection.
+	registered string
 
 	progressSeq atomic.Int64
 	progress    sync.Map // progress token (string) → func(*sdk.ProgressNotificationParams)
@@ -68,6 +71,8 @@ type connEnv struct {
 	log func(server string, p *sdk.LoggingMessageParams)
 	// tokenSource gives the OAuth access token of an OAuth server ("" when none is stored).
 	tokenSource func(ctx context.Context, server Server) (string, error)
+	// providerToken gives the credential of the auth.provider of a server (nil: none).
+	providerToken func(ctx context.Context, provider string) (string, error)
 	// wg owns the goroutines connections start.
 	wg *sync.WaitGroup
 	// shutdown is cancelled when the manager closes.
@@ -171,7 +176,7 @@ func (c *conn) client(ctx context.Context) (*sdk.ClientSession, error) {
 	case c.session != nil:
 		return c.session, nil
 	case c.state == StateNeedsAuth:
-		return nil, fmt.Errorf("MCP server %q requires sign-in. Run /mcp to sign in.", c.server.Name)
+		return nil, errors.New(signInRequiredMessage(c.server))
 	}
 	return nil, fmt.Errorf("MCP server %q failed to connect: %s", c.server.Name, c.err)
 }
@@ -180,7 +185,7 @@ func (c *conn) client(ctx context.Context) (*sdk.ClientSession, error) {
 func (c *conn) open(done chan struct{}) {
 	ctx, cancel := context.WithTimeout(c.env.shutdown, c.timeout())
 	defer cancel()
-	session, proc, err := c.connect(ctx)
+	session, proc, err := c.connectRetrying(ctx)
 	c.mu.Lock()
 	c.opening = nil
 	if err == nil && c.closed {
@@ -222,6 +227,33 @@ func (c *conn) open(done chan struct{}) {
 		defer c.env.wg.Done()
 		c.watch(session, proc)
 	}()
+}
+
+// signInRequiredMessage is pi's message for a server that needs sign-in: with /login of its
+// auth.provider, else with /mcp.
+func signInRequiredMessage(s Server) string {
+	how := "/mcp"
+	if s.Config.AuthProvider != "" {
+		how = "/login " + s.Config.AuthProvider
+	}
+	return fmt.Sprintf("MCP server %q requires sign-in. Run %s to sign in.", s.Name, how)
+}
+
+// connectRetrying connects; an HTTP server that failed transiently (connection refused or reset,
+// 408, 429, 5xx) is tried again, within ctx.
+func (c *conn) connectRetrying(ctx context.Context) (*sdk.ClientSession, *stdioProcess, error) {
+	if !c.server.Config.IsHTTP() {
+		return c.connect(ctx)
+	}
+	session, err := retryTransient(ctx, c.server.Name, connectRetryDelays, func(ctx context.Context) (*sdk.ClientSession, error) {
+		s, _, err := c.connect(ctx)
+		if err != nil && s != nil {
+			_ = s.Close()
+			s = nil
+		}
+		return s, err
+	})
+	return session, nil, err
 }
 
 func describeConnectError(err error, ctx context.Context, timeout time.Duration) string {
@@ -388,7 +420,8 @@ type headerTransport struct {
 	headers map[string]string
 }
 
-// authRequiredError is an OAuth server's 401 without a usable token: the user must sign in.
+// authRequiredError is a 401 of an OAuth server, or of a server with auth.provider, without a
+// usable token: the user must sign in.
 type authRequiredError struct{ status int }
 
 func (e *authRequiredError) Error() string { return fmt.Sprintf("HTTP %d: sign-in required", e.status) }
@@ -400,6 +433,12 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	cfg := &t.conn.server.Config
 	oauth := cfg.UsesOAuth() && t.conn.env.tokenSource != nil
+	if cfg.AuthProvider != "" && t.conn.env.providerToken != nil {
+		// Missing or unusable credentials send no token: the server's 401 says to sign in.
+		if token, err := t.conn.env.providerToken(req.Context(), cfg.AuthProvider); err == nil && token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+	}
 	if oauth {
 		token, err := t.conn.env.tokenSource(req.Context(), t.conn.status().Server)
 		if err != nil {
@@ -414,7 +453,8 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		base = t.conn.env.httpClient.Transport
 	}
 	resp, err := base.RoundTrip(req)
-	if err == nil && resp.StatusCode == http.StatusUnauthorized && cfg.UsesOAuth() {
+	noteTransient(req, resp, err)
+	if err == nil && resp.StatusCode == http.StatusUnauthorized && (cfg.UsesOAuth() || cfg.AuthProvider != "") {
 		resp.Body.Close()
 		return nil, &authRequiredError{status: resp.StatusCode}
 	}
@@ -456,14 +496,18 @@ func (c *conn) callTool(ctx context.Context, tool string, args any, onProgress f
 }
 
 // withSession runs a read-only request with a timeout.
+// A transient HTTP failure is tried again once, as pi does for resources.
 func (c *conn) withSession(ctx context.Context, run func(ctx context.Context, s *sdk.ClientSession) error) error {
-	session, err := c.client(ctx)
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(ctx, c.timeout())
-	defer cancel()
-	return run(ctx, session)
+	_, err := retryTransient(ctx, c.server.Name, resourceRetryDelays, func(ctx context.Context) (struct{}, error) {
+		session, err := c.client(ctx)
+		if err != nil {
+			return struct{}{}, err
+		}
+		ctx, cancel := context.WithTimeout(ctx, c.timeout())
+		defer cancel()
+		return struct{}{}, run(ctx, session)
+	})
+	return err
 }
 
 // disconnect closes the session and stops the process; the state becomes next.

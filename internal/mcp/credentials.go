@@ -11,7 +11,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"sync"
+
+	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // CredentialStore keeps OAuth state in mcp-auth.json, in pi 1.6's shape: one entry per server keyed
@@ -31,7 +35,8 @@ func NewCredentialStore(agentDir string) *CredentialStore {
 // Path is the mcp-auth.json file.
 func (s *CredentialStore) Path() string { return s.path }
 
-// oauthState is one server's entry. Unknown fields are kept through raw.
+// oauthState is one server's entry, as far as pi-go reads it; save keeps the members it does not
+// know.
 type oauthState struct {
 	ServerURL         string          `json:"serverUrl"`
 	ClientInformation *clientInfo     `json:"clientInformation,omitempty"`
@@ -84,24 +89,26 @@ func storeKeys(name, serverURL string) (key, legacy string) {
 	return namespace(name) + "|" + legacy, legacy
 }
 
-// readAll parses the file; a missing or empty file is empty.
-func (s *CredentialStore) readAll() (map[string]json.RawMessage, error) {
+// readAll parses the file, its entries in order; a missing or empty file is empty.
+func (s *CredentialStore) readAll() (*jsonx.Object, error) {
 	data, err := os.ReadFile(s.path)
 	if errors.Is(err, fs.ErrNotExist) || len(bytes.TrimSpace(data)) == 0 {
-		return map[string]json.RawMessage{}, nil
+		return jsonx.NewObject(), nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	states := map[string]json.RawMessage{}
-	if err := json.Unmarshal(data, &states); err != nil {
+	states, err := jsonx.ParseObject(data)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", s.path, err)
 	}
 	return states, nil
 }
 
-func (s *CredentialStore) writeAll(states map[string]json.RawMessage) error {
-	data, err := json.MarshalIndent(states, "", "  ")
+// writeAll replaces the file (mode 0600) with states as pi writes it: JSON.stringify(states, null, 2)
+// and a newline.
+func (s *CredentialStore) writeAll(states *jsonx.Object) error {
+	data, err := states.MarshalIndent("  ")
 	if err != nil {
 		return err
 	}
@@ -132,9 +139,9 @@ func (s *CredentialStore) load(name, serverURL string) (*oauthState, error) {
 		return nil, err
 	}
 	key, legacy := storeKeys(name, serverURL)
-	raw, ok := states[key]
+	raw, ok := states.Get(key)
 	if !ok {
-		raw, ok = states[legacy]
+		raw, ok = states.Get(legacy)
 	}
 	if !ok {
 		return nil, nil
@@ -146,7 +153,9 @@ func (s *CredentialStore) load(name, serverURL string) (*oauthState, error) {
 	return &st, nil
 }
 
-// save stores a server's state, replacing a legacy entry.
+// save stores a server's state, replacing a legacy entry. The members pi-go does not know (pi
+// writes more of the discovery, and servers send more token fields) keep their values: st is
+// written over the stored entry, and other servers' entries stay as they are, in their order.
 func (s *CredentialStore) save(name, serverURL string, st *oauthState) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -155,12 +164,16 @@ func (s *CredentialStore) save(name, serverURL string, st *oauthState) error {
 		return err
 	}
 	key, legacy := storeKeys(name, serverURL)
-	data, err := json.Marshal(st)
+	prev, ok := states.Get(key)
+	if !ok {
+		prev, _ = states.Get(legacy)
+	}
+	data, err := mergeKnown(prev, reflect.ValueOf(st))
 	if err != nil {
 		return err
 	}
-	delete(states, legacy)
-	states[key] = data
+	states.Delete(legacy)
+	states.Set(key, data)
 	return s.writeAll(states)
 }
 
@@ -173,14 +186,76 @@ func (s *CredentialStore) Remove(name, serverURL string) (bool, error) {
 		return false, err
 	}
 	key, legacy := storeKeys(name, serverURL)
-	_, a := states[key]
-	_, b := states[legacy]
-	if !a && !b {
+	if !states.Has(key) && !states.Has(legacy) {
 		return false, nil
 	}
-	delete(states, key)
-	delete(states, legacy)
+	states.Delete(key)
+	states.Delete(legacy)
 	return true, s.writeAll(states)
+}
+
+// mergeKnown writes v over prev, the raw JSON stored before: for a struct, the members its fields
+// name are set from v (and removed when v omits them), nested structs merge the same way, and the
+// members it does not name keep their values and places. Other values replace prev.
+func mergeKnown(prev json.RawMessage, v reflect.Value) (json.RawMessage, error) {
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return json.RawMessage("null"), nil
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return marshalJS(v.Interface())
+	}
+	out := jsonx.NewObject()
+	if jsonx.IsObject(prev) {
+		if o, err := jsonx.ParseObject(prev); err == nil {
+			out = o
+		}
+	}
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		fv := v.Field(i)
+		if strings.Contains(opts, "omitempty") && isEmptyJSON(fv) {
+			out.Delete(name)
+			continue
+		}
+		old, _ := out.Get(name)
+		val, err := mergeKnown(old, fv)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		out.Set(name, val)
+	}
+	return out.MarshalJSON()
+}
+
+// isEmptyJSON is encoding/json's omitempty test.
+func isEmptyJSON(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Slice, reflect.Map, reflect.String, reflect.Array:
+		return v.Len() == 0
+	}
+	return v.IsZero()
+}
+
+// marshalJS encodes v without escaping <, > and &, as JSON.stringify writes them.
+func marshalJS(v any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
 // AccessToken is the stored access token of an OAuth server, refreshed first when it expired and a

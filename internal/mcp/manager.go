@@ -31,6 +31,10 @@ type Options struct {
 	OnChange func()
 	// Credentials stores OAuth tokens (nil: mcp-auth.json in AgentDir).
 	Credentials *CredentialStore
+	// ProviderToken is the credential of a /login provider, for servers with auth.provider; read on
+	// every request, so the provider's changes apply ("" or nil: none, the server's 401 then says
+	// to sign in).
+	ProviderToken func(ctx context.Context, provider string) (string, error)
 }
 
 // Manager owns the connections of the configured servers. Servers connect in the background; tools
@@ -47,6 +51,12 @@ type Manager struct {
 	log      *serverLog
 	onChange func()
 	started  sync.Once
+	// running is set once Start ran: servers registered later connect at once. startedCh is
+	// closed then.
+	running   bool
+	startedCh chan struct{}
+	// overridden are the registrations an mcp.json server of the same name shadows.
+	overridden []string
 }
 
 // NewManager builds a manager for cfg (see Load); nothing connects until Start.
@@ -58,7 +68,8 @@ func NewManager(cfg *Config, opts Options) *Manager {
 		opts.Credentials = NewCredentialStore(opts.AgentDir)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Manager{opts: opts, ctx: ctx, cancel: cancel, config: cfg, log: newServerLog(opts.AgentDir), onChange: opts.OnChange}
+	m := &Manager{opts: opts, ctx: ctx, cancel: cancel, config: cfg, log: newServerLog(opts.AgentDir), onChange: opts.OnChange,
+		startedCh: make(chan struct{})}
 	for _, s := range cfg.Servers {
 		m.conns = append(m.conns, newConn(s, m.connEnv()))
 	}
@@ -76,8 +87,9 @@ func (m *Manager) connEnv() connEnv {
 		tokenSource: func(ctx context.Context, s Server) (string, error) {
 			return m.opts.Credentials.AccessToken(ctx, s, m.opts.HTTPClient)
 		},
-		wg:       &m.wg,
-		shutdown: m.ctx,
+		providerToken: m.opts.ProviderToken,
+		wg:            &m.wg,
+		shutdown:      m.ctx,
 	}
 }
 
@@ -101,9 +113,13 @@ func (m *Manager) Config() *Config { return m.config }
 // the TUI's first frame (which starts them) still finds its servers.
 func (m *Manager) Start() {
 	m.started.Do(func() {
+		m.mu.Lock()
+		m.running = true
+		m.mu.Unlock()
 		for _, c := range m.snapshot() {
 			c.startConnect()
 		}
+		close(m.startedCh)
 	})
 }
 
@@ -203,7 +219,8 @@ func (m *Manager) SetExposure(name string, e Exposure) error {
 }
 
 // patchServer saves patch to the file that defines name (its project override when it has one,
-// else its own file) and applies it to this session's config of the server.
+// else its own file) and applies it to this session's config of the server. A server an extension
+// registered has no file: the change applies to this session only, as in pi.
 func (m *Manager) patchServer(name string, patch ServerPatch) (*conn, error) {
 	c, err := m.conn(name)
 	if err != nil {
@@ -214,8 +231,10 @@ func (m *Manager) patchServer(name string, patch ServerPatch) (*conn, error) {
 	if c.server.Override != "" {
 		file = c.server.Override
 	}
-	if err := UpdateServer(file, name, patch, false); err != nil {
-		return nil, err
+	if c.server.Scope != ScopeExtension {
+		if err := UpdateServer(file, name, patch, false); err != nil {
+			return nil, err
+		}
 	}
 	c.mu.Lock()
 	if patch.Enabled != nil {
@@ -231,7 +250,9 @@ func (m *Manager) patchServer(name string, patch ServerPatch) (*conn, error) {
 // Close disconnects every server, stopping stdio servers' process groups, and waits for the
 // manager's goroutines, at most until ctx ends.
 func (m *Manager) Close(ctx context.Context) error {
+	m.mu.Lock()
 	m.cancel()
+	m.mu.Unlock()
 	var wg sync.WaitGroup
 	for _, c := range m.snapshot() {
 		wg.Add(1)

@@ -40,6 +40,9 @@ func (t *Toolset) resourceTools() []loop.Tool {
 	return []loop.Tool{&resourceTool{t, listResourcesTool}, &resourceTool{t, listResourceTemplatesTool}, &resourceTool{t, readResourceTool}}
 }
 
+// Annotations mark the resource tools read-only, as pi does.
+func (r *resourceTool) Annotations() map[string]bool { return map[string]bool{"readOnlyHint": true} }
+
 func (r *resourceTool) Definition() provider.ToolDefinition {
 	switch r.kind {
 	case listResourcesTool:

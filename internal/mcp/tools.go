@@ -77,6 +77,34 @@ func inputSchema(schema any) json.RawMessage {
 // Definition implements loop.Tool.
 func (t *Tool) Definition() provider.ToolDefinition { return t.def }
 
+// Annotations are the hints the server declared for the tool (readOnlyHint, destructiveHint,
+// idempotentHint, openWorldHint), nil when none: pi.getAllTools() reports them, so permission
+// extensions can decide which calls to confirm. The SDK reads readOnlyHint and idempotentHint as
+// plain booleans, so a declared false is not told from a missing one (both mean false).
+func (t *Tool) Annotations() map[string]bool {
+	a := t.tool.Annotations
+	if a == nil {
+		return nil
+	}
+	out := map[string]bool{}
+	if a.ReadOnlyHint {
+		out["readOnlyHint"] = true
+	}
+	if a.DestructiveHint != nil {
+		out["destructiveHint"] = *a.DestructiveHint
+	}
+	if a.IdempotentHint {
+		out["idempotentHint"] = true
+	}
+	if a.OpenWorldHint != nil {
+		out["openWorldHint"] = *a.OpenWorldHint
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
 // Server and ToolName name the tool on its server.
 func (t *Tool) Server() string   { return t.server }
 func (t *Tool) ToolName() string { return t.tool.Name }

@@ -62,7 +62,8 @@ func NewToolset(m *Manager) *Toolset {
 func (t *Toolset) StaticTools() []loop.Tool {
 	var out []loop.Tool
 	searchable, enabled := false, false
-	for _, s := range t.m.Config().Servers {
+	for _, st := range t.m.Statuses() {
+		s := st.Server
 		if !s.Config.Enabled {
 			continue
 		}
@@ -93,6 +94,29 @@ func (t *Toolset) Attach(agent ActiveTools) (detach func()) {
 		}
 	})
 	return unsub
+}
+
+// ActivateStatic activates the static tools that are not active yet: servers extensions register
+// after the session started can need tool_search or the resource tools.
+func (t *Toolset) ActivateStatic() {
+	t.mu.Lock()
+	agent := t.agent
+	t.mu.Unlock()
+	if agent == nil {
+		return
+	}
+	active := agent.Tools()
+	changed := false
+	for _, tool := range t.StaticTools() {
+		name := tool.Definition().Name
+		if !slices.ContainsFunc(active, func(a loop.Tool) bool { return a.Definition().Name == name }) {
+			active = append(active, tool)
+			changed = true
+		}
+	}
+	if changed {
+		agent.SetTools(active)
+	}
 }
 
 // addDirect activates the direct tools that are not active yet.

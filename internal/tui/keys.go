@@ -125,6 +125,9 @@ func (m *model) escape() tea.Cmd {
 	case m.nav != nil:
 		m.nav.cancel()
 		return nil
+	case m.mcpSignIn != nil:
+		m.mcpSignIn()
+		return nil
 	case m.run.compacting || m.sess.IsCompacting():
 		m.sess.AbortCompaction()
 		return nil

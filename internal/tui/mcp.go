@@ -12,9 +12,9 @@ import (
 )
 
 // /mcp lists the MCP servers (those that need attention first) with their state, tool count,
-// exposure and source; choosing one offers its tools, reconnect, enable or disable, and exposure.
-// `/mcp reconnect|enable|disable|tools <server>` and `/mcp exposure <server> <mode>` do the same
-// without the pickers.
+// exposure and source; choosing one offers its tools, sign-in or sign-out, reconnect, enable or
+// disable, and exposure. `/mcp reconnect|login|logout|enable|disable|tools <server>` and
+// `/mcp exposure <server> <mode>` do the same without the pickers.
 
 // mcpPickMsg is a choice in the /mcp pickers: a server (action ""), or an action on it.
 type mcpPickMsg struct {
@@ -60,6 +60,9 @@ func (m *model) cmdMCP(arg string) tea.Cmd {
 			}
 			return 0
 		})
+		for _, line := range mgr.Overridden() {
+			m.addStatus("overridden: " + line)
+		}
 		var items []picker.Item
 		for _, st := range statuses {
 			items = append(items, picker.Item{Label: st.Server.Name, Detail: mcpSummary(st), Value: st.Server.Name})
@@ -69,7 +72,7 @@ func (m *model) cmdMCP(arg string) tea.Cmd {
 	}
 	action, rest := fields[0], fields[1:]
 	if len(rest) == 0 {
-		m.addError("Usage: /mcp [tools|reconnect|enable|disable <server> | exposure <server> <mode>]")
+		m.addError("Usage: /mcp [tools|reconnect|login|logout|enable|disable <server> | exposure <server> <mode>]")
 		return nil
 	}
 	msg := mcpPickMsg{server: rest[0], action: action}
@@ -107,6 +110,10 @@ func (m *model) mcpPicked(msg mcpPickMsg) tea.Cmd {
 				return nil
 			}}
 		})
+	case "login":
+		return m.mcpLogin(st)
+	case "logout":
+		return m.mcpLogout(st)
 	case "enable", "disable":
 		if err := mgr.SetEnabled(msg.server, msg.action == "enable"); err != nil {
 			m.addError(err.Error())
@@ -134,6 +141,13 @@ func (m *model) mcpPicked(msg mcpPickMsg) tea.Cmd {
 func (m *model) openMCPActions(st mcp.Status) {
 	name := st.Server.Name
 	items := []picker.Item{{Label: "Show tools and details", Value: mcpPickMsg{server: name, action: "tools"}}}
+	if st.Server.Config.Enabled && st.Server.Config.UsesOAuth() {
+		if st.State == mcp.StateNeedsAuth {
+			items = append(items, picker.Item{Label: "Sign in", Detail: "shows the authorization page's URL", Value: mcpPickMsg{server: name, action: "login"}})
+		} else {
+			items = append(items, picker.Item{Label: "Sign out", Value: mcpPickMsg{server: name, action: "logout"}})
+		}
+	}
 	if st.Server.Config.Enabled {
 		items = append(items, picker.Item{Label: "Reconnect", Value: mcpPickMsg{server: name, action: "reconnect"}},
 			picker.Item{Label: "Disable", Value: mcpPickMsg{server: name, action: "disable"}})
@@ -159,7 +173,11 @@ func (m *model) showMCPServer(st mcp.Status) {
 	} else {
 		lines = append(lines, "  "+strings.Join(append([]string{s.Config.Command}, s.Config.Args...), " "))
 	}
-	lines = append(lines, "  source: "+s.Source)
+	if s.Scope == mcp.ScopeExtension {
+		lines = append(lines, "  registered by extension: "+s.Source, "  enable, disable and exposure apply to this session only")
+	} else {
+		lines = append(lines, "  source: "+s.Source)
+	}
 	if s.Override != "" {
 		lines = append(lines, "  project override: "+s.Override)
 	}

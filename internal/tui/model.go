@@ -77,6 +77,8 @@ type model struct {
 
 	// nav is a tree navigation writing a branch summary (Escape cancels it), or nil.
 	nav *navigation
+	// mcpSignIn cancels the /mcp login waiting for its callback (Escape), or is nil.
+	mcpSignIn context.CancelFunc
 	// compacted is set by compaction_end, so that /compact reports only errors no event showed.
 	compacted bool
 	// compactionQueue holds messages typed while a compaction runs.

@@ -61,7 +61,9 @@ func New(o Options) *sdk.Server {
 		o.Name = "testserver"
 	}
 	s := sdk.NewServer(&sdk.Implementation{Name: o.Name, Version: "1.0.0"}, &sdk.ServerOptions{Instructions: o.Instructions})
-	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echo the given text back unchanged"}, func(_ context.Context, _ *sdk.CallToolRequest, in echoIn) (*sdk.CallToolResult, any, error) {
+	closedWorld := false
+	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echo the given text back unchanged",
+		Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &closedWorld}}, func(_ context.Context, _ *sdk.CallToolRequest, in echoIn) (*sdk.CallToolResult, any, error) {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: in.Text}}}, nil, nil
 	})
 	sdk.AddTool(s, &sdk.Tool{Name: "add", Description: "Add two numbers and return the sum as structured content"}, func(_ context.Context, _ *sdk.CallToolRequest, in addIn) (*sdk.CallToolResult, addOut, error) {
