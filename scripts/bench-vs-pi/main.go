@@ -31,7 +31,7 @@ func main() {
 	pigo := flag.String("pigo", "", "pi-go binary (default: built from ./cmd/pi)")
 	cache := flag.String("cache", defaultCache(), "where Node 22 and pi 1.6.0 are installed (npm)")
 	runs := flag.Int("runs", 3, "runs of each program per target; the median is reported")
-	only := flag.String("only", "", "comma-separated targets: print, json, rpc, resume, concurrent, longrun (default all)")
+	only := flag.String("only", "", "comma-separated targets: print, json, rpc, resume, concurrent, tui, longrun (default all)")
 	deltas := flag.Int("deltas", 200_000, "deltas of the streamed answer")
 	turns := flag.Int("turns", 5000, "turns of the resumed session (5,000 make 50 MB)")
 	procs := flag.Int("procs", 50, "concurrent RPC processes")
@@ -97,6 +97,21 @@ func run(ctx context.Context, o options) error {
 		{"rpc", streamTarget("rpc", o.deltas)},
 		{"resume", resumeTarget(o.turns)},
 		{"concurrent", concurrentTarget(o.procs)},
+	}
+	for _, mode := range []string{"regular", "fullscreen"} {
+		all = append(all,
+			struct {
+				key string
+				t   target
+			}{"tui", tuiTarget(mode, o.deltas/10)},
+			struct {
+				key string
+				t   target
+			}{"tui", tuiTarget(mode, o.deltas)},
+			struct {
+				key string
+				t   target
+			}{"tui", tuiIdleTarget(mode)})
 	}
 	var keys []string
 	if o.only != "" {
