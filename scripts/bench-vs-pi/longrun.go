@@ -65,6 +65,13 @@ func runLongSession(ctx context.Context, root, pigo string, turns int) (longRun,
 	if err != nil {
 		return longRun{}, err
 	}
+	// The Go runtime's settings reach pi-go, so that their effect on its memory can be measured
+	// (GOGC=50, GOMEMLIMIT=24MiB).
+	for _, k := range []string{"GOGC", "GOMEMLIMIT", "GODEBUG"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
 	sessionDir := filepath.Join(root, "sessions")
 	cmd := exec.CommandContext(ctx, pigo, append(modelArgs, "--mode", "rpc", "--session-dir", sessionDir)...)
 	cmd.Dir, cmd.Env = w.proj, env
