@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -46,12 +47,16 @@ func tuiTarget(mode string, n int) target {
 				if err := pane.tmux("send-keys", "-t", "bench", "hi", "Enter"); err != nil {
 					return sample{}, err
 				}
-				if err := pane.waitScreen(ctx, tuiEnd, 15*time.Minute); err != nil {
+				err = pane.waitScreen(ctx, tuiEnd, tuiBurstLimit)
+				cut := errors.Is(err, errNotOnScreen)
+				if err != nil && !cut {
 					return sample{}, err
 				}
 				wall := time.Since(start)
-				if err := pane.settle(ctx); err != nil {
-					return sample{}, err
+				if !cut {
+					if err := pane.settle(ctx); err != nil {
+						return sample{}, err
+					}
 				}
 				after, err := pane.cpu()
 				if err != nil {
@@ -61,12 +66,18 @@ func tuiTarget(mode string, n int) target {
 				if err != nil {
 					return sample{}, err
 				}
-				return sample{wall: wall, cpu: after - before, rss: st.rss}, nil
+				return sample{wall: wall, cpu: after - before, rss: st.rss, cut: cut}, nil
 			}
 			return run, modelsJSON(srv.URL), tuiSettings(mode), srv.Close, nil
 		},
 	}
 }
+
+// tuiBurstLimit is how long a burst may take: a program still rendering then is stopped, and its
+// row shows the figures reached so far as lower bounds.
+const tuiBurstLimit = 10 * time.Minute
+
+var errNotOnScreen = errors.New("not on the screen in time")
 
 // tuiIdleTarget: the program started and left alone. CPU is what it uses over tuiIdle once started
 // (its start-up excluded); the RSS is its resident set then.
@@ -167,7 +178,7 @@ func startPane(ctx context.Context, p program, w workspace) (*pane, error) {
 		pn.close()
 		return nil, fmt.Errorf("%s: the pane's process: %w", p.name, err)
 	}
-	if err := pn.waitScreen(ctx, "test-model", 2*time.Minute); err != nil {
+	if err := pn.waitScreen(ctx, "test-model", 2*time.Minute); err != nil { // the start-up: no lower bound to report
 		pn.close()
 		return nil, fmt.Errorf("%s: %w", p.name, err)
 	}
@@ -201,7 +212,7 @@ func (pn *pane) waitScreen(ctx context.Context, want string, limit time.Duration
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("%q not on the screen after %s; the screen:\n%s", want, limit, s)
+			return fmt.Errorf("%q %w (%s); the screen:\n%s", want, errNotOnScreen, limit, s)
 		}
 		select {
 		case <-time.After(50 * time.Millisecond):
