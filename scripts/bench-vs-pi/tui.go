@@ -75,7 +75,7 @@ func tuiTarget(mode string, n int) target {
 
 // tuiBurstLimit is how long a burst may take: a program still rendering then is stopped, and its
 // row shows the figures reached so far as lower bounds.
-const tuiBurstLimit = 10 * time.Minute
+const tuiBurstLimit = 20 * time.Minute
 
 var errNotOnScreen = errors.New("not on the screen in time")
 
