@@ -48,30 +48,38 @@ func BashExecutionText(m *provider.BashExecutionMessage) string {
 func ConvertToLLM(msgs []provider.Message) []provider.Message {
 	out := make([]provider.Message, 0, len(msgs))
 	for _, m := range msgs {
-		switch m := m.(type) {
-		case *provider.SystemMessage, *provider.UserMessage, *provider.AssistantMessage, *provider.ToolResultMessage:
-			out = append(out, m)
-		case *provider.BashExecutionMessage:
-			if m.ExcludeFromContext {
-				continue
-			}
-			out = append(out, &provider.UserMessage{
-				Content:   []provider.Content{provider.TextContent(BashExecutionText(m))},
-				Timestamp: m.Timestamp,
-			})
-		case *provider.CustomMessage:
-			out = append(out, &provider.UserMessage{Content: m.Content, Timestamp: m.Timestamp})
-		case *provider.BranchSummaryMessage:
-			out = append(out, &provider.UserMessage{
-				Content:   []provider.Content{provider.TextContent(branchSummaryPrefix + m.Summary + branchSummarySuffix)},
-				Timestamp: m.Timestamp,
-			})
-		case *provider.CompactionSummaryMessage:
-			out = append(out, &provider.UserMessage{
-				Content:   []provider.Content{provider.TextContent(compactionSummaryPrefix + m.Summary + compactionSummarySuffix)},
-				Timestamp: m.Timestamp,
-			})
+		if llm := convertOne(m); llm != nil {
+			out = append(out, llm)
 		}
 	}
 	return out
+}
+
+// convertOne is ConvertToLLM of one message (nil when it is not sent).
+func convertOne(m provider.Message) provider.Message {
+	switch m := m.(type) {
+	case *provider.SystemMessage, *provider.UserMessage, *provider.AssistantMessage, *provider.ToolResultMessage:
+		return m
+	case *provider.BashExecutionMessage:
+		if m.ExcludeFromContext {
+			return nil
+		}
+		return &provider.UserMessage{
+			Content:   []provider.Content{provider.TextContent(BashExecutionText(m))},
+			Timestamp: m.Timestamp,
+		}
+	case *provider.CustomMessage:
+		return &provider.UserMessage{Content: m.Content, Timestamp: m.Timestamp}
+	case *provider.BranchSummaryMessage:
+		return &provider.UserMessage{
+			Content:   []provider.Content{provider.TextContent(branchSummaryPrefix + m.Summary + branchSummarySuffix)},
+			Timestamp: m.Timestamp,
+		}
+	case *provider.CompactionSummaryMessage:
+		return &provider.UserMessage{
+			Content:   []provider.Content{provider.TextContent(compactionSummaryPrefix + m.Summary + compactionSummarySuffix)},
+			Timestamp: m.Timestamp,
+		}
+	}
+	return nil
 }

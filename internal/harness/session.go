@@ -175,7 +175,7 @@ func New(opts Options) (*Session, error) {
 	followUp, _ := loop.ParseQueueMode(settings.FollowUpMode())
 	cfg := loop.Config{
 		Stream:          s.sendRequest,
-		ConvertToLLM:    ConvertToLLM,
+		ConvertToLLM:    new(llmConverter).convert,
 		RequestAuth:     opts.RequestAuth,
 		PrepareNextTurn: s.prepareNextTurn,
 		SteeringMode:    steering,

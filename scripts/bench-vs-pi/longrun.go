@@ -21,6 +21,8 @@ import (
 type longRun struct {
 	turns       int
 	rss         []int64 // VmRSS after each turn's agent_end, bytes
+	anon, file  []int64 // its anonymous part (the Go heap, stacks, runtime) and file part (the binary's pages)
+	threads     []int64 // the process's threads then
 	hwm         int64   // VmHWM at the end
 	sessionSize int64
 	cpu         time.Duration
@@ -63,6 +65,13 @@ func runLongSession(ctx context.Context, root, pigo string, turns int) (longRun,
 	if err != nil {
 		return longRun{}, err
 	}
+	// The Go runtime's settings reach pi-go, so that their effect on its memory can be measured
+	// (GOGC=50, GOMEMLIMIT=24MiB).
+	for _, k := range []string{"GOGC", "GOMEMLIMIT", "GODEBUG"} {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
 	sessionDir := filepath.Join(root, "sessions")
 	cmd := exec.CommandContext(ctx, pigo, append(modelArgs, "--mode", "rpc", "--session-dir", sessionDir)...)
 	cmd.Dir, cmd.Env = w.proj, env
@@ -90,7 +99,9 @@ func runLongSession(ctx context.Context, root, pigo string, turns int) (longRun,
 		return longRun{}, fmt.Errorf("turn %d: %w\nstderr: %s", len(res.rss)+1, err, tail(stderr.Bytes()))
 	}
 	for t := 1; t <= turns; t++ {
-		if err := send(fmt.Sprintf(`{"type":"prompt","message":"turn %d: what does hello.txt say?"}`, t)); err != nil {
+		// A steer that arrives after a run's last request starts a run of its own, which may still be
+		// going when the next prompt is sent: that prompt then joins it as a follow-up.
+		if err := send(fmt.Sprintf(`{"type":"prompt","message":"turn %d: what does hello.txt say?","streamingBehavior":"followUp"}`, t)); err != nil {
 			return fail(err)
 		}
 		if t%10 == 0 {
@@ -105,17 +116,20 @@ func runLongSession(ctx context.Context, root, pigo string, turns int) (longRun,
 		if err := waitEvent(stdout, "agent_end"); err != nil {
 			return fail(err)
 		}
-		rss, _, err := procMemory(cmd.Process.Pid)
+		m, err := procMemory(cmd.Process.Pid)
 		if err != nil {
 			return fail(err)
 		}
-		res.rss = append(res.rss, rss)
+		res.rss = append(res.rss, m.rss)
+		res.anon = append(res.anon, m.anon)
+		res.file = append(res.file, m.file)
+		res.threads = append(res.threads, m.threads)
 	}
-	_, hwm, err := procMemory(cmd.Process.Pid)
+	m, err := procMemory(cmd.Process.Pid)
 	if err != nil {
 		return fail(err)
 	}
-	res.hwm = hwm
+	res.hwm = m.hwm
 	stdin.Close()
 	io.Copy(io.Discard, stdout)
 	if err := cmd.Wait(); err != nil {
@@ -138,26 +152,38 @@ func runLongSession(ctx context.Context, root, pigo string, turns int) (longRun,
 	return res, nil
 }
 
-// procMemory reads VmRSS and VmHWM (bytes) of a process.
-func procMemory(pid int) (rss, hwm int64, err error) {
+// procStatus is what /proc/PID/status says of a process's memory (bytes) and threads.
+type procStatus struct {
+	rss, anon, file, hwm, threads int64
+}
+
+// procMemory reads a process's /proc/PID/status.
+func procMemory(pid int) (procStatus, error) {
+	var st procStatus
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0, 0, err
+		return st, err
 	}
 	for line := range strings.Lines(string(data)) {
 		f := strings.Fields(line)
 		if len(f) < 2 {
 			continue
 		}
-		kb, _ := strconv.ParseInt(f[1], 10, 64)
+		n, _ := strconv.ParseInt(f[1], 10, 64)
 		switch f[0] {
 		case "VmRSS:":
-			rss = kb * 1024
+			st.rss = n * 1024
+		case "RssAnon:":
+			st.anon = n * 1024
+		case "RssFile:":
+			st.file = n * 1024
 		case "VmHWM:":
-			hwm = kb * 1024
+			st.hwm = n * 1024
+		case "Threads:":
+			st.threads = n
 		}
 	}
-	return rss, hwm, nil
+	return st, nil
 }
 
 // slope is the least-squares slope of ys over their indexes from..len(ys)-1, per index.
@@ -182,10 +208,12 @@ func printLongRun(w io.Writer, r longRun) {
 	fmt.Fprintf(w, "\npi-go --mode rpc, one session of %d turns (a read tool call each, a steer every 10th):\n", r.turns)
 	for _, t := range []int{1, 10, 100, 250, 500, 750, 1000} {
 		if t <= len(r.rss) {
-			fmt.Fprintf(w, "  RSS after turn %4d: %6.1f MB\n", t, mb(r.rss[t-1]))
+			fmt.Fprintf(w, "  RSS after turn %4d: %6.1f MB (anonymous %5.1f, file %5.1f; %d threads)\n",
+				t, mb(r.rss[t-1]), mb(r.anon[t-1]), mb(r.file[t-1]), r.threads[t-1])
 		}
 	}
-	fmt.Fprintf(w, "  RSS slope after turn %d: %.2f KB/turn (the session file grew %.2f KB/turn); peak RSS %.1f MB\n",
-		from, slope(r.rss, from)/1e3, float64(r.sessionSize)/float64(r.turns)/1e3, mb(r.hwm))
+	fmt.Fprintf(w, "  RSS slope after turn %d: %.2f KB/turn (anonymous %.2f, file %.2f; the session file grew %.2f KB/turn); peak RSS %.1f MB\n",
+		from, slope(r.rss, from)/1e3, slope(r.anon, from)/1e3, slope(r.file, from)/1e3,
+		float64(r.sessionSize)/float64(r.turns)/1e3, mb(r.hwm))
 	fmt.Fprintf(w, "  CPU %.2f s (%.2f ms/turn), wall %.2f s\n", r.cpu.Seconds(), r.cpu.Seconds()*1e3/float64(r.turns), r.wall.Seconds())
 }

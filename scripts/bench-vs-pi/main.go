@@ -31,7 +31,7 @@ func main() {
 	pigo := flag.String("pigo", "", "pi-go binary (default: built from ./cmd/pi)")
 	cache := flag.String("cache", defaultCache(), "where Node 22 and pi 1.6.0 are installed (npm)")
 	runs := flag.Int("runs", 3, "runs of each program per target; the median is reported")
-	only := flag.String("only", "", "comma-separated targets: print, json, rpc, resume, concurrent, longrun (default all)")
+	only := flag.String("only", "", "comma-separated targets: print, json, rpc, resume, concurrent, tui (or tui-regular, tui-fullscreen), longrun (default all)")
 	deltas := flag.Int("deltas", 200_000, "deltas of the streamed answer")
 	turns := flag.Int("turns", 5000, "turns of the resumed session (5,000 make 50 MB)")
 	procs := flag.Int("procs", 50, "concurrent RPC processes")
@@ -98,13 +98,29 @@ func run(ctx context.Context, o options) error {
 		{"resume", resumeTarget(o.turns)},
 		{"concurrent", concurrentTarget(o.procs)},
 	}
+	for _, mode := range []string{"regular", "fullscreen"} {
+		all = append(all,
+			struct {
+				key string
+				t   target
+			}{"tui-" + mode, tuiTarget(mode, o.deltas/10)},
+			struct {
+				key string
+				t   target
+			}{"tui-" + mode, tuiTarget(mode, o.deltas)},
+			struct {
+				key string
+				t   target
+			}{"tui-" + mode, tuiIdleTarget(mode)})
+	}
 	var keys []string
 	if o.only != "" {
 		keys = strings.Split(o.only, ",")
 	}
 	var rows []row
 	for i, t := range all {
-		if keys != nil && !slices.Contains(keys, t.key) {
+		// "tui" selects the TUI rows of both modes, "tui-regular" or "tui-fullscreen" those of one.
+		if keys != nil && !slices.Contains(keys, t.key) && !(slices.Contains(keys, "tui") && strings.HasPrefix(t.key, "tui-")) {
 			continue
 		}
 		r, err := measureTarget(ctx, filepath.Join(root, fmt.Sprint(i)), t.t, o, pi)
@@ -183,6 +199,7 @@ func median(ss []sample) sample {
 		cpu:  time.Duration(pick(func(s sample) int64 { return int64(s.cpu) })),
 		rss:  pick(func(s sample) int64 { return s.rss }),
 		out:  pick(func(s sample) int64 { return s.out }),
+		cut:  slices.ContainsFunc(ss, func(s sample) bool { return s.cut }),
 	}
 }
 
@@ -191,13 +208,24 @@ func printTable(w *os.File, rows []row) {
 	fmt.Fprintf(w, "\n%s, %d CPUs (%s), %s/%s, %s\n\n", cpuModel(), runtime.NumCPU(), host, runtime.GOOS, runtime.GOARCH, time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight|tabwriter.Debug)
 	fmt.Fprintln(tw, "target\tpi-go CPU s\twall s\tpeak RSS MB\tpi 1.6.0 CPU s\twall s\tpeak RSS MB\tCPU ratio\tRSS ratio\t")
+	cut := false
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.1f\t%.2f\t%.2f\t%.1f\t%.1fx\t%.1fx\t\n", r.name,
-			r.pigo.cpu.Seconds(), r.pigo.wall.Seconds(), mb(r.pigo.rss),
-			r.pi16.cpu.Seconds(), r.pi16.wall.Seconds(), mb(r.pi16.rss),
-			r.pi16.cpu.Seconds()/max(r.pigo.cpu.Seconds(), 0.005), float64(r.pi16.rss)/float64(max(r.pigo.rss, 1)))
+		at := func(s sample) string {
+			if s.cut {
+				cut = true
+				return "≥"
+			}
+			return ""
+		}
+		fmt.Fprintf(tw, "%s\t%s%.2f\t%s%.2f\t%.1f\t%s%.2f\t%s%.2f\t%.1f\t%s%.1fx\t%.1fx\t\n", r.name,
+			at(r.pigo), r.pigo.cpu.Seconds(), at(r.pigo), r.pigo.wall.Seconds(), mb(r.pigo.rss),
+			at(r.pi16), r.pi16.cpu.Seconds(), at(r.pi16), r.pi16.wall.Seconds(), mb(r.pi16.rss),
+			at(r.pi16), r.pi16.cpu.Seconds()/max(r.pigo.cpu.Seconds(), 0.005), float64(r.pi16.rss)/float64(max(r.pigo.rss, 1)))
 	}
 	tw.Flush()
+	if cut {
+		fmt.Fprintf(w, "\n≥: the run was stopped at the time limit (%s) before the answer was whole on the screen.\n", tuiBurstLimit)
+	}
 	fmt.Fprintln(w, "\nCPU = user + system time (GNU time); the median of each measure over the runs. Ratio = pi 1.6.0 / pi-go.")
 }
 

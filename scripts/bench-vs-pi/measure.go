@@ -29,6 +29,8 @@ type sample struct {
 	cpu  time.Duration // user + system
 	rss  int64         // peak resident set, bytes
 	out  int64         // bytes written to stdout
+	// cut: the run was stopped at a time limit before it finished (its figures are lower bounds).
+	cut bool
 }
 
 // gnuTime is GNU time: the runs are started through it because Linux charges a process the peak

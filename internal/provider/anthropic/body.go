@@ -210,7 +210,13 @@ func buildRequest(req *provider.Request, retention CacheRetention) (*request, er
 		betas = append(betas, betaInlineTools)
 	}
 
-	b := make([]byte, 0, 4096)
+	// The messages are most of the body: room for them up front, so that a long session's body is
+	// not copied into ever larger arrays as it grows (which cost more than writing it).
+	size := 4096 + len(req.SystemPrompt)
+	for i := range conv.messages {
+		size += conv.messages[i].encodedLen() + 1
+	}
+	b := make([]byte, 0, size)
 	b = append(b, `{"model":`...)
 	b = jsonx.AppendString(b, m.ID)
 	b = append(b, `,"messages":[`...)
@@ -222,13 +228,17 @@ func buildRequest(req *provider.Request, retention CacheRetention) (*request, er
 		b = append(b, data...)
 		n++
 	}
-	for i, msg := range conv.messages {
+	for i := range conv.messages {
 		if effortMessages {
 			if level, ok := conv.assistantLevels[i]; ok {
 				writeMsg(effortMarker(level))
 			}
 		}
-		writeMsg(msg)
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = conv.messages[i].appendTo(b)
+		n++
 	}
 	if effortMessages {
 		writeMsg(effortMarker(activeEffort))

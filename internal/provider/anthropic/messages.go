@@ -7,10 +7,10 @@ import (
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
-// converted is the transcript as Anthropic messages (each one JSON object), and the effort level
-// recorded on earlier answers of an effort-marker model, by message index.
+// converted is the transcript as Anthropic messages, and the effort level recorded on earlier answers
+// of an effort-marker model, by message index. The messages are written straight into the body.
 type converted struct {
-	messages        [][]byte
+	messages        []wireMsg
 	assistantLevels map[int]string
 }
 
@@ -111,27 +111,41 @@ func convertMessages(msgs []provider.Message, cacheControl string, allowEmptySig
 			}
 		}
 	}
-	conv := &converted{assistantLevels: levels}
-	for _, w := range out {
-		b := []byte(`{"role":`)
-		b = jsonx.AppendString(b, w.role)
-		b = append(b, `,"content":`...)
-		if w.str != nil {
-			b = jsonx.AppendString(b, *w.str)
-		} else {
-			b = append(b, '[')
-			for k, blk := range w.blocks {
-				if k > 0 {
-					b = append(b, ',')
-				}
-				b = append(b, blk.data...)
-				b = append(b, '}')
+	return &converted{messages: out, assistantLevels: levels}, nil
+}
+
+// appendTo appends the message as JSON.
+func (w *wireMsg) appendTo(b []byte) []byte {
+	b = append(b, `{"role":`...)
+	b = jsonx.AppendString(b, w.role)
+	b = append(b, `,"content":`...)
+	if w.str != nil {
+		b = jsonx.AppendString(b, *w.str)
+	} else {
+		b = append(b, '[')
+		for k, blk := range w.blocks {
+			if k > 0 {
+				b = append(b, ',')
 			}
-			b = append(b, ']')
+			b = append(b, blk.data...)
+			b = append(b, '}')
 		}
-		conv.messages = append(conv.messages, append(b, '}'))
+		b = append(b, ']')
 	}
-	return conv, nil
+	return append(b, '}')
+}
+
+// encodedLen is the length of what appendTo appends.
+func (w *wireMsg) encodedLen() int {
+	n := len(`{"role":,"content":}`) + jsonx.QuotedLen(w.role)
+	if w.str != nil {
+		return n + jsonx.QuotedLen(*w.str)
+	}
+	n += 2 + max(len(w.blocks)-1, 0) // brackets and commas
+	for _, blk := range w.blocks {
+		n += len(blk.data) + 1
+	}
+	return n
 }
 
 // providerThinkingLevel is the effort an earlier answer was given (pi's providerThinkingLevel), when

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,16 +22,33 @@ func newRequestBody(req *provider.Request, c *compat) (*requestBody, error) {
 	return newCachedRequestBody(req, c, nil)
 }
 
-// newCachedRequestBody is newRequestBody sizing the long strings the previous request of lens had
-// from lens (nil: none), and leaving this request's there.
-func newCachedRequestBody(req *provider.Request, c *compat, lens *quotedLens) (*requestBody, error) {
+// newCachedRequestBody is newRequestBody converting only what cache (nil: none) does not hold from
+// the previous request, and leaving this request's conversion there.
+func newCachedRequestBody(req *provider.Request, c *compat, cache *convCache) (*requestBody, error) {
 	m := req.Model
 	opts := &req.Options
-	msgs := convertMessages(req, c)
+	st := cache.take().convert(req, c)
+	sys, hasSys := systemMessage(req, c)
+	n := len(st.wire)
+	if hasSys {
+		n++
+	}
+	msgs := make([]wireMessage, 0, n)
+	sizes := make([]int64, 0, n)
+	if hasSys {
+		msgs = append(msgs, sys)
+		sizes = append(sizes, -1)
+	}
+	msgs = append(msgs, st.wire...)
+	sizes = append(sizes, st.sizes...)
+	cache.keep(st)
 	tools := len(req.Tools) > 0 || hasToolHistory(req.Messages)
 	if c.anthropicCacheControl {
-		applyCacheControl(msgs)
+		for _, i := range applyCacheControl(msgs) {
+			sizes[i] = -1
+		}
 	}
+	sizeMessages(msgs, sizes)
 
 	w := &jsonWriter{}
 	w.b = append(w.b, '{')
@@ -90,7 +108,7 @@ func newCachedRequestBody(req *provider.Request, c *compat, lens *quotedLens) (*
 	}
 	writeReasoning(w, m, c, effectiveLevel(m, opts.Reasoning))
 	w.b = append(w.b, '}')
-	return newBodyParts(head, msgs, w.b, lens), nil
+	return newBody(head, msgs, sizes, w.b), nil
 }
 
 // writeReasoning adds the thinking switch in the server's dialect; reasoning fields go only to
@@ -152,19 +170,24 @@ func writeReasoning(w *jsonWriter, m *provider.Model, c *compat, level provider.
 }
 
 // applyCacheControl marks the system prompt and the last user or assistant text for Anthropic's
-// prompt cache (the last tool is marked by the tool writer).
-func applyCacheControl(msgs []wireMessage) {
+// prompt cache (the last tool is marked by the tool writer), and returns the messages it changed.
+// The parts of a changed message are copied first: msgs shares them with the conversion cache.
+func applyCacheControl(msgs []wireMessage) []int {
+	var changed []int
 	for i := range msgs {
 		if msgs[i].role == "system" || msgs[i].role == "developer" {
-			markLastText(&msgs[i].content)
+			if markLastText(&msgs[i].content) {
+				changed = append(changed, i)
+			}
 			break
 		}
 	}
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if (msgs[i].role == "user" || msgs[i].role == "assistant") && markLastText(&msgs[i].content) {
-			return
+			return append(changed, i)
 		}
 	}
+	return changed
 }
 
 func markLastText(c *wireContent) bool {
@@ -177,6 +200,7 @@ func markLastText(c *wireContent) bool {
 	}
 	for i := len(c.parts) - 1; i >= 0; i-- {
 		if !c.parts[i].image {
+			c.parts = slices.Clone(c.parts)
 			c.parts[i].cache = true
 			return true
 		}

@@ -22,42 +22,37 @@ type requestBody struct {
 	size int64
 }
 
-func newBodyParts(head []byte, msgs []wireMessage, tail []byte, lens *quotedLens) *requestBody {
+// newBody is the body of head, msgs and tail, msgs[i] being sizes[i] bytes long as the body writes
+// it (without the comma before it).
+func newBody(head []byte, msgs []wireMessage, sizes []int64, tail []byte) *requestBody {
 	b := &requestBody{head: head, msgs: msgs, tail: tail}
-	b.size = int64(len(head) + len(tail))
-	prev := lens.take()
-	// A long transcript is measured on every CPU, in contiguous ranges of messages.
-	parts := max(1, min(runtime.GOMAXPROCS(0), len(msgs)/parallelSizingMin, maxSizingWorkers))
-	sizers := make([]lenSizer, parts)
-	for k := range sizers {
-		sizers[k].prev = prev
-		if lens != nil {
-			sizers[k].next = make(map[stringKey]quotedLen, len(prev)/parts)
-		}
-	}
-	if parts == 1 {
-		b.size += b.messagesSize(0, len(msgs), &sizers[0])
-	} else {
-		sizes := make([]int64, parts)
-		var wg sync.WaitGroup
-		for k := range parts {
-			wg.Go(func() { sizes[k] = b.messagesSize(k*len(msgs)/parts, (k+1)*len(msgs)/parts, &sizers[k]) })
-		}
-		wg.Wait()
-		for _, n := range sizes {
-			b.size += n
-		}
-	}
-	if lens != nil {
-		next := sizers[0].next
-		for _, z := range sizers[1:] {
-			for k, q := range z.next {
-				next[k] = q
-			}
-		}
-		lens.keep(next)
+	b.size = int64(len(head) + len(tail) + max(len(msgs)-1, 0)) // the commas between messages
+	for _, n := range sizes {
+		b.size += n
 	}
 	return b
+}
+
+// sizeMessages sets sizes[i], where it is negative (not known yet), to the length of msgs[i] as the
+// body writes it. A long run of unknown sizes (the first request of a resumed session) is measured
+// on every CPU, in contiguous ranges of messages.
+func sizeMessages(msgs []wireMessage, sizes []int64) {
+	unknown := 0
+	for _, n := range sizes {
+		if n < 0 {
+			unknown++
+		}
+	}
+	parts := max(1, min(runtime.GOMAXPROCS(0), unknown/parallelSizingMin, maxSizingWorkers))
+	if parts == 1 {
+		measureRange(msgs, sizes, 0, len(msgs))
+		return
+	}
+	var wg sync.WaitGroup
+	for k := range parts {
+		wg.Go(func() { measureRange(msgs, sizes, k*len(msgs)/parts, (k+1)*len(msgs)/parts) })
+	}
+	wg.Wait()
 }
 
 // Sizing is shared between goroutines from parallelSizingMin messages a goroutine, on at most
@@ -67,18 +62,21 @@ const (
 	maxSizingWorkers  = 8
 )
 
-// messagesSize is the length of messages [from, to) as the body writes them.
-func (b *requestBody) messagesSize(from, to int, z *lenSizer) int64 {
-	var n int64
+// measureRange sets the unknown sizes of messages [from, to).
+func measureRange(msgs []wireMessage, sizes []int64, from, to int) {
 	w := &jsonWriter{spill: true}
 	for i := from; i < to; i++ {
-		b.writeMessage(w, i)
-		n += int64(len(w.b))
-		for _, l := range w.long {
-			n += z.quotedLen(l.s)
+		if sizes[i] >= 0 {
+			continue
 		}
+		w.reset()
+		w.message(&msgs[i])
+		n := int64(len(w.b))
+		for _, l := range w.long {
+			n += int64(jsonx.QuotedLen(l.s))
+		}
+		sizes[i] = n
 	}
-	return n
 }
 
 // writeMessage writes message i (with the comma before it) into w, spilling its long strings.

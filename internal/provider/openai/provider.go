@@ -40,7 +40,7 @@ type Provider struct {
 	clock          clock
 	maxRetries     int
 	sleep          func(context.Context, time.Duration) error // the wait before a retry; tests replace it
-	lens           quotedLens                                 // the last request's long strings, sized
+	conv           convCache                                  // the last request's transcript, converted
 }
 
 // New returns a provider.
@@ -79,7 +79,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	}
 
 	c := resolveCompat(m)
-	body, err := newCachedRequestBody(req, &c, &p.lens)
+	body, err := newCachedRequestBody(req, &c, &p.conv)
 	if err != nil {
 		return fail(ctx, "Cannot build the request: "+err.Error())
 	}

@@ -86,34 +86,60 @@ func truncate(s string, n int) string {
 // convertMessages turns the transcript into chat messages (pi-reference §1.8).
 func convertMessages(req *provider.Request, c *compat) []wireMessage {
 	m := req.Model
-	msgs := provider.TransformMessages(req.Messages, m, normalizeToolCallID(m))
-	out := make([]wireMessage, 0, len(msgs)+1)
-	if req.SystemPrompt != "" {
-		role := "system"
-		if m.Reasoning && c.supportsDeveloperRole {
-			role = "developer"
-		}
-		out = append(out, wireMessage{role: role, content: wireContent{isString: true, str: req.SystemPrompt}})
+	cv := converter{m: m, c: c}
+	if sys, ok := systemMessage(req, c); ok {
+		cv.out = append(cv.out, sys)
 	}
-	lastRole := ""
+	cv.run(provider.TransformMessages(req.Messages, m, normalizeToolCallID(m)), nil)
+	return cv.out
+}
+
+// systemMessage is the system prompt as the first chat message (false when there is none).
+func systemMessage(req *provider.Request, c *compat) (wireMessage, bool) {
+	if req.SystemPrompt == "" {
+		return wireMessage{}, false
+	}
+	role := "system"
+	if req.Model.Reasoning && c.supportsDeveloperRole {
+		role = "developer"
+	}
+	return wireMessage{role: role, content: wireContent{isString: true, str: req.SystemPrompt}}, true
+}
+
+// converter appends transformed transcript messages to out as chat messages. Its only state
+// between messages is lastRole, so a conversion can resume after any user message (convcache.go).
+type converter struct {
+	m        *provider.Model
+	c        *compat
+	out      []wireMessage
+	lastRole string
+}
+
+// run converts msgs (the output of provider.TransformMessages), calling afterUser, when not nil,
+// after each user message.
+func (cv *converter) run(msgs []provider.Message, afterUser func()) {
+	m, c := cv.m, cv.c
 	for i := 0; i < len(msgs); i++ {
 		msg := msgs[i]
-		if c.requiresAssistantAfterToolResult && lastRole == provider.RoleToolResult && msg.Role() == provider.RoleUser {
-			out = append(out, wireMessage{role: "assistant", content: wireContent{isString: true, str: processedToolResults}})
+		if c.requiresAssistantAfterToolResult && cv.lastRole == provider.RoleToolResult && msg.Role() == provider.RoleUser {
+			cv.out = append(cv.out, wireMessage{role: "assistant", content: wireContent{isString: true, str: processedToolResults}})
 		}
 		switch msg := msg.(type) {
 		case *provider.UserMessage:
-			wm, ok := convertUser(msg)
-			if !ok {
-				continue
+			if wm, ok := convertUser(msg); ok {
+				cv.out = append(cv.out, wm)
+				cv.lastRole = provider.RoleUser
 			}
-			out = append(out, wm)
+			if afterUser != nil {
+				afterUser()
+			}
+			continue
 		case *provider.AssistantMessage:
 			wm, ok := convertAssistant(msg, m, c)
 			if !ok {
 				continue
 			}
-			out = append(out, wm)
+			cv.out = append(cv.out, wm)
 		case *provider.ToolResultMessage:
 			j := i
 			var images []wirePart
@@ -130,7 +156,7 @@ func convertMessages(req *provider.Request, c *compat) []wireMessage {
 				if c.requiresToolResultName && tr.ToolName != "" {
 					wm.name = tr.ToolName
 				}
-				out = append(out, wm)
+				cv.out = append(cv.out, wm)
 				if m.SupportsImages() {
 					for _, b := range tr.Content {
 						if b.Type == provider.ContentImage {
@@ -142,21 +168,20 @@ func convertMessages(req *provider.Request, c *compat) []wireMessage {
 			i = j - 1
 			if len(images) > 0 {
 				if c.requiresAssistantAfterToolResult {
-					out = append(out, wireMessage{role: "assistant", content: wireContent{isString: true, str: processedToolResults}})
+					cv.out = append(cv.out, wireMessage{role: "assistant", content: wireContent{isString: true, str: processedToolResults}})
 				}
 				parts := append([]wirePart{{text: attachedImages}}, images...)
-				out = append(out, wireMessage{role: "user", content: wireContent{parts: parts}})
-				lastRole = provider.RoleUser
+				cv.out = append(cv.out, wireMessage{role: "user", content: wireContent{parts: parts}})
+				cv.lastRole = provider.RoleUser
 			} else {
-				lastRole = provider.RoleToolResult
+				cv.lastRole = provider.RoleToolResult
 			}
 			continue
 		default:
 			// Other roles are converted by the caller; anything left is not sent.
 		}
-		lastRole = msg.Role()
+		cv.lastRole = msg.Role()
 	}
-	return out
 }
 
 // joinedText is provider.TextOf(content, "\n") without copying the usual single text block.

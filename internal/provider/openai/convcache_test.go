@@ -1,0 +1,133 @@
+package openai
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"testing"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// bodyOf reads a whole request body (the reader checks the announced size).
+func bodyOf(t *testing.T, rb *requestBody) []byte {
+	t.Helper()
+	data, err := io.ReadAll(rb.reader())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(data)) != rb.size {
+		t.Fatalf("body is %d bytes, %d announced", len(data), rb.size)
+	}
+	return data
+}
+
+// awkwardTranscript has what makes conversion depend on more than one message: tool calls from
+// another provider (their ids normalised, the results following), images in results and prompts,
+// an errored reply whose results are dropped, a reply whose call never got a result, and a
+// closing reply with unanswered calls, an empty prompt.
+func awkwardTranscript() []provider.Message {
+	img := provider.ImageContent("aGVsbG8=", "image/png")
+	ts := int64(1746093600000)
+	call := func(id string, from string) *provider.AssistantMessage {
+		return &provider.AssistantMessage{Content: []provider.Content{
+			provider.TextContent("calling " + id), provider.ToolCallContent(id, "read", []byte(`{"path": "a.go"}`))},
+			API: provider.APIOpenAIResponses, Provider: from, Model: "m", StopReason: provider.StopReasonToolUse, Timestamp: ts}
+	}
+	result := func(id string, content ...provider.Content) *provider.ToolResultMessage {
+		return &provider.ToolResultMessage{ToolCallID: id, ToolName: "read", Content: content, Timestamp: ts}
+	}
+	answer := func(text string) *provider.AssistantMessage {
+		return &provider.AssistantMessage{Content: []provider.Content{provider.TextContent(text)},
+			API: provider.APIOpenAICompletions, Provider: "test", Model: "test-model", StopReason: provider.StopReasonStop, Timestamp: ts}
+	}
+	return []provider.Message{
+		provider.NewUserMessage("first"),
+		call("call_1|item_1", "openai"), result("call_1|item_1", provider.TextContent("one"), img),
+		answer("done one"),
+		provider.NewUserMessage("look", img),
+		&provider.AssistantMessage{Content: []provider.Content{provider.ToolCallContent("x1", "read", []byte(`{}`))},
+			StopReason: provider.StopReasonError, ErrorMessage: "boom", Timestamp: ts},
+		result("x1", provider.TextContent("orphan")),
+		provider.NewUserMessage("again"),
+		call("call_2", "test"), // never answered
+		provider.NewUserMessage("and again"),
+		call("call_3", "test"), result("call_3", img),
+		call("call_4", "test"), result("call_4", provider.TextContent("four")),
+		&provider.UserMessage{}, // sends nothing: the prompt after it still follows a tool result
+		provider.NewUserMessage("go on"),
+		answer("done"),
+		provider.NewUserMessage("last"),
+		call("call_5", "test"),
+	}
+}
+
+// TestConvCacheMatchesFreshConversion: whatever the previous request held, a request built with the
+// conversion cache is byte for byte the one built from scratch, for growing, shrinking, compacted and
+// edited transcripts, on servers whose conversion depends on neighbouring messages.
+func TestConvCacheMatchesFreshConversion(t *testing.T) {
+	yes := true
+	plain := testModel("http://127.0.0.1:1/v1")
+	quirky := testModel("http://127.0.0.1:1/v1")
+	quirky.Compat = &provider.Compat{RequiresAssistantAfterToolResult: &yes, RequiresToolResultName: &yes}
+	routed := testModel("http://127.0.0.1:1/v1")
+	routed.Provider, routed.ID = "openrouter", "anthropic/claude"
+	textOnly := testModel("http://127.0.0.1:1/v1")
+	textOnly.Input = []string{"text"}
+
+	base := append(awkwardTranscript(), largeTranscript(3, 2)...)
+	base = append(base, awkwardTranscript()...)
+	// The requests of a session, in order: every prefix, then a compaction (a summary in place of the
+	// first half), then an edit in the middle, then the whole again.
+	var seq [][]provider.Message
+	for n := 1; n <= len(base); n++ {
+		seq = append(seq, base[:n])
+	}
+	half := len(base) / 2
+	seq = append(seq, append([]provider.Message{provider.NewUserMessage("summary")}, base[half:]...))
+	edited := slices.Clone(base)
+	edited[half+1] = provider.NewUserMessage("edited")
+	seq = append(seq, edited, base[:half], base)
+
+	for _, m := range []*provider.Model{plain, quirky, routed, textOnly} {
+		t.Run(m.Provider+"/"+m.ID+fmt.Sprint(m.Input, m.Compat != nil), func(t *testing.T) {
+			c := resolveCompat(m)
+			var cache convCache
+			for i, msgs := range seq {
+				req := &provider.Request{Model: m, SystemPrompt: "sys", Messages: msgs, Tools: []provider.ToolDefinition{readTool}}
+				want := bodyOf(t, mustBody(t, req, &c, nil))
+				got := bodyOf(t, mustBody(t, req, &c, &cache))
+				if !bytes.Equal(got, want) {
+					t.Fatalf("request %d (%d messages):\n got %s\nwant %s", i, len(msgs), got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestConvCacheModelSwitch: a request for another model does not reuse the previous model's
+// conversion (another model's replies lose their thinking and their ids change).
+func TestConvCacheModelSwitch(t *testing.T) {
+	a := testModel("http://127.0.0.1:1/v1")
+	b := testModel("http://127.0.0.1:1/v1")
+	b.Provider = "openai"
+	msgs := awkwardTranscript()
+	var cache convCache
+	for _, m := range []*provider.Model{a, b, a} {
+		c := resolveCompat(m)
+		req := &provider.Request{Model: m, Messages: msgs}
+		if got, want := bodyOf(t, mustBody(t, req, &c, &cache)), bodyOf(t, mustBody(t, req, &c, nil)); !bytes.Equal(got, want) {
+			t.Fatalf("%s:\n got %s\nwant %s", m.Provider, got, want)
+		}
+	}
+}
+
+func mustBody(t *testing.T, req *provider.Request, c *compat, cache *convCache) *requestBody {
+	t.Helper()
+	rb, err := newCachedRequestBody(req, c, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rb
+}
