@@ -305,7 +305,7 @@ func TestStreamStallEndsWithARetryableTimeout(t *testing.T) {
 	srv := startServer(t)
 	srv.Enqueue(anthropictest.Reply{Stall: true, Raw: anthropictest.SSE(
 		anthropictest.Answer{ID: "msg_1", Model: "claude-sonnet-4-5", Blocks: []anthropictest.Block{anthropictest.Text("par")}}.Events()[:3]...)})
-	msg, _ := stream(t, srv, &provider.Request{Options: provider.StreamOptions{IdleTimeout: 200 * time.Millisecond}})
+	msg, _ := stream(t, srv, &provider.Request{Options: provider.StreamOptions{IdleTimeout: time.Second}}) // long enough for the head to arrive on a loaded machine
 	if msg.StopReason != provider.StopReasonError || !strings.Contains(msg.ErrorMessage, "Request timed out: no data from") ||
 		!provider.IsRetryable(msg) || provider.TextOf(msg.Content, "") != "par" {
 		t.Errorf("%s %q %+v", msg.StopReason, msg.ErrorMessage, msg.Content)
