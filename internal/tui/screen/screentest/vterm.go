@@ -346,10 +346,11 @@ func (t *VTerm) AllLines() []string {
 }
 
 // WaitFor waits until cond holds for what get returns, checking again after every write; it fails
-// the test after a deadline, showing the last content.
+// the test after a deadline, showing the last content. The deadline is long (30 s) because only a
+// failing test reaches it, and a 2-core machine running many test binaries can be that slow.
 func (t *VTerm) WaitFor(tb testing.TB, what string, get func() string, cond func(string) bool) string {
 	tb.Helper()
-	deadline := time.NewTimer(10 * time.Second)
+	deadline := time.NewTimer(30 * time.Second)
 	defer deadline.Stop()
 	for {
 		s := get()
