@@ -223,17 +223,32 @@ function bind() {
 		hasPendingMessages: () => !!state.hasPendingMessages,
 		shutdown: () => tell("shutdown", {}),
 		getContextUsage: () => state.contextUsage,
-		compact: (options) => tell("compact", { customInstructions: options?.customInstructions }),
+		compact: (options) => {
+			request("compact", { customInstructions: options?.customInstructions }).then(
+				(result) => options?.onComplete?.(result),
+				(err) => options?.onError?.(err instanceof Error ? err : new Error(String(err))),
+			);
+		},
 		getSystemPrompt: () => state.systemPrompt ?? "",
 		getSystemPromptOptions: () => ({ forceSystemPrompt: state.systemPrompt ?? "" }),
 	};
 	runner.bindCore(actions, contextActions);
+	// A session replaced from a command: pi-go keeps this runner, so withSession gets a fresh
+	// command context of it once pi-go has switched.
+	const replaced = async (result, options) => {
+		const r = { cancelled: !!result?.cancelled, ...result };
+		if (!r.cancelled) await options?.withSession?.(runner.createCommandContext());
+		return r;
+	};
 	runner.bindCommandContext?.({
 		waitForIdle: () => request("waitForIdle", {}),
-		newSession: async (options) => request("newSession", { parentSession: options?.parentSession }),
-		fork: async (entryId, options) => request("fork", { entryId, position: options?.position }),
-		navigateTree: async (targetId, options) => request("navigateTree", { targetId, ...options }),
-		switchSession: async (sessionPath) => request("switchSession", { sessionPath }),
+		newSession: async (options) => replaced(await request("newSession", { parentSession: options?.parentSession }), options),
+		fork: async (entryId, options) => replaced(await request("fork", { entryId, position: options?.position }), options),
+		navigateTree: async (targetId, options) => {
+			const { summarize, customInstructions, replaceInstructions, label } = options ?? {};
+			return { cancelled: false, ...(await request("navigateTree", { targetId, summarize, customInstructions, replaceInstructions, label })) };
+		},
+		switchSession: async (sessionPath, options) => replaced(await request("switchSession", { sessionPath }), options),
 		reload: async () => request("reload", {}),
 	});
 	if (init.hasUI) {
@@ -317,7 +332,7 @@ function register(loadErrors) {
 
 const changed = (a, b) => JSON.stringify(a) !== JSON.stringify(b);
 
-async function answerEvent(event) {
+async function answerEvent(event, signal, id) {
 	switch (event.type) {
 		case "tool_call": {
 			const before = structuredClone(event.input);
@@ -342,8 +357,23 @@ async function answerEvent(event) {
 			const r = await runner.emitBeforeAgentStart(event.prompt, event.images, event.systemPrompt, { customPrompt: event.systemPrompt });
 			return { messages: r?.messages ?? [], systemPrompt: r?.systemPrompt !== event.systemPrompt ? r?.systemPrompt : undefined };
 		}
-		case "user_bash":
-			return (await runner.emitUserBash(event)) ?? null;
+		case "user_bash": {
+			// A handler's failure is reported by the runner and fails the call: the command must not run.
+			const r = await runner.emitUserBash(event);
+			if (!r) return null;
+			if (r.result) return { result: r.result };
+			// Operations are functions: the command runs here, through them, streaming its output.
+			const executor = await import(pathToFileURL(path.join(init.options.piPackage, "dist", "core", "bash-executor.js")).href);
+			const result = await executor.executeBashWithOperations(event.command, event.cwd, r.operations, {
+				onChunk: (output) => write({ type: "tool_update", id, partial: { output } }),
+				signal,
+			});
+			return { result };
+		}
+		case "session_before_compact":
+		case "session_before_tree":
+			// Handlers pass the signal to their own summary requests; pi-go's cancel aborts it.
+			return (await runner.emit({ ...event, signal })) ?? null;
 		default:
 			return (await runner.emit(event)) ?? null;
 	}
@@ -405,7 +435,7 @@ async function onLine(line) {
 				notifyChain = notifyChain.then(() => runner.emit(msg.event)).catch((err) => write({ type: "error", event: msg.event?.type, error: errorText(err) }));
 				return;
 			}
-			serve(msg, () => answerEvent(msg.event));
+			serve(msg, (signal) => answerEvent(msg.event, signal, msg.id));
 			return;
 		case "execute_tool":
 			serve(msg, (signal) => executeTool(msg, signal));

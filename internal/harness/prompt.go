@@ -119,6 +119,7 @@ func (s *Session) PromptWithHooks(ctx context.Context, text string, images []pro
 	if patch := s.promptPatch(); patch != nil {
 		prompt = append([]provider.Message{patch}, prompt...)
 	}
+	prompt = append(prompt, s.takeNextTurn()...) // an extension's nextTurn messages go with it
 	prompt = append(prompt, s.beforeAgentStart(opCtx, text, images)...)
 	if err := s.agent.Prompt(opCtx, prompt...); err != nil {
 		return err

@@ -1,0 +1,50 @@
+package extensions
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// UserBashResult is a `!` command's outcome an extension supplied (pi's BashResult).
+type UserBashResult struct {
+	Output         string `json:"output"`
+	ExitCode       *int   `json:"exitCode"`
+	Cancelled      bool   `json:"cancelled"`
+	Truncated      bool   `json:"truncated"`
+	FullOutputPath string `json:"fullOutputPath,omitempty"`
+}
+
+// UserBash runs the user_bash handlers for a `!` command, in load order; the first that answers with
+// a result wins. onOutput receives the output an extension streams while it runs the command (the
+// sidecar does for a handler's `operations`). A failing handler is an error: the command must not run.
+// There is no deadline but ctx's: the command may run as long as the user lets it.
+func (h *Host) UserBash(ctx context.Context, command string, excludeFromContext bool, cwd string, onOutput func(string)) (*UserBashResult, error) {
+	body, err := json.Marshal(map[string]any{"type": "user_bash", "command": command, "excludeFromContext": excludeFromContext, "cwd": cwd})
+	if err != nil {
+		return nil, err
+	}
+	update := func(partial json.RawMessage) {
+		var p struct {
+			Output string `json:"output"`
+		}
+		if onOutput != nil && json.Unmarshal(partial, &p) == nil && p.Output != "" {
+			onOutput(p.Output)
+		}
+	}
+	for _, p := range h.subscribed(ctx, "user_bash") {
+		res, err := p.call(ctx, hostMessage{Type: msgEvent, Event: body}, 0, update)
+		if err != nil {
+			if ctx.Err() == nil {
+				h.cfg.OnError(ExtensionError{ExtensionPath: p.path, Event: "user_bash", Error: err.Error()})
+			}
+			return nil, err
+		}
+		var a struct {
+			Result *UserBashResult `json:"result"`
+		}
+		if json.Unmarshal(res, &a) == nil && a.Result != nil {
+			return a.Result, nil
+		}
+	}
+	return nil, nil
+}
