@@ -227,3 +227,132 @@ func TestPiExampleToolsRestore(t *testing.T) {
 		t.Errorf("declared tools %q, want read,ls", got)
 	}
 }
+
+// sessionOpsExtension uses the session operations pi's API offers beyond the examples above:
+// commands that replace the session (newSession, switchSession with withSession), navigateTree with
+// a session_before_tree summary, setModel, sendMessage's nextTurn, and a user_bash handler whose
+// operations the sidecar runs.
+const sessionOpsExtension = `import { createLocalBashOperations } from "@earendil-works/pi-coding-agent";
+
+export default function (pi) {
+	pi.registerCommand("fresh", {
+		description: "A new session",
+		handler: async (_args, ctx) => {
+			const before = ctx.sessionManager.getSessionFile();
+			const r = await ctx.newSession({
+				parentSession: before,
+				withSession: async (c) => c.ui.notify("fresh from " + before, "info"),
+			});
+			if (r.cancelled) ctx.ui.notify("fresh cancelled", "info");
+		},
+	});
+	pi.registerCommand("back", {
+		handler: async (args, ctx) => {
+			await ctx.switchSession(args.trim(), {
+				withSession: async (c) => c.ui.notify("back in " + c.sessionManager.getSessionFile(), "info"),
+			});
+		},
+	});
+	pi.registerCommand("goto", {
+		handler: async (args, ctx) => {
+			const r = await ctx.navigateTree(args.trim(), { summarize: true });
+			ctx.ui.notify("navigated cancelled=" + r.cancelled + " editor=" + (r.editorText ?? ""), "info");
+		},
+	});
+	pi.registerCommand("use-model", {
+		handler: async (args, ctx) => {
+			const [provider, id] = args.trim().split("/");
+			const model = ctx.modelRegistry.find(provider, id);
+			const ok = model ? await pi.setModel(model) : false;
+			ctx.ui.notify("setModel " + args.trim() + ": " + ok + " active=" + pi.getActiveTools().join(","), "info");
+		},
+	});
+	pi.registerCommand("remind", {
+		handler: async (args) => {
+			pi.sendMessage({ customType: "reminder", content: args.trim(), display: true }, { deliverAs: "nextTurn" });
+		},
+	});
+	pi.on("session_before_tree", async (event) => ({
+		summary: { summary: "ext summary of " + event.preparation.entriesToSummarize.length + " entries" },
+	}));
+	pi.on("session_tree", async (event, ctx) => {
+		ctx.ui.notify("tree fromExtension=" + event.fromExtension + " " + event.summaryEntry?.summary, "info");
+	});
+	pi.on("user_bash", async (event) => {
+		if (!event.command.startsWith("wrapped ")) return;
+		const local = createLocalBashOperations();
+		return {
+			operations: {
+				exec: (command, cwd, options) => local.exec("echo wrapped-by-ext; " + command.slice(8), cwd, options),
+			},
+		};
+	});
+}
+`
+
+func TestExtensionSessionOperations(t *testing.T) {
+	p := mockProject(t)
+	p.write("ops.ts", sessionOpsExtension)
+	s := startPiExamples(t, p, []string{filepath.Join(p.dir, "ops.ts")})
+
+	p.server.Enqueue(openaitest.TextReply("mock-model", "one"), openaitest.TextReply("mock-model", "two"))
+	s.send(map[string]any{"type": "prompt", "id": "p1", "message": "first"})
+	s.expect("the first run", isType("agent_settled"))
+
+	// sendMessage's nextTurn goes with the next prompt, after it.
+	s.send(map[string]any{"type": "prompt", "id": "r", "message": "/remind remember the milk"})
+	s.expect("/remind's response", isResponse("r"))
+	s.send(map[string]any{"type": "prompt", "id": "p2", "message": "second"})
+	s.expect("the second run", isType("agent_settled"))
+	second := requestMessages(t, p.server, 2)
+	if n := len(second); n < 2 || contentText(second[n-2]["content"]) != "second" || !strings.Contains(contentText(second[n-1]["content"]), "remember the milk") {
+		t.Errorf("nextTurn message: %v", second)
+	}
+
+	// setModel through the extension's registry.
+	s.send(map[string]any{"type": "prompt", "id": "um", "message": "/use-model mock/mock-reasoner"})
+	s.expect("setModel's notify", notifyWith("setModel mock/mock-reasoner: true active=read,bash,edit,write"))
+	s.send(map[string]any{"type": "get_state", "id": "st1"})
+	if st := fmt.Sprint(s.expect("get_state", isResponse("st1"))["data"]); !strings.Contains(st, "id:mock-reasoner") {
+		t.Errorf("model after setModel: %s", st)
+	}
+
+	// user_bash's operations run in the sidecar, their output streamed.
+	s.send(map[string]any{"type": "bash", "id": "b", "command": "wrapped echo hi"})
+	got := s.expectAll("the wrapped command", isResponse("b"), func(m map[string]any) bool {
+		return m["type"] == "bash_execution_update" && strings.Contains(fmt.Sprint(m["delta"]), "wrapped-by-ext")
+	})
+	if data, _ := got[0]["data"].(map[string]any); data["output"] != "wrapped-by-ext\nhi\n" || fmt.Sprint(data["exitCode"]) != "0" {
+		t.Fatalf("bash: %v", got[0])
+	}
+
+	// navigateTree with the extension's branch summary: no summary request reaches the model.
+	s.send(map[string]any{"type": "get_fork_messages", "id": "fm"})
+	fm := s.expect("get_fork_messages", isResponse("fm"))
+	msgs, _ := fm["data"].(map[string]any)["messages"].([]any)
+	if len(msgs) < 2 {
+		t.Fatalf("fork messages: %v", fm)
+	}
+	target := msgs[1].(map[string]any)["entryId"].(string)
+	requests := len(p.server.Requests())
+	s.send(map[string]any{"type": "prompt", "id": "g", "message": "/goto " + target})
+	s.expectAll("the navigation",
+		notifyWith("tree fromExtension=true ext summary of "),
+		notifyWith("navigated cancelled=false editor=second"))
+	if n := len(p.server.Requests()); n != requests {
+		t.Errorf("%d summary requests reached the model", n-requests)
+	}
+
+	// newSession and switchSession from commands, with withSession run in the new session.
+	old := sessionFileOf(s, "st2")
+	s.send(map[string]any{"type": "prompt", "id": "f", "message": "/fresh"})
+	s.expect("withSession's notify", notifyWith("fresh from "+old))
+	if now := sessionFileOf(s, "st3"); now == old {
+		t.Fatalf("still in %s", now)
+	}
+	s.send(map[string]any{"type": "prompt", "id": "b2", "message": "/back " + old})
+	s.expect("switchSession's notify", notifyWith("back in "+old))
+	if now := sessionFileOf(s, "st4"); now != old {
+		t.Fatalf("in %s, want %s", now, old)
+	}
+}
