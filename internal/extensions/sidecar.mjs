@@ -7,7 +7,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { pathToFileURL } from "node:url";
 
-const PROTOCOL = 1;
+const PROTOCOL = 2;
 // stdout is the protocol's: what extensions write there themselves (console.log, terminal escape
 // sequences) goes to stderr instead, where it cannot break a line of the protocol.
 const protocolWrite = process.stdout.write.bind(process.stdout);
