@@ -328,7 +328,7 @@ func customMessage(raw json.RawMessage) (provider.Message, error) {
 
 // forwarded are the session events extensions may subscribe to (pi's names).
 var forwarded = map[string]bool{
-	"agent_start": true, "agent_end": true, "turn_start": true, "turn_end": true,
+	"agent_start": true, "agent_end": true, "turn_start": true, // turn_end is a boundary (extensions_session.go)
 	"message_start": true, "message_update": true, "message_end": true,
 	"tool_execution_start": true, "tool_execution_update": true, "tool_execution_end": true,
 	harness.EventAgentSettled: true,

@@ -10,6 +10,7 @@ import (
 	"github.com/pi-go/pi-go/internal/extensions"
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/harness/compaction"
+	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/session"
 )
@@ -390,4 +391,68 @@ func (e *extensionHost) handleSession(ctx context.Context, method string, params
 		return json.Marshal(out)
 	}
 	return nil, fmt.Errorf("%s is not supported by pi-go's extension host yet", method)
+}
+
+// --- harness.BoundaryHook ---
+
+func (e *extensionHost) TurnEnd(ctx context.Context, turnIndex int, t loop.TurnContext, outcome string) harness.Boundary {
+	if !e.host.Started() || !e.host.HasHandlers(ctx, "turn_end") {
+		return harness.Boundary{}
+	}
+	fields := map[string]any{"turnIndex": turnIndex, "outcome": outcome, "timestamp": provider.Now()}
+	if t.Message != nil {
+		if m, err := provider.MarshalJS(t.Message); err == nil {
+			fields["message"] = json.RawMessage(m)
+		}
+	}
+	results := make([]provider.Message, 0, len(t.ToolResults))
+	for _, r := range t.ToolResults {
+		results = append(results, r)
+	}
+	fields["toolResults"] = jsMessages(results)
+	return e.boundary(ctx, "turn_end", fields)
+}
+
+func (e *extensionHost) BeforeSettle(ctx context.Context, outcome string) harness.Boundary {
+	if !e.host.Started() || !e.host.HasHandlers(ctx, "agent_before_settle") {
+		return harness.Boundary{}
+	}
+	return e.boundary(ctx, "agent_before_settle", map[string]any{"outcome": outcome})
+}
+
+// boundary runs the handlers and turns their drafts into entries. pi-go takes custom entries and
+// custom messages; a proposal with another kind of draft (context_edit, compaction) is refused whole,
+// as pi refuses a proposal that does not validate.
+func (e *extensionHost) boundary(ctx context.Context, event string, fields map[string]any) harness.Boundary {
+	r := e.host.Boundary(ctx, event, fields)
+	out := harness.Boundary{Continue: r.Continue}
+	for _, raw := range r.Entries {
+		var d map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &d); err != nil {
+			e.ui.reportError(extensions.ExtensionError{ExtensionPath: "<boundary>", Event: event, Error: "Invalid boundary entries: " + err.Error()})
+			return harness.Boundary{}
+		}
+		var kind, customType string
+		_ = json.Unmarshal(d["type"], &kind)
+		_ = json.Unmarshal(d["customType"], &customType)
+		switch kind {
+		case "custom":
+			out.Entries = append(out.Entries, harness.BoundaryEntry{CustomType: customType, Data: d["data"]})
+		case "custom_message":
+			delete(d, "type")
+			body, _ := json.Marshal(d)
+			m, err := customMessage(body)
+			cm, ok := m.(*provider.CustomMessage)
+			if err != nil || !ok {
+				e.ui.reportError(extensions.ExtensionError{ExtensionPath: "<boundary>", Event: event, Error: fmt.Sprintf("Invalid boundary entries: %v", err)})
+				return harness.Boundary{}
+			}
+			out.Entries = append(out.Entries, harness.BoundaryEntry{Message: cm})
+		default:
+			e.ui.reportError(extensions.ExtensionError{ExtensionPath: "<boundary>", Event: event,
+				Error: fmt.Sprintf("Invalid boundary entries: pi-go does not apply %q drafts", kind)})
+			return harness.Boundary{}
+		}
+	}
+	return out
 }

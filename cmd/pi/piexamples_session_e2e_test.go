@@ -356,3 +356,50 @@ func TestExtensionSessionOperations(t *testing.T) {
 		t.Fatalf("in %s, want %s", now, old)
 	}
 }
+
+// boundaryExtension uses pi 1.6's actionable boundaries as its docs show them: turn_end records an
+// entry for every turn, agent_before_settle adds a reminder once and asks for one more request.
+const boundaryExtension = `export default function (pi) {
+	let reminded = false;
+	pi.on("turn_end", async (event) => ({
+		entries: [...event.entries, { type: "custom", customType: "turn-log", data: { turn: event.turnIndex, outcome: event.outcome } }],
+	}));
+	pi.on("agent_before_settle", async (event) => {
+		if (reminded) return;
+		reminded = true;
+		return {
+			entries: [...event.entries, { type: "custom_message", customType: "review-reminder", content: "Review the final diff before replying.", display: false }],
+			continue: true,
+		};
+	});
+}
+`
+
+func TestExtensionBoundaries(t *testing.T) {
+	p := mockProject(t)
+	p.write("boundary.ts", boundaryExtension)
+	s := startPiExamples(t, p, []string{filepath.Join(p.dir, "boundary.ts")})
+	p.server.Enqueue(openaitest.TextReply("mock-model", "Done."), openaitest.TextReply("mock-model", "Reviewed."))
+	s.send(map[string]any{"type": "prompt", "id": "p", "message": "change it"})
+	s.expect("the settled run", isType("agent_settled"))
+	if n := len(p.server.Requests()); n != 2 {
+		t.Fatalf("%d requests, want the answer and the one agent_before_settle asked for", n)
+	}
+	second := requestMessages(t, p.server, 2)
+	if text := contentText(second[len(second)-1]["content"]); text != "Review the final diff before replying." {
+		t.Errorf("the continuation ended with %q", text)
+	}
+	content, err := os.ReadFile(sessionFileOf(s, "st"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"customType":"turn-log","data":{"turn":0,"outcome":"completed"}`, `"customType":"review-reminder"`} {
+		if !strings.Contains(string(content), want) {
+			t.Errorf("no %s in the session:\n%s", want, content)
+		}
+	}
+	// Both turns of the run (the answer and the continuation) were logged.
+	if n := strings.Count(string(content), `"customType":"turn-log"`); n != 2 {
+		t.Errorf("%d turn-log entries, want 2", n)
+	}
+}

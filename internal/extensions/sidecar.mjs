@@ -370,6 +370,27 @@ async function answerEvent(event, signal, id) {
 			});
 			return { result };
 		}
+		case "turn_end":
+		case "agent_before_settle": {
+			// pi 1.6's actionable boundaries: handlers see the drafts proposed so far and may replace
+			// them. pi-go gives them no preview of the projected context (event.context is empty).
+			const { entries = [], continue: proposed = false, ...base } = event;
+			if (typeof runner.emitBoundary !== "function") {
+				await runner.emit(base);
+				return null;
+			}
+			const context = { contextEntries: [], contextMessages: [], llmMessages: [], pendingMessages: [], canContinue: true };
+			let first = true;
+			const r = await runner.emitBoundary(base, async (drafts) => {
+				// The chain across pi-go's processes starts from what earlier processes proposed.
+				if (first) {
+					first = false;
+					drafts.push(...entries);
+				}
+				return context;
+			});
+			return { entries: r.entries, continue: r.continue || proposed };
+		}
 		case "session_before_compact":
 		case "session_before_tree":
 			// Handlers pass the signal to their own summary requests; pi-go's cancel aborts it.

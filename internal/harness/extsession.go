@@ -80,6 +80,10 @@ type extState struct {
 	// afterRun are custom messages sent without triggering a turn while a run streamed: appended
 	// once it has ended, never between a tool call and its result.
 	afterRun []*provider.CustomMessage
+	// boundary are custom messages turn_end handlers added, for the next turn.
+	boundary []*provider.CustomMessage
+	// lastOutcome is how the run's last turn ended (agent_before_settle's outcome); under Session.mu.
+	lastOutcome string
 }
 
 // userBash asks the extensions about a `!` command.
@@ -236,6 +240,7 @@ func (s *Session) flushAfterRun() {
 	for _, m := range pending {
 		s.appendCustom(m)
 	}
+	s.flushBoundaryMessages()
 }
 
 // AllTools are the tools that can be made active: the configured ones, the extensions' and those

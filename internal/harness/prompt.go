@@ -267,7 +267,10 @@ func (s *Session) afterRun(ctx context.Context) error {
 			}
 		}
 		aborted := ctx.Err() != nil || (last != nil && last.StopReason == provider.StopReasonAborted)
-		if aborted || !s.agent.HasQueuedMessages() {
+		if aborted {
+			return nil
+		}
+		if !s.agent.HasQueuedMessages() && !s.beforeSettle(ctx) {
 			return nil
 		}
 		if err := s.agent.Continue(ctx); err != nil {
