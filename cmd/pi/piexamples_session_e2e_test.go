@@ -403,3 +403,29 @@ func TestExtensionBoundaries(t *testing.T) {
 		t.Errorf("%d turn-log entries, want 2", n)
 	}
 }
+
+// preset: --preset applies a project preset at session_start through setModel, setThinkingLevel and
+// setActiveTools, and its instructions join the system prompt through before_agent_start.
+func TestPiExamplePreset(t *testing.T) {
+	p := mockProject(t)
+	p.write(".pi/presets.json", `{"review":{"provider":"mock","model":"mock-reasoner","thinkingLevel":"high",`+
+		`"tools":["read","grep"],"instructions":"You are reviewing code: never edit."}}`)
+	s := startPiExamples(t, p, []string{"preset.ts"}, "--preset=review")
+	p.server.Enqueue(openaitest.TextReply("mock-reasoner", "Looks fine."))
+	s.send(map[string]any{"type": "prompt", "id": "p", "message": "review it"})
+	s.expectAll("the preset's notify and the run", notifyWith(`Preset "review" activated`), isType("agent_settled"))
+	body, err := p.server.Requests()[0].JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body["model"] != "mock-reasoner" || body["reasoning_effort"] != "high" {
+		t.Errorf("request model %v, reasoning_effort %v", body["model"], body["reasoning_effort"])
+	}
+	if tools := strings.Join(requestTools(t, p, 1), ","); tools != "read,grep" {
+		t.Errorf("tools: %s", tools)
+	}
+	first := requestMessages(t, p.server, 1)
+	if text := contentText(first[0]["content"]); !strings.Contains(text, "You are reviewing code: never edit.") {
+		t.Errorf("system prompt lacks the preset's instructions: ...%s", text[max(0, len(text)-200):])
+	}
+}
