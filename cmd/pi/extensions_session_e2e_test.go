@@ -51,6 +51,11 @@ func TestProtocolExtensionSessionOperations(t *testing.T) {
 
 	s.send(map[string]any{"type": "prompt", "id": "p", "message": "and now?"})
 	s.expect("the second run", isType("agent_settled"))
+	s.send(map[string]any{"type": "compact", "id": "cancel", "customInstructions": "py-cancel"})
+	if resp := s.expect("the cancelled compaction", isResponse("cancel")); resp["success"] != false ||
+		!strings.Contains(fmt.Sprint(resp["error"]), "Compaction cancelled") {
+		t.Fatalf("compact: %v", resp)
+	}
 	s.send(map[string]any{"type": "compact", "id": "c"})
 	resp := s.expectAll("compact's response and session_compact's notify", isResponse("c"),
 		notifyWith("py compacted fromExtension=true"))[0]

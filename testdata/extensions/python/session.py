@@ -3,7 +3,8 @@
 speaking version 2 of docs/extension-protocol.md.
 
 - user_bash: `!remote <cmd>` is answered by the extension itself, its output streamed first;
-- session_before_compact: supplies its own summary; session_compact and model_select: notifies;
+- session_before_compact: cancels a compaction asked for with the instructions "py-cancel", supplies its
+  own summary for the others; session_compact and model_select: notifies;
 - /py-tools <names>: setActiveTools; /py-note <text>: sendMessage with triggerTurn (starts a run).
 """
 import json
@@ -35,6 +36,8 @@ def answer_event(msg):
         send({"type": "tool_update", "id": msg["id"], "partial": {"output": output}})
         return {"result": {"output": output, "exitCode": 0, "cancelled": False, "truncated": False}}
     if kind == "session_before_compact":
+        if ev.get("customInstructions") == "py-cancel":
+            return {"cancel": True}
         prep = ev["preparation"]
         return {"compaction": {
             "summary": "python summary of %d messages" % len(prep["messagesToSummarize"]),
