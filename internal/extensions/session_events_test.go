@@ -113,7 +113,9 @@ func TestRequestsWithoutIDKeepTheirOrder(t *testing.T) {
 	}
 }
 
-func ignoreRequests(context.Context, string, json.RawMessage) (json.RawMessage, error) { return nil, nil }
+func ignoreRequests(context.Context, string, json.RawMessage) (json.RawMessage, error) {
+	return nil, nil
+}
 
 // user_bash: the extension's output streams to the caller before its result.
 func TestUserBashStreamsTheExtensionsOutput(t *testing.T) {
