@@ -364,6 +364,9 @@ func (e *extensionHost) pushState() {
 	if m := s.Model(); m != nil {
 		st.Model, _ = provider.MarshalJS(m)
 	}
+	if u, ok := s.ContextUsage(); ok {
+		st.ContextUsage, _ = json.Marshal(u) // ctx.getContextUsage()
+	}
 	for _, t := range s.Agent().Tools() {
 		st.ActiveTools = append(st.ActiveTools, t.Definition().Name)
 	}

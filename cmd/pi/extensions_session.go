@@ -399,6 +399,7 @@ func (e *extensionHost) TurnEnd(ctx context.Context, turnIndex int, t loop.TurnC
 	if !e.host.Started() || !e.host.HasHandlers(ctx, "turn_end") {
 		return harness.Boundary{}
 	}
+	e.pushState() // the turn's context usage, for ctx.getContextUsage() in the handlers
 	fields := map[string]any{"turnIndex": turnIndex, "outcome": outcome, "timestamp": provider.Now()}
 	if t.Message != nil {
 		if m, err := provider.MarshalJS(t.Message); err == nil {

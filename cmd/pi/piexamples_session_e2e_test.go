@@ -361,8 +361,9 @@ func TestExtensionSessionOperations(t *testing.T) {
 // entry for every turn, agent_before_settle adds a reminder once and asks for one more request.
 const boundaryExtension = `export default function (pi) {
 	let reminded = false;
-	pi.on("turn_end", async (event) => ({
-		entries: [...event.entries, { type: "custom", customType: "turn-log", data: { turn: event.turnIndex, outcome: event.outcome } }],
+	pi.on("turn_end", async (event, ctx) => ({
+		entries: [...event.entries, { type: "custom", customType: "turn-log",
+			data: { turn: event.turnIndex, outcome: event.outcome, window: ctx.getContextUsage()?.contextWindow } }],
 	}));
 	pi.on("agent_before_settle", async (event) => {
 		if (reminded) return;
@@ -393,7 +394,7 @@ func TestExtensionBoundaries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`"customType":"turn-log","data":{"turn":0,"outcome":"completed"}`, `"customType":"review-reminder"`} {
+	for _, want := range []string{`"customType":"turn-log","data":{"turn":0,"outcome":"completed","window":`, `"customType":"review-reminder"`} {
 		if !strings.Contains(string(content), want) {
 			t.Errorf("no %s in the session:\n%s", want, content)
 		}
