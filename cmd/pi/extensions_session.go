@@ -457,3 +457,26 @@ func (e *extensionHost) boundary(ctx context.Context, event string, fields map[s
 	}
 	return out
 }
+
+// --- harness.CustomStartHook ---
+
+func (e *extensionHost) BeforeCustomStart(ctx context.Context, m *provider.CustomMessage, systemPrompt string) ([]provider.Message, string) {
+	if !e.host.HasHandlers(ctx, "before_agent_start") {
+		return nil, ""
+	}
+	data, err := provider.MarshalJS(m)
+	if err != nil {
+		e.ui.reportError(extensions.ExtensionError{Event: "before_agent_start", Error: err.Error()})
+		return nil, ""
+	}
+	r := e.host.BeforeAgentStartMessage(ctx, data, systemPrompt)
+	var msgs []provider.Message
+	for _, raw := range r.Messages {
+		if cm, err := customMessage(raw); err == nil {
+			msgs = append(msgs, cm)
+		} else {
+			e.ui.reportError(extensions.ExtensionError{Event: "before_agent_start", Error: err.Error()})
+		}
+	}
+	return msgs, r.SystemPrompt
+}

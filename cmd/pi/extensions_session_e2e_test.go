@@ -45,8 +45,8 @@ func TestProtocolExtensionSessionOperations(t *testing.T) {
 		t.Errorf("tools after setActiveTools: %s", tools)
 	}
 	first := requestMessages(t, p.server, 1)
-	if text := contentText(first[len(first)-1]["content"]); text != "look at the logs" {
-		t.Errorf("the run began with %q", text)
+	if n := len(first); n < 2 || contentText(first[n-2]["content"]) != "look at the logs" || contentText(first[n-1]["content"]) != "context for py-note" {
+		t.Errorf("the run began with %v", first)
 	}
 
 	s.send(map[string]any{"type": "prompt", "id": "p", "message": "and now?"})

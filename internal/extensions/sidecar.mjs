@@ -349,11 +349,16 @@ async function answerEvent(event, signal, id) {
 			return await runner.emitInput(event.text, event.images, event.source, event.streamingBehavior);
 		case "before_agent_start": {
 			if (runner.emitBeforeAgentStart.length <= 2) {
-				const trigger = { messageType: "user", prompt: event.prompt, images: event.images };
+				const trigger =
+					event.messageType === "custom"
+						? { messageType: "custom", message: event.message }
+						: { messageType: "user", prompt: event.prompt, images: event.images };
 				const r = await runner.emitBeforeAgentStart(trigger, { forceSystemPrompt: event.systemPrompt });
 				const sp = r?.systemPromptOptions?.forceSystemPrompt;
 				return { messages: r?.messages ?? [], systemPrompt: sp !== event.systemPrompt ? sp : undefined };
 			}
+			// Older packages raise it for prompts only.
+			if (event.messageType === "custom") return null;
 			const r = await runner.emitBeforeAgentStart(event.prompt, event.images, event.systemPrompt, { customPrompt: event.systemPrompt });
 			return { messages: r?.messages ?? [], systemPrompt: r?.systemPrompt !== event.systemPrompt ? r?.systemPrompt : undefined };
 		}

@@ -67,6 +67,12 @@ type TreeHook interface {
 	TreeNavigated(newLeafID, oldLeafID string, summaryEntry *session.Entry, fromExtension bool)
 }
 
+// CustomStartHook runs before_agent_start for a run a custom message starts (messageType "custom"):
+// the messages to add after it and the run's system prompt ("" unchanged).
+type CustomStartHook interface {
+	BeforeCustomStart(ctx context.Context, m *provider.CustomMessage, systemPrompt string) ([]provider.Message, string)
+}
+
 // ModelHook is told of every model selection (pi's model_select; source "set" or "cycle").
 type ModelHook interface {
 	ModelSelected(model, previous *provider.Model, source string)
@@ -206,7 +212,15 @@ func (s *Session) SendCustomMessage(ctx context.Context, m *provider.CustomMessa
 		if patch := s.promptPatch(); patch != nil {
 			prompt = append([]provider.Message{patch}, prompt...)
 		}
-		if err := s.agent.Prompt(opCtx, append(prompt, s.takeNextTurn()...)...); err != nil {
+		prompt = append(prompt, s.takeNextTurn()...)
+		if h, ok := s.opts.Hooks.(CustomStartHook); ok {
+			msgs, sp := h.BeforeCustomStart(opCtx, m, s.SystemPrompt())
+			s.mu.Lock()
+			s.runSystemPrompt = sp
+			s.mu.Unlock()
+			prompt = append(prompt, msgs...)
+		}
+		if err := s.agent.Prompt(opCtx, prompt...); err != nil {
 			return err
 		}
 		return s.afterRun(opCtx)

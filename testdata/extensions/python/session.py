@@ -5,7 +5,8 @@ speaking version 2 of docs/extension-protocol.md.
 - user_bash: `!remote <cmd>` is answered by the extension itself, its output streamed first;
 - session_before_compact: cancels a compaction asked for with the instructions "py-cancel", supplies its
   own summary for the others; session_compact and model_select: notifies;
-- /py-tools <names>: setActiveTools; /py-note <text>: sendMessage with triggerTurn (starts a run).
+- /py-tools <names>: setActiveTools; /py-note <text>: sendMessage with triggerTurn (starts a run), whose
+  before_agent_start (messageType "custom") adds a context message.
 """
 import json
 import sys
@@ -35,6 +36,8 @@ def answer_event(msg):
         output = "remote: %s\n" % ev["command"][len("remote "):]
         send({"type": "tool_update", "id": msg["id"], "partial": {"output": output}})
         return {"result": {"output": output, "exitCode": 0, "cancelled": False, "truncated": False}}
+    if kind == "before_agent_start" and ev.get("messageType") == "custom":
+        return {"message": {"customType": "py-context", "content": "context for %s" % ev["message"]["customType"], "display": False}}
     if kind == "session_before_compact":
         if ev.get("customInstructions") == "py-cancel":
             return {"cancel": True}
@@ -74,7 +77,7 @@ def main():
         if kind == "init":
             send({
                 "type": "register", "protocol": 2, "name": "python-session",
-                "events": ["user_bash", "session_before_compact", "session_compact", "model_select"],
+                "events": ["user_bash", "session_before_compact", "session_compact", "model_select", "before_agent_start"],
                 "commands": [{"name": "py-tools", "description": "Set the active tools"},
                              {"name": "py-note", "description": "Send a note that starts a turn"}],
             })
