@@ -252,6 +252,22 @@ func (p *process) deliver(m extMessage) {
 		}
 		return
 	}
+	// A result waits for the id-less requests the child wrote before it (a session_start handler's
+	// setActiveTools must have acted when the event is answered). Those handlers return at once.
+	if tail := p.lastNote; tail != nil {
+		select {
+		case <-tail:
+		default:
+			go func() {
+				select {
+				case <-tail:
+				case <-p.done:
+				}
+				c.result <- m
+			}()
+			return
+		}
+	}
 	c.result <- m
 }
 
