@@ -30,6 +30,9 @@ type extensionHost struct {
 
 	sess      *harness.Session
 	readyOnce sync.Once
+
+	levelMu   sync.Mutex
+	lastLevel provider.ThinkingLevel // for thinking_level_select's previousLevel
 }
 
 // extensionUI shows what extensions ask of the user in one mode.
@@ -146,6 +149,7 @@ func (e *extensionHost) start(sess *harness.Session) {
 		return
 	}
 	e.sess = sess
+	e.lastLevel = sess.ThinkingLevel()
 	e.pushState()
 	sess.Subscribe(e.onEvent)
 	e.host.Start()
@@ -166,7 +170,9 @@ func (e *extensionHost) ready(ctx context.Context) {
 		e.sess.AddTools(tools)
 		e.tuiShortcuts()
 		e.pushState()
-		e.host.Notify("session_start", map[string]any{"type": "session_start", "reason": "startup"})
+		// Awaited, as pi awaits it before serving: a handler that restores state (the active tools,
+		// a mode) has done so before the first prompt.
+		e.host.Emit(ctx, "session_start", map[string]any{"type": "session_start", "reason": "startup"})
 	})
 }
 
@@ -328,7 +334,7 @@ func customMessage(raw json.RawMessage) (provider.Message, error) {
 
 // forwarded are the session events extensions may subscribe to (pi's names).
 var forwarded = map[string]bool{
-	"agent_start": true, "agent_end": true, "turn_start": true, "turn_end": true,
+	"agent_start": true, "agent_end": true, "turn_start": true, // turn_end is a boundary (extensions_session.go)
 	"message_start": true, "message_update": true, "message_end": true,
 	"tool_execution_start": true, "tool_execution_update": true, "tool_execution_end": true,
 	harness.EventAgentSettled: true,
@@ -338,6 +344,9 @@ func (e *extensionHost) onEvent(ev harness.Event) {
 	switch ev.Type {
 	case "agent_start", harness.EventAgentSettled, "agent_end", harness.EventThinkingLevelChanged:
 		e.pushState()
+	}
+	if ev.Type == harness.EventThinkingLevelChanged && e.host.Started() {
+		e.thinkingLevelSelected(ev.Level)
 	}
 	if forwarded[ev.Type] && e.host.Started() {
 		e.host.Notify(ev.Type, ev)
@@ -361,9 +370,14 @@ func (e *extensionHost) pushState() {
 	if m := s.Model(); m != nil {
 		st.Model, _ = provider.MarshalJS(m)
 	}
+	if u, ok := s.ContextUsage(); ok {
+		st.ContextUsage, _ = json.Marshal(u) // ctx.getContextUsage()
+	}
 	for _, t := range s.Agent().Tools() {
+		st.ActiveTools = append(st.ActiveTools, t.Definition().Name)
+	}
+	for _, t := range s.AllTools() {
 		d := t.Definition()
-		st.ActiveTools = append(st.ActiveTools, d.Name)
 		info := extensions.ToolInfo{Name: d.Name, Description: d.Description, Parameters: d.Parameters}
 		if a, ok := t.(interface{ Annotations() map[string]bool }); ok { // MCP tools
 			info.Annotations = a.Annotations()
@@ -459,14 +473,14 @@ func (e *extensionHost) handle(ctx context.Context, method string, params json.R
 			CustomInstructions string `json:"customInstructions"`
 		}
 		_ = json.Unmarshal(params, &p)
-		go func() {
-			if _, err := e.sess.Compact(context.WithoutCancel(ctx), p.CustomInstructions); err != nil {
-				e.ui.reportError(extensions.ExtensionError{Event: "compact", Error: err.Error()})
-			}
-		}()
-		return nil, nil
+		// Answered when the compaction ends: the sidecar calls ctx.compact's onComplete or onError.
+		res, err := e.sess.Compact(context.WithoutCancel(ctx), p.CustomInstructions)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(res)
 	}
-	return nil, fmt.Errorf("%s is not supported by pi-go's extension host yet", method)
+	return e.handleSession(ctx, method, params)
 }
 
 // userContent is sendUserMessage's content: a string, or text and image blocks.

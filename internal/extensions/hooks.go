@@ -143,13 +143,25 @@ type beforeAgentStartAnswer struct {
 
 // BeforeAgentStart runs the before_agent_start handlers for a user prompt.
 func (h *Host) BeforeAgentStart(ctx context.Context, prompt string, images []provider.Content, systemPrompt string) BeforeAgentStart {
+	ev := map[string]any{"type": "before_agent_start", "messageType": "user", "prompt": prompt}
+	if len(images) > 0 {
+		ev["images"] = images
+	}
+	return h.beforeAgentStart(ctx, ev, systemPrompt)
+}
+
+// BeforeAgentStartMessage runs the before_agent_start handlers for a run a custom message starts
+// (pi's messageType "custom": sendMessage with triggerTurn while idle). The message travels as pi
+// writes it.
+func (h *Host) BeforeAgentStartMessage(ctx context.Context, message json.RawMessage, systemPrompt string) BeforeAgentStart {
+	return h.beforeAgentStart(ctx, map[string]any{"type": "before_agent_start", "messageType": "custom", "message": message}, systemPrompt)
+}
+
+func (h *Host) beforeAgentStart(ctx context.Context, ev map[string]any, systemPrompt string) BeforeAgentStart {
 	var out BeforeAgentStart
 	cur := systemPrompt
 	h.emit(ctx, "before_agent_start", func() any {
-		ev := map[string]any{"type": "before_agent_start", "messageType": "user", "prompt": prompt, "systemPrompt": cur}
-		if len(images) > 0 {
-			ev["images"] = images
-		}
+		ev["systemPrompt"] = cur
 		return ev
 	}, func(res json.RawMessage, err error) bool {
 		var a beforeAgentStartAnswer

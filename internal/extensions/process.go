@@ -35,6 +35,8 @@ type process struct {
 	stdin   io.WriteCloser
 	handler RequestHandler
 	onError func(ExtensionError)
+	// lastNote is closed when the last id-less request has been handled (owned by readLoop).
+	lastNote <-chan struct{}
 
 	outMu   sync.Mutex
 	out     [][]byte      // lines to write, in order, taken by writeLoop
@@ -258,15 +260,46 @@ func (p *process) deliver(m extMessage) {
 		}
 		return
 	}
+	// A result waits for the id-less requests the child wrote before it (a session_start handler's
+	// setActiveTools must have acted when the event is answered). Those handlers return at once.
+	if tail := p.lastNote; tail != nil {
+		select {
+		case <-tail:
+		default:
+			go func() {
+				select {
+				case <-tail:
+				case <-p.done:
+				}
+				c.result <- m
+			}()
+			return
+		}
+	}
 	c.result <- m
 }
 
 // answer runs the handler for a request of the child on its own goroutine (a dialog may wait for the
 // user for as long as it takes); while it runs, the deadlines of the host's calls are paused.
+// Requests without an id (pi's fire-and-forget calls: sendMessage, setActiveTools, notify, …) are
+// handled one after the other in the order they came, as pi runs them synchronously; their handlers
+// return at once.
 func (p *process) answer(m extMessage) {
 	p.requests.Add(1)
+	var prev <-chan struct{}
+	var turn chan struct{}
+	if len(m.ID) == 0 || string(m.ID) == "null" {
+		prev, turn = p.lastNote, make(chan struct{}) // readLoop is the only caller: no lock needed
+		p.lastNote = turn
+	}
 	go func() {
 		defer p.requests.Add(-1)
+		if turn != nil {
+			defer close(turn)
+			if prev != nil {
+				<-prev
+			}
+		}
 		res, err := p.handler(p.ctx, m.Method, m.Params)
 		if len(m.ID) == 0 || string(m.ID) == "null" {
 			if err != nil {

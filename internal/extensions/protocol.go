@@ -3,7 +3,7 @@ package extensions
 import "encoding/json"
 
 // ProtocolVersion is the version of the JSON-lines protocol this host speaks (docs/extension-protocol.md).
-const ProtocolVersion = 1
+const ProtocolVersion = 2
 
 // Message types, host to extension.
 const (

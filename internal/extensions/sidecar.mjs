@@ -7,7 +7,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { pathToFileURL } from "node:url";
 
-const PROTOCOL = 1;
+const PROTOCOL = 2;
 // stdout is the protocol's: what extensions write there themselves (console.log, terminal escape
 // sequences) goes to stderr instead, where it cannot break a line of the protocol.
 const protocolWrite = process.stdout.write.bind(process.stdout);
@@ -223,17 +223,32 @@ function bind() {
 		hasPendingMessages: () => !!state.hasPendingMessages,
 		shutdown: () => tell("shutdown", {}),
 		getContextUsage: () => state.contextUsage,
-		compact: (options) => tell("compact", { customInstructions: options?.customInstructions }),
+		compact: (options) => {
+			request("compact", { customInstructions: options?.customInstructions }).then(
+				(result) => options?.onComplete?.(result),
+				(err) => options?.onError?.(err instanceof Error ? err : new Error(String(err))),
+			);
+		},
 		getSystemPrompt: () => state.systemPrompt ?? "",
 		getSystemPromptOptions: () => ({ forceSystemPrompt: state.systemPrompt ?? "" }),
 	};
 	runner.bindCore(actions, contextActions);
+	// A session replaced from a command: pi-go keeps this runner, so withSession gets a fresh
+	// command context of it once pi-go has switched.
+	const replaced = async (result, options) => {
+		const r = { cancelled: !!result?.cancelled, ...result };
+		if (!r.cancelled) await options?.withSession?.(runner.createCommandContext());
+		return r;
+	};
 	runner.bindCommandContext?.({
 		waitForIdle: () => request("waitForIdle", {}),
-		newSession: async (options) => request("newSession", { parentSession: options?.parentSession }),
-		fork: async (entryId, options) => request("fork", { entryId, position: options?.position }),
-		navigateTree: async (targetId, options) => request("navigateTree", { targetId, ...options }),
-		switchSession: async (sessionPath) => request("switchSession", { sessionPath }),
+		newSession: async (options) => replaced(await request("newSession", { parentSession: options?.parentSession }), options),
+		fork: async (entryId, options) => replaced(await request("fork", { entryId, position: options?.position }), options),
+		navigateTree: async (targetId, options) => {
+			const { summarize, customInstructions, replaceInstructions, label } = options ?? {};
+			return { cancelled: false, ...(await request("navigateTree", { targetId, summarize, customInstructions, replaceInstructions, label })) };
+		},
+		switchSession: async (sessionPath, options) => replaced(await request("switchSession", { sessionPath }), options),
 		reload: async () => request("reload", {}),
 	});
 	if (init.hasUI) {
@@ -340,7 +355,7 @@ function register(loadErrors) {
 
 const changed = (a, b) => JSON.stringify(a) !== JSON.stringify(b);
 
-async function answerEvent(event) {
+async function answerEvent(event, signal, id) {
 	switch (event.type) {
 		case "tool_call": {
 			const before = structuredClone(event.input);
@@ -357,16 +372,57 @@ async function answerEvent(event) {
 			return await runner.emitInput(event.text, event.images, event.source, event.streamingBehavior);
 		case "before_agent_start": {
 			if (runner.emitBeforeAgentStart.length <= 2) {
-				const trigger = { messageType: "user", prompt: event.prompt, images: event.images };
+				const trigger =
+					event.messageType === "custom"
+						? { messageType: "custom", message: event.message }
+						: { messageType: "user", prompt: event.prompt, images: event.images };
 				const r = await runner.emitBeforeAgentStart(trigger, { forceSystemPrompt: event.systemPrompt });
 				const sp = r?.systemPromptOptions?.forceSystemPrompt;
 				return { messages: r?.messages ?? [], systemPrompt: sp !== event.systemPrompt ? sp : undefined };
 			}
+			// Older packages raise it for prompts only.
+			if (event.messageType === "custom") return null;
 			const r = await runner.emitBeforeAgentStart(event.prompt, event.images, event.systemPrompt, { customPrompt: event.systemPrompt });
 			return { messages: r?.messages ?? [], systemPrompt: r?.systemPrompt !== event.systemPrompt ? r?.systemPrompt : undefined };
 		}
-		case "user_bash":
-			return (await runner.emitUserBash(event)) ?? null;
+		case "user_bash": {
+			// A handler's failure is reported by the runner and fails the call: the command must not run.
+			const r = await runner.emitUserBash(event);
+			if (!r) return null;
+			if (r.result) return { result: r.result };
+			// Operations are functions: the command runs here, through them, streaming its output.
+			const executor = await import(pathToFileURL(path.join(init.options.piPackage, "dist", "core", "bash-executor.js")).href);
+			const result = await executor.executeBashWithOperations(event.command, event.cwd, r.operations, {
+				onChunk: (output) => write({ type: "tool_update", id, partial: { output } }),
+				signal,
+			});
+			return { result };
+		}
+		case "turn_end":
+		case "agent_before_settle": {
+			// pi 1.6's actionable boundaries: handlers see the drafts proposed so far and may replace
+			// them. pi-go gives them no preview of the projected context (event.context is empty).
+			const { entries = [], continue: proposed = false, ...base } = event;
+			if (typeof runner.emitBoundary !== "function") {
+				await runner.emit(base);
+				return null;
+			}
+			const context = { contextEntries: [], contextMessages: [], llmMessages: [], pendingMessages: [], canContinue: true };
+			let first = true;
+			const r = await runner.emitBoundary(base, async (drafts) => {
+				// The chain across pi-go's processes starts from what earlier processes proposed.
+				if (first) {
+					first = false;
+					drafts.push(...entries);
+				}
+				return context;
+			});
+			return { entries: r.entries, continue: r.continue || proposed };
+		}
+		case "session_before_compact":
+		case "session_before_tree":
+			// Handlers pass the signal to their own summary requests; pi-go's cancel aborts it.
+			return (await runner.emit({ ...event, signal })) ?? null;
 		default:
 			return (await runner.emit(event)) ?? null;
 	}
@@ -437,7 +493,7 @@ async function onLine(line) {
 				notifyChain = notifyChain.then(() => runner.emit(msg.event)).catch((err) => write({ type: "error", event: msg.event?.type, error: errorText(err) }));
 				return;
 			}
-			serve(msg, () => answerEvent(msg.event));
+			serve(msg, (signal) => answerEvent(msg.event, signal, msg.id));
 			return;
 		case "execute_tool":
 			serve(msg, (signal) => executeTool(msg, signal));

@@ -33,6 +33,16 @@ func (s *Session) ExecuteBash(ctx context.Context, command string, excludeFromCo
 		s.bashCancel = nil
 		s.mu.Unlock()
 	}()
+	// user_bash: an extension may run the command itself, or refuse it by failing.
+	if res, handled, err := s.userBash(bashCtx, command, excludeFromContext, onChunk); err != nil || handled {
+		if err == nil && res != nil {
+			s.recordBash(&provider.BashExecutionMessage{Command: command, Output: res.Output, ExitCode: res.ExitCode,
+				Cancelled: res.Cancelled, Truncated: res.Truncated, FullOutputPath: res.FullOutputPath,
+				Timestamp: provider.Now(), ExcludeFromContext: excludeFromContext})
+			return *res, nil
+		}
+		return BashResult{}, err
+	}
 	s.checkpointBefore(TriggerBash, s.Store().LeafID())
 	defer func() {
 		// What the command left is the session's own state: recorded before the result is returned.
@@ -100,4 +110,5 @@ func (s *Session) flushPendingBash() {
 		s.agent.AppendMessage(m)
 		s.appendEntry(s.Store().AppendMessage(m))
 	}
+	s.flushAfterRun()
 }

@@ -81,7 +81,15 @@ func (s *Session) runCompaction(ctx context.Context, reason, instructions string
 	s.emit(Event{Type: EventCompactionStart, Reason: reason})
 	var res CompactionResult
 	if err == nil {
-		res, err = s.finishCompaction(cctx, params, prep)
+		// session_before_compact may cancel the compaction or supply its summary.
+		var custom *CompactionResult
+		if custom, err = s.beforeCompact(cctx, prep, instructions, reason, willRetry); err == nil {
+			if custom != nil {
+				res, err = s.saveCompaction(cctx, *custom, true, reason, willRetry)
+			} else {
+				res, err = s.finishCompaction(cctx, params, prep, reason, willRetry)
+			}
+		}
 	}
 	if err == nil && cctx.Err() != nil {
 		err = compaction.ErrCancelled
@@ -116,28 +124,12 @@ func (s *Session) prepareCompaction(ctx context.Context, instructions string) (c
 }
 
 // finishCompaction asks for the summary, appends the compaction entry and rebuilds the transcript.
-func (s *Session) finishCompaction(ctx context.Context, p compaction.Params, prep *compaction.Preparation) (CompactionResult, error) {
+func (s *Session) finishCompaction(ctx context.Context, p compaction.Params, prep *compaction.Preparation, reason string, willRetry bool) (CompactionResult, error) {
 	res, err := p.Summarize(ctx, prep)
 	if err != nil {
 		return res, err
 	}
-	if ctx.Err() != nil {
-		return res, compaction.ErrCancelled
-	}
-	store := s.Store()
-	if _, err := store.AppendCompaction(res.Summary, res.FirstKeptEntryID, res.TokensBefore, res.Details, false, &res.Usage); err != nil {
-		return res, fmt.Errorf("saving the compaction: %w", err)
-	}
-	s.sync()
-	built, err := store.BuildContext()
-	if err != nil {
-		return res, err
-	}
-	s.agent.ReplaceMessages(built.Messages)
-	for _, m := range built.Messages {
-		res.EstimatedTokensAfter += compaction.EstimateTokens(m)
-	}
-	return res, nil
+	return s.saveCompaction(ctx, res, false, reason, willRetry)
 }
 
 // Compact summarises the history now (/compact, RPC compact), after aborting whatever runs. Errors

@@ -59,6 +59,9 @@ func (s *Session) installHooks(cfg *loop.Config) {
 	if h == nil {
 		return
 	}
+	if b, ok := h.(BoundaryHook); ok {
+		s.installBoundaries(cfg, b)
+	}
 	cfg.BeforeToolCall = func(ctx context.Context, c loop.ToolCallContext) (loop.BeforeToolCallResult, error) {
 		v := h.ToolCall(ctx, c.ToolCall.Name, c.ToolCall.ID, c.Args)
 		return loop.BeforeToolCallResult{Block: v.Block, Reason: v.Reason, Terminate: v.Terminate, Args: v.Args}, nil

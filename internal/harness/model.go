@@ -31,7 +31,9 @@ func (s *Session) SetModel(m *provider.Model) error {
 	if !s.opts.HasAuth(m.Provider) {
 		return fmt.Errorf("No API key for %s/%s", m.Provider, m.ID)
 	}
+	prev := s.Model()
 	s.applyModel(m, s.thinkingForModelSwitch(""))
+	s.modelSelected(prev, "set")
 	return nil
 }
 
@@ -45,6 +47,7 @@ func (s *Session) CycleModel(backward bool) *CycleResult {
 			return nil
 		}
 		s.applyModel(next.Model, s.thinkingForModelSwitch(next.Thinking))
+		s.modelSelected(cur, "cycle")
 		return &CycleResult{Model: next.Model, ThinkingLevel: s.ThinkingLevel(), IsScoped: true}
 	}
 	available := s.AvailableModels()
@@ -56,6 +59,7 @@ func (s *Session) CycleModel(backward bool) *CycleResult {
 		return nil
 	}
 	s.applyModel(next, s.thinkingForModelSwitch(""))
+	s.modelSelected(cur, "cycle")
 	return &CycleResult{Model: next, ThinkingLevel: s.ThinkingLevel()}
 }
 

@@ -122,6 +122,7 @@ func (s *Session) PromptWithHooks(ctx context.Context, text string, images []pro
 	if patch := s.promptPatch(); patch != nil {
 		prompt = append([]provider.Message{patch}, prompt...)
 	}
+	prompt = append(prompt, s.takeNextTurn()...) // an extension's nextTurn messages go with it
 	prompt = append(prompt, s.beforeAgentStart(opCtx, text, images)...)
 	if err := s.agent.Prompt(opCtx, prompt...); err != nil {
 		return err
@@ -269,7 +270,10 @@ func (s *Session) afterRun(ctx context.Context) error {
 			}
 		}
 		aborted := ctx.Err() != nil || (last != nil && last.StopReason == provider.StopReasonAborted)
-		if aborted || !s.agent.HasQueuedMessages() {
+		if aborted {
+			return nil
+		}
+		if !s.agent.HasQueuedMessages() && !s.beforeSettle(ctx) {
 			return nil
 		}
 		if err := s.agent.Continue(ctx); err != nil {

@@ -128,6 +128,7 @@ type Session struct {
 	sections        sectionsCache
 	res             resourceState
 	checkpoints     checkpointState
+	ext             extState // what extensions queued (extsession.go)
 
 	emitMu sync.Mutex
 	// queueDelivered is the sequence number of the last queue_update delivered (under emitMu);

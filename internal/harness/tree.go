@@ -48,9 +48,31 @@ func (s *Session) NavigateTree(ctx context.Context, targetID string, o NavigateO
 	}
 	s.Abort()
 
+	// session_before_tree may cancel, supply the summary or change the instructions and label.
+	entries, ancestor := compaction.CollectBranchEntries(store, oldLeaf, targetID)
 	var summary compaction.BranchSummary
-	if o.Summarize {
-		entries, _ := compaction.CollectBranchEntries(store, oldLeaf, targetID)
+	fromExtension := false
+	if h, ok := s.opts.Hooks.(TreeHook); ok {
+		v := h.BeforeTree(ctx, TreePreparation{TargetID: targetID, OldLeafID: oldLeaf, CommonAncestorID: ancestor,
+			EntriesToSummarize: entries, UserWantsSummary: o.Summarize, CustomInstructions: o.CustomInstructions,
+			ReplaceInstructions: o.ReplaceInstructions, Label: o.Label})
+		if v.Cancel {
+			return NavigateResult{Cancelled: true}, nil
+		}
+		if v.Summary != nil && o.Summarize {
+			summary, fromExtension = *v.Summary, true
+		}
+		if v.CustomInstructions != nil {
+			o.CustomInstructions = *v.CustomInstructions
+		}
+		if v.ReplaceInstructions != nil {
+			o.ReplaceInstructions = *v.ReplaceInstructions
+		}
+		if v.Label != nil {
+			o.Label = *v.Label
+		}
+	}
+	if o.Summarize && !fromExtension {
 		if len(entries) > 0 {
 			cctx, done := s.beginCompaction(ctx)
 			sum, err := s.summarizer(cctx)
@@ -87,12 +109,17 @@ func (s *Session) NavigateTree(ctx context.Context, targetID string, o NavigateO
 		editorText = provider.TextOf(target.Content, "")
 	}
 
+	var summaryEntry *session.Entry
 	if summary.Summary != "" {
-		details := compaction.Details{ReadFiles: summary.ReadFiles, ModifiedFiles: summary.ModifiedFiles}
-		id, err := store.BranchWithSummary(newLeaf, summary.Summary, details, false, summary.Usage)
+		var details any = compaction.Details{ReadFiles: summary.ReadFiles, ModifiedFiles: summary.ModifiedFiles}
+		if fromExtension && summary.ReadFiles == nil && summary.ModifiedFiles == nil {
+			details = nil
+		}
+		id, err := store.BranchWithSummary(newLeaf, summary.Summary, details, fromExtension, summary.Usage)
 		if err != nil {
 			return NavigateResult{}, err
 		}
+		summaryEntry = store.Entry(id)
 		if o.Label != "" {
 			s.appendEntry(store.AppendLabelChange(id, o.Label))
 		}
@@ -112,5 +139,8 @@ func (s *Session) NavigateTree(ctx context.Context, targetID string, o NavigateO
 	}
 	s.agent.ReplaceMessages(built.Messages)
 	s.restoreTools(nil) // the branch's tools, as pi 1.6 restores them after /tree (without --tools modifiers)
+	if h, ok := s.opts.Hooks.(TreeHook); ok {
+		h.TreeNavigated(store.LeafID(), oldLeaf, summaryEntry, fromExtension)
+	}
 	return NavigateResult{EditorText: editorText}, nil
 }
