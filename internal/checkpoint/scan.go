@@ -447,7 +447,6 @@ func (sc *scan) storeTrees(n *dirNode) (objectID, bool, error) {
 	return n.tree, n.empty, nil
 }
 
-
 // queryIgnored asks git which of paths (nil: the whole tree) its ignore rules leave out, in a scratch
 // repository of the store's with no index and no commit, so every file counts as untracked. With
 // replace the answer replaces the ignored set, otherwise it is added to it.
