@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -90,13 +91,12 @@ func (w *objectWriter) store(id objectID, fill func(io.Writer) error) error {
 		return fmt.Errorf("checkpoints: store object: %w", err)
 	}
 	defer os.Remove(f.Name()) // after the rename: a no-op
-	// Blobs are mostly written once and read rarely; the fastest level keeps a big first snapshot
-	// quick, and pruning repacks them smaller anyway.
-	z, _ := zlib.NewWriterLevel(f, zlib.BestSpeed)
+	z := getZlib(f)
 	err = fill(z)
 	if cerr := z.Close(); err == nil {
 		err = cerr
 	}
+	zlibPool.Put(z)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -110,6 +110,21 @@ func (w *objectWriter) store(id objectID, fill func(io.Writer) error) error {
 		return fmt.Errorf("checkpoints: store object %s: %w", id, err)
 	}
 	return nil
+}
+
+// zlibPool keeps compressors: each holds about a megabyte of tables, which a snapshot of a few small
+// files would otherwise allocate and clear per object.
+var zlibPool sync.Pool
+
+// getZlib is a compressor writing to w. Objects are mostly written once and read rarely; the fastest
+// level keeps a big first snapshot quick, and pruning repacks them smaller anyway.
+func getZlib(w io.Writer) *zlib.Writer {
+	if z, ok := zlibPool.Get().(*zlib.Writer); ok {
+		z.Reset(w)
+		return z
+	}
+	z, _ := zlib.NewWriterLevel(w, zlib.BestSpeed)
+	return z
 }
 
 // errChangedWhileRead reports a file that changed size while it was being stored.
@@ -144,11 +159,12 @@ func (w *objectWriter) streamFileBlob(path string, size int64) (objectID, error)
 	}
 	defer os.Remove(tmp.Name())
 	h := sha1.New()
-	z, _ := zlib.NewWriterLevel(tmp, zlib.BestSpeed)
+	z := getZlib(tmp)
 	id, err := copyObject(h, z, objectHeader("blob", size), f, size)
 	if cerr := z.Close(); err == nil {
 		err = cerr
 	}
+	zlibPool.Put(z)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

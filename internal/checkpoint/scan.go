@@ -125,7 +125,12 @@ func (sc *scan) walk(ctx context.Context, n *dirNode, rel string, underIgnored, 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	entries, err := os.ReadDir(filepath.Join(sc.s.project, filepath.FromSlash(rel)))
+	d, err := os.Open(filepath.Join(sc.s.project, filepath.FromSlash(rel)))
+	var entries []fs.DirEntry
+	if err == nil {
+		defer d.Close()
+		entries, err = d.ReadDir(-1)
+	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) && !isNotDir(err) {
 		return fmt.Errorf("checkpoints: read %s: %w", rel, err)
 	}
@@ -189,7 +194,7 @@ func (sc *scan) walk(ctx context.Context, n *dirNode, rel string, underIgnored, 
 				continue
 			}
 		}
-		if sc.check(n, name, childRel, f) {
+		if sc.check(d, n, name, childRel, f) {
 			n.treeOK = false
 		}
 	}
@@ -211,15 +216,12 @@ func isNotDir(err error) bool {
 	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "not a directory")
 }
 
-// check queues the file for reading when it is new (f nil), racy, or its stat or mode changed; it
+// check (d: the open folder of the file, nil for none) queues the file for reading when it is new (f nil), racy, or its stat or mode changed; it
 // reports whether it did.
-func (sc *scan) check(n *dirNode, name, rel string, f *fileEntry) bool {
-	if f != nil && !f.racy {
-		info, err := os.Lstat(filepath.Join(sc.s.project, filepath.FromSlash(rel)))
-		if err == nil {
-			if mode, ok := modeOf(info); ok && mode == f.mode && statOf(info) == f.stat {
-				return false
-			}
+func (sc *scan) check(d *os.File, n *dirNode, name, rel string, f *fileEntry) bool {
+	if f != nil && !f.racy && d != nil {
+		if st, mode, ok, err := statAt(d, name); err == nil && ok && mode == f.mode && st == f.stat {
+			return false
 		}
 	}
 	sc.jobs = append(sc.jobs, &hashJob{node: n, name: name, rel: rel, old: f})
@@ -278,7 +280,7 @@ func (sc *scan) resolve(ctx context.Context, pending []pendingPath) error {
 			continue
 		}
 		if !p.isDir {
-			sc.check(p.node, p.name, p.rel, nil)
+			sc.check(nil, p.node, p.name, p.rel, nil)
 			continue
 		}
 		child := newDirNode()

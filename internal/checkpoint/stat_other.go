@@ -2,9 +2,23 @@
 
 package checkpoint
 
-import "os"
+import (
+	"os"
+	"path/filepath"
+)
 
 // statOf is what a snapshot compares to tell a file unchanged: size and modification time.
 func statOf(info os.FileInfo) fileStat {
 	return fileStat{size: info.Size(), mtime: info.ModTime().UnixNano()}
+}
+
+// statAt is the stat and git mode of the entry name of the open folder dir, without following a
+// symlink; ok is false for what git does not store.
+func statAt(dir *os.File, name string) (fileStat, uint32, bool, error) {
+	info, err := os.Lstat(filepath.Join(dir.Name(), name))
+	if err != nil {
+		return fileStat{}, 0, false, err
+	}
+	mode, ok := modeOf(info)
+	return statOf(info), mode, ok, nil
 }
