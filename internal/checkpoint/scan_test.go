@@ -195,3 +195,29 @@ func TestSnapshotFollowsShellLikeChanges(t *testing.T) {
 		t.Errorf("modes: %v", got)
 	}
 }
+
+func TestRestoreKeepsPermissionBitsOtherThanExecutable(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	write(t, dir, "secret.env", "TOKEN=1\n", 0o600)
+	write(t, dir, "run.sh", "#!/bin/sh\n", 0o700)
+	s := openStore(t, dir)
+	cp := snapshot(t, s, "")
+	write(t, dir, "secret.env", "TOKEN=2\n", 0o600)
+	write(t, dir, "run.sh", "echo changed\n", 0o600)
+	if _, err := s.Restore(ctx, cp.Commit, RestoreOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for rel, want := range map[string]os.FileMode{"secret.env": 0o600, "run.sh": 0o700} {
+		info, err := os.Stat(filepath.Join(dir, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := info.Mode().Perm(); got != want {
+			t.Errorf("%s restored with mode %o, want %o", rel, got, want)
+		}
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "secret.env")); string(got) != "TOKEN=1\n" {
+		t.Errorf("secret.env = %q", got)
+	}
+}
