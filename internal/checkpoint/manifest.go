@@ -43,6 +43,10 @@ type dirNode struct {
 	tree   objectID
 	empty  bool // nothing in it is stored: it has no tree and is left out of its parent's
 	treeOK bool // tree and empty are up to date
+	// stat is the folder's own stat when its entries were last listed; while it stays the same (and
+	// statOK), no entry was added, removed or renamed, so the walk checks the known ones only.
+	stat   fileStat
+	statOK bool
 }
 
 func newDirNode() *dirNode {
@@ -65,7 +69,7 @@ func newManifest() *manifest {
 	return &manifest{root: newDirNode(), ignored: map[string]bool{}}
 }
 
-const manifestMagic = "pi-go checkpoint manifest 1\n"
+const manifestMagic = "pi-go checkpoint manifest 2\n"
 
 // Record kinds of the manifest file.
 const (
@@ -81,6 +85,7 @@ const (
 	flagNested
 	flagEmpty
 	flagTreeOK
+	flagStatOK
 )
 
 // save writes the manifest to path (atomically): a header, the records, and a SHA-1 of both.
@@ -107,10 +112,17 @@ func (m *manifest) save(p string) error {
 		if n.treeOK {
 			flags |= flagTreeOK
 		}
+		if n.statOK {
+			flags |= flagStatOK
+		}
 		b.WriteByte(recDir)
 		putString(rel)
 		b.Write(n.tree[:])
 		b.WriteByte(flags)
+		putInt(n.stat.size)
+		putInt(n.stat.mtime)
+		putInt(n.stat.ctime)
+		putUint(n.stat.ino)
 		for _, name := range slices.Sorted(maps.Keys(n.files)) {
 			f := n.files[name]
 			b.WriteByte(recFile)
@@ -216,6 +228,15 @@ func loadManifest(p string) (*manifest, error) {
 				return nil, errBadManifest
 			}
 			n.nested, n.empty, n.treeOK = flags[0]&flagNested != 0, flags[0]&flagEmpty != 0, flags[0]&flagTreeOK != 0
+			n.statOK = flags[0]&flagStatOK != 0
+			size, err1 := binary.ReadVarint(r)
+			mtime, err2 := binary.ReadVarint(r)
+			ctime, err3 := binary.ReadVarint(r)
+			ino, err4 := binary.ReadUvarint(r)
+			if err := errors.Join(err1, err2, err3, err4); err != nil {
+				return nil, errBadManifest
+			}
+			n.stat = fileStat{size: size, mtime: mtime, ctime: ctime, ino: ino}
 		case recFile:
 			dir := path.Dir(rel)
 			if dir == "." {

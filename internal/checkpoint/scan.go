@@ -127,9 +127,24 @@ func (sc *scan) walk(ctx context.Context, n *dirNode, rel string, underIgnored, 
 	}
 	d, err := os.Open(filepath.Join(sc.s.project, filepath.FromSlash(rel)))
 	var entries []fs.DirEntry
+	var dirStat fileStat
+	statOK := false
 	if err == nil {
 		defer d.Close()
+		if info, err := d.Stat(); err == nil && info.IsDir() {
+			dirStat = statOf(info)
+			// A folder changed within the racy window may change again unseen: list it next time.
+			statOK = max(dirStat.mtime, dirStat.ctime) < sc.start.Add(-sc.s.racyWindow).UnixNano()
+		}
+		if statOK && n.statOK && dirStat == n.stat && !queried {
+			return sc.walkKnown(ctx, d, n, rel, underIgnored)
+		}
 		entries, err = d.ReadDir(-1)
+	}
+	n.stat, n.statOK = dirStat, false
+	if err == nil {
+		// Trusted from the next walk on (its entries are all taken, dropped or pending by then).
+		defer func() { n.statOK = statOK }()
 	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) && !isNotDir(err) {
 		return fmt.Errorf("checkpoints: read %s: %w", rel, err)
@@ -206,6 +221,29 @@ func (sc *scan) walk(ctx context.Context, n *dirNode, rel string, underIgnored, 
 	for name := range n.dirs {
 		if !present[name] {
 			sc.dropDir(n, name, joinRel(rel, name))
+		}
+	}
+	return nil
+}
+
+// walkKnown is walk for a folder whose entries are the ones known (its stat is unchanged): only
+// their stat is checked.
+func (sc *scan) walkKnown(ctx context.Context, d *os.File, n *dirNode, rel string, underIgnored bool) error {
+	if n.nested {
+		return nil
+	}
+	for name, f := range n.files {
+		if sc.check(d, n, name, joinRel(rel, name), f) {
+			n.treeOK = false
+		}
+	}
+	for name, child := range n.dirs {
+		childRel := joinRel(rel, name)
+		if err := sc.walk(ctx, child, childRel, underIgnored || sc.m.ignored[childRel], false); err != nil {
+			return err
+		}
+		if !child.treeOK {
+			n.treeOK = false
 		}
 	}
 	return nil
@@ -354,7 +392,7 @@ func (sc *scan) hash(j *hashJob) {
 			return
 		}
 		st := statOf(info)
-		j.entry = fileEntry{stat: st, mode: mode, racy: max(st.mtime, st.ctime) >= sc.start.Add(-racyWindow).UnixNano()}
+		j.entry = fileEntry{stat: st, mode: mode, racy: max(st.mtime, st.ctime) >= sc.start.Add(-sc.s.racyWindow).UnixNano()}
 		if mode == modeSymlink {
 			target, err := os.Readlink(full)
 			if err != nil {

@@ -221,3 +221,36 @@ func TestRestoreKeepsPermissionBitsOtherThanExecutable(t *testing.T) {
 		t.Errorf("secret.env = %q", got)
 	}
 }
+
+// With no racy window, folders whose stat is unchanged are not listed again: every snapshot must
+// still equal a snapshot taken from scratch by a new store.
+func TestUnchangedFoldersAreNotListedYetNothingIsMissed(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "a/one.txt", "1", 0o644)
+	write(t, dir, "a/b/two.txt", "2", 0o644)
+	write(t, dir, "c/three.txt", "3", 0o644)
+	write(t, dir, ".gitignore", "*.tmp\n", 0o644)
+	s := openStore(t, dir)
+	s.racyWindow = 0
+	snapshot(t, s, "")
+	steps := []func(){
+		func() { write(t, dir, "a/one.txt", "changed in place", 0o644) },
+		func() { write(t, dir, "a/b/new.txt", "new", 0o644) },
+		func() { os.Remove(filepath.Join(dir, "c/three.txt")) },
+		func() { write(t, dir, "a/x.tmp", "ignored", 0o644) },
+		func() { os.Chmod(filepath.Join(dir, "a/b/two.txt"), 0o755) },
+		func() { os.Rename(filepath.Join(dir, "a/b"), filepath.Join(dir, "c/b")) },
+		func() { write(t, dir, ".gitignore", "", 0o644) },
+		func() { write(t, dir, "c/b/.git/HEAD", "ref: refs/heads/main\n", 0o644) },
+	}
+	for i, step := range steps {
+		step()
+		cp := snapshot(t, s, "")
+		fresh := openStore(t, dir)
+		want := snapshot(t, fresh, "")
+		if got, w := lsTreeRoot(t, s, cp.Commit), lsTreeRoot(t, fresh, want.Commit); got != w {
+			t.Fatalf("step %d: snapshot holds %v (tree %s), a new store's %v (tree %s)", i,
+				lsTree(t, s, cp.Commit), got, lsTree(t, fresh, want.Commit), w)
+		}
+	}
+}

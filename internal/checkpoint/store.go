@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // DefaultMaxFileSize is the size above which a file is left out of snapshots.
@@ -45,6 +46,7 @@ type Store struct {
 	maxFileSize int64
 	git         *git
 	objects     *objectWriter
+	racyWindow  time.Duration // racyWindow, but for tests
 
 	mu sync.Mutex // serialises this process's use of the store
 	// man is the manifest of the latest snapshot this process took or read (nil: read it from the
@@ -90,6 +92,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		maxFileSize: opts.MaxFileSize,
 		git:         newGit(binary, filepath.Join(dir, "git"), project, filepath.Join(dir, "index")),
 		objects:     &objectWriter{dir: filepath.Join(dir, "git", "objects")},
+		racyWindow:  racyWindow,
 	}
 	if s.maxFileSize == 0 {
 		s.maxFileSize = DefaultMaxFileSize
