@@ -63,6 +63,8 @@ type manifest struct {
 	// leave out; folders among them are not walked. A path both known and ignored stays known, as a
 	// tracked file stays tracked in git.
 	ignored map[string]bool
+	// saved is the size of the file last written, to allocate the next one at once.
+	saved int
 }
 
 func newManifest() *manifest {
@@ -91,6 +93,7 @@ const (
 // save writes the manifest to path (atomically): a header, the records, and a SHA-1 of both.
 func (m *manifest) save(p string) error {
 	var b bytes.Buffer
+	b.Grow(m.saved + m.saved/8 + 4096)
 	b.WriteString(manifestMagic)
 	b.WriteString(m.commit + "\n")
 	var num [binary.MaxVarintLen64]byte
@@ -153,6 +156,7 @@ func (m *manifest) save(p string) error {
 	}
 	sum := sha1.Sum(b.Bytes())
 	b.Write(sum[:])
+	m.saved = b.Len()
 	return writeFileAtomic(p, b.Bytes())
 }
 
