@@ -73,7 +73,7 @@ func freeSpace(dir string) (int64, bool) {
 	if err := syscall.Statfs(dir, &st); err != nil {
 		return 0, false
 	}
-	return int64(st.Bavail) * st.Bsize, true
+	return int64(st.Bavail) * int64(st.Bsize), true
 }
 
 // benchTurns snapshots the tree in dir (whose files are paths) once, then, per iteration, changes 5

@@ -131,8 +131,8 @@ func (sc *scan) walk(ctx context.Context, n *dirNode, rel string, underIgnored, 
 	statOK := false
 	if err == nil {
 		defer d.Close()
-		if info, err := d.Stat(); err == nil && info.IsDir() {
-			dirStat = statOf(info)
+		if st, ok := statDir(d); ok {
+			dirStat = st
 			// A folder changed within the racy window may change again unseen: list it next time.
 			statOK = max(dirStat.mtime, dirStat.ctime) < sc.start.Add(-sc.s.racyWindow).UnixNano()
 		}
@@ -377,7 +377,7 @@ func (sc *scan) hashAll(ctx context.Context) error {
 func (sc *scan) hash(j *hashJob) {
 	full := filepath.Join(sc.s.project, filepath.FromSlash(j.rel))
 	for attempt := 0; ; attempt++ {
-		info, err := os.Lstat(full)
+		st, mode, ok, err := statPath(full)
 		if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
 			j.gone = true
 			return
@@ -386,12 +386,10 @@ func (sc *scan) hash(j *hashJob) {
 			j.err = err
 			return
 		}
-		mode, ok := modeOf(info)
 		if !ok {
 			j.gone = true
 			return
 		}
-		st := statOf(info)
 		j.entry = fileEntry{stat: st, mode: mode, racy: max(st.mtime, st.ctime) >= sc.start.Add(-sc.s.racyWindow).UnixNano()}
 		if mode == modeSymlink {
 			target, err := os.Readlink(full)

@@ -22,3 +22,22 @@ func statAt(dir *os.File, name string) (fileStat, uint32, bool, error) {
 	mode, ok := modeOf(info)
 	return statOf(info), mode, ok, nil
 }
+
+// statPath is statAt for a path.
+func statPath(path string) (fileStat, uint32, bool, error) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return fileStat{}, 0, false, err
+	}
+	mode, ok := modeOf(info)
+	return statOf(info), mode, ok, nil
+}
+
+// statDir is the stat of an open folder.
+func statDir(d *os.File) (fileStat, bool) {
+	info, err := d.Stat()
+	if err != nil || !info.IsDir() {
+		return fileStat{}, false
+	}
+	return statOf(info), true
+}

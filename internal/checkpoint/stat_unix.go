@@ -4,20 +4,23 @@ package checkpoint
 
 import (
 	"os"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
-// statOf is what a snapshot compares to tell a file unchanged: besides size and modification time,
-// the change time (chmod, a rename onto the path) and the inode (a file replaced, as sed -i does).
-func statOf(info os.FileInfo) fileStat {
-	st := fileStat{size: info.Size(), mtime: info.ModTime().UnixNano()}
-	if sys, ok := info.Sys().(*syscall.Stat_t); ok {
-		st.ctime = sys.Ctim.Sec*1e9 + sys.Ctim.Nsec
-		st.ino = sys.Ino
+// fromUnix is fileStat and git mode of a raw stat; ok is false for what git does not store.
+func fromUnix(s *unix.Stat_t) (st fileStat, mode uint32, ok bool) {
+	st = fileStat{size: s.Size, mtime: s.Mtim.Sec*1e9 + int64(s.Mtim.Nsec), ctime: s.Ctim.Sec*1e9 + int64(s.Ctim.Nsec), ino: uint64(s.Ino)}
+	switch s.Mode & unix.S_IFMT {
+	case unix.S_IFLNK:
+		return st, modeSymlink, true
+	case unix.S_IFREG:
+		if s.Mode&0o100 != 0 {
+			return st, modeExec, true
+		}
+		return st, modeFile, true
 	}
-	return st
+	return st, 0, false
 }
 
 // statAt is the stat and git mode of the entry name of the open folder dir, without following a
@@ -34,15 +37,34 @@ func statAt(dir *os.File, name string) (st fileStat, mode uint32, ok bool, err e
 	if err != nil {
 		return st, 0, false, err
 	}
-	st = fileStat{size: s.Size, mtime: s.Mtim.Sec*1e9 + s.Mtim.Nsec, ctime: s.Ctim.Sec*1e9 + s.Ctim.Nsec, ino: s.Ino}
-	switch s.Mode & unix.S_IFMT {
-	case unix.S_IFLNK:
-		return st, modeSymlink, true, nil
-	case unix.S_IFREG:
-		if s.Mode&0o100 != 0 {
-			return st, modeExec, true, nil
+	st, mode, ok = fromUnix(&s)
+	return st, mode, ok, nil
+}
+
+// statPath is statAt for a path.
+func statPath(path string) (fileStat, uint32, bool, error) {
+	var s unix.Stat_t
+	var err error
+	for {
+		err = unix.Lstat(path, &s)
+		if err != unix.EINTR {
+			break
 		}
-		return st, modeFile, true, nil
 	}
-	return st, 0, false, nil
+	if err != nil {
+		return fileStat{}, 0, false, &os.PathError{Op: "lstat", Path: path, Err: err}
+	}
+	st, mode, ok := fromUnix(&s)
+	return st, mode, ok, nil
+}
+
+// statDir is the stat of an open folder.
+func statDir(d *os.File) (fileStat, bool) {
+	var s unix.Stat_t
+	if err := unix.Fstat(int(d.Fd()), &s); err != nil || s.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return fileStat{}, false
+	}
+	st, _, _ := fromUnix(&s)
+	st.size = s.Size
+	return st, true
 }
