@@ -14,10 +14,20 @@
 //   - regular files up to MaxFileSize bytes (default 10 MiB); larger ones are left out, reported in
 //     Checkpoint.Skipped, and never touched by a restore;
 //   - symlinks as links (their target text), and the executable bit of regular files. Other
-//     permission bits are not recorded: a file restored from the store gets 0644 or 0755 (less the
-//     umask), as git checks files out;
-//   - not the contents of nested git repositories (a directory with its own .git), which git leaves
-//     alone.
+//     permission bits are not recorded (git's model: 644 or 755). A restore keeps the current
+//     permission bits of a file that is still there, taking only the snapshot's executable bit, so a
+//     0600 file stays 0600; a file the restore brings back gets 0644 or 0755 less the umask;
+//   - not the contents of nested git repositories (a folder holding a .git), which git leaves alone.
+//
+// How a snapshot is taken: the store keeps a manifest of the latest snapshot (each file's size,
+// times, inode, mode and blob; each folder's tree; the paths git ignores). A snapshot walks the tree's
+// stat data, reads only the files whose stat changed (and those changed so recently that a later
+// change could keep the same stat: git's "racily clean" rule), and writes the new blobs, the trees
+// along their paths and the commit as loose objects itself: no git process runs. Git decides only
+// what is ignored, for paths not seen before (one git status in a scratch repository, limited to
+// them) or for the whole tree when a .gitignore changed. Pruning collects the store with git gc
+// outside the store's lock, keeping objects and checkpoints younger than a grace period, so snapshots
+// never wait for it; cancelling it kills gc's process group.
 //
 // Bytes are stored unconverted: the store's info/attributes turns off end-of-line conversion, filters
 // and ident expansion whatever the project's .gitattributes say.

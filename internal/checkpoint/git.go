@@ -108,6 +108,7 @@ func (g *git) runEnv(ctx context.Context, extra []string, stdin io.Reader, args 
 		cmd.Env = append(append([]string(nil), g.env...), extra...)
 	}
 	cmd.Stdin = stdin
+	killGroupOnCancel(cmd)
 	var out, errb bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &errb
@@ -119,7 +120,7 @@ func (g *git) runEnv(ctx context.Context, extra []string, stdin io.Reader, args 
 		if msg == "" {
 			msg = err.Error()
 		}
-		return nil, fmt.Errorf("git %s: %s", args[0], msg)
+		return nil, fmt.Errorf("git %s: %s", subcommand(args), msg)
 	}
 	return out.Bytes(), nil
 }
@@ -150,4 +151,16 @@ func splitNul(out []byte) []string {
 		fields = fields[:len(fields)-1]
 	}
 	return fields
+}
+
+// subcommand is git's command among args (after any -c options), for messages.
+func subcommand(args []string) string {
+	for i := 0; i < len(args); i++ {
+		if args[i] == "-c" {
+			i++
+			continue
+		}
+		return args[i]
+	}
+	return ""
 }

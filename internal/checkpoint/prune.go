@@ -31,7 +31,15 @@ type Limits struct {
 	Git string
 	// Now is the clock (nil: time.Now).
 	Now func() time.Time
+	// Grace: checkpoints and objects younger than this are kept, so that snapshots taken while the
+	// store is being collected stay whole; collecting then runs without the store's lock, and
+	// snapshots never wait for it (0: DefaultGrace). Below zero there is no grace, and collecting
+	// holds the lock: snapshots wait for it to end.
+	Grace time.Duration
 }
+
+// DefaultGrace is the default of Limits.Grace.
+const DefaultGrace = time.Hour
 
 // PruneReport says what pruning one store did.
 type PruneReport struct {
@@ -92,43 +100,75 @@ func pruneStore(ctx context.Context, binary, dir string, limits Limits) (PruneRe
 	if limits.Now != nil {
 		now = limits.Now
 	}
-	maxAge, maxSize := limits.MaxAge, limits.MaxStoreSize
+	maxAge, maxSize, grace := limits.MaxAge, limits.MaxStoreSize, limits.Grace
 	if maxAge == 0 {
 		maxAge = DefaultMaxAge
 	}
 	if maxSize == 0 {
 		maxSize = DefaultMaxStoreSize
 	}
+	if grace == 0 {
+		grace = DefaultGrace
+	}
 	project, _ := os.ReadFile(filepath.Join(dir, "project"))
 	r := PruneReport{Dir: dir, Project: strings.TrimSpace(string(project))}
 	g := newGit(binary, filepath.Join(dir, "git"), "", filepath.Join(dir, "index"))
-	unlock, err := lockFile(filepath.Join(dir, "lock"))
-	if err != nil {
-		return r, fmt.Errorf("checkpoints: lock %s: %w", dir, err)
-	}
-	defer unlock()
-	r.Before = dirSize(dir)
-	refs, err := listRefs(ctx, g)
-	if err != nil {
-		return r, err
-	}
-	head, _ := readHeadFile(dir)
-	var keep, drop []refInfo
-	for _, ref := range refs {
-		old := maxAge > 0 && now().Sub(ref.time) > maxAge
-		// The head snapshot matches the store's index: it stays while the store is in use.
-		if old && !strings.HasSuffix(ref.name, "/"+head) {
-			drop = append(drop, ref)
-		} else {
-			keep = append(keep, ref)
+	lock := filepath.Join(dir, "lock")
+	if grace < 0 {
+		// No grace: the whole pruning holds the lock (nothing may write the store meanwhile).
+		unlock, err := lockFile(lock)
+		if err != nil {
+			return r, fmt.Errorf("checkpoints: lock %s: %w", dir, err)
 		}
+		defer unlock()
+		lock = ""
 	}
-	if err := deleteRefs(ctx, g, drop); err != nil {
+	// withLock runs fn holding the store's lock, unless the whole pruning holds it.
+	withLock := func(fn func() error) error {
+		if lock == "" {
+			return fn()
+		}
+		unlock, err := lockFile(lock)
+		if err != nil {
+			return fmt.Errorf("checkpoints: lock %s: %w", dir, err)
+		}
+		defer unlock()
+		return fn()
+	}
+	r.Before = dirSize(dir)
+	startHead, _ := readHeadFile(dir)
+	// protected: the head snapshot (when pruning started and now) matches the manifest snapshots
+	// build on, and young checkpoints may be in use by a snapshot running alongside.
+	protected := func(ref refInfo) bool {
+		head, _ := readHeadFile(dir)
+		return strings.HasSuffix(ref.name, "/"+head) || strings.HasSuffix(ref.name, "/"+startHead) ||
+			grace > 0 && now().Sub(ref.time) < grace
+	}
+	var keep []refInfo
+	err := withLock(func() error {
+		refs, err := listRefs(ctx, g)
+		if err != nil {
+			return err
+		}
+		var drop []refInfo
+		for _, ref := range refs {
+			if maxAge > 0 && now().Sub(ref.time) > maxAge && !protected(ref) {
+				drop = append(drop, ref)
+			} else {
+				keep = append(keep, ref)
+			}
+		}
+		if err := deleteRefs(ctx, g, drop); err != nil {
+			return err
+		}
+		r.Deleted = countCheckpoints(drop)
+		return nil
+	})
+	if err != nil {
 		return r, err
 	}
-	r.Deleted = countCheckpoints(drop)
 	// Collecting also packs the loose objects snapshots write, the bulk of a store's growth.
-	if err := collect(ctx, g); err != nil {
+	if err := collect(ctx, g, grace); err != nil {
 		return r, err
 	}
 	size := dirSize(dir)
@@ -136,10 +176,9 @@ func pruneStore(ctx context.Context, binary, dir string, limits Limits) (PruneRe
 	for maxSize > 0 && size > maxSize && len(keep) > 0 {
 		sort.Slice(keep, func(i, j int) bool { return keep[i].time.Before(keep[j].time) })
 		n := max(1, len(keep)/4)
-		var batch []refInfo
-		var rest []refInfo
+		var batch, rest []refInfo
 		for _, ref := range keep {
-			if len(batch) < n && !strings.HasSuffix(ref.name, "/"+head) {
+			if len(batch) < n && !protected(ref) {
 				batch = append(batch, ref)
 			} else {
 				rest = append(rest, ref)
@@ -148,12 +187,12 @@ func pruneStore(ctx context.Context, binary, dir string, limits Limits) (PruneRe
 		if len(batch) == 0 {
 			break
 		}
-		if err := deleteRefs(ctx, g, batch); err != nil {
+		if err := withLock(func() error { return deleteRefs(ctx, g, batch) }); err != nil {
 			return r, err
 		}
 		r.Deleted += countCheckpoints(batch)
 		keep = rest
-		if err := collect(ctx, g); err != nil {
+		if err := collect(ctx, g, grace); err != nil {
 			return r, err
 		}
 		size = dirSize(dir)
@@ -212,9 +251,15 @@ func deleteRefs(ctx context.Context, g *git, refs []refInfo) error {
 	return nil
 }
 
-// collect deletes the objects no ref reaches any more and packs the rest.
-func collect(ctx context.Context, g *git) error {
-	if _, err := g.run(ctx, nil, "gc", "--prune=now", "--quiet"); err != nil {
+// collect deletes the objects no ref reaches any more, except those younger than grace, and packs
+// the rest. Refs are not packed: snapshots write theirs as files, which git's packing of refs could
+// race with. Cancelling ctx kills git's whole process group (gc runs repack and prune).
+func collect(ctx context.Context, g *git, grace time.Duration) error {
+	prune := "now"
+	if grace > 0 {
+		prune = strconv.FormatInt(int64(grace.Seconds()), 10) + ".seconds.ago"
+	}
+	if _, err := g.run(ctx, nil, "-c", "gc.packRefs=false", "gc", "--prune="+prune, "--quiet"); err != nil {
 		return fmt.Errorf("checkpoints: prune: %w", err)
 	}
 	return nil

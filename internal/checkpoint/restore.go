@@ -174,8 +174,32 @@ func (s *Store) applyLocked(ctx context.Context, target string, changes []Change
 			return fmt.Errorf("checkpoints: restore: %s is a directory now (holding files the checkpoint leaves out); move it away and retry", p)
 		}
 	}
+	// Snapshots keep only the executable bit (as git does): a file that is still there keeps its
+	// other permission bits (a 0600 file stays private), taking the snapshot's executable bit.
+	kept := map[string]os.FileMode{}
+	for _, p := range write {
+		if info, err := os.Lstat(filepath.Join(s.project, filepath.FromSlash(p))); err == nil && info.Mode().IsRegular() {
+			kept[p] = info.Mode().Perm()
+		}
+	}
 	if _, err := s.git.runEnv(ctx, env, nulList(write), "checkout-index", "-f", "-z", "--stdin"); err != nil {
 		return fmt.Errorf("checkpoints: restore: %w", err)
+	}
+	for p, perm := range kept {
+		full := filepath.Join(s.project, filepath.FromSlash(p))
+		info, err := os.Lstat(full)
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		want := perm &^ 0o111
+		if info.Mode().Perm()&0o100 != 0 {
+			want |= (perm & 0o444) >> 2 // executable wherever it is readable
+		}
+		if want != info.Mode().Perm() {
+			if err := os.Chmod(full, want); err != nil {
+				return fmt.Errorf("checkpoints: restore: %w", err)
+			}
+		}
 	}
 	return nil
 }

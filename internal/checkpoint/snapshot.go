@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 )
 
@@ -42,8 +40,9 @@ type SnapshotOptions struct {
 	SessionID string
 }
 
-// Snapshot records the current state of the working tree. Only files changed since the previous
-// snapshot are read (git's stat cache), so its cost grows with the change, not the tree.
+// Snapshot records the current state of the working tree. Only files whose stat changed since the
+// previous snapshot are read, and git is asked about ignore rules only for paths not seen before, so
+// a turn that changed a few files costs a walk of the tree's stat data and no git process.
 func (s *Store) Snapshot(ctx context.Context, opts SnapshotOptions) (Checkpoint, error) {
 	var cp Checkpoint
 	err := s.locked(func() error {
@@ -54,24 +53,49 @@ func (s *Store) Snapshot(ctx context.Context, opts SnapshotOptions) (Checkpoint,
 	return cp, err
 }
 
+// manifestName is the manifest's file in the store.
+const manifestName = "manifest"
+
+// manifestLocked is the manifest of the store's latest snapshot: this process's own, the file's (when
+// another process snapshotted since), or an empty one to be built from scratch (fresh is then true).
+func (s *Store) manifestLocked(head string) (m *manifest, fresh bool) {
+	if s.man != nil && s.man.commit == head && head != "" {
+		return s.man, false
+	}
+	if m, err := loadManifest(filepath.Join(s.dir, manifestName)); err == nil && m.commit == head && head != "" {
+		return m, false
+	}
+	// A store written before manifests existed kept a git index: it is of no use any more.
+	_ = os.Remove(filepath.Join(s.dir, "index"))
+	return newManifest(), true
+}
+
 func (s *Store) snapshotLocked(ctx context.Context, opts SnapshotOptions) (Checkpoint, error) {
-	st, err := s.stageLocked(ctx)
+	parent, parentTree := s.readHead()
+	m, fresh := s.manifestLocked(parent)
+	// Until the snapshot is recorded, the manifest in memory may be half updated: drop it on failure.
+	s.man = nil
+	sc := &scan{s: s, m: m, w: s.objects, start: time.Now()}
+	if err := sc.run(ctx); err != nil {
+		return Checkpoint{}, fmt.Errorf("checkpoints: snapshot: %w", err)
+	}
+	treeID, empty, err := sc.storeTrees(m.root)
 	if err != nil {
 		return Checkpoint{}, fmt.Errorf("checkpoints: snapshot: %w", err)
 	}
-	parent, parentTree := s.readHead()
-	cp := Checkpoint{Parent: parent, Time: time.Now(), Skipped: st.skipped}
-	if parent != "" && len(st.changes) == 0 && !st.indexAhead {
+	if empty {
+		if treeID, err = s.objects.writeTree(nil); err != nil {
+			return Checkpoint{}, fmt.Errorf("checkpoints: snapshot: %w", err)
+		}
+	}
+	tree := treeID.String()
+	cp := Checkpoint{Parent: parent, Time: time.Now(), Skipped: sc.skipped}
+	if parent != "" && tree == parentTree {
 		// Nothing changed since the previous snapshot: it stands for this one too.
 		cp.Commit = parent
-		return cp, s.recordLocked(cp.Commit, opts.SessionID, false)
-	}
-	tree, err := s.git.runLine(ctx, nil, "write-tree")
-	if err != nil {
-		return Checkpoint{}, fmt.Errorf("checkpoints: snapshot: %w", err)
-	}
-	if parent != "" && tree == parentTree {
-		cp.Commit = parent
+		if err := s.saveManifestLocked(m, parent, sc.touched()); err != nil {
+			return Checkpoint{}, err
+		}
 		return cp, s.recordLocked(cp.Commit, opts.SessionID, false)
 	}
 	msg := opts.Message
@@ -80,14 +104,17 @@ func (s *Store) snapshotLocked(ctx context.Context, opts SnapshotOptions) (Check
 	}
 	// Commits have no parents, so pruning a checkpoint's ref frees what only it holds; the order of
 	// snapshots is kept by the callers' records (and Checkpoint.Parent).
-	args := []string{"commit-tree", tree, "-m", msg}
-	date := fmt.Sprintf("%d +0000", cp.Time.Unix())
-	out, err := s.git.runEnv(ctx, []string{"GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date}, nil, args...)
+	commitID, err := s.objects.writeCommit(treeID, cp.Time, msg)
 	if err != nil {
 		return Checkpoint{}, fmt.Errorf("checkpoints: snapshot: %w", err)
 	}
-	cp.Commit = strings.TrimSpace(string(out))
+	cp.Commit = commitID.String()
 	if err := s.recordLocked(cp.Commit, opts.SessionID, true); err != nil {
+		return Checkpoint{}, err
+	}
+	// The manifest goes before the head file: should the head not be written, the manifest names
+	// another commit and is not trusted.
+	if err := s.saveManifestLocked(m, cp.Commit, true); err != nil {
 		return Checkpoint{}, err
 	}
 	if err := s.writeHead(cp.Commit, tree); err != nil {
@@ -95,102 +122,28 @@ func (s *Store) snapshotLocked(ctx context.Context, opts SnapshotOptions) (Check
 	}
 	switch {
 	case parent == "":
-	case st.indexAhead:
-		// The index held changes of its own (an interrupted snapshot): ask git what differs.
+	case fresh:
+		// Built from scratch, the manifest knew nothing of the parent: ask git what differs.
 		if cp.Changes, err = s.diffLocked(ctx, parent, cp.Commit); err != nil {
 			return Checkpoint{}, err
 		}
 	default:
-		cp.Changes = st.changes
+		cp.Changes = sc.changes
 	}
 	return cp, nil
 }
 
-// staged is what stageLocked did.
-type staged struct {
-	// changes are the files that differ from the index as it was, which is the previous snapshot
-	// unless indexAhead.
-	changes []Change
-	skipped []string
-	// indexAhead: the index differed from the previous snapshot before staging.
-	indexAhead bool
-}
-
-// stageLocked brings the store's index up to the working tree: what git status reports as changed
-// or untracked is added, removed, or (above the size limit) left out.
-func (s *Store) stageLocked(ctx context.Context) (staged, error) {
-	var st staged
-	out, err := s.git.run(ctx, nil, "status", "--porcelain=v2", "-z", "--untracked-files=all",
-		"--no-renames", "--ignore-submodules=all")
-	if err != nil {
-		return st, err
-	}
-	var update, drop []string
-	for _, rec := range splitNul(out) {
-		var path, status string
-		switch {
-		case strings.HasPrefix(rec, "? "):
-			path, status = rec[2:], "added"
-			if strings.HasSuffix(path, "/") {
-				continue // a nested repository: git keeps out of it
-			}
-		case strings.HasPrefix(rec, "1 "):
-			// "1 XY sub mH mI mW hH hI path": X is the index against HEAD (the previous
-			// snapshot), Y the work tree against the index.
-			fields := strings.SplitN(rec, " ", 9)
-			if len(fields) != 9 {
-				continue
-			}
-			if fields[1][0] != '.' {
-				st.indexAhead = true
-			}
-			if fields[1][1] == '.' {
-				continue
-			}
-			path, status = fields[8], "modified"
-			if fields[1][1] == 'D' {
-				update = append(update, path)
-				st.changes = append(st.changes, Change{Path: path, Status: "deleted"})
-				continue
-			}
-		default:
-			if !strings.HasPrefix(rec, "#") {
-				st.indexAhead = true // unmerged or renamed entries: not ours, let git diff tell
-			}
-			continue
-		}
-		if s.tooLarge(path) {
-			st.skipped = append(st.skipped, path)
-			if status == "modified" {
-				drop = append(drop, path)
-				st.changes = append(st.changes, Change{Path: path, Status: "deleted"})
-			}
-			continue
-		}
-		update = append(update, path)
-		st.changes = append(st.changes, Change{Path: path, Status: status})
-	}
-	slices.SortFunc(st.changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
-	if len(update) > 0 {
-		if _, err := s.git.run(ctx, nulList(update), "update-index", "--add", "--remove", "--replace", "-z", "--stdin"); err != nil {
-			return st, err
+// saveManifestLocked records m as the manifest of commit, in memory and (when changed) in its file.
+func (s *Store) saveManifestLocked(m *manifest, commit string, changed bool) error {
+	changed = changed || m.commit != commit
+	m.commit = commit
+	if changed {
+		if err := m.save(filepath.Join(s.dir, manifestName)); err != nil {
+			return fmt.Errorf("checkpoints: save the manifest: %w", err)
 		}
 	}
-	if len(drop) > 0 {
-		if _, err := s.git.run(ctx, nulList(drop), "update-index", "--force-remove", "-z", "--stdin"); err != nil {
-			return st, err
-		}
-	}
-	return st, nil
-}
-
-// tooLarge reports whether path is a regular file above the size limit.
-func (s *Store) tooLarge(path string) bool {
-	if s.maxFileSize < 0 {
-		return false
-	}
-	info, err := os.Lstat(filepath.Join(s.project, filepath.FromSlash(path)))
-	return err == nil && info.Mode().IsRegular() && info.Size() > s.maxFileSize
+	s.man = m
+	return nil
 }
 
 // recordLocked keeps commit reachable and, for a session, records it as the last state it knows of;

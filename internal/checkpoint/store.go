@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // DefaultMaxFileSize is the size above which a file is left out of snapshots.
@@ -44,8 +45,15 @@ type Store struct {
 	project     string
 	maxFileSize int64
 	git         *git
+	objects     *objectWriter
+	racyWindow  time.Duration // racyWindow, but for tests
 
-	mu sync.Mutex // serialises this process's commands on the store's index
+	mu sync.Mutex // serialises this process's use of the store
+	// man is the manifest of the latest snapshot this process took or read (nil: read it from the
+	// file). Guarded by mu.
+	man *manifest
+	// scan is the scratch repository that answers ignore queries (nil until first needed).
+	scan *git
 }
 
 // StoresDir is the folder holding every project's store.
@@ -83,6 +91,8 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		project:     project,
 		maxFileSize: opts.MaxFileSize,
 		git:         newGit(binary, filepath.Join(dir, "git"), project, filepath.Join(dir, "index")),
+		objects:     &objectWriter{dir: filepath.Join(dir, "git", "objects")},
+		racyWindow:  racyWindow,
 	}
 	if s.maxFileSize == 0 {
 		s.maxFileSize = DefaultMaxFileSize
@@ -143,6 +153,23 @@ func (s *Store) locked(fn func() error) error {
 	}
 	defer unlock()
 	return fn()
+}
+
+// scanGit is the git of the store's scratch repository, created on first use: its index and history
+// stay empty, so git status there lists every file of the project as untracked or ignored. s.mu is held.
+func (s *Store) scanGit(ctx context.Context) (*git, error) {
+	if s.scan != nil {
+		return s.scan, nil
+	}
+	dir := filepath.Join(s.dir, "scan")
+	g := newGit(s.git.path, dir, s.project, filepath.Join(dir, "index"))
+	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil {
+		if _, err := g.run(ctx, nil, "init", "-q", "--template=", dir); err != nil {
+			return nil, fmt.Errorf("checkpoints: create the scratch repository: %w", err)
+		}
+	}
+	s.scan = g
+	return g, nil
 }
 
 // errNoCheckpoint is returned for a commit id the store does not hold.

@@ -66,11 +66,14 @@ type checkpointState struct {
 	pending *pendingSnapshot
 	// dirty: tools that may have changed files ran since pending started.
 	dirty bool
-	// running counts the snapshots and the prune in flight; idle is closed when it drops to zero.
+	// running counts the snapshots in flight; idle is closed when it drops to zero.
 	// Not a WaitGroup: a `!` command may start a snapshot (an Add from zero) just as the end of a run
 	// waits, which a WaitGroup forbids.
 	running int
 	idle    chan struct{}
+	// stopPrune cancels the background prune and waits for it (nil: none started). Runs do not wait
+	// for a prune (snapshots do not either); Close stops it.
+	stopPrune func()
 }
 
 // goLocked runs job on a goroutine of its own that waitCheckpoints waits for. c.mu is held.
@@ -124,15 +127,35 @@ func (s *Session) checkpointStore() (*checkpoint.Store, error) {
 const pruneEvery = 24 * time.Hour
 
 // pruneCheckpointsIfDue applies the age and size limits to the store in the background, at most once
-// a day; a snapshot meanwhile waits for it (the store's lock). s.checkpoints.mu is held.
+// a day. Snapshots do not wait for it (git gc runs outside the store's lock), and Close cancels it.
+// s.checkpoints.mu is held.
 func (s *Session) pruneCheckpointsIfDue(store *checkpoint.Store) {
 	settings := s.opts.Settings.Settings()
 	limits := checkpoint.Limits{MaxAge: settings.CheckpointMaxAge(), MaxStoreSize: settings.CheckpointMaxStoreSize()}
-	s.checkpoints.goLocked(func() {
-		if _, _, err := store.PruneIfDue(context.Background(), limits, pruneEvery); err != nil {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if _, _, err := store.PruneIfDue(ctx, limits, pruneEvery); err != nil && ctx.Err() == nil {
 			s.warn(err)
 		}
-	})
+	}()
+	s.checkpoints.stopPrune = func() {
+		cancel()
+		<-done
+	}
+}
+
+// stopCheckpointPrune cancels the background prune, if any, and waits for it to end.
+func (s *Session) stopCheckpointPrune() {
+	c := &s.checkpoints
+	c.mu.Lock()
+	stop := c.stopPrune
+	c.stopPrune = nil
+	c.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
 }
 
 // checkpointsWanted reports whether snapshots are to be taken: checkpoints are on and some active
@@ -234,7 +257,7 @@ func (s *Session) checkpointAfter() {
 	c.pending, c.dirty = nil, false
 }
 
-// waitCheckpoints waits until no snapshot or prune is in flight (the end of a run or `!` command, Close).
+// waitCheckpoints waits until no snapshot is in flight (the end of a run or `!` command, Close).
 func (s *Session) waitCheckpoints() {
 	c := &s.checkpoints
 	c.mu.Lock()

@@ -565,5 +565,6 @@ func (s *Session) SetAutoRetry(enabled bool) {
 func (s *Session) Close() error {
 	s.Abort()
 	s.waitCheckpoints()
+	s.stopCheckpointPrune()
 	return s.Store().Close()
 }

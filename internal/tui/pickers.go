@@ -66,6 +66,9 @@ func (m *model) pickerMsg(msg tea.Msg) tea.Cmd {
 	case picker.EntryChosen:
 		m.sel = nil
 		return m.navigateTree(msg.ID)
+	case picker.RewindChosen:
+		m.sel = nil
+		return m.rewindFromTree(msg.ID)
 	case picker.SetLabel:
 		if _, err := m.sess.Store().AppendLabelChange(msg.ID, msg.Label); err != nil {
 			m.addError("Could not save the label: " + err.Error())
@@ -127,7 +130,9 @@ func (m *model) openTreeSelector(initial string) {
 		m.addStatus("No entries in session")
 		return
 	}
-	m.sel = picker.NewTree(m.r, roots, store.LeafID(), store.Path(""), initial)
+	tree := picker.NewTree(m.r, roots, store.LeafID(), store.Path(""), initial)
+	tree.SetCheckpoints(treeCheckpointMarks(checkpointAnchors(store.Entries(), store.Entry)))
+	m.sel = tree
 }
 
 // ---- fork ----

@@ -52,6 +52,9 @@ type Tree struct {
 
 	// room is the rows the owner gives the tree (Size): the page keys move by what it shows.
 	room int
+
+	// checkpoints marks the entries with file checkpoints (SetCheckpoints).
+	checkpoints map[string]string
 }
 
 // Messages of the tree: its choice, its request and the answer.
@@ -180,6 +183,10 @@ func (t *Tree) key(k tea.KeyMsg) tea.Cmd {
 		}
 	case "T":
 		t.labelTimes = !t.labelTimes
+	case "ctrl+r":
+		if id := t.cursorID(); t.checkpointMark(id) != "" {
+			return emit(RewindChosen{ID: id})
+		}
 	case "enter":
 		if len(t.shown) == 0 {
 			return nil
@@ -249,7 +256,7 @@ func (t *Tree) View(width, rows int) []string {
 		out = append(out, truncate("  "+t.r.KeyHint("enter", "save")+"  "+t.r.KeyHint("esc", "cancel"), width))
 		return append(out, rule)
 	}
-	out = append(out, truncate(th.Fg(theme.Muted, "  ↑/↓ move · ←/→ page · ctrl/alt+←/→ fold/branch · shift+l label · "+
+	out = append(out, truncate(th.Fg(theme.Muted, "  ↑/↓ move · "+t.rewindHint()+"←/→ page · ctrl/alt+←/→ fold/branch · shift+l label · "+
 		"ctrl+d/t/u/l/a filters (ctrl+o cycle) · shift+t label time · type to search"), width))
 	search := "  " + th.Fg(theme.Muted, "Search: ") + t.query.View(th, th.FgStyle(theme.Accent))
 	out = append(out, truncate(search, width))
@@ -328,6 +335,9 @@ func (t *Tree) rowLine(r treeRow, selected bool, width int) string {
 		if t.labelTimes && r.labelTime != "" {
 			line += th.Fg(theme.Muted, formatLabelTime(r.labelTime, time.Now())+" ")
 		}
+	}
+	if mark := t.checkpointMark(id); mark != "" {
+		line += th.Fg(theme.Success, mark+" ")
 	}
 	text := t.styledText(r.entry)
 	if selected {

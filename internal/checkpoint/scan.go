@@ -1,0 +1,521 @@
+package checkpoint
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// racyWindow: a file whose last change is this close to the moment it was read is read again at the
+// next snapshot (file systems with coarse timestamps could hide a second change in the same tick).
+const racyWindow = 2 * time.Second
+
+// maxPathspecs bounds the paths one ignore query names; beyond it the whole tree is queried.
+const maxPathspecs = 256
+
+// scan brings a manifest up to the working tree: the files whose stat changed are read and stored as
+// blobs, new paths are checked against git's ignore rules, and the changes are collected.
+type scan struct {
+	s       *Store
+	m       *manifest
+	w       *objectWriter
+	start   time.Time
+	changes []Change
+	skipped []string
+	jobs    []*hashJob
+	pending []pendingPath
+	// gitignore: a .gitignore file was added, changed or removed, so what is ignored must be asked
+	// again for the whole tree.
+	gitignore bool
+	// dirty: the manifest changed (its file must be written again).
+	dirty bool
+}
+
+// hashJob is a file to read and store: new (old nil) or with a changed stat.
+type hashJob struct {
+	node *dirNode
+	name string
+	rel  string
+	old  *fileEntry
+	// results
+	entry fileEntry
+	gone  bool // vanished or became something git does not store
+	err   error
+}
+
+// pendingPath is a path not seen before, waiting for git to say whether it is ignored.
+type pendingPath struct {
+	node  *dirNode
+	name  string
+	rel   string
+	isDir bool
+}
+
+// run updates the manifest; afterwards the scan's changes and skipped are set and every folder's
+// tree is stored.
+func (sc *scan) run(ctx context.Context) error {
+	first := sc.m.commit == ""
+	if first {
+		sc.dirty = true
+		// Nothing is known: ask git once for everything ignored, then take every other file.
+		if err := sc.queryIgnored(ctx, nil, true); err != nil {
+			return err
+		}
+	}
+	if err := sc.walk(ctx, sc.m.root, "", false, first); err != nil {
+		return err
+	}
+	if err := sc.hashAll(ctx); err != nil {
+		return err
+	}
+	for _, p := range sc.pending {
+		if p.name == ".gitignore" {
+			sc.gitignore = true
+		}
+	}
+	if sc.gitignore && !first {
+		// The rules changed: ask again for the whole tree, and walk it again so that paths ignored
+		// until now are taken.
+		if err := sc.queryIgnored(ctx, nil, true); err != nil {
+			return err
+		}
+		pending := sc.pending
+		sc.pending = nil
+		if err := sc.resolve(ctx, pending); err != nil {
+			return err
+		}
+		if err := sc.walk(ctx, sc.m.root, "", false, true); err != nil {
+			return err
+		}
+	} else if len(sc.pending) > 0 {
+		pending := sc.pending
+		sc.pending = nil
+		paths := make([]string, len(pending))
+		for i, p := range pending {
+			paths[i] = p.rel
+		}
+		if err := sc.queryIgnored(ctx, paths, false); err != nil {
+			return err
+		}
+		if err := sc.resolve(ctx, pending); err != nil {
+			return err
+		}
+	}
+	if err := sc.hashAll(ctx); err != nil {
+		return err
+	}
+	slices.SortFunc(sc.changes, func(a, b Change) int { return strings.Compare(a.Path, b.Path) })
+	slices.Sort(sc.skipped)
+	return nil
+}
+
+// walk compares the folder n (at rel) with the disk, recursively. underIgnored: n itself is ignored
+// (known only because it held files before it was), so new paths in it are ignored too. queried:
+// the ignored set already covers new paths under n, so they are taken at once instead of pending.
+// It reports whether anything under n may have changed (its tree must be computed again).
+func (sc *scan) walk(ctx context.Context, n *dirNode, rel string, underIgnored, queried bool) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	d, err := os.Open(filepath.Join(sc.s.project, filepath.FromSlash(rel)))
+	var entries []fs.DirEntry
+	var dirStat fileStat
+	statOK := false
+	if err == nil {
+		defer d.Close()
+		if st, ok := statDir(d); ok {
+			dirStat = st
+			// A folder changed within the racy window may change again unseen: list it next time.
+			statOK = max(dirStat.mtime, dirStat.ctime) < sc.start.Add(-sc.s.racyWindow).UnixNano()
+		}
+		if statOK && n.statOK && dirStat == n.stat && !queried {
+			return sc.walkKnown(ctx, d, n, rel, underIgnored)
+		}
+		entries, err = d.ReadDir(-1)
+	}
+	n.stat, n.statOK = dirStat, false
+	if err == nil {
+		// Trusted from the next walk on (its entries are all taken, dropped or pending by then).
+		defer func() { n.statOK = statOK }()
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) && !isNotDir(err) {
+		return fmt.Errorf("checkpoints: read %s: %w", rel, err)
+	}
+	if rel != "" && slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == ".git" }) {
+		// A nested repository: git keeps out of it, and so do snapshots.
+		if !n.nested {
+			sc.dropAll(n, rel)
+			n.nested = true
+			n.treeOK = false
+		}
+		return nil
+	}
+	if n.nested {
+		n.nested, n.treeOK = false, false
+	}
+	present := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		name := e.Name()
+		if name == ".git" {
+			continue
+		}
+		present[name] = true
+		childRel := joinRel(rel, name)
+		ignored := underIgnored || sc.m.ignored[childRel]
+		if e.IsDir() {
+			if f := n.files[name]; f != nil {
+				sc.dropFile(n, name, childRel) // a file became a folder
+			}
+			child := n.dirs[name]
+			if child == nil {
+				if ignored {
+					continue
+				}
+				if !queried {
+					sc.pending = append(sc.pending, pendingPath{node: n, name: name, rel: childRel, isDir: true})
+					n.treeOK = false
+					continue
+				}
+				child = newDirNode()
+				n.dirs[name] = child
+			}
+			if err := sc.walk(ctx, child, childRel, ignored, queried); err != nil {
+				return err
+			}
+			if !child.treeOK {
+				n.treeOK = false
+			}
+			continue
+		}
+		if d := n.dirs[name]; d != nil {
+			sc.dropDir(n, name, childRel) // a folder became a file
+		}
+		f := n.files[name]
+		if f == nil {
+			if ignored {
+				continue
+			}
+			if !queried {
+				sc.pending = append(sc.pending, pendingPath{node: n, name: name, rel: childRel})
+				n.treeOK = false
+				continue
+			}
+		}
+		if sc.check(d, n, name, childRel, f) {
+			n.treeOK = false
+		}
+	}
+	for name := range n.files {
+		if !present[name] {
+			sc.dropFile(n, name, joinRel(rel, name))
+		}
+	}
+	for name := range n.dirs {
+		if !present[name] {
+			sc.dropDir(n, name, joinRel(rel, name))
+		}
+	}
+	return nil
+}
+
+// walkKnown is walk for a folder whose entries are the ones known (its stat is unchanged): only
+// their stat is checked.
+func (sc *scan) walkKnown(ctx context.Context, d *os.File, n *dirNode, rel string, underIgnored bool) error {
+	if n.nested {
+		return nil
+	}
+	for name, f := range n.files {
+		if sc.check(d, n, name, joinRel(rel, name), f) {
+			n.treeOK = false
+		}
+	}
+	for name, child := range n.dirs {
+		childRel := joinRel(rel, name)
+		if err := sc.walk(ctx, child, childRel, underIgnored || sc.m.ignored[childRel], false); err != nil {
+			return err
+		}
+		if !child.treeOK {
+			n.treeOK = false
+		}
+	}
+	return nil
+}
+
+func isNotDir(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "not a directory")
+}
+
+// check (d: the open folder of the file, nil for none) queues the file for reading when it is new (f nil), racy, or its stat or mode changed; it
+// reports whether it did.
+func (sc *scan) check(d *os.File, n *dirNode, name, rel string, f *fileEntry) bool {
+	if f != nil && !f.racy && d != nil {
+		if st, mode, ok, err := statAt(d, name); err == nil && ok && mode == f.mode && st == f.stat {
+			return false
+		}
+	}
+	sc.jobs = append(sc.jobs, &hashJob{node: n, name: name, rel: rel, old: f})
+	return true
+}
+
+// modeOf is git's mode for a file, and false for what git does not store (devices, sockets, pipes).
+func modeOf(info fs.FileInfo) (uint32, bool) {
+	switch m := info.Mode(); {
+	case m&fs.ModeSymlink != 0:
+		return modeSymlink, true
+	case m.IsRegular():
+		if m&0o100 != 0 {
+			return modeExec, true
+		}
+		return modeFile, true
+	}
+	return 0, false
+}
+
+// dropFile removes a known file, recording it as deleted unless it was skipped (then it never was in
+// a snapshot).
+func (sc *scan) dropFile(n *dirNode, name, rel string) {
+	f := n.files[name]
+	delete(n.files, name)
+	n.treeOK, sc.dirty = false, true
+	if !f.skipped {
+		sc.changes = append(sc.changes, Change{Path: rel, Status: "deleted"})
+	}
+	if name == ".gitignore" {
+		sc.gitignore = true
+	}
+}
+
+// dropDir removes a known folder and everything under it.
+func (sc *scan) dropDir(n *dirNode, name, rel string) {
+	sc.dropAll(n.dirs[name], rel)
+	delete(n.dirs, name)
+	n.treeOK = false
+}
+
+// dropAll removes everything under n.
+func (sc *scan) dropAll(n *dirNode, rel string) {
+	for name := range n.files {
+		sc.dropFile(n, name, joinRel(rel, name))
+	}
+	for name := range n.dirs {
+		sc.dropDir(n, name, joinRel(rel, name))
+	}
+}
+
+// resolve takes the pending paths git did not report as ignored.
+func (sc *scan) resolve(ctx context.Context, pending []pendingPath) error {
+	for _, p := range pending {
+		if sc.m.ignored[p.rel] {
+			continue
+		}
+		if !p.isDir {
+			sc.check(nil, p.node, p.name, p.rel, nil)
+			continue
+		}
+		child := newDirNode()
+		p.node.dirs[p.name] = child
+		if err := sc.walk(ctx, child, p.rel, false, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hashAll reads and stores the queued files, on as many goroutines as there are processors (a first
+// snapshot reads every file), then applies the results in queue order.
+func (sc *scan) hashAll(ctx context.Context) error {
+	jobs := sc.jobs
+	sc.jobs = nil
+	if len(jobs) == 0 {
+		return nil
+	}
+	sc.dirty = true
+	workers := min(runtime.GOMAXPROCS(0), len(jobs))
+	next := make(chan *hashJob)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				sc.hash(j)
+			}
+		}()
+	}
+	var err error
+	for _, j := range jobs {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+	if err != nil {
+		return err
+	}
+	for _, j := range jobs {
+		if j.err != nil {
+			return fmt.Errorf("checkpoints: %s: %w", j.rel, j.err)
+		}
+		sc.apply(j)
+	}
+	return nil
+}
+
+// hash reads one file (its stat first, so a change while it is read shows next time) and stores it
+// as a blob, unless it is above the size limit. A file that changes size while read is tried again.
+func (sc *scan) hash(j *hashJob) {
+	full := filepath.Join(sc.s.project, filepath.FromSlash(j.rel))
+	for attempt := 0; ; attempt++ {
+		st, mode, ok, err := statPath(full)
+		if errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
+			j.gone = true
+			return
+		}
+		if err != nil {
+			j.err = err
+			return
+		}
+		if !ok {
+			j.gone = true
+			return
+		}
+		j.entry = fileEntry{stat: st, mode: mode, racy: max(st.mtime, st.ctime) >= sc.start.Add(-sc.s.racyWindow).UnixNano()}
+		if mode == modeSymlink {
+			target, err := os.Readlink(full)
+			if err != nil {
+				j.err = err
+				return
+			}
+			j.entry.id, j.err = sc.w.write("blob", []byte(filepath.ToSlash(target)))
+			return
+		}
+		if sc.s.maxFileSize >= 0 && st.size > sc.s.maxFileSize {
+			j.entry.skipped = true
+			return
+		}
+		j.entry.id, err = sc.w.writeFileBlob(full, st.size)
+		if errors.Is(err, errChangedWhileRead) && attempt < 3 {
+			continue
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			j.gone = true
+			return
+		}
+		j.err = err
+		return
+	}
+}
+
+// apply records a hashed file in its folder and the change it is.
+func (sc *scan) apply(j *hashJob) {
+	n := j.node
+	if j.gone {
+		if j.old != nil && n.files[j.name] == j.old {
+			sc.dropFile(n, j.name, j.rel)
+		}
+		return
+	}
+	e := j.entry
+	n.files[j.name] = &e
+	n.treeOK = false
+	old := j.old
+	status := ""
+	switch {
+	case e.skipped:
+		sc.skipped = append(sc.skipped, j.rel)
+		if old != nil && !old.skipped {
+			status = "deleted"
+		}
+	case old == nil || old.skipped:
+		status = "added"
+	case old.id != e.id || old.mode != e.mode:
+		status = "modified"
+	}
+	if status != "" {
+		sc.changes = append(sc.changes, Change{Path: j.rel, Status: status})
+		if j.name == ".gitignore" {
+			sc.gitignore = true
+		}
+	}
+}
+
+// storeTrees stores the tree of n and of every folder under it whose content changed, and returns
+// n's tree (empty: n stores nothing).
+func (sc *scan) storeTrees(n *dirNode) (objectID, bool, error) {
+	if n.treeOK {
+		return n.tree, n.empty, nil
+	}
+	entries := make([]treeEntry, 0, len(n.files)+len(n.dirs))
+	for name, f := range n.files {
+		if !f.skipped {
+			entries = append(entries, treeEntry{name: name, mode: f.mode, id: f.id})
+		}
+	}
+	if !n.nested {
+		for name, d := range n.dirs {
+			id, empty, err := sc.storeTrees(d)
+			if err != nil {
+				return id, false, err
+			}
+			if !empty {
+				entries = append(entries, treeEntry{name: name, mode: modeTree, id: id})
+			}
+		}
+	}
+	n.tree, n.empty = objectID{}, len(entries) == 0
+	if !n.empty {
+		id, err := sc.w.writeTree(entries)
+		if err != nil {
+			return id, false, err
+		}
+		n.tree = id
+	}
+	n.treeOK = true
+	return n.tree, n.empty, nil
+}
+
+// queryIgnored asks git which of paths (nil: the whole tree) its ignore rules leave out, in a scratch
+// repository of the store's with no index and no commit, so every file counts as untracked. With
+// replace the answer replaces the ignored set, otherwise it is added to it.
+func (sc *scan) queryIgnored(ctx context.Context, paths []string, replace bool) error {
+	if len(paths) > maxPathspecs {
+		paths, replace = nil, false
+	}
+	g, err := sc.s.scanGit(ctx)
+	if err != nil {
+		return err
+	}
+	args := []string{"status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignored=matching",
+		"--ignore-submodules=all", "--no-renames"}
+	if len(paths) > 0 {
+		args = append(append(args, "--"), paths...)
+	}
+	out, err := g.runEnv(ctx, []string{"GIT_LITERAL_PATHSPECS=1", "GIT_OPTIONAL_LOCKS=0"}, nil, args...)
+	if err != nil {
+		return fmt.Errorf("checkpoints: ignore rules: %w", err)
+	}
+	sc.dirty = true
+	if replace {
+		sc.m.ignored = map[string]bool{}
+	}
+	for _, rec := range splitNul(out) {
+		if p, ok := strings.CutPrefix(rec, "! "); ok {
+			sc.m.ignored[strings.TrimSuffix(p, "/")] = true
+		}
+	}
+	return nil
+}
+
+// touched reports whether the scan changed the manifest (a file read, dropped, or ignore rules asked).
+func (sc *scan) touched() bool { return sc.dirty }
