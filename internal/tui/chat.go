@@ -112,9 +112,6 @@ func (m *model) blockLines(it *chatItem, width int) []string {
 	default:
 		if it.msg != nil {
 			lines = m.r.Message(it.msg, it.results, m.transcriptOptions(), width)
-			if u, ok := it.msg.(*provider.UserMessage); ok {
-				lines = m.withImages(lines, u.Content, width)
-			}
 		} else {
 			lines = it.draw(width)
 		}
@@ -126,9 +123,11 @@ func (m *model) blockLines(it *chatItem, width int) []string {
 	return lines
 }
 
-// transcriptOptions are the toggles as they stand.
+// transcriptOptions are the toggles as they stand, and the images drawn inline as the terminal and
+// the settings allow (the same for a resumed conversation as for a live one).
 func (m *model) transcriptOptions() render.TranscriptOptions {
-	return render.TranscriptOptions{HideThinking: m.hideThinking, Expand: m.expandTools, ThinkingLabel: m.ext.thinkingLabel}
+	return render.TranscriptOptions{HideThinking: m.hideThinking, Expand: m.expandTools, ThinkingLabel: m.ext.thinkingLabel,
+		Images: m.images().drawer()}
 }
 
 // flushChat returns the lines that became final, in order, and moves the blocks printed

@@ -164,7 +164,8 @@ func (m *model) messageStart(msg provider.Message) {
 		m.run.attempt = 0
 		if len(msg.Content) > 0 {
 			m.turnShown(nil)
-			m.addBlock(func(w int) []string { return m.r.Prompt(msg, m.expandTools, w) }).prompt = true
+			// Drawn as a resumed prompt is (blockLines), images included.
+			m.chat = append(m.chat, &chatItem{kind: chatLines, msg: msg, prompt: true})
 		}
 	case *provider.CustomMessage:
 		m.turnShown(nil)

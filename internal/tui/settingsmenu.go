@@ -193,7 +193,7 @@ func wheelLinesValues(v config.NumberOrAuto) []string {
 	return out
 }
 
-// themeSubmenu lists the themes; moving the cursor previews one.
+// themeSubmenu lists the themes, and pi's automatic light/dark pair; moving the cursor previews.
 func (m *model) themeSubmenu(current string) picker.Picker {
 	var choices []picker.Choice
 	for _, name := range m.themes.catalog.Names() {
@@ -203,7 +203,7 @@ func (m *model) themeSubmenu(current string) picker.Picker {
 		}
 		choices = append(choices, c)
 	}
-	return picker.NewChoiceMenu(m.r, "Theme", "Select a theme; moving the cursor previews it.", choices, current, true)
+	return picker.NewThemeSubmenu(m.r, current, m.themes.appearance, choices)
 }
 
 // previewTheme draws the UI with the theme setting named, without saving it.

@@ -41,6 +41,7 @@ type (
 type SettingsList struct {
 	r      *render.Renderer
 	title  string
+	notes  []string // muted lines under the title
 	items  []Setting
 	shown  []int
 	query  []rune
@@ -56,6 +57,9 @@ func NewSettingsList(r *render.Renderer, title string, items []Setting) *Setting
 	s.filter()
 	return s
 }
+
+// SetNotes puts muted lines under the title (pi's automatic theme menu explains itself so).
+func (s *SettingsList) SetNotes(notes ...string) { s.notes = notes }
 
 // SetValue shows value for the row id (a change the owner undid or adjusted).
 func (s *SettingsList) SetValue(id, value string) {
@@ -174,6 +178,13 @@ func (s *SettingsList) View(width, rows int) []string {
 	th := s.r.Theme()
 	rule := th.Fg(theme.Border, strings.Repeat("─", max(width, 1)))
 	out := []string{rule, truncate(" "+th.Style(theme.Accent, true, false, s.title), width)}
+	if len(s.notes) > 0 {
+		out = append(out, "")
+		for _, n := range s.notes {
+			out = append(out, truncate(" "+th.Fg(theme.Muted, n), width))
+		}
+		out = append(out, "")
+	}
 	out = append(out, truncate(" "+th.Fg(theme.Muted, "Search: ")+string(s.query)+"\x1b[7m \x1b[27m", width), "")
 	visible := max(min(settingsRows, rows-9), 3)
 	if len(s.shown) == 0 {

@@ -9,6 +9,10 @@ type TranscriptOptions struct {
 	Expand bool
 	// ThinkingLabel is the line of a hidden thinking block ("" for pi's).
 	ThinkingLabel string
+	// Images, when set, draws the images of a user message or a tool result for a terminal that
+	// shows them inline: its lines follow the block, whose one-line labels stay. Nil keeps the labels
+	// alone (no image protocol, images turned off, fullscreen).
+	Images func(content []provider.Content, width int) []string
 }
 
 // Transcript renders messages as the chat shows them (a resumed session, a rebuilt chat): each
@@ -35,7 +39,7 @@ func (r *Renderer) Transcript(msgs []provider.Message, o TranscriptOptions, widt
 func (r *Renderer) Message(m provider.Message, results map[string]*provider.ToolResultMessage, o TranscriptOptions, width int) []string {
 	switch m := m.(type) {
 	case *provider.UserMessage:
-		return r.Prompt(m, o.Expand, width)
+		return o.withImages(r.Prompt(m, o.Expand, width), m.Content, width)
 	case *provider.AssistantMessage:
 		out := r.AssistantMessage(m, AssistantOptions{HideThinking: o.HideThinking, ThinkingLabel: o.ThinkingLabel}, width)
 		for _, c := range m.Content {
@@ -50,6 +54,9 @@ func (r *Renderer) Message(m provider.Message, results map[string]*provider.Tool
 				v.Result = errorResult(errorLineText(m))
 			}
 			out = append(out, r.Tool(v, width)...)
+			if v.Result != nil {
+				out = o.withImages(out, v.Result.Content, width)
+			}
 		}
 		return out
 	case *provider.BashExecutionMessage:
@@ -64,6 +71,14 @@ func (r *Renderer) Message(m provider.Message, results map[string]*provider.Tool
 		return r.CustomMessage(m, width)
 	}
 	return nil
+}
+
+// withImages appends what o.Images draws for content to a block's lines.
+func (o TranscriptOptions) withImages(lines []string, content []provider.Content, width int) []string {
+	if o.Images == nil {
+		return lines
+	}
+	return append(lines, o.Images(content, width)...)
 }
 
 // errorLineText is what pi puts into the unfinished tool calls of a failed assistant message.

@@ -18,18 +18,30 @@ func Pick(setting, appearance string) string {
 	if setting == "" {
 		return SystemTheme
 	}
-	light, dark, pair := strings.Cut(setting, "/")
-	if !pair {
-		return setting
-	}
-	light, dark = strings.TrimSpace(light), strings.TrimSpace(dark)
-	if light == "" || dark == "" || strings.Contains(dark, "/") {
+	light, dark, ok := ParsePair(setting)
+	switch {
+	case !ok && strings.Contains(setting, "/"):
 		return SystemTheme
-	}
-	if appearance == "light" {
+	case !ok:
+		return setting
+	case appearance == "light":
 		return light
 	}
 	return dark
+}
+
+// ParsePair reads an automatic theme setting, "light/dark" (pi 1.6's parseAutoThemeSetting): ok
+// is false for a plain name and for a malformed pair (more than one "/", an empty side).
+func ParsePair(setting string) (light, dark string, ok bool) {
+	light, dark, pair := strings.Cut(setting, "/")
+	if !pair || strings.Contains(dark, "/") {
+		return "", "", false
+	}
+	light, dark = strings.TrimSpace(light), strings.TrimSpace(dark)
+	if light == "" || dark == "" {
+		return "", "", false
+	}
+	return light, dark, true
 }
 
 // RGB is a colour the terminal reported (OSC 10/11).
