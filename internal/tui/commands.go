@@ -178,12 +178,15 @@ func (m *model) cycleModel() {
 func (m *model) cmdNew(string) tea.Cmd {
 	sess := m.sess
 	m.run = runState{}
-	return m.sessionOp(func() error { return sess.NewSession("") }, func(m *model) {
-		// A rule marks where the new session starts (pi clears its chat); the notice has the
-		// chat's one-column margin.
-		m.addSeparator()
-		m.addFixed([]string{"", " " + m.r.Theme().Fg(theme.Accent, "✓ New session started")})
-	})
+	return m.sessionOp(func() error { return sess.NewSession("") }, (*model).showNewSession)
+}
+
+// showNewSession shows that a new session started (/new, an extension's ctx.newSession()).
+func (m *model) showNewSession() {
+	// A rule marks where the new session starts (pi clears its chat); the notice has the chat's
+	// one-column margin.
+	m.addSeparator()
+	m.addFixed([]string{"", " " + m.r.Theme().Fg(theme.Accent, "✓ New session started")})
 }
 
 func (m *model) cmdClone(string) tea.Cmd {
