@@ -11,7 +11,7 @@ import (
 
 // switchExtension registers commands that change the session the way a user's built-in commands do:
 // /fresh is /new (and sends a message into the new session), /back is /resume of the first session,
-// /again is /fork from its first prompt, /reasoner is a model switch with a thinking level.
+// /again is /fork from its first prompt, /top is /tree to that prompt, /reasoner is a model switch with a thinking level.
 const switchExtension = `export default function (pi) {
 	let first;
 	const firstPrompt = (ctx) => ctx.sessionManager.getEntries().find((e) => e.type === "message" && e.message.role === "user");
@@ -26,6 +26,9 @@ const switchExtension = `export default function (pi) {
 	} });
 	pi.registerCommand("again", { description: "fork", handler: async (_args, ctx) => {
 		await ctx.fork(firstPrompt(ctx).id);
+	} });
+	pi.registerCommand("top", { description: "tree", handler: async (_args, ctx) => {
+		await ctx.navigateTree(firstPrompt(ctx).id);
 	} });
 	pi.registerCommand("reasoner", { description: "model", handler: async (_args, ctx) => {
 		if (!(await pi.setModel(ctx.modelRegistry.find("mock", "mock-reasoner")))) throw new Error("setModel refused");
@@ -81,6 +84,9 @@ func TestExtensionCommandsSwitchSessionsInTheTerminal(t *testing.T) {
 	if last(screen, "New session started") > last(screen, "note in the fresh session") {
 		t.Errorf("the message sent into the new session is above the switch:\n%s", screen)
 	}
+	if row := last(screen, "mock-model"); row < 0 || strings.Contains(lines(screen)[row], "↑") {
+		t.Errorf("the footer still shows the old session's usage:\n%s", screen)
+	}
 
 	// /reasoner: the footer shows the model and thinking level at once.
 	run("/reasoner")
@@ -112,5 +118,15 @@ func TestExtensionCommandsSwitchSessionsInTheTerminal(t *testing.T) {
 	msgs := requestMessages(t, p.server, 2)
 	if n := len(msgs); n != 2 || contentText(msgs[1]["content"]) != "hello one" {
 		t.Errorf("the forked session's request: %v", msgs)
+	}
+
+	// /top: the branch navigated to (before the first prompt: empty) under a rule, the prompt's text
+	// in the editor.
+	run("/top")
+	screen = pane.waitFor("the navigation", func(s string) bool {
+		return strings.Contains(s, "Navigated to selected point") && last(s, "hello one") > last(s, "Navigated to selected point")
+	})
+	if last(screen, "forked answer") > last(screen, "Navigated to selected point") {
+		t.Errorf("the navigation left the old branch below its notice:\n%s", screen)
 	}
 }
