@@ -345,6 +345,7 @@ func (e *extensionHost) handleSession(ctx context.Context, method string, params
 		var p struct {
 			ParentSession string `json:"parentSession"`
 			EntryID       string `json:"entryId"`
+			Position      string `json:"position"`
 			SessionPath   string `json:"sessionPath"`
 		}
 		if err := json.Unmarshal(params, &p); err != nil {
@@ -358,7 +359,11 @@ func (e *extensionHost) handleSession(ctx context.Context, method string, params
 			err = e.sess.NewSession(p.ParentSession)
 		case "fork":
 			change.Kind = tui.SessionForked
-			change.EditorText, err = e.sess.Fork(p.EntryID)
+			if p.Position == "at" {
+				err = e.sess.ForkAt(p.EntryID)
+			} else {
+				change.EditorText, err = e.sess.Fork(p.EntryID)
+			}
 		default:
 			err = e.sess.SwitchSession(p.SessionPath)
 		}
