@@ -11,7 +11,7 @@ import (
 
 // switchExtension registers commands that change the session the way a user's built-in commands do:
 // /fresh is /new (and sends a message into the new session), /back is /resume of the first session,
-// /again is /fork from its first prompt, /top is /tree to that prompt, /reasoner is a model switch with a thinking level.
+// /again is /fork from its first prompt, /keep a fork at the leaf (a clone), /top is /tree to that prompt, /reasoner is a model switch with a thinking level.
 const switchExtension = `export default function (pi) {
 	let first;
 	const firstPrompt = (ctx) => ctx.sessionManager.getEntries().find((e) => e.type === "message" && e.message.role === "user");
@@ -26,6 +26,9 @@ const switchExtension = `export default function (pi) {
 	} });
 	pi.registerCommand("again", { description: "fork", handler: async (_args, ctx) => {
 		await ctx.fork(firstPrompt(ctx).id);
+	} });
+	pi.registerCommand("keep", { description: "clone", handler: async (_args, ctx) => {
+		await ctx.fork(ctx.sessionManager.getLeafId(), { position: "at" });
 	} });
 	pi.registerCommand("top", { description: "tree", handler: async (_args, ctx) => {
 		await ctx.navigateTree(firstPrompt(ctx).id);
@@ -119,6 +122,14 @@ func TestExtensionCommandsSwitchSessionsInTheTerminal(t *testing.T) {
 	if n := len(msgs); n != 2 || contentText(msgs[1]["content"]) != "hello one" {
 		t.Errorf("the forked session's request: %v", msgs)
 	}
+
+	// /keep: a fork at the leaf keeps the whole branch, drawn again above the fork's notice.
+	history := func() string { return pane.tmux("capture-pane", "-p", "-S", "-", "-t", "pi") }
+	run("/keep")
+	pane.waitFor("the fork at the leaf", func(string) bool {
+		h := history()
+		return strings.Count(h, "Forked to new session") == 2 && strings.Count(h, "forked answer") == 2
+	})
 
 	// /top: the branch navigated to (before the first prompt: empty) under a rule, the prompt's text
 	// in the editor.
