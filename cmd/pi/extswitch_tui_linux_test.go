@@ -11,7 +11,7 @@ import (
 
 // switchExtension registers commands that change the session the way a user's built-in commands do:
 // /fresh is /new (and sends a message into the new session), /back is /resume of the first session,
-// /again is /fork from its first prompt, /keep a fork at the leaf (a clone), /top is /tree to that prompt, /reasoner is a model switch with a thinking level.
+// /again is /fork from its first prompt, /keep a fork at the leaf (a clone), /top is /tree to that prompt, /reasoner is a model switch with a thinking level, /broken fails.
 const switchExtension = `export default function (pi) {
 	let first;
 	const firstPrompt = (ctx) => ctx.sessionManager.getEntries().find((e) => e.type === "message" && e.message.role === "user");
@@ -32,6 +32,9 @@ const switchExtension = `export default function (pi) {
 	} });
 	pi.registerCommand("top", { description: "tree", handler: async (_args, ctx) => {
 		await ctx.navigateTree(firstPrompt(ctx).id);
+	} });
+	pi.registerCommand("broken", { description: "fails", handler: async () => {
+		throw new Error("broken on purpose");
 	} });
 	pi.registerCommand("reasoner", { description: "model", handler: async (_args, ctx) => {
 		if (!(await pi.setModel(ctx.modelRegistry.find("mock", "mock-reasoner")))) throw new Error("setModel refused");
@@ -75,6 +78,10 @@ func TestExtensionCommandsSwitchSessionsInTheTerminal(t *testing.T) {
 	p.server.Enqueue(openaitest.TextReply("mock-model", "first answer"))
 	run("hello one")
 	pane.waitFor("the first answer", func(s string) bool { return strings.Contains(s, "first answer") })
+
+	// /broken: its failure is one warning (pi's emitError), checked at the end, long after it came.
+	run("/broken")
+	pane.waitFor("the command's failure", func(s string) bool { return strings.Contains(s, "broken on purpose") })
 
 	// /fresh: the rule and notice of /new, then the message sent into the new session, once.
 	run("/fresh")
@@ -139,5 +146,9 @@ func TestExtensionCommandsSwitchSessionsInTheTerminal(t *testing.T) {
 	})
 	if last(screen, "forked answer") > last(screen, "Navigated to selected point") {
 		t.Errorf("the navigation left the old branch below its notice:\n%s", screen)
+	}
+
+	if n := strings.Count(history(), "broken on purpose"); n != 1 {
+		t.Errorf("the failed command is reported %d times:\n%s", n, history())
 	}
 }
