@@ -183,6 +183,7 @@ func (m *model) cmdNew(string) tea.Cmd {
 
 // showNewSession shows that a new session started (/new, an extension's ctx.newSession()).
 func (m *model) showNewSession() {
+	m.sessionReplaced()
 	// A rule marks where the new session starts (pi clears its chat); the notice has the chat's
 	// one-column margin.
 	m.addSeparator()
@@ -222,6 +223,15 @@ func (m *model) sessionChanged() {
 	m.steering, m.followUp = nil, nil
 	m.endPendingTools("")
 	m.footerDirty = true
+}
+
+// sessionReplaced forgets, once another session file is in use (a new, resumed or forked session),
+// what was waiting for the previous one as pi does: the messages typed during its compaction and its
+// `!` commands not recorded yet (the session dropped them); the title names the session now in use.
+func (m *model) sessionReplaced() {
+	m.compactionQueue = nil
+	m.pendingBash = nil
+	m.setTitle()
 }
 
 func (m *model) cmdName(arg string) tea.Cmd {

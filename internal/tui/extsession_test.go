@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,13 +22,27 @@ func TestExtensionSessionChangesAreShownAsBuiltInCommands(t *testing.T) {
 	u.key(tea.KeyEnter)
 	u.waitSettled()
 	first := sess.Store().SessionFile()
+	u.typeText("/name alpha")
+	u.key(tea.KeyEnter)
+	u.waitScreen("the session's name", contains("Session name set: alpha"))
+	title := func() string {
+		for _, o := range slices.Backward(u.vt.OSC()) {
+			if strings.HasPrefix(o, "0;") {
+				return o
+			}
+		}
+		return ""
+	}
 
-	// ctx.newSession(): /new's rule and notice, the footer's usage of the old session gone.
+	// ctx.newSession(): /new's rule and notice; the title no longer names the old session.
 	if err := sess.NewSession(""); err != nil {
 		t.Fatal(err)
 	}
 	ext.SessionChanged(SessionChange{Kind: SessionStarted, Messages: sess.Messages()})
 	u.waitScreen("the new session", contains("✓ New session started"))
+	if got := title(); got == "" || strings.Contains(got, "alpha") {
+		t.Errorf("the title after the new session: %q", got)
+	}
 
 	// ctx.switchSession(first), then a message sent before the TUI caught up: the first session's
 	// transcript under a rule, "Resumed session", then the message, once.
@@ -40,6 +55,9 @@ func TestExtensionSessionChangesAreShownAsBuiltInCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := u.waitAll("the resumed session and the note", contains("Resumed session", "note after the switch"))
+	if got := title(); !strings.Contains(got, "alpha") {
+		t.Errorf("the title after resuming the named session: %q", got)
+	}
 	if n := strings.Count(all, "note after the switch"); n != 1 {
 		t.Errorf("the note is drawn %d times:\n%s", n, all)
 	}

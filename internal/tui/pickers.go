@@ -167,6 +167,7 @@ func (m *model) fork(entryID string) tea.Cmd {
 // showForked shows the forked session (/fork, an extension's ctx.fork()) with the forked message's
 // text in the editor.
 func (m *model) showForked(msgs []provider.Message, text string) tea.Cmd {
+	m.sessionReplaced()
 	// As pi re-renders the chat: the new session's conversation, under a rule.
 	m.addSeparator()
 	cmd := m.printHistoryOf(msgs)

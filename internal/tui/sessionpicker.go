@@ -106,10 +106,10 @@ func (m *model) resumeSession(path string, initial bool) tea.Cmd {
 // showResumed prints the conversation of the session switched to (/resume, an extension's
 // ctx.switchSession()) under a rule.
 func (m *model) showResumed(msgs []provider.Message) tea.Cmd {
+	m.sessionReplaced()
 	m.addSeparator()
 	cmd := m.printHistoryOf(msgs)
 	m.addStatus("Resumed session")
-	m.setTitle()
 	return cmd
 }
 
