@@ -49,9 +49,13 @@ func (u *ExtensionUI) SessionChanged(c SessionChange) {
 
 // extSessionChanged shows an extension's session change through the built-in commands' own steps.
 func (m *model) extSessionChanged(c extSessionMsg) tea.Cmd {
-	if c.Kind == SessionSettingsChanged {
+	switch c.Kind {
+	case SessionSettingsChanged:
 		m.footerDirty = true
 		return nil
+	case SessionNavigated:
+		// The same session, another branch: its run and queues stay, as after /tree.
+		return m.showNavigated(c.Messages, c.EditorText)
 	}
 	// The old session's run state goes as with /new; a command still in flight keeps its indicator
 	// until it returns (promptDoneMsg).
@@ -65,8 +69,6 @@ func (m *model) extSessionChanged(c extSessionMsg) tea.Cmd {
 		return m.showResumed(c.Messages)
 	case SessionForked:
 		return m.showForked(c.Messages, c.EditorText)
-	case SessionNavigated:
-		return m.showNavigated(c.Messages, c.EditorText)
 	}
 	return nil
 }
