@@ -205,7 +205,10 @@ func (e *extensionHost) Commands() []harness.ExtensionCommand {
 
 func (e *extensionHost) RunCommand(ctx context.Context, name, args string) (bool, error) {
 	e.ready(ctx)
-	return e.host.RunCommand(ctx, name, args)
+	found, _ := e.host.RunCommand(ctx, name, args)
+	// A failed command is reported once, by the host (pi's emitError: extension_error in RPC, a
+	// warning line in the TUI); the session's own warning would say it a second time.
+	return found, nil
 }
 
 func (e *extensionHost) Input(ctx context.Context, ev harness.InputEvent) (harness.InputResult, error) {

@@ -13,6 +13,7 @@ import (
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/session"
+	"github.com/pi-go/pi-go/internal/tui"
 )
 
 // The session operations extensions take part in (harness.UserBashHook, CompactionHook, TreeHook,
@@ -324,6 +325,7 @@ func (e *extensionHost) handleSession(ctx context.Context, method string, params
 				if e.sess.SetModel(m) != nil {
 					break
 				}
+				e.tuiSessionChanged(tui.SessionChange{Kind: tui.SessionSettingsChanged})
 				return json.RawMessage("true"), nil
 			}
 		}
@@ -337,22 +339,31 @@ func (e *extensionHost) handleSession(ctx context.Context, method string, params
 		}
 		e.sess.SetActiveTools(p.Names)
 		e.pushState()
+		e.tuiSessionChanged(tui.SessionChange{Kind: tui.SessionSettingsChanged})
 		return nil, nil
 	case "newSession", "fork", "switchSession":
 		var p struct {
 			ParentSession string `json:"parentSession"`
 			EntryID       string `json:"entryId"`
+			Position      string `json:"position"`
 			SessionPath   string `json:"sessionPath"`
 		}
 		if err := json.Unmarshal(params, &p); err != nil {
 			return nil, fmt.Errorf("%s: %w", method, err)
 		}
 		var err error
+		change := tui.SessionChange{Kind: tui.SessionResumed}
 		switch method {
 		case "newSession":
+			change.Kind = tui.SessionStarted
 			err = e.sess.NewSession(p.ParentSession)
 		case "fork":
-			_, err = e.sess.Fork(p.EntryID)
+			change.Kind = tui.SessionForked
+			if p.Position == "at" {
+				err = e.sess.ForkAt(p.EntryID)
+			} else {
+				change.EditorText, err = e.sess.Fork(p.EntryID)
+			}
 		default:
 			err = e.sess.SwitchSession(p.SessionPath)
 		}
@@ -362,6 +373,8 @@ func (e *extensionHost) handleSession(ctx context.Context, method string, params
 		if err != nil {
 			return nil, err
 		}
+		change.Messages = e.sess.Messages()
+		e.tuiSessionChanged(change)
 		e.pushState()
 		return json.RawMessage(`{"cancelled":false}`), nil
 	case "navigateTree":
@@ -379,6 +392,9 @@ func (e *extensionHost) handleSession(ctx context.Context, method string, params
 			CustomInstructions: p.CustomInstructions, ReplaceInstructions: p.ReplaceInstructions, Label: p.Label})
 		if err != nil {
 			return nil, err
+		}
+		if !r.Cancelled && !r.Aborted {
+			e.tuiSessionChanged(tui.SessionChange{Kind: tui.SessionNavigated, Messages: e.sess.Messages(), EditorText: r.EditorText})
 		}
 		e.pushState()
 		out := map[string]any{"cancelled": r.Cancelled}
@@ -479,4 +495,12 @@ func (e *extensionHost) BeforeCustomStart(ctx context.Context, m *provider.Custo
 		}
 	}
 	return msgs, r.SystemPrompt
+}
+
+// tuiSessionChanged tells the TUI, when there is one, about a change an extension made to the
+// session, before the extension hears back: what it does next is shown after the change.
+func (e *extensionHost) tuiSessionChanged(c tui.SessionChange) {
+	if u := e.tuiUI(); u != nil {
+		u.SessionChanged(c)
+	}
 }

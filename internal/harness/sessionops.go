@@ -71,7 +71,7 @@ func (s *Session) Fork(entryID string) (string, error) {
 	if e == nil || e.Type != session.TypeMessage || e.Role != provider.RoleUser {
 		return "", errors.New("Invalid entry ID for forking")
 	}
-	if err := s.guardSessionChange("session_before_fork", map[string]any{"entryId": entryID}); err != nil {
+	if err := s.guardSessionChange("session_before_fork", map[string]any{"entryId": entryID, "position": "before"}); err != nil {
 		return "", err
 	}
 	s.Abort()

@@ -178,12 +178,16 @@ func (m *model) cycleModel() {
 func (m *model) cmdNew(string) tea.Cmd {
 	sess := m.sess
 	m.run = runState{}
-	return m.sessionOp(func() error { return sess.NewSession("") }, func(m *model) {
-		// A rule marks where the new session starts (pi clears its chat); the notice has the
-		// chat's one-column margin.
-		m.addSeparator()
-		m.addFixed([]string{"", " " + m.r.Theme().Fg(theme.Accent, "✓ New session started")})
-	})
+	return m.sessionOp(func() error { return sess.NewSession("") }, (*model).showNewSession)
+}
+
+// showNewSession shows that a new session started (/new, an extension's ctx.newSession()).
+func (m *model) showNewSession() {
+	m.sessionReplaced()
+	// A rule marks where the new session starts (pi clears its chat); the notice has the chat's
+	// one-column margin.
+	m.addSeparator()
+	m.addFixed([]string{"", " " + m.r.Theme().Fg(theme.Accent, "✓ New session started")})
 }
 
 func (m *model) cmdClone(string) tea.Cmd {
@@ -219,6 +223,15 @@ func (m *model) sessionChanged() {
 	m.steering, m.followUp = nil, nil
 	m.endPendingTools("")
 	m.footerDirty = true
+}
+
+// sessionReplaced forgets, once another session file is in use (a new, resumed or forked session),
+// what was waiting for the previous one as pi does: the messages typed during its compaction and its
+// `!` commands not recorded yet (the session dropped them); the title names the session now in use.
+func (m *model) sessionReplaced() {
+	m.compactionQueue = nil
+	m.pendingBash = nil
+	m.setTitle()
 }
 
 func (m *model) cmdName(arg string) tea.Cmd {

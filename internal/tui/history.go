@@ -60,8 +60,10 @@ func historyItems(msgs []provider.Message) []*chatItem {
 // printHistory prints the session's conversation (a resumed session, a switch, a tree navigation)
 // and, for a compacted session, how often it was compacted. A long conversation is rendered in the
 // background: a placeholder holds its place, so nothing printed later can overtake it.
-func (m *model) printHistory() tea.Cmd {
-	msgs := m.sess.Messages()
+func (m *model) printHistory() tea.Cmd { return m.printHistoryOf(m.sess.Messages()) }
+
+// printHistoryOf prints msgs, the session's messages taken when it changed.
+func (m *model) printHistoryOf(msgs []provider.Message) tea.Cmd {
 	var cmd tea.Cmd
 	switch {
 	case len(msgs) > syncHistoryMax:

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pi-go/pi-go/internal/harness"
+	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/tui/picker"
 )
 
@@ -109,15 +110,21 @@ func (m *model) startNavigation(id string, o harness.NavigateOptions) tea.Cmd {
 			case res.Cancelled:
 				m.addStatus("Navigation cancelled")
 			default:
-				m.addSeparator()
-				cmd := m.printHistory()
-				if res.EditorText != "" && strings.TrimSpace(m.ed.Text()) == "" {
-					m.ed.SetText(res.EditorText)
-				}
-				m.addStatus("Navigated to selected point")
-				return tea.Batch(cmd, m.flushCompactionQueue(false))
+				return m.showNavigated(m.sess.Messages(), res.EditorText)
 			}
 			return nil
 		}}
 	})
+}
+
+// showNavigated prints the branch navigated to (/tree, an extension's ctx.navigateTree()) under a
+// rule; editorText goes into an empty editor.
+func (m *model) showNavigated(msgs []provider.Message, editorText string) tea.Cmd {
+	m.addSeparator()
+	cmd := m.printHistoryOf(msgs)
+	if editorText != "" && strings.TrimSpace(m.ed.Text()) == "" {
+		m.ed.SetText(editorText)
+	}
+	m.addStatus("Navigated to selected point")
+	return tea.Batch(cmd, m.flushCompactionQueue(false))
 }

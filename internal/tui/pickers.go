@@ -3,6 +3,7 @@ package tui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/tui/picker"
 )
 
@@ -163,14 +164,21 @@ func (m *model) fork(entryID string) tea.Cmd {
 				m.addError(err.Error())
 				return nil
 			}
-			// As pi re-renders the chat: the new session's conversation, under a rule.
-			m.addSeparator()
-			cmd := m.printHistory()
-			m.ed.SetText(text)
-			m.addStatus("Forked to new session")
-			return cmd
+			return m.showForked(m.sess.Messages(), text)
 		}}
 	})
+}
+
+// showForked shows the forked session (/fork, an extension's ctx.fork()) with the forked message's
+// text in the editor.
+func (m *model) showForked(msgs []provider.Message, text string) tea.Cmd {
+	m.sessionReplaced()
+	// As pi re-renders the chat: the new session's conversation, under a rule.
+	m.addSeparator()
+	cmd := m.printHistoryOf(msgs)
+	m.ed.SetText(text)
+	m.addStatus("Forked to new session")
+	return cmd
 }
 
 // addSeparator marks in the scrollback where another session's (or branch's) conversation starts.

@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/session"
 	"github.com/pi-go/pi-go/internal/tui/picker"
 )
@@ -91,18 +92,25 @@ func (m *model) resumeSession(path string, initial bool) tea.Cmd {
 				}
 				return nil
 			}
-			if !initial {
-				m.addSeparator()
-			}
-			cmd := m.printHistory()
-			m.addStatus("Resumed session")
-			m.setTitle()
 			if initial {
+				cmd := m.printHistory()
+				m.addStatus("Resumed session")
+				m.setTitle()
 				return tea.Batch(cmd, m.sendNextInitial())
 			}
-			return cmd
+			return m.showResumed(m.sess.Messages())
 		}}
 	})
+}
+
+// showResumed prints the conversation of the session switched to (/resume, an extension's
+// ctx.switchSession()) under a rule.
+func (m *model) showResumed(msgs []provider.Message) tea.Cmd {
+	m.sessionReplaced()
+	m.addSeparator()
+	cmd := m.printHistoryOf(msgs)
+	m.addStatus("Resumed session")
+	return cmd
 }
 
 // deleteSessionFile moves a session file into the trash with the trash command when there is one

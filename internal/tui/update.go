@@ -121,6 +121,8 @@ func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 		m.addWarning(string(msg))
 	case extDialogMsg:
 		m.openExtDialog(msg) // in place of an open picker: the extension's question comes first
+	case extSessionMsg:
+		return m.extSessionChanged(msg)
 	case extNoticeMsg:
 		m.extNotice(msg)
 	case extUIMsg:
