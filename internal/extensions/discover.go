@@ -1,10 +1,11 @@
 package extensions
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/pi-go/pi-go/internal/packages"
 )
 
 // Sources are where extensions come from, as pi lists them.
@@ -124,7 +125,7 @@ func discoverInDir(dir string) []string {
 		case st.Mode().IsRegular() && (strings.HasSuffix(e.Name(), ".ts") || strings.HasSuffix(e.Name(), ".js")):
 			out = append(out, p)
 		case st.IsDir():
-			out = append(out, dirEntries(p)...)
+			out = append(out, packages.DirExtensionEntries(p)...)
 		case isExecutable(p) && !strings.HasPrefix(e.Name(), "."):
 			out = append(out, p)
 		}
@@ -139,49 +140,8 @@ func resolveConfigured(p string) []string {
 	if err != nil || !st.IsDir() {
 		return []string{p} // a missing file is the loader's error to report, as in pi
 	}
-	if e := dirEntries(p); e != nil {
+	if e := packages.DirExtensionEntries(p); e != nil {
 		return e
 	}
 	return discoverInDir(p)
-}
-
-// dirEntries is pi's resolveExtensionEntries: package.json "pi.extensions", else index.ts or index.js.
-func dirEntries(dir string) []string {
-	if m := readManifest(filepath.Join(dir, "package.json")); m != nil {
-		var out []string
-		for _, rel := range m.Extensions {
-			p := filepath.Join(dir, rel)
-			if _, err := os.Stat(p); err == nil {
-				out = append(out, p)
-			}
-		}
-		if out != nil {
-			return out
-		}
-	}
-	for _, name := range []string{"index.ts", "index.js"} {
-		p := filepath.Join(dir, name)
-		if _, err := os.Stat(p); err == nil {
-			return []string{p}
-		}
-	}
-	return nil
-}
-
-type piManifest struct {
-	Extensions []string `json:"extensions"`
-}
-
-func readManifest(path string) *piManifest {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	var pkg struct {
-		Pi *piManifest `json:"pi"`
-	}
-	if json.Unmarshal(data, &pkg) != nil {
-		return nil
-	}
-	return pkg.Pi
 }

@@ -266,7 +266,7 @@ func collectResourceFiles(dir, kind string) []string {
 // manifest's or index.ts/index.js), else its *.ts and *.js files and the entries of its
 // subdirectories.
 func extensionEntries(dir string) []string {
-	if e := dirExtensionEntries(dir); e != nil {
+	if e := DirExtensionEntries(dir); e != nil {
 		return e
 	}
 	entries, err := os.ReadDir(dir)
@@ -286,13 +286,15 @@ func extensionEntries(dir string) []string {
 		case st.Mode().IsRegular() && (strings.HasSuffix(name, ".ts") || strings.HasSuffix(name, ".js")):
 			out = append(out, p)
 		case st.IsDir():
-			out = append(out, dirExtensionEntries(p)...)
+			out = append(out, DirExtensionEntries(p)...)
 		}
 	}
 	return out
 }
 
-func dirExtensionEntries(dir string) []string {
+// DirExtensionEntries is pi's resolveExtensionEntries for one directory: its package.json
+// "pi.extensions" files that exist, else its index.ts or index.js; nil when it has none.
+func DirExtensionEntries(dir string) []string {
 	if m := readManifest(dir); len(m[Extensions]) > 0 {
 		var out []string
 		for _, rel := range m[Extensions] {
