@@ -42,7 +42,7 @@ type ScopedModels struct {
 	// enabled is nil when every model is enabled.
 	enabled []string
 	shown   []string
-	query   []rune
+	query   filterField
 	cursor  int
 	dirty   bool
 	hint    string // the keys line
@@ -53,7 +53,7 @@ type ScopedModels struct {
 // all). keys matches the app.models.* actions; hint is the keys line to show and saveKey the name
 // of app.models.save's key.
 func NewScopedModels(r *render.Renderer, all []*provider.Model, enabled []string, keys KeyMatcher, hint, saveKey string) *ScopedModels {
-	s := &ScopedModels{r: r, keys: keys, models: map[string]*provider.Model{}, hint: hint, saveKey: saveKey}
+	s := &ScopedModels{r: r, keys: keys, models: map[string]*provider.Model{}, hint: hint, saveKey: saveKey, query: newFilterField()}
 	for _, m := range all {
 		id := m.Provider + "/" + m.ID
 		if _, dup := s.models[id]; !dup {
@@ -96,7 +96,7 @@ func (s *ScopedModels) sorted() []string {
 
 func (s *ScopedModels) refresh() {
 	ids := s.sorted()
-	s.shown = FuzzyFilter(ids, string(s.query), func(id string) string {
+	s.shown = FuzzyFilter(ids, s.query.Value(), func(id string) string {
 		if m := s.models[id]; m != nil {
 			return m.Provider + "/" + m.ID + " " + m.Name
 		}
@@ -113,7 +113,7 @@ func (s *ScopedModels) changed() tea.Cmd {
 
 // targets are the models Ctrl+A and Ctrl+X act on: the search's matches, or every model.
 func (s *ScopedModels) targets() []string {
-	if len(s.query) > 0 {
+	if s.query.Value() != "" {
 		return slices.Clone(s.shown)
 	}
 	return nil
@@ -231,29 +231,16 @@ func (s *ScopedModels) Update(msg tea.Msg) (Picker, tea.Cmd) {
 		s.dirty = false
 		return s, emit(ScopeSaved{Enabled: slices.Clone(s.enabled), All: s.enabled == nil})
 	case name == "ctrl+c":
-		if len(s.query) > 0 {
-			s.query = nil
+		if s.query.Value() != "" {
+			s.query.Set("")
 			s.refresh()
 			return s, nil
 		}
 		return s, emit(Cancelled{})
 	case name == "esc":
 		return s, emit(Cancelled{})
-	case name == "backspace" || name == "ctrl+h":
-		if len(s.query) > 0 {
-			s.query = s.query[:len(s.query)-1]
-			s.refresh()
-		}
-	case name == "ctrl+u":
-		s.query = nil
-		s.refresh()
 	default:
-		if k.Type == tea.KeyRunes && !k.Alt || k.Type == tea.KeySpace {
-			r := k.Runes
-			if k.Type == tea.KeySpace {
-				r = []rune{' '}
-			}
-			s.query = append(s.query, r...)
+		if s.query.Key(k) {
 			s.cursor = 0
 			s.refresh()
 		}
@@ -270,7 +257,7 @@ func (s *ScopedModels) View(width, rows int) []string {
 	rule := th.Fg(theme.Border, strings.Repeat("─", max(width, 1)))
 	out := []string{rule, truncate(" "+th.Style(theme.Accent, true, false, "Model Configuration"), width),
 		truncate(" "+th.Fg(theme.Muted, "Session-only. "+s.saveKey+" to save to settings."), width),
-		truncate(" "+th.Fg(theme.Muted, "Search: ")+string(s.query)+"\x1b[7m \x1b[27m", width), ""}
+		truncate(" "+th.Fg(theme.Muted, "Search: ")+s.query.View(th, th.PlainStyle()), width), ""}
 	visible := max(min(scopedRows, rows-10), 3)
 	if len(s.shown) == 0 {
 		out = append(out, truncate("  "+th.Fg(theme.Muted, "No matching models"), width))

@@ -44,7 +44,7 @@ type SettingsList struct {
 	notes  []string // muted lines under the title
 	items  []Setting
 	shown  []int
-	query  []rune
+	query  filterField
 	cursor int
 	// sub is the open submenu, subItem the row it belongs to.
 	sub     Picker
@@ -53,7 +53,7 @@ type SettingsList struct {
 
 // NewSettingsList returns the list of items.
 func NewSettingsList(r *render.Renderer, title string, items []Setting) *SettingsList {
-	s := &SettingsList{r: r, title: title, items: items}
+	s := &SettingsList{r: r, title: title, items: items, query: newFilterField()}
 	s.filter()
 	return s
 }
@@ -75,7 +75,7 @@ func (s *SettingsList) filter() {
 	for i := range idx {
 		idx[i] = i
 	}
-	s.shown = FuzzyFilter(idx, string(s.query), func(i int) string { return s.items[i].Label })
+	s.shown = FuzzyFilter(idx, s.query.Value(), func(i int) string { return s.items[i].Label })
 	s.cursor = 0
 }
 
@@ -103,23 +103,10 @@ func (s *SettingsList) Update(msg tea.Msg) (Picker, tea.Cmd) {
 		s.cursor = max(s.cursor-settingsRows, 0)
 	case name == "pgdown":
 		s.cursor = max(min(s.cursor+settingsRows, len(s.shown)-1), 0)
-	case name == "enter" || k.Type == tea.KeySpace && len(s.query) == 0:
+	case name == "enter" || k.Type == tea.KeySpace && s.query.Value() == "":
 		return s, s.activate()
-	case name == "backspace" || name == "ctrl+h":
-		if len(s.query) > 0 {
-			s.query = s.query[:len(s.query)-1]
-			s.filter()
-		}
-	case name == "ctrl+u":
-		s.query = nil
-		s.filter()
 	default:
-		if k.Type == tea.KeyRunes && !k.Alt || k.Type == tea.KeySpace {
-			r := k.Runes
-			if k.Type == tea.KeySpace {
-				r = []rune{' '}
-			}
-			s.query = append(s.query, r...)
+		if s.query.Key(k) {
 			s.filter()
 		}
 	}
@@ -185,7 +172,7 @@ func (s *SettingsList) View(width, rows int) []string {
 		}
 		out = append(out, "")
 	}
-	out = append(out, truncate(" "+th.Fg(theme.Muted, "Search: ")+string(s.query)+"\x1b[7m \x1b[27m", width), "")
+	out = append(out, truncate(" "+th.Fg(theme.Muted, "Search: ")+s.query.View(th, th.PlainStyle()), width), "")
 	visible := max(min(settingsRows, rows-9), 3)
 	if len(s.shown) == 0 {
 		out = append(out, truncate("  "+th.Fg(theme.Muted, "No matching settings"), width))
