@@ -22,6 +22,15 @@ const previewLines = 40
 // cmdRewind is /rewind: the session's checkpoints, newest first, each with the files its turn
 // changed; choosing one shows the diff a rewind would apply and asks what to restore.
 func (m *model) cmdRewind(string) tea.Cmd {
+	return m.withCheckpoints(func(m *model, list []harness.CheckpointInfo) tea.Cmd {
+		m.openRewindPicker(list)
+		return nil
+	})
+}
+
+// withCheckpoints loads the session's checkpoints off the UI goroutine and hands them to then; not
+// while the agent works (a rewind then would race its edits).
+func (m *model) withCheckpoints(then func(m *model, list []harness.CheckpointInfo) tea.Cmd) tea.Cmd {
 	if m.busy() {
 		m.addWarning("The agent is working. Press Esc to stop it before rewinding.")
 		return nil
@@ -34,8 +43,7 @@ func (m *model) cmdRewind(string) tea.Cmd {
 				m.addError(err.Error())
 				return nil
 			}
-			m.openRewindPicker(list)
-			return nil
+			return then(m, list)
 		}}
 	})
 }

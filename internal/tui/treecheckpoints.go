@@ -62,31 +62,19 @@ func treeCheckpointMarks(anchors map[string]string) map[string]string {
 // rewindFromTree is Ctrl+R in the tree on a marked entry: the checkpoints shown there, offered as
 // /rewind offers them (one goes straight to its preview).
 func (m *model) rewindFromTree(anchor string) tea.Cmd {
-	if m.busy() {
-		m.addWarning("The agent is working. Press Esc to stop it before rewinding.")
-		return nil
-	}
 	store := m.sess.Store()
 	anchors := checkpointAnchors(store.Entries(), store.Entry)
-	sess, ctx := m.sess, m.ctx
-	return m.op(func() tea.Msg {
-		list, err := sess.Checkpoints(ctx)
-		return opDoneMsg{err: err, then: func(m *model, err error) tea.Cmd {
-			if err != nil {
-				m.addError(err.Error())
-				return nil
+	return m.withCheckpoints(func(m *model, list []harness.CheckpointInfo) tea.Cmd {
+		var here []harness.CheckpointInfo
+		for _, c := range list {
+			if anchors[c.ID] == anchor && c.Available {
+				here = append(here, c)
 			}
-			var here []harness.CheckpointInfo
-			for _, c := range list {
-				if anchors[c.ID] == anchor && c.Available {
-					here = append(here, c)
-				}
-			}
-			if len(here) == 1 {
-				return m.previewRewind(here[0])
-			}
-			m.openRewindPicker(here)
-			return nil
-		}}
+		}
+		if len(here) == 1 {
+			return m.previewRewind(here[0])
+		}
+		m.openRewindPicker(here)
+		return nil
 	})
 }
