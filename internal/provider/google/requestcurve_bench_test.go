@@ -3,12 +3,12 @@ package google
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/pi-go/pi-go/internal/cputime"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/provider/curvetest"
 )
 
 // BenchmarkRequestCurve is what building one request of a long session costs at 100, 1,000 and
@@ -43,30 +43,7 @@ func BenchmarkRequestCurve(b *testing.B) {
 	}
 }
 
-// curveTranscript is turns turns of a prompt, a reply of m with thinking, text and an edit call,
-// its result and a closing reply.
+// curveTranscript is issue 22's curve transcript with this API's call ids and signatures.
 func curveTranscript(m *provider.Model, turns int) []provider.Message {
-	text := func(n int, seed int) string {
-		words := []string{"func", "main()", "{", "return", "err", "!=", "nil", "\"quoted\"", "café", "日本", "→", "\n"}
-		var s strings.Builder
-		for i := 0; s.Len() < n; i++ {
-			s.WriteString(words[(i*7+seed)%len(words)])
-			s.WriteByte(' ')
-		}
-		return s.String()
-	}
-	var msgs []provider.Message
-	for t := range turns {
-		id := fmt.Sprintf("call_%d", t)
-		args, _ := provider.MarshalJS(map[string]string{"path": "main.go", "oldText": text(600, t), "newText": text(600, t+1)})
-		msgs = append(msgs, provider.NewUserMessage(text(300, t)),
-			&provider.AssistantMessage{Content: []provider.Content{
-				{Type: provider.ContentThinking, Thinking: text(800, t), ThinkingSignature: "c2ln"},
-				provider.TextContent(text(200, t)), provider.ToolCallContent(id, "edit", args)},
-				API: m.API, Provider: m.Provider, Model: m.ID, StopReason: provider.StopReasonToolUse},
-			&provider.ToolResultMessage{ToolCallID: id, ToolName: "edit", Content: []provider.Content{provider.TextContent(text(4700, t))}},
-			&provider.AssistantMessage{Content: []provider.Content{provider.TextContent(text(900, t))},
-				API: m.API, Provider: m.Provider, Model: m.ID, StopReason: provider.StopReasonStop})
-	}
-	return msgs
+	return curvetest.Transcript(m, turns, "call_", "c2ln")
 }
