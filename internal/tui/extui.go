@@ -38,6 +38,7 @@ func (u *ExtensionUI) attach(fn func(tea.Msg)) {
 
 // extDialogMsg opens an extension's dialog; its answer goes to reply (ok false: cancelled).
 type extDialogMsg struct {
+	ctx         context.Context // the asker's: a dialog still waiting when it ends is not shown
 	title       string
 	options     []string // select and confirm; nil: input
 	placeholder string
@@ -59,7 +60,7 @@ type extAnswerMsg struct {
 type extNoticeMsg struct{ text, kind string }
 
 func (u *ExtensionUI) ask(ctx context.Context, d extDialogMsg) (string, bool) {
-	d.reply = make(chan extAnswer, 1)
+	d.ctx, d.reply = ctx, make(chan extAnswer, 1)
 	u.relay.send(d)
 	select {
 	case a := <-d.reply:
@@ -92,8 +93,46 @@ func (u *ExtensionUI) Input(ctx context.Context, title, placeholder string) (str
 // Notify shows a notification: kind "error" and "warning" as such, anything else as a status line.
 func (u *ExtensionUI) Notify(text, kind string) { u.relay.send(extNoticeMsg{text: text, kind: kind}) }
 
+// extDialogQueue holds extensions' dialogs while one is open, so that each caller gets its answer:
+// two extensions (or two handlers of one) may ask at once, and a second dialog replacing the first
+// would leave the first caller waiting for ever.
+type extDialogQueue struct {
+	open    chan extAnswer // the open dialog's reply, or nil
+	pending []extDialogMsg
+}
+
+// queueExtDialog opens d, in place of any other picker (the extension's question comes first),
+// unless another extension dialog is open: then d waits for it.
+func (m *model) queueExtDialog(d extDialogMsg) {
+	if d.ctx != nil && d.ctx.Err() != nil {
+		return // asked and given up before the TUI saw it
+	}
+	if m.extDialogs.open != nil && m.sel != nil {
+		m.extDialogs.pending = append(m.extDialogs.pending, d)
+		return
+	}
+	m.openExtDialog(d)
+}
+
+// extDialogAnswered delivers a dialog's answer and opens the next waiting dialog.
+func (m *model) extDialogAnswered(a extAnswerMsg) {
+	a.reply <- a.extAnswer
+	if a.reply == m.extDialogs.open {
+		m.extDialogs.open = nil
+	}
+	for m.extDialogs.open == nil && len(m.extDialogs.pending) > 0 {
+		next := m.extDialogs.pending[0]
+		m.extDialogs.pending = m.extDialogs.pending[1:]
+		if next.ctx != nil && next.ctx.Err() != nil {
+			continue // its caller stopped waiting (aborted, or the extension's call ended)
+		}
+		m.openExtDialog(next)
+	}
+}
+
 // openExtDialog shows a dialog as a picker.
 func (m *model) openExtDialog(d extDialogMsg) {
+	m.extDialogs.open = d.reply
 	cancel := extAnswerMsg{reply: d.reply}
 	if d.options == nil {
 		m.sel = picker.NewTextInput(m.r, d.title, func(text string) tea.Msg {

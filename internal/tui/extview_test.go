@@ -293,3 +293,52 @@ func (cardHooks) BeforeAgentStart(context.Context, string, []provider.Content, s
 	return []provider.Message{&provider.CustomMessage{CustomType: "card", Display: true, ContentIsString: true,
 		Content: []provider.Content{{Type: "text", Text: "hello card"}}}}, ""
 }
+
+// Two extensions asking at once both get their answers, in the order they asked; a question whose
+// asker stopped waiting is skipped.
+func TestExtensionDialogsWaitForEachOther(t *testing.T) {
+	ext := NewExtensionUI()
+	host := newFakeExtHost(ext)
+	u := startUI(t, newTestSession(t, newScript(), nil), Options{ExtensionUI: ext})
+	receive(t, "the terminal's size", host.terminal)
+
+	type answer struct {
+		v  string
+		ok bool
+	}
+	first, second := make(chan answer, 1), make(chan answer, 1)
+	go func() {
+		v, ok := ext.Select(context.Background(), "First question", []string{"alpha", "beta"})
+		first <- answer{v, ok}
+	}()
+	u.waitScreen("the first dialog", contains("First question", "alpha"))
+	gone, stop := context.WithCancel(context.Background())
+	abandoned := make(chan struct{})
+	go func() {
+		ext.Input(gone, "Abandoned question", "")
+		close(abandoned)
+	}()
+	go func() {
+		v, ok := ext.Input(context.Background(), "Second question", "")
+		second <- answer{v, ok}
+	}()
+	// Both later questions are queued behind the first, which stays on screen.
+	stop()
+	<-abandoned
+	u.waitScreen("the first dialog still open", contains("First question"))
+
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	if a := receive(t, "the first answer", first); a != (answer{"beta", true}) {
+		t.Fatalf("first dialog answered %+v", a)
+	}
+	screen := u.waitScreen("the second dialog", contains("Second question"))
+	if strings.Contains(screen, "Abandoned question") {
+		t.Fatalf("a dialog whose asker stopped waiting was shown:\n%s", screen)
+	}
+	u.typeText("gamma")
+	u.tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	if a := receive(t, "the second answer", second); a != (answer{"gamma", true}) {
+		t.Fatalf("second dialog answered %+v", a)
+	}
+}

@@ -114,6 +114,8 @@ type model struct {
 	themes themeState
 	keys   *keymap.Keymap
 	ext    extView // what extensions show besides dialogs (extview.go)
+	// extDialogs are extensions' dialogs: the open one and those waiting for it (extui.go).
+	extDialogs extDialogQueue
 }
 
 // runState is what the status line shows about the agent.

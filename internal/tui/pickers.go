@@ -102,7 +102,7 @@ func (m *model) pickerMsg(msg tea.Msg) tea.Cmd {
 		return m.importConfirmed(msg)
 	case extAnswerMsg:
 		m.sel = nil
-		msg.reply <- msg.extAnswer
+		m.extDialogAnswered(msg)
 	default:
 		return m.sessionPickerMsg(msg)
 	}

@@ -120,7 +120,7 @@ func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 	case warningMsg:
 		m.addWarning(string(msg))
 	case extDialogMsg:
-		m.openExtDialog(msg) // in place of an open picker: the extension's question comes first
+		m.queueExtDialog(msg)
 	case extSessionMsg:
 		return m.extSessionChanged(msg)
 	case extNoticeMsg:
