@@ -21,9 +21,11 @@
 //
 // How a snapshot is taken: the store keeps a manifest of the latest snapshot (each file's size,
 // times, inode, mode and blob; each folder's tree; the paths git ignores). A snapshot walks the tree's
-// stat data, reads only the files whose stat changed (and those changed so recently that a later
-// change could keep the same stat: git's "racily clean" rule), and writes the new blobs, the trees
-// along their paths and the commit as loose objects itself: no git process runs. Git decides only
+// stat data (folders on as many goroutines as there are processors), reads only the files whose stat
+// changed (and those changed so recently that a later change could keep the same stat: git's
+// "racily clean" rule), and writes the new blobs, the trees along their paths and the commit as loose
+// objects itself: no git process runs. The manifest is a base file plus a log to which each snapshot
+// appends the folders it changed; the base is written again when the log outgrows it. Git decides only
 // what is ignored, for paths not seen before (one git status in a scratch repository, limited to
 // them) or for the whole tree when a .gitignore changed. Pruning collects the store with git gc
 // outside the store's lock, keeping objects and checkpoints younger than a grace period, so snapshots
