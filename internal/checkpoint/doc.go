@@ -9,8 +9,11 @@
 // and directories that are not git repositories work the same.
 //
 // What a snapshot holds:
-//   - every file under the project directory that the project's .gitignore files do not ignore
-//     (git's rules; the user's global excludes file and .git/info/exclude do not apply);
+//   - every file under the project directory that git's ignore rules do not ignore: the project's
+//     .gitignore files and the user's global excludes file (core.excludesFile from the global or
+//     system git configuration, else $XDG_CONFIG_HOME/git/ignore or ~/.config/git/ignore; a change to
+//     its content is noticed at the next snapshot, a change to the configuration naming it when pi-go
+//     starts again); the project repository's .git/info/exclude and its own configuration do not apply;
 //   - regular files up to MaxFileSize bytes (default 10 MiB); larger ones are left out, reported in
 //     Checkpoint.Skipped, and never touched by a restore;
 //   - symlinks as links (their target text), and the executable bit of regular files. Other

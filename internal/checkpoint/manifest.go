@@ -68,7 +68,11 @@ type manifest struct {
 	// leave out; folders among them are not walked. A path both known and ignored stays known, as a
 	// tracked file stays tracked in git.
 	ignored map[string]bool
-	// ignoredUnsaved: ignored changed since the files were written.
+	// excludes and excludesStat are the user's global excludes file and its stat when ignored was
+	// last asked for the whole tree: a change to either asks again.
+	excludes     string
+	excludesStat fileStat
+	// ignoredUnsaved: ignored (or the excludes file) changed since the files were written.
 	ignoredUnsaved bool
 	// saved is the size of the base file, base its checksum (zero: no base file holds this
 	// manifest's tree), logSize the length of the log file's good part (0: no log).
@@ -101,6 +105,8 @@ const (
 	recSubdirs = 'k'
 	// recClearIgnored (in the log) starts the ignored paths over; recIgnored records follow.
 	recClearIgnored = 'c'
+	// recExcludes is the global excludes file's path and stat.
+	recExcludes = 'x'
 )
 
 // Flags of file and dir records.
@@ -167,11 +173,15 @@ func (w *recordWriter) dir(n *dirNode, rel string) {
 	}
 }
 
-func (w *recordWriter) ignored(set map[string]bool) {
-	for p := range set {
+// ignored appends the ignored paths and the excludes file they were asked with.
+func (w *recordWriter) ignored(m *manifest) {
+	for p := range m.ignored {
 		w.b = append(w.b, recIgnored)
 		w.str(p)
 	}
+	w.b = append(w.b, recExcludes)
+	w.str(m.excludes)
+	w.stat(m.excludesStat)
 }
 
 // save writes the whole manifest as the base file at p (atomically): a header, the records, and a
@@ -189,7 +199,7 @@ func (m *manifest) save(p, logPath string) error {
 		}
 	}
 	walk(m.root, "")
-	w.ignored(m.ignored)
+	w.ignored(m)
 	sum := sha1.Sum(w.b)
 	w.b = append(w.b, sum[:]...)
 	if err := writeFileAtomic(p, w.b); err != nil {
@@ -230,7 +240,7 @@ func (m *manifest) saveChanges(p, logPath string) error {
 	walk(m.root, "")
 	if m.ignoredUnsaved {
 		w.b = append(w.b, recClearIgnored)
-		w.ignored(m.ignored)
+		w.ignored(m)
 	}
 	if len(w.b) > m.saved/2 {
 		return m.save(p, logPath)
@@ -475,6 +485,12 @@ func (r *recordReader) records(log bool) error {
 		switch kind {
 		case recIgnored:
 			r.m.ignored[rel] = true
+		case recExcludes:
+			st, ok := r.stat()
+			if !ok {
+				return errBadManifest
+			}
+			r.m.excludes, r.m.excludesStat = rel, st
 		case recDir:
 			n := r.node(rel, !log)
 			if n == nil {

@@ -15,6 +15,9 @@ func diffManifests(a, b *manifest) string {
 	if a.commit != b.commit {
 		return fmt.Sprintf("commit %s / %s", a.commit, b.commit)
 	}
+	if a.excludes != b.excludes || a.excludesStat != b.excludesStat {
+		return fmt.Sprintf("excludes %s %+v / %s %+v", a.excludes, a.excludesStat, b.excludes, b.excludesStat)
+	}
 	if !maps.Equal(a.ignored, b.ignored) {
 		return fmt.Sprintf("ignored %v / %v", a.ignored, b.ignored)
 	}
@@ -133,6 +136,10 @@ func TestManifestVersion2IsRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if m.excludes != "" {
+		t.Errorf("version 2 had no excludes record, read %q", m.excludes)
+	}
+	m.excludes, m.excludesStat = s.man.excludes, s.man.excludesStat
 	if d := diffManifests(s.man, m); d != "" {
 		t.Fatal(d)
 	}
@@ -162,7 +169,10 @@ func saveVersion2(m *manifest, p string) error {
 		}
 	}
 	walk(m.root, "")
-	w.ignored(m.ignored)
+	for p := range m.ignored {
+		w.b = append(w.b, recIgnored)
+		w.str(p)
+	}
 	sum := sha1.Sum(w.b)
 	return os.WriteFile(p, append(w.b, sum[:]...), 0o600)
 }

@@ -38,6 +38,9 @@ type scan struct {
 	gitignore bool
 	// dirty: the manifest changed (its file must be written again).
 	dirty bool
+	// excludes and excludesStat are the global excludes file now (see excludesState).
+	excludes     string
+	excludesStat fileStat
 
 	// mu guards changes, jobs, pending, gitignore and dirty while folders are walked on several
 	// goroutines (each folder's node belongs to the one goroutine walking it).
@@ -73,6 +76,11 @@ type pendingPath struct {
 // tree is stored.
 func (sc *scan) run(ctx context.Context) error {
 	first := sc.m.commit == ""
+	sc.excludes, sc.excludesStat = sc.excludesState(ctx)
+	if !first && (sc.excludes != sc.m.excludes || sc.excludesStat != sc.m.excludesStat) {
+		// The user's global excludes changed: as for a .gitignore change, ask for the whole tree.
+		sc.gitignore = true
+	}
 	if first {
 		sc.dirty = true
 		// Nothing is known: ask git once for everything ignored, then take every other file.
@@ -566,7 +574,7 @@ func (sc *scan) queryIgnored(ctx context.Context, paths []string, replace bool) 
 	if err != nil {
 		return err
 	}
-	args := []string{"status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignored=matching",
+	args := []string{"-c", excludesConfig(sc.excludes), "status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignored=matching",
 		"--ignore-submodules=all", "--no-renames"}
 	if len(paths) > 0 {
 		args = append(append(args, "--"), paths...)
@@ -578,6 +586,7 @@ func (sc *scan) queryIgnored(ctx context.Context, paths []string, replace bool) 
 	sc.dirty, sc.m.ignoredUnsaved = true, true
 	if replace {
 		sc.m.ignored = map[string]bool{}
+		sc.m.excludes, sc.m.excludesStat = sc.excludes, sc.excludesStat
 	}
 	for _, rec := range splitNul(out) {
 		if p, ok := strings.CutPrefix(rec, "! "); ok {
