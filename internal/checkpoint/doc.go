@@ -20,7 +20,14 @@
 //     permission bits are not recorded (git's model: 644 or 755). A restore keeps the current
 //     permission bits of a file that is still there, taking only the snapshot's executable bit, so a
 //     0600 file stays 0600; a file the restore brings back gets 0644 or 0755 less the umask;
-//   - not the contents of nested git repositories (a folder holding a .git), which git leaves alone.
+//   - the files of nested git repositories (a folder holding a .git folder or file: a clone, a
+//     submodule, a worktree) like any others, so a rewind undoes what a command did in them too.
+//     Git applies a repository's rules only from inside it, so in a nested repository its own
+//     .gitignore files (and the global excludes file) decide, not the project's; a folder that
+//     becomes a repository or stops being one switches rules at the next snapshot. Their .git is
+//     never read, snapshotted or written: a restore writes and deletes work-tree files only, so
+//     rewinding to before a clone deletes the clone's files and leaves its .git folder (with
+//     everything it needs to check them out again).
 //
 // How a snapshot is taken: the store keeps a manifest of the latest snapshot (each file's size,
 // times, inode, mode and blob; each folder's tree; the paths git ignores). A snapshot walks the tree's

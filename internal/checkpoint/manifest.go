@@ -35,7 +35,8 @@ type fileEntry struct {
 type dirNode struct {
 	files map[string]*fileEntry
 	dirs  map[string]*dirNode
-	// nested: the folder holds a nested git repository (its own .git), whose content is left out.
+	// nested: the folder holds a nested git repository (its own .git): its content is taken under
+	// its own ignore rules, its .git left out.
 	nested bool
 	tree   objectID
 	empty  bool // nothing in it is stored: it has no tree and is left out of its parent's
@@ -508,6 +509,11 @@ func (r *recordReader) records(log bool) error {
 			n.nested, n.empty, n.treeOK = flags&flagNested != 0, flags&flagEmpty != 0, flags&flagTreeOK != 0
 			n.statOK = flags&flagStatOK != 0
 			n.stat = st
+			if r.v2 && n.nested {
+				// Version 2 left a nested repository's content out: list it again, as a folder
+				// that has just become a nested repository.
+				n.nested, n.statOK, n.treeOK = false, false, false
+			}
 			r.cur = n
 		case recFile:
 			parent, name := r.cur, rel

@@ -38,6 +38,10 @@ type scan struct {
 	gitignore bool
 	// dirty: the manifest changed (its file must be written again).
 	dirty bool
+	// queriedRoots are the repositories (the project "", nested ones by their path) whose whole
+	// tree the ignored set covers since this scan's whole-tree query: new paths in them are taken
+	// at once. Written only between walks.
+	queriedRoots map[string]bool
 	// excludes and excludesStat are the global excludes file now (see excludesState).
 	excludes     string
 	excludesStat fileStat
@@ -105,15 +109,15 @@ func (sc *scan) run(ctx context.Context) error {
 		if err := sc.queryIgnored(ctx, nil, true); err != nil {
 			return err
 		}
-		pending := sc.pending
+		// The walk lists every folder again, the pending paths' too: it takes them.
 		sc.pending = nil
-		if err := sc.resolve(ctx, pending); err != nil {
-			return err
-		}
 		if err := sc.walkTree(ctx, func() { sc.walk(ctx, sc.m.root, "", false, true) }); err != nil {
 			return err
 		}
-	} else if len(sc.pending) > 0 {
+	}
+	// New paths wait for git's word on them; a nested repository met on the way adds a round, as
+	// git answers for its paths only from inside it.
+	for len(sc.pending) > 0 {
 		pending := sc.pending
 		sc.pending = nil
 		paths := make([]string, len(pending))
@@ -207,6 +211,7 @@ func (sc *scan) walk(ctx context.Context, n *dirNode, rel string, underIgnored, 
 		}
 		entries, err = d.ReadDir(-1)
 	}
+	listedBefore := n.stat != (fileStat{})
 	n.stat, n.statOK, n.unsaved = dirStat, false, true
 	if err == nil {
 		// Trusted from the next walk on (its entries are all taken, dropped or pending by then).
@@ -216,17 +221,21 @@ func (sc *scan) walk(ctx context.Context, n *dirNode, rel string, underIgnored, 
 		sc.fail(fmt.Errorf("checkpoints: read %s: %w", rel, err))
 		return
 	}
-	if rel != "" && slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == ".git" }) {
-		// A nested repository: git keeps out of it, and so do snapshots.
-		if !n.nested {
-			sc.dropAll(n, rel)
-			n.nested = true
-			n.treeOK = false
+	// A nested repository (a folder holding a .git folder or file): its files are taken like any
+	// others, but under its own ignore rules, which git applies only from inside it; its .git is
+	// never read. A folder that becomes one or stops being one changes the rules under it, so
+	// what is ignored is asked again for the whole tree.
+	if root := rel != "" && slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == ".git" }); root != n.nested {
+		n.nested, n.treeOK = root, false
+		if listedBefore {
+			sc.mu.Lock()
+			sc.gitignore = true
+			sc.mu.Unlock()
 		}
-		return
 	}
-	if n.nested {
-		n.nested, n.treeOK = false, false
+	if n.nested && !sc.queriedRoots[rel] {
+		// The ignored set does not cover it yet: its new paths wait for a query of its own.
+		queried = false
 	}
 	present := make(map[string]bool, len(entries))
 	for _, e := range entries {
@@ -290,9 +299,6 @@ func (sc *scan) walk(ctx context.Context, n *dirNode, rel string, underIgnored, 
 // walkKnown is walk for a folder whose entries are the ones known (its stat is unchanged): only
 // their stat is checked.
 func (sc *scan) walkKnown(ctx context.Context, d *os.File, n *dirNode, rel string, underIgnored bool) {
-	if n.nested {
-		return
-	}
 	for name, f := range n.files {
 		if sc.check(d, n, name, rel, f) {
 			n.treeOK = false
@@ -540,15 +546,13 @@ func (sc *scan) storeTrees(n *dirNode) (objectID, bool, error) {
 			entries = append(entries, treeEntry{name: name, mode: f.mode, id: f.id})
 		}
 	}
-	if !n.nested {
-		for name, d := range n.dirs {
-			id, empty, err := sc.storeTrees(d)
-			if err != nil {
-				return id, false, err
-			}
-			if !empty {
-				entries = append(entries, treeEntry{name: name, mode: modeTree, id: id})
-			}
+	for name, d := range n.dirs {
+		id, empty, err := sc.storeTrees(d)
+		if err != nil {
+			return id, false, err
+		}
+		if !empty {
+			entries = append(entries, treeEntry{name: name, mode: modeTree, id: id})
 		}
 	}
 	n.tree, n.empty, n.unsaved = objectID{}, len(entries) == 0, true
@@ -563,37 +567,103 @@ func (sc *scan) storeTrees(n *dirNode) (objectID, bool, error) {
 	return n.tree, n.empty, nil
 }
 
-// queryIgnored asks git which of paths (nil: the whole tree) its ignore rules leave out, in a scratch
-// repository of the store's with no index and no commit, so every file counts as untracked. With
-// replace the answer replaces the ignored set, otherwise it is added to it.
+// queryIgnored asks git which of paths (nil: the whole tree) its ignore rules leave out, with replace
+// the answer replacing the ignored set, otherwise added to it. Git answers for a nested repository's
+// paths only from inside it, so each repository (the project, nested ones) gets its own query, with
+// the paths under it: a whole-tree query asks every repository the manifest knows.
 func (sc *scan) queryIgnored(ctx context.Context, paths []string, replace bool) error {
-	if len(paths) > maxPathspecs {
-		paths, replace = nil, false
+	groups := map[string][]string{} // repository → paths relative to it (nil: all of it)
+	if paths == nil {
+		var roots func(n *dirNode, rel string)
+		roots = func(n *dirNode, rel string) {
+			if rel == "" || n.nested {
+				groups[rel] = nil
+			}
+			for name, child := range n.dirs {
+				roots(child, joinRel(rel, name))
+			}
+		}
+		roots(sc.m.root, "")
+		if replace {
+			sc.queriedRoots = map[string]bool{}
+			for root := range groups {
+				sc.queriedRoots[root] = true
+			}
+		}
+	} else {
+		for _, p := range paths {
+			root := sc.rootOf(p)
+			groups[root] = append(groups[root], strings.TrimPrefix(p[len(root):], "/"))
+		}
 	}
-	g, err := sc.s.scanGit(ctx)
-	if err != nil {
-		return err
-	}
-	args := []string{"-c", excludesConfig(sc.excludes), "status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignored=matching",
-		"--ignore-submodules=all", "--no-renames"}
-	if len(paths) > 0 {
-		args = append(append(args, "--"), paths...)
-	}
-	out, err := g.runEnv(ctx, []string{"GIT_LITERAL_PATHSPECS=1", "GIT_OPTIONAL_LOCKS=0"}, nil, args...)
-	if err != nil {
-		return fmt.Errorf("checkpoints: ignore rules: %w", err)
+	var ignored []string
+	for root, paths := range groups {
+		if len(paths) > maxPathspecs {
+			paths, replace = nil, false
+		}
+		found, err := sc.queryRepository(ctx, root, paths)
+		if err != nil {
+			return err
+		}
+		ignored = append(ignored, found...)
 	}
 	sc.dirty, sc.m.ignoredUnsaved = true, true
 	if replace {
 		sc.m.ignored = map[string]bool{}
 		sc.m.excludes, sc.m.excludesStat = sc.excludes, sc.excludesStat
 	}
-	for _, rec := range splitNul(out) {
-		if p, ok := strings.CutPrefix(rec, "! "); ok {
-			sc.m.ignored[strings.TrimSuffix(p, "/")] = true
-		}
+	for _, p := range ignored {
+		sc.m.ignored[p] = true
 	}
 	return nil
+}
+
+// rootOf is the repository holding the path p: the deepest nested repository among its parent
+// folders, "" for the project's own.
+func (sc *scan) rootOf(p string) string {
+	root := ""
+	n := sc.m.root
+	for i := 0; i < len(p); i++ {
+		if p[i] != '/' {
+			continue
+		}
+		if n = n.dirs[p[strings.LastIndexByte(p[:i], '/')+1:i]]; n == nil {
+			break
+		}
+		if n.nested {
+			root = p[:i]
+		}
+	}
+	return root
+}
+
+// queryRepository asks git which of paths (relative to the repository at root; nil: all of it) are
+// ignored, in a scratch repository of the store's with no index and no commit, so every file counts
+// as untracked. The answer is relative to the project.
+func (sc *scan) queryRepository(ctx context.Context, root string, paths []string) ([]string, error) {
+	g, err := sc.s.scanGit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if root != "" {
+		g = newGit(g.path, g.gitDir, filepath.Join(sc.s.project, filepath.FromSlash(root)), g.index)
+	}
+	args := []string{"-c", excludesConfig(sc.excludes), "status", "--porcelain=v2", "-z", "--untracked-files=all",
+		"--ignored=matching", "--ignore-submodules=all", "--no-renames"}
+	if len(paths) > 0 {
+		args = append(append(args, "--"), paths...)
+	}
+	out, err := g.runEnv(ctx, []string{"GIT_LITERAL_PATHSPECS=1", "GIT_OPTIONAL_LOCKS=0"}, nil, args...)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoints: ignore rules: %w", err)
+	}
+	var ignored []string
+	for _, rec := range splitNul(out) {
+		if p, ok := strings.CutPrefix(rec, "! "); ok {
+			ignored = append(ignored, joinRel(root, strings.TrimSuffix(p, "/")))
+		}
+	}
+	return ignored, nil
 }
 
 // touched reports whether the scan changed the manifest (a file read, dropped, or ignore rules asked).
