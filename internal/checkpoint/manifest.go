@@ -45,13 +45,26 @@ type dirNode struct {
 	// statOK), no entry was added, removed or renamed, so the walk checks the known ones only.
 	stat   fileStat
 	statOK bool
-	// unsaved: changed since the manifest's files were written (its record goes into the next log
-	// block).
-	unsaved bool
+	// What changed since the manifest's files were written, for the next log block: relist, the
+	// folder's entries (its whole record goes); unsaved, its own fields (tree, stat, flags);
+	// touched, the names of files put or removed.
+	relist, unsaved bool
+	touched         map[string]bool
 }
 
+// touch records that the file name of n was put or removed.
+func (n *dirNode) touch(name string) {
+	if n.touched == nil {
+		n.touched = map[string]bool{}
+	}
+	n.touched[name] = true
+}
+
+// saved marks n as written.
+func (n *dirNode) saved() { n.relist, n.unsaved, n.touched = false, false, nil }
+
 func newDirNode() *dirNode {
-	return &dirNode{files: map[string]*fileEntry{}, dirs: map[string]*dirNode{}, unsaved: true}
+	return &dirNode{files: map[string]*fileEntry{}, dirs: map[string]*dirNode{}, relist: true}
 }
 
 // manifest is what the store knows of the working tree as of its latest snapshot: each file's stat
@@ -108,6 +121,10 @@ const (
 	recClearIgnored = 'c'
 	// recExcludes is the global excludes file's path and stat.
 	recExcludes = 'x'
+	// recPatch (in the log) is a folder's own fields, followed by the records of the files put in
+	// it (recFile) or removed from it (recRemoved); its other files stay.
+	recPatch   = 'p'
+	recRemoved = 'r'
 )
 
 // Flags of file and dir records.
@@ -139,6 +156,14 @@ func (w *recordWriter) stat(st fileStat) {
 
 // dir appends the record of folder n at rel followed by those of its files.
 func (w *recordWriter) dir(n *dirNode, rel string) {
+	w.header(recDir, n, rel)
+	for name, f := range n.files {
+		w.file(name, f)
+	}
+}
+
+// header appends a folder's own fields, as a record of kind (recDir or recPatch).
+func (w *recordWriter) header(kind byte, n *dirNode, rel string) {
 	var flags byte
 	if n.nested {
 		flags |= flagNested
@@ -152,26 +177,27 @@ func (w *recordWriter) dir(n *dirNode, rel string) {
 	if n.statOK {
 		flags |= flagStatOK
 	}
-	w.b = append(w.b, recDir)
+	w.b = append(w.b, kind)
 	w.str(rel)
 	w.b = append(w.b, n.tree[:]...)
 	w.b = append(w.b, flags)
 	w.stat(n.stat)
-	for name, f := range n.files {
-		w.b = append(w.b, recFile)
-		w.str(name)
-		w.b = binary.AppendUvarint(w.b, uint64(f.mode))
-		w.stat(f.stat)
-		w.b = append(w.b, f.id[:]...)
-		var ff byte
-		if f.skipped {
-			ff |= flagSkipped
-		}
-		if f.racy {
-			ff |= flagRacy
-		}
-		w.b = append(w.b, ff)
+}
+
+func (w *recordWriter) file(name string, f *fileEntry) {
+	w.b = append(w.b, recFile)
+	w.str(name)
+	w.b = binary.AppendUvarint(w.b, uint64(f.mode))
+	w.stat(f.stat)
+	w.b = append(w.b, f.id[:]...)
+	var ff byte
+	if f.skipped {
+		ff |= flagSkipped
 	}
+	if f.racy {
+		ff |= flagRacy
+	}
+	w.b = append(w.b, ff)
 }
 
 // ignored appends the ignored paths and the excludes file they were asked with.
@@ -194,7 +220,7 @@ func (m *manifest) save(p, logPath string) error {
 	var walk func(n *dirNode, rel string)
 	walk = func(n *dirNode, rel string) {
 		w.dir(n, rel)
-		n.unsaved = false
+		n.saved()
 		for name, child := range n.dirs {
 			walk(child, joinRel(rel, name))
 		}
@@ -226,12 +252,24 @@ func (m *manifest) saveChanges(p, logPath string) error {
 	// subfolders' records fill.
 	var walk func(n *dirNode, rel string)
 	walk = func(n *dirNode, rel string) {
-		if n.unsaved {
+		switch {
+		case n.relist:
 			w.dir(n, rel)
 			w.b = append(w.b, recSubdirs)
 			w.b = binary.AppendUvarint(w.b, uint64(len(n.dirs)))
 			for name := range n.dirs {
 				w.str(name)
+			}
+		case n.unsaved || len(n.touched) > 0:
+			// Only the files put or removed (a turn's few, or racy ones read again).
+			w.header(recPatch, n, rel)
+			for name := range n.touched {
+				if f := n.files[name]; f != nil {
+					w.file(name, f)
+				} else {
+					w.b = append(w.b, recRemoved)
+					w.str(name)
+				}
 			}
 		}
 		for name, child := range n.dirs {
@@ -280,7 +318,7 @@ func (m *manifest) saveChanges(p, logPath string) error {
 	m.ignoredUnsaved = false
 	var clear func(n *dirNode)
 	clear = func(n *dirNode) {
-		n.unsaved = false
+		n.saved()
 		for _, child := range n.dirs {
 			clear(child)
 		}
@@ -308,7 +346,7 @@ func loadManifest(p, logPath string) (*manifest, error) {
 		return nil, errBadManifest
 	}
 	m := newManifest()
-	m.root.unsaved = false
+	m.root.saved()
 	r := recordReader{b: body[len(manifestMagic):], m: m, v2: v2}
 	if err := r.records(false); err != nil {
 		return nil, err
@@ -425,7 +463,7 @@ func (r *recordReader) node(rel string, create bool) *dirNode {
 		return c
 	}
 	c := newDirNode()
-	c.unsaved = false
+	c.saved()
 	parent.dirs[name] = c
 	return c
 }
@@ -446,7 +484,7 @@ func (r *recordReader) subdirs() error {
 		keep[name] = true
 		if r.cur.dirs[name] == nil {
 			c := newDirNode()
-			c.unsaved = false
+			c.saved()
 			r.cur.dirs[name] = c
 		}
 	}
@@ -492,12 +530,17 @@ func (r *recordReader) records(log bool) error {
 				return errBadManifest
 			}
 			r.m.excludes, r.m.excludesStat = rel, st
-		case recDir:
-			n := r.node(rel, !log)
-			if n == nil {
+		case recRemoved:
+			if r.cur == nil {
 				return errBadManifest
 			}
-			if log {
+			delete(r.cur.files, rel)
+		case recDir, recPatch:
+			n := r.node(rel, !log)
+			if n == nil || kind == recPatch && !log {
+				return errBadManifest
+			}
+			if kind == recDir && log {
 				clear(n.files)
 			}
 			ok1 := r.id(&n.tree)

@@ -176,3 +176,41 @@ func saveVersion2(m *manifest, p string) error {
 	sum := sha1.Sum(w.b)
 	return os.WriteFile(p, append(w.b, sum[:]...), 0o600)
 }
+
+// A log block names only the files put or removed in a folder whose entries are otherwise the same.
+func TestManifestPatchRecords(t *testing.T) {
+	dir := t.TempDir()
+	base, logPath := filepath.Join(dir, "manifest"), filepath.Join(dir, "manifest.log")
+	m := newManifest()
+	m.commit = "one"
+	for i := range 50 {
+		d := newDirNode()
+		for j := range 20 {
+			d.files[fmt.Sprintf("f%d", j)] = &fileEntry{stat: fileStat{size: int64(j), ino: uint64(i*100 + j)}, mode: modeFile}
+		}
+		m.root.dirs[fmt.Sprintf("d%d", i)] = d
+	}
+	if err := m.save(base, logPath); err != nil {
+		t.Fatal(err)
+	}
+	d := m.root.dirs["d7"]
+	delete(d.files, "f3")
+	d.touch("f3")
+	d.files["f4"] = &fileEntry{stat: fileStat{size: 99}, mode: modeExec, racy: true}
+	d.touch("f4")
+	d.tree, d.unsaved = objectID{1}, true
+	m.commit = "two"
+	if err := m.saveChanges(base, logPath); err != nil {
+		t.Fatal(err)
+	}
+	if m.logSize == 0 || m.logSize > 200 {
+		t.Fatalf("the log block is %d bytes: a patch of two files should be a few dozen", m.logSize)
+	}
+	got, err := loadManifest(base, logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := diffManifests(m, got); diff != "" {
+		t.Fatal(diff)
+	}
+}

@@ -212,7 +212,7 @@ func (sc *scan) walk(ctx context.Context, n *dirNode, rel string, underIgnored, 
 		entries, err = d.ReadDir(-1)
 	}
 	listedBefore := n.stat != (fileStat{})
-	n.stat, n.statOK, n.unsaved = dirStat, false, true
+	n.stat, n.statOK, n.relist = dirStat, false, true
 	if err == nil {
 		// Trusted from the next walk on (its entries are all taken, dropped or pending by then).
 		defer func() { n.statOK = statOK }()
@@ -368,6 +368,7 @@ func (sc *scan) dropFile(n *dirNode, name, rel string) {
 	f := n.files[name]
 	delete(n.files, name)
 	n.treeOK = false
+	n.touch(name)
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	sc.dirty = true
@@ -512,7 +513,7 @@ func (sc *scan) apply(j *hashJob) {
 	}
 	e := j.entry
 	n.files[j.name] = &e
-	n.treeOK = false
+	n.touch(j.name)
 	old := j.old
 	status := ""
 	switch {
@@ -527,6 +528,9 @@ func (sc *scan) apply(j *hashJob) {
 		status = "modified"
 	}
 	if status != "" {
+		// Otherwise the file was read again (racy, or its stat changed) and is what it was: the
+		// folder's tree stands.
+		n.treeOK = false
 		sc.changes = append(sc.changes, Change{Path: j.rel, Status: status})
 		if j.name == ".gitignore" {
 			sc.gitignore = true
