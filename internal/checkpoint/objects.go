@@ -1,7 +1,6 @@
 package checkpoint
 
 import (
-	"bytes"
 	"compress/zlib"
 	"crypto/sha1"
 	"encoding/hex"
@@ -236,15 +235,19 @@ func treeOrder(a, b treeEntry) int {
 // writeTree stores a tree of entries (in any order) and returns its id.
 func (w *objectWriter) writeTree(entries []treeEntry) (objectID, error) {
 	slices.SortFunc(entries, treeOrder)
-	var b bytes.Buffer
+	size := 0
 	for _, e := range entries {
-		b.WriteString(strconv.FormatUint(uint64(e.mode), 8))
-		b.WriteByte(' ')
-		b.WriteString(e.name)
-		b.WriteByte(0)
-		b.Write(e.id[:])
+		size += len("100644 ") + len(e.name) + 1 + len(e.id)
 	}
-	return w.write("tree", b.Bytes())
+	b := make([]byte, 0, size)
+	for _, e := range entries {
+		b = strconv.AppendUint(b, uint64(e.mode), 8)
+		b = append(b, ' ')
+		b = append(b, e.name...)
+		b = append(b, 0)
+		b = append(b, e.id[:]...)
+	}
+	return w.write("tree", b)
 }
 
 // writeCommit stores a commit of tree without parents, by pi-go, at t, and returns its id.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -37,6 +38,22 @@ type scan struct {
 	gitignore bool
 	// dirty: the manifest changed (its file must be written again).
 	dirty bool
+	// queriedRoots are the repositories (the project "", nested ones by their path) whose whole
+	// tree the ignored set covers since this scan's whole-tree query: new paths in them are taken
+	// at once. Written only between walks.
+	queriedRoots map[string]bool
+	// excludes and excludesStat are the global excludes file now (see excludesState).
+	excludes     string
+	excludesStat fileStat
+
+	// mu guards changes, jobs, pending, gitignore and dirty while folders are walked on several
+	// goroutines (each folder's node belongs to the one goroutine walking it).
+	mu sync.Mutex
+	// fan holds a token per extra goroutine a walk may start (GOMAXPROCS-1 of them).
+	fan chan struct{}
+	// walking counts the walks running on goroutines of their own; walkErr is the first error.
+	walking sync.WaitGroup
+	walkErr error
 }
 
 // hashJob is a file to read and store: new (old nil) or with a changed stat.
@@ -63,6 +80,11 @@ type pendingPath struct {
 // tree is stored.
 func (sc *scan) run(ctx context.Context) error {
 	first := sc.m.commit == ""
+	sc.excludes, sc.excludesStat = sc.excludesState(ctx)
+	if !first && (sc.excludes != sc.m.excludes || sc.excludesStat != sc.m.excludesStat) {
+		// The user's global excludes changed: as for a .gitignore change, ask for the whole tree.
+		sc.gitignore = true
+	}
 	if first {
 		sc.dirty = true
 		// Nothing is known: ask git once for everything ignored, then take every other file.
@@ -70,7 +92,7 @@ func (sc *scan) run(ctx context.Context) error {
 			return err
 		}
 	}
-	if err := sc.walk(ctx, sc.m.root, "", false, first); err != nil {
+	if err := sc.walkTree(ctx, func() { sc.walk(ctx, sc.m.root, "", false, first) }); err != nil {
 		return err
 	}
 	if err := sc.hashAll(ctx); err != nil {
@@ -87,15 +109,15 @@ func (sc *scan) run(ctx context.Context) error {
 		if err := sc.queryIgnored(ctx, nil, true); err != nil {
 			return err
 		}
-		pending := sc.pending
+		// The walk lists every folder again, the pending paths' too: it takes them.
 		sc.pending = nil
-		if err := sc.resolve(ctx, pending); err != nil {
+		if err := sc.walkTree(ctx, func() { sc.walk(ctx, sc.m.root, "", false, true) }); err != nil {
 			return err
 		}
-		if err := sc.walk(ctx, sc.m.root, "", false, true); err != nil {
-			return err
-		}
-	} else if len(sc.pending) > 0 {
+	}
+	// New paths wait for git's word on them; a nested repository met on the way adds a round, as
+	// git answers for its paths only from inside it.
+	for len(sc.pending) > 0 {
 		pending := sc.pending
 		sc.pending = nil
 		paths := make([]string, len(pending))
@@ -117,13 +139,60 @@ func (sc *scan) run(ctx context.Context) error {
 	return nil
 }
 
+// walkTree runs walk (the walk of the root) and every walk it hands to other goroutines, and returns
+// the first error. Folders are walked on up to GOMAXPROCS goroutines: a turn's snapshot is one lstat
+// per file, and the kernel's part of each is the cost, so the processors share it.
+func (sc *scan) walkTree(ctx context.Context, walk func()) error {
+	if sc.fan == nil {
+		sc.fan = make(chan struct{}, max(runtime.GOMAXPROCS(0)-1, 0))
+	}
+	sc.walkErr = nil
+	walk()
+	sc.walking.Wait()
+	if sc.walkErr == nil {
+		sc.walkErr = ctx.Err()
+	}
+	return sc.walkErr
+}
+
+// walkChild walks the folder child of n: on a goroutine of its own when one is free, otherwise at once.
+func (sc *scan) walkChild(ctx context.Context, child *dirNode, rel string, underIgnored, queried bool) {
+	select {
+	case sc.fan <- struct{}{}:
+		sc.walking.Add(1)
+		go func() {
+			defer sc.walking.Done()
+			defer func() { <-sc.fan }()
+			sc.walk(ctx, child, rel, underIgnored, queried)
+		}()
+	default:
+		sc.walk(ctx, child, rel, underIgnored, queried)
+	}
+}
+
+// fail records the first error of the walks.
+func (sc *scan) fail(err error) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if sc.walkErr == nil {
+		sc.walkErr = err
+	}
+}
+
+func (sc *scan) failed() bool {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	return sc.walkErr != nil
+}
+
 // walk compares the folder n (at rel) with the disk, recursively. underIgnored: n itself is ignored
 // (known only because it held files before it was), so new paths in it are ignored too. queried:
 // the ignored set already covers new paths under n, so they are taken at once instead of pending.
-// It reports whether anything under n may have changed (its tree must be computed again).
-func (sc *scan) walk(ctx context.Context, n *dirNode, rel string, underIgnored, queried bool) error {
-	if err := ctx.Err(); err != nil {
-		return err
+// A folder whose content may have changed gets treeOK false (settle passes that up to its parents).
+// Errors go to fail.
+func (sc *scan) walk(ctx context.Context, n *dirNode, rel string, underIgnored, queried bool) {
+	if err := ctx.Err(); err != nil || sc.failed() {
+		return
 	}
 	d, err := os.Open(filepath.Join(sc.s.project, filepath.FromSlash(rel)))
 	var entries []fs.DirEntry
@@ -137,29 +206,36 @@ func (sc *scan) walk(ctx context.Context, n *dirNode, rel string, underIgnored, 
 			statOK = max(dirStat.mtime, dirStat.ctime) < sc.start.Add(-sc.s.racyWindow).UnixNano()
 		}
 		if statOK && n.statOK && dirStat == n.stat && !queried {
-			return sc.walkKnown(ctx, d, n, rel, underIgnored)
+			sc.walkKnown(ctx, d, n, rel, underIgnored)
+			return
 		}
 		entries, err = d.ReadDir(-1)
 	}
-	n.stat, n.statOK = dirStat, false
+	listedBefore := n.stat != (fileStat{})
+	n.stat, n.statOK, n.relist = dirStat, false, true
 	if err == nil {
 		// Trusted from the next walk on (its entries are all taken, dropped or pending by then).
 		defer func() { n.statOK = statOK }()
 	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) && !isNotDir(err) {
-		return fmt.Errorf("checkpoints: read %s: %w", rel, err)
+		sc.fail(fmt.Errorf("checkpoints: read %s: %w", rel, err))
+		return
 	}
-	if rel != "" && slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == ".git" }) {
-		// A nested repository: git keeps out of it, and so do snapshots.
-		if !n.nested {
-			sc.dropAll(n, rel)
-			n.nested = true
-			n.treeOK = false
+	// A nested repository (a folder holding a .git folder or file): its files are taken like any
+	// others, but under its own ignore rules, which git applies only from inside it; its .git is
+	// never read. A folder that becomes one or stops being one changes the rules under it, so
+	// what is ignored is asked again for the whole tree.
+	if root := rel != "" && slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == ".git" }); root != n.nested {
+		n.nested, n.treeOK = root, false
+		if listedBefore {
+			sc.mu.Lock()
+			sc.gitignore = true
+			sc.mu.Unlock()
 		}
-		return nil
 	}
-	if n.nested {
-		n.nested, n.treeOK = false, false
+	if n.nested && !sc.queriedRoots[rel] {
+		// The ignored set does not cover it yet: its new paths wait for a query of its own.
+		queried = false
 	}
 	present := make(map[string]bool, len(entries))
 	for _, e := range entries {
@@ -180,19 +256,14 @@ func (sc *scan) walk(ctx context.Context, n *dirNode, rel string, underIgnored, 
 					continue
 				}
 				if !queried {
-					sc.pending = append(sc.pending, pendingPath{node: n, name: name, rel: childRel, isDir: true})
+					sc.addPending(pendingPath{node: n, name: name, rel: childRel, isDir: true})
 					n.treeOK = false
 					continue
 				}
 				child = newDirNode()
 				n.dirs[name] = child
 			}
-			if err := sc.walk(ctx, child, childRel, ignored, queried); err != nil {
-				return err
-			}
-			if !child.treeOK {
-				n.treeOK = false
-			}
+			sc.walkChild(ctx, child, childRel, ignored, queried)
 			continue
 		}
 		if d := n.dirs[name]; d != nil {
@@ -204,12 +275,12 @@ func (sc *scan) walk(ctx context.Context, n *dirNode, rel string, underIgnored, 
 				continue
 			}
 			if !queried {
-				sc.pending = append(sc.pending, pendingPath{node: n, name: name, rel: childRel})
+				sc.addPending(pendingPath{node: n, name: name, rel: childRel})
 				n.treeOK = false
 				continue
 			}
 		}
-		if sc.check(d, n, name, childRel, f) {
+		if sc.check(d, n, name, rel, f) {
 			n.treeOK = false
 		}
 	}
@@ -223,30 +294,31 @@ func (sc *scan) walk(ctx context.Context, n *dirNode, rel string, underIgnored, 
 			sc.dropDir(n, name, joinRel(rel, name))
 		}
 	}
-	return nil
 }
 
 // walkKnown is walk for a folder whose entries are the ones known (its stat is unchanged): only
 // their stat is checked.
-func (sc *scan) walkKnown(ctx context.Context, d *os.File, n *dirNode, rel string, underIgnored bool) error {
-	if n.nested {
-		return nil
-	}
+func (sc *scan) walkKnown(ctx context.Context, d *os.File, n *dirNode, rel string, underIgnored bool) {
 	for name, f := range n.files {
-		if sc.check(d, n, name, joinRel(rel, name), f) {
+		if sc.check(d, n, name, rel, f) {
 			n.treeOK = false
 		}
 	}
 	for name, child := range n.dirs {
 		childRel := joinRel(rel, name)
-		if err := sc.walk(ctx, child, childRel, underIgnored || sc.m.ignored[childRel], false); err != nil {
-			return err
-		}
-		if !child.treeOK {
+		sc.walkChild(ctx, child, childRel, underIgnored || sc.m.ignored[childRel], false)
+	}
+}
+
+// settle passes "its tree must be computed again" (treeOK false) from folders up to their parents,
+// once the walks (which ran on several goroutines) are done.
+func settle(n *dirNode) bool {
+	for _, child := range n.dirs {
+		if !settle(child) {
 			n.treeOK = false
 		}
 	}
-	return nil
+	return n.treeOK
 }
 
 func isNotDir(err error) bool {
@@ -254,16 +326,26 @@ func isNotDir(err error) bool {
 	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "not a directory")
 }
 
-// check (d: the open folder of the file, nil for none) queues the file for reading when it is new (f nil), racy, or its stat or mode changed; it
-// reports whether it did.
-func (sc *scan) check(d *os.File, n *dirNode, name, rel string, f *fileEntry) bool {
+// check (d: the open folder of the file, nil for none; dir: the folder's path) queues the file for
+// reading when it is new (f nil), racy, or its stat or mode changed; it reports whether it did. The
+// file's path is built only then: an unchanged file costs its lstat and nothing else.
+func (sc *scan) check(d *os.File, n *dirNode, name, dir string, f *fileEntry) bool {
 	if f != nil && !f.racy && d != nil {
 		if st, mode, ok, err := statAt(d, name); err == nil && ok && mode == f.mode && st == f.stat {
 			return false
 		}
 	}
-	sc.jobs = append(sc.jobs, &hashJob{node: n, name: name, rel: rel, old: f})
+	j := &hashJob{node: n, name: name, rel: joinRel(dir, name), old: f}
+	sc.mu.Lock()
+	sc.jobs = append(sc.jobs, j)
+	sc.mu.Unlock()
 	return true
+}
+
+func (sc *scan) addPending(p pendingPath) {
+	sc.mu.Lock()
+	sc.pending = append(sc.pending, p)
+	sc.mu.Unlock()
 }
 
 // modeOf is git's mode for a file, and false for what git does not store (devices, sockets, pipes).
@@ -285,7 +367,11 @@ func modeOf(info fs.FileInfo) (uint32, bool) {
 func (sc *scan) dropFile(n *dirNode, name, rel string) {
 	f := n.files[name]
 	delete(n.files, name)
-	n.treeOK, sc.dirty = false, true
+	n.treeOK = false
+	n.touch(name)
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	sc.dirty = true
 	if !f.skipped {
 		sc.changes = append(sc.changes, Change{Path: rel, Status: "deleted"})
 	}
@@ -313,21 +399,20 @@ func (sc *scan) dropAll(n *dirNode, rel string) {
 
 // resolve takes the pending paths git did not report as ignored.
 func (sc *scan) resolve(ctx context.Context, pending []pendingPath) error {
-	for _, p := range pending {
-		if sc.m.ignored[p.rel] {
-			continue
+	return sc.walkTree(ctx, func() {
+		for _, p := range pending {
+			if sc.m.ignored[p.rel] {
+				continue
+			}
+			if !p.isDir {
+				sc.check(nil, p.node, p.name, path.Dir("/" + p.rel)[1:], nil)
+				continue
+			}
+			child := newDirNode()
+			p.node.dirs[p.name] = child
+			sc.walkChild(ctx, child, p.rel, false, true)
 		}
-		if !p.isDir {
-			sc.check(nil, p.node, p.name, p.rel, nil)
-			continue
-		}
-		child := newDirNode()
-		p.node.dirs[p.name] = child
-		if err := sc.walk(ctx, child, p.rel, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	})
 }
 
 // hashAll reads and stores the queued files, on as many goroutines as there are processors (a first
@@ -428,7 +513,7 @@ func (sc *scan) apply(j *hashJob) {
 	}
 	e := j.entry
 	n.files[j.name] = &e
-	n.treeOK = false
+	n.touch(j.name)
 	old := j.old
 	status := ""
 	switch {
@@ -443,6 +528,9 @@ func (sc *scan) apply(j *hashJob) {
 		status = "modified"
 	}
 	if status != "" {
+		// Otherwise the file was read again (racy, or its stat changed) and is what it was: the
+		// folder's tree stands.
+		n.treeOK = false
 		sc.changes = append(sc.changes, Change{Path: j.rel, Status: status})
 		if j.name == ".gitignore" {
 			sc.gitignore = true
@@ -462,18 +550,16 @@ func (sc *scan) storeTrees(n *dirNode) (objectID, bool, error) {
 			entries = append(entries, treeEntry{name: name, mode: f.mode, id: f.id})
 		}
 	}
-	if !n.nested {
-		for name, d := range n.dirs {
-			id, empty, err := sc.storeTrees(d)
-			if err != nil {
-				return id, false, err
-			}
-			if !empty {
-				entries = append(entries, treeEntry{name: name, mode: modeTree, id: id})
-			}
+	for name, d := range n.dirs {
+		id, empty, err := sc.storeTrees(d)
+		if err != nil {
+			return id, false, err
+		}
+		if !empty {
+			entries = append(entries, treeEntry{name: name, mode: modeTree, id: id})
 		}
 	}
-	n.tree, n.empty = objectID{}, len(entries) == 0
+	n.tree, n.empty, n.unsaved = objectID{}, len(entries) == 0, true
 	if !n.empty {
 		id, err := sc.w.writeTree(entries)
 		if err != nil {
@@ -485,36 +571,103 @@ func (sc *scan) storeTrees(n *dirNode) (objectID, bool, error) {
 	return n.tree, n.empty, nil
 }
 
-// queryIgnored asks git which of paths (nil: the whole tree) its ignore rules leave out, in a scratch
-// repository of the store's with no index and no commit, so every file counts as untracked. With
-// replace the answer replaces the ignored set, otherwise it is added to it.
+// queryIgnored asks git which of paths (nil: the whole tree) its ignore rules leave out, with replace
+// the answer replacing the ignored set, otherwise added to it. Git answers for a nested repository's
+// paths only from inside it, so each repository (the project, nested ones) gets its own query, with
+// the paths under it: a whole-tree query asks every repository the manifest knows.
 func (sc *scan) queryIgnored(ctx context.Context, paths []string, replace bool) error {
-	if len(paths) > maxPathspecs {
-		paths, replace = nil, false
+	groups := map[string][]string{} // repository → paths relative to it (nil: all of it)
+	if paths == nil {
+		var roots func(n *dirNode, rel string)
+		roots = func(n *dirNode, rel string) {
+			if rel == "" || n.nested {
+				groups[rel] = nil
+			}
+			for name, child := range n.dirs {
+				roots(child, joinRel(rel, name))
+			}
+		}
+		roots(sc.m.root, "")
+		if replace {
+			sc.queriedRoots = map[string]bool{}
+			for root := range groups {
+				sc.queriedRoots[root] = true
+			}
+		}
+	} else {
+		for _, p := range paths {
+			root := sc.rootOf(p)
+			groups[root] = append(groups[root], strings.TrimPrefix(p[len(root):], "/"))
+		}
 	}
+	var ignored []string
+	for root, paths := range groups {
+		if len(paths) > maxPathspecs {
+			paths, replace = nil, false
+		}
+		found, err := sc.queryRepository(ctx, root, paths)
+		if err != nil {
+			return err
+		}
+		ignored = append(ignored, found...)
+	}
+	sc.dirty, sc.m.ignoredUnsaved = true, true
+	if replace {
+		sc.m.ignored = map[string]bool{}
+		sc.m.excludes, sc.m.excludesStat = sc.excludes, sc.excludesStat
+	}
+	for _, p := range ignored {
+		sc.m.ignored[p] = true
+	}
+	return nil
+}
+
+// rootOf is the repository holding the path p: the deepest nested repository among its parent
+// folders, "" for the project's own.
+func (sc *scan) rootOf(p string) string {
+	root := ""
+	n := sc.m.root
+	for i := 0; i < len(p); i++ {
+		if p[i] != '/' {
+			continue
+		}
+		if n = n.dirs[p[strings.LastIndexByte(p[:i], '/')+1:i]]; n == nil {
+			break
+		}
+		if n.nested {
+			root = p[:i]
+		}
+	}
+	return root
+}
+
+// queryRepository asks git which of paths (relative to the repository at root; nil: all of it) are
+// ignored, in a scratch repository of the store's with no index and no commit, so every file counts
+// as untracked. The answer is relative to the project.
+func (sc *scan) queryRepository(ctx context.Context, root string, paths []string) ([]string, error) {
 	g, err := sc.s.scanGit(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	args := []string{"status", "--porcelain=v2", "-z", "--untracked-files=all", "--ignored=matching",
-		"--ignore-submodules=all", "--no-renames"}
+	if root != "" {
+		g = newGit(g.path, g.gitDir, filepath.Join(sc.s.project, filepath.FromSlash(root)), g.index)
+	}
+	args := []string{"-c", excludesConfig(sc.excludes), "status", "--porcelain=v2", "-z", "--untracked-files=all",
+		"--ignored=matching", "--ignore-submodules=all", "--no-renames"}
 	if len(paths) > 0 {
 		args = append(append(args, "--"), paths...)
 	}
 	out, err := g.runEnv(ctx, []string{"GIT_LITERAL_PATHSPECS=1", "GIT_OPTIONAL_LOCKS=0"}, nil, args...)
 	if err != nil {
-		return fmt.Errorf("checkpoints: ignore rules: %w", err)
+		return nil, fmt.Errorf("checkpoints: ignore rules: %w", err)
 	}
-	sc.dirty = true
-	if replace {
-		sc.m.ignored = map[string]bool{}
-	}
+	var ignored []string
 	for _, rec := range splitNul(out) {
 		if p, ok := strings.CutPrefix(rec, "! "); ok {
-			sc.m.ignored[strings.TrimSuffix(p, "/")] = true
+			ignored = append(ignored, joinRel(root, strings.TrimSuffix(p, "/")))
 		}
 	}
-	return nil
+	return ignored, nil
 }
 
 // touched reports whether the scan changed the manifest (a file read, dropped, or ignore rules asked).

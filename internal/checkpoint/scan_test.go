@@ -119,6 +119,7 @@ func TestManifestSurvivesReopenAndCatchesSameStatRewrite(t *testing.T) {
 }
 
 func TestIgnoreRulesNewPathsAndNestedRepositories(t *testing.T) {
+	userGitEnv(t)
 	dir := t.TempDir()
 	write(t, dir, ".gitignore", "build/\n*.log\n", 0o644)
 	write(t, dir, "src/a.go", "package a\n", 0o644)
@@ -136,7 +137,7 @@ func TestIgnoreRulesNewPathsAndNestedRepositories(t *testing.T) {
 	write(t, dir, "vendor/lib/lib.go", "package lib\n", 0o644)
 	write(t, dir, "build/more.bin", "artifact", 0o644)
 	cp = snapshot(t, s, "")
-	if !slices.Equal(cp.Changes, []Change{{"pkg/b.go", "added"}}) {
+	if !slices.Equal(cp.Changes, []Change{{"pkg/b.go", "added"}, {"vendor/lib/lib.go", "added"}}) {
 		t.Fatalf("new paths: changes %v", cp.Changes)
 	}
 	// Un-ignoring build/ brings its files in; ignoring *.go keeps the files already taken.
@@ -147,7 +148,7 @@ func TestIgnoreRulesNewPathsAndNestedRepositories(t *testing.T) {
 	if !slices.Equal(cp.Changes, want) {
 		t.Fatalf("after the .gitignore change: changes %v, want %v", cp.Changes, want)
 	}
-	// The nested repository stops being one: its files are taken.
+	// The nested repository stops being one: the project's rules apply in it from now on.
 	if err := os.RemoveAll(filepath.Join(dir, "vendor/lib/.git")); err != nil {
 		t.Fatal(err)
 	}

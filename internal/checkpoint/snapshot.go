@@ -53,8 +53,11 @@ func (s *Store) Snapshot(ctx context.Context, opts SnapshotOptions) (Checkpoint,
 	return cp, err
 }
 
-// manifestName is the manifest's file in the store.
-const manifestName = "manifest"
+// manifestName is the manifest's base file in the store, manifestLogName its log.
+const (
+	manifestName    = "manifest"
+	manifestLogName = "manifest.log"
+)
 
 // manifestLocked is the manifest of the store's latest snapshot: this process's own, the file's (when
 // another process snapshotted since), or an empty one to be built from scratch (fresh is then true).
@@ -62,7 +65,7 @@ func (s *Store) manifestLocked(head string) (m *manifest, fresh bool) {
 	if s.man != nil && s.man.commit == head && head != "" {
 		return s.man, false
 	}
-	if m, err := loadManifest(filepath.Join(s.dir, manifestName)); err == nil && m.commit == head && head != "" {
+	if m, err := loadManifest(filepath.Join(s.dir, manifestName), filepath.Join(s.dir, manifestLogName)); err == nil && m.commit == head && head != "" {
 		return m, false
 	}
 	// A store written before manifests existed kept a git index: it is of no use any more.
@@ -79,6 +82,7 @@ func (s *Store) snapshotLocked(ctx context.Context, opts SnapshotOptions) (Check
 	if err := sc.run(ctx); err != nil {
 		return Checkpoint{}, fmt.Errorf("checkpoints: snapshot: %w", err)
 	}
+	settle(m.root)
 	treeID, empty, err := sc.storeTrees(m.root)
 	if err != nil {
 		return Checkpoint{}, fmt.Errorf("checkpoints: snapshot: %w", err)
@@ -138,7 +142,7 @@ func (s *Store) saveManifestLocked(m *manifest, commit string, changed bool) err
 	changed = changed || m.commit != commit
 	m.commit = commit
 	if changed {
-		if err := m.save(filepath.Join(s.dir, manifestName)); err != nil {
+		if err := m.saveChanges(filepath.Join(s.dir, manifestName), filepath.Join(s.dir, manifestLogName)); err != nil {
 			return fmt.Errorf("checkpoints: save the manifest: %w", err)
 		}
 	}

@@ -54,6 +54,11 @@ type Store struct {
 	man *manifest
 	// scan is the scratch repository that answers ignore queries (nil until first needed).
 	scan *git
+	// userEnv is the environment the store was opened in: where the user's git configuration is.
+	userEnv []string
+	// excludes is the user's global excludes file (see globalExcludes), once excludesKnown.
+	excludes      string
+	excludesKnown bool
 }
 
 // StoresDir is the folder holding every project's store.
@@ -93,6 +98,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		git:         newGit(binary, filepath.Join(dir, "git"), project, filepath.Join(dir, "index")),
 		objects:     &objectWriter{dir: filepath.Join(dir, "git", "objects")},
 		racyWindow:  racyWindow,
+		userEnv:     os.Environ(),
 	}
 	if s.maxFileSize == 0 {
 		s.maxFileSize = DefaultMaxFileSize
