@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/provider"
@@ -244,5 +245,45 @@ func TestBodyLeaseWaitsForEveryReader(t *testing.T) {
 	l.end()
 	if released != 1 {
 		t.Fatalf("released %d times, want once", released)
+	}
+}
+
+// TestConcurrentStreamsShareTheCache: requests of several sessions sent at once through one provider
+// each reach the server as written from scratch, whichever of them holds the cache.
+func TestConcurrentStreamsShareTheCache(t *testing.T) {
+	srv := startServer(t)
+	m := testModel(srv)
+	p := New(Config{})
+	want := map[string]int{}
+	var reqs []*provider.Request
+	for s := range 4 {
+		msgs := append(curveTranscript(m, 2+s), awkwardTranscript(m)...)
+		for n := 1; n <= len(msgs); n += 3 {
+			req := &provider.Request{Model: m, SystemPrompt: fmt.Sprint("session ", s), Messages: msgs[:n],
+				Options: provider.StreamOptions{APIKey: "sk-ant-test"}}
+			reqs = append(reqs, req)
+			built, err := buildRequest(req, CacheShort)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want[string(built.body)]++
+		}
+	}
+	var wg sync.WaitGroup
+	for s := range 4 {
+		wg.Go(func() {
+			for i := s; i < len(reqs); i += 4 {
+				if msg := p.Stream(context.Background(), reqs[i], nil); msg.StopReason == provider.StopReasonError {
+					t.Error(msg.ErrorMessage)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, r := range srv.Requests() {
+		if want[string(r.Body)] == 0 {
+			t.Fatalf("a body that was not asked for:\n%s", r.Body)
+		}
+		want[string(r.Body)]--
 	}
 }

@@ -222,3 +222,43 @@ func TestContentsCacheEncodesOnlyTheNewMessages(t *testing.T) {
 
 var readTool = provider.ToolDefinition{Name: "read", Description: "Read a <file>",
 	Parameters: []byte(`{"type":"object","properties":{"path":{"type":"string","const":"a&b"}},"required":["path"]}`)}
+
+// TestConcurrentRequestsShareTheCache: requests of several sessions sent at once through one
+// provider each send their own contents, whichever of them holds the cache.
+func TestConcurrentRequestsShareTheCache(t *testing.T) {
+	m := gemini("gemini-3-pro-preview")
+	m.BaseURL = "http://127.0.0.1:1/v1beta"
+	capture := &captureTransport{}
+	p := New(Config{HTTPClient: &http.Client{Transport: capture}})
+	want := map[string]int{}
+	var reqs []*provider.Request
+	for s := range 4 {
+		msgs := append(curveTranscript(m, 2+s), awkwardTranscript(m)...)
+		for n := 1; n <= len(msgs); n += 3 {
+			req := &provider.Request{Model: m, SystemPrompt: fmt.Sprint("session ", s), Messages: msgs[:n],
+				Options: provider.StreamOptions{APIKey: "k"}}
+			reqs = append(reqs, req)
+			want[string(sdkBody(t, req))]++
+		}
+	}
+	var wg sync.WaitGroup
+	for s := range 4 {
+		wg.Go(func() {
+			for i := s; i < len(reqs); i += 4 {
+				if msg := p.Stream(context.Background(), reqs[i], nil); msg.StopReason == provider.StopReasonError {
+					t.Error(msg.ErrorMessage)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	capture.mu.Lock()
+	defer capture.mu.Unlock()
+	got := capture.bodies[len(capture.bodies)-len(reqs):]
+	for _, body := range got {
+		if want[string(body)] == 0 {
+			t.Fatalf("a body that was not asked for:\n%s", body)
+		}
+		want[string(body)]--
+	}
+}

@@ -96,9 +96,10 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	if err != nil {
 		return fail(ctx, err.Error())
 	}
-	p.contents.keep(st)
-	// The body shares the encoded contents, never changed once written; the list is its own.
+	// The body shares the encoded contents, never changed once written; the list is its own (taken
+	// before the state goes back, when another request may take it).
 	contents := slices.Clone(st.out)
+	p.contents.keep(st)
 
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
