@@ -101,7 +101,11 @@ func (w *contentsWriter) write(msgs []provider.Message, afterUser func(closed bo
 func (w *contentsWriter) content(role string, functionResponses bool, parts ...[]byte) {
 	if w.openRole != role || !functionResponses || !w.openFR {
 		w.close()
-		w.out = append(w.out, []byte(`{"parts":[`))
+		size := len(`{"parts":[],"role":"model"}`) + len(parts)
+		for _, p := range parts {
+			size += len(p)
+		}
+		w.out = append(w.out, append(make([]byte, 0, size), `{"parts":[`...))
 		w.openRole, w.openFR = role, false
 	} else {
 		w.out[len(w.out)-1] = append(w.out[len(w.out)-1], ',')
@@ -215,7 +219,7 @@ func (w *contentsWriter) toolResult(msg *provider.ToolResultMessage) error {
 	if msg.IsError {
 		key = "error"
 	}
-	p := []byte(`{"functionResponse":{`)
+	p := append(make([]byte, 0, len(value)+len(value)/16+len(msg.ToolName)+len(msg.ToolCallID)+64), `{"functionResponse":{`...)
 	n := len(p)
 	if w.withIDs {
 		p = appendSDKField(p, n, "id", msg.ToolCallID)
@@ -260,7 +264,7 @@ func (w *contentsWriter) toolResult(msg *provider.ToolResultMessage) error {
 
 // textPart is a text part; the SDK leaves out an empty text, a false thought and no signature.
 func textPart(text string, thought bool, sig []byte) []byte {
-	p := []byte{'{'}
+	p := append(make([]byte, 0, len(text)+len(text)/16+base64.StdEncoding.EncodedLen(len(sig))+48), '{')
 	if text != "" {
 		p = append(p, `"text":`...)
 		p = appendSDKString(p, text)
