@@ -119,10 +119,7 @@ func (st *bodyState) writeMessages(req *provider.Request, key bodyKey, o convert
 	st.buf = st.buf[:st.msgEnd]
 
 	cur := req.Messages
-	k := 0
-	for k < len(cur) && k < len(st.in) && sameMessage(st.in[k], cur[k]) {
-		k++
-	}
+	k := provider.SharedPrefix(st.in, cur)
 	nb := sort.Search(len(st.bounds), func(i int) bool { return st.bounds[i].in > k })
 	from := bodyBound{end: st.head}
 	if nb > 0 {
@@ -222,23 +219,6 @@ func (st *bodyState) addBreakpoint(cacheControl string) {
 	st.buf = append(st.buf, `,"cache_control":`...)
 	st.buf = append(st.buf, cacheControl...)
 	st.buf = append(st.buf, `}]}`...)
-}
-
-// sameMessage reports whether a and b are the same message (not merely equal ones).
-func sameMessage(a, b provider.Message) bool {
-	switch a := a.(type) {
-	case *provider.UserMessage:
-		b, ok := b.(*provider.UserMessage)
-		return ok && a == b
-	case *provider.AssistantMessage:
-		b, ok := b.(*provider.AssistantMessage)
-		return ok && a == b
-	case *provider.ToolResultMessage:
-		b, ok := b.(*provider.ToolResultMessage)
-		return ok && a == b
-	}
-	// Other roles are not sent; telling them apart is not worth the trouble.
-	return false
 }
 
 // bodyLease gives a request's body back to the cache once nothing reads it any more: the call is over

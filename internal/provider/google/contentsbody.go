@@ -76,10 +76,7 @@ func (st *contentsState) encode(req *provider.Request) (*contentsState, error) {
 		st = &contentsState{key: key}
 	}
 	cur := req.Messages
-	k := 0
-	for k < len(cur) && k < len(st.in) && sameMessage(st.in[k], cur[k]) {
-		k++
-	}
+	k := provider.SharedPrefix(st.in, cur)
 	nb := sort.Search(len(st.bounds), func(i int) bool { return st.bounds[i].in > k })
 	from := contentsBound{}
 	if nb > 0 {
@@ -107,23 +104,6 @@ func (st *contentsState) encode(req *provider.Request) (*contentsState, error) {
 	}
 	st.out = w.out
 	return st, nil
-}
-
-// sameMessage reports whether a and b are the same message (not merely equal ones).
-func sameMessage(a, b provider.Message) bool {
-	switch a := a.(type) {
-	case *provider.UserMessage:
-		b, ok := b.(*provider.UserMessage)
-		return ok && a == b
-	case *provider.AssistantMessage:
-		b, ok := b.(*provider.AssistantMessage)
-		return ok && a == b
-	case *provider.ToolResultMessage:
-		b, ok := b.(*provider.ToolResultMessage)
-		return ok && a == b
-	}
-	// Other roles are not sent; telling them apart is not worth the trouble.
-	return false
 }
 
 // The SDK is handed one placeholder content and writes the rest of the body (the configuration,
