@@ -262,3 +262,33 @@ func TestConcurrentRequestsShareTheCache(t *testing.T) {
 		want[string(body)]--
 	}
 }
+
+// TestRequestBodyReadsWhole: read through buffers of any size, a body is its pieces joined, as long
+// as it says, for no contents, one and several.
+func TestRequestBodyReadsWhole(t *testing.T) {
+	for _, contents := range [][][]byte{nil, {[]byte(`{"a":1}`)}, {[]byte(`{"a":1}`), []byte(`{"b":2}`), []byte(`{}`)}} {
+		body := newRequestBody(contents, []byte(`,"generationConfig":{}}`+"\n"))
+		want := body.bytes()
+		if int64(len(want)) != body.size {
+			t.Fatalf("%d bytes, %d announced", len(want), body.size)
+		}
+		for _, size := range []int{1, 3, 7, 1 << 16} {
+			var got []byte
+			r := body.reader()
+			buf := make([]byte, size)
+			for {
+				n, err := r.Read(buf)
+				got = append(got, buf[:n]...)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("read %d at a time: %s, want %s", size, got, want)
+			}
+		}
+	}
+}
