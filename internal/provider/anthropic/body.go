@@ -80,6 +80,8 @@ type request struct {
 	// effort is the level an effort-marker model was asked for (recorded on the answer as pi's
 	// providerThinkingLevel); "" for other models.
 	effort string
+	// state owns body's array: it goes back to the body cache once the body is no longer read.
+	state *bodyState
 }
 
 // thinkingPlan is what the thinking level turns into (pi's streamSimple).
@@ -144,8 +146,14 @@ func normalizeToolCallID(id string) string {
 	return id
 }
 
-// buildRequest writes the Messages request body as pi 1.6 does, key for key.
+// buildRequest writes the Messages request body as pi 1.6 does, key for key, from scratch.
 func buildRequest(req *provider.Request, retention CacheRetention) (*request, error) {
+	return buildCachedRequest(req, retention, nil)
+}
+
+// buildCachedRequest is buildRequest writing into st, the body of an earlier request (nil: none),
+// whose messages it keeps as far as req's transcript shares them (see bodyCache).
+func buildCachedRequest(req *provider.Request, retention CacheRetention, st *bodyState) (*request, error) {
 	m := req.Model
 	oauth := isOAuthToken(req.Options.APIKey)
 	c := resolveCompat(m)
@@ -180,11 +188,10 @@ func buildRequest(req *provider.Request, retention CacheRetention) (*request, er
 	effortMessages := c.midConvoEffort && !thinkingDisabled
 	nativeTools := c.nativeToolChanges && len(req.Tools) > 0
 
-	msgs := provider.TransformMessages(req.Messages, m, normalizeToolCallID)
-	conv, err := convertMessages(msgs, cacheControl, c.allowEmptySignature, effortMessages, m.Provider, oauth)
-	if err != nil {
-		return nil, err
-	}
+	o := convertOptions{allowEmptySignature: c.allowEmptySignature, effort: effortMessages, oauth: oauth, providerName: m.Provider}
+	key := bodyKey{provider: m.Provider, api: m.API, id: m.ID, images: m.SupportsImages(),
+		allowEmptySignature: o.allowEmptySignature, effort: o.effort, oauth: oauth}
+	st = st.writeMessages(req, key, o, cacheControl)
 	activeEffort := plan.effort
 	if activeEffort == "" {
 		activeEffort = "high"
@@ -210,39 +217,11 @@ func buildRequest(req *provider.Request, retention CacheRetention) (*request, er
 		betas = append(betas, betaInlineTools)
 	}
 
-	// The messages are most of the body: room for them up front, so that a long session's body is
-	// not copied into ever larger arrays as it grows (which cost more than writing it).
-	size := 4096 + len(req.SystemPrompt)
-	for i := range conv.messages {
-		size += conv.messages[i].encodedLen() + 1
-	}
-	b := make([]byte, 0, size)
-	b = append(b, `{"model":`...)
-	b = jsonx.AppendString(b, m.ID)
-	b = append(b, `,"messages":[`...)
-	n := 0
-	writeMsg := func(data []byte) {
-		if n > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, data...)
-		n++
-	}
-	for i := range conv.messages {
-		if effortMessages {
-			if level, ok := conv.assistantLevels[i]; ok {
-				writeMsg(effortMarker(level))
-			}
-		}
-		if n > 0 {
-			b = append(b, ',')
-		}
-		b = conv.messages[i].appendTo(b)
-		n++
-	}
 	if effortMessages {
-		writeMsg(effortMarker(activeEffort))
+		st.comma()
+		st.buf = appendEffortMarker(st.buf, activeEffort)
 	}
+	b := st.buf
 	b = append(b, `],"max_tokens":`...)
 	b = strconv.AppendInt(b, int64(plan.maxTokens), 10)
 	b = append(b, `,"stream":true`...)
@@ -274,6 +253,7 @@ func buildRequest(req *provider.Request, retention CacheRetention) (*request, er
 		b = jsonx.AppendNumber(b, *t)
 	}
 	if len(req.Tools) > 0 {
+		var err error
 		toolCache := ""
 		if c.cacheControlOnTools {
 			toolCache = cacheControl
@@ -328,15 +308,16 @@ func buildRequest(req *provider.Request, retention CacheRetention) (*request, er
 		b = append(b, ']')
 	}
 	b = append(b, '}')
-	out := &request{body: b, betas: betas}
+	st.buf = b
+	out := &request{body: b, betas: betas, state: st}
 	if effortMessages {
 		out.effort = activeEffort
 	}
 	return out, nil
 }
 
-func effortMarker(level string) []byte {
-	b := []byte(`{"role":"system","content":[],"output_config":{"effort":`)
+func appendEffortMarker(b []byte, level string) []byte {
+	b = append(b, `{"role":"system","content":[],"output_config":{"effort":`...)
 	b = jsonx.AppendString(b, level)
 	return append(b, `}}`...)
 }

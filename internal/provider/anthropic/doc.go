@@ -8,6 +8,9 @@
 // words failures so that provider.IsRetryable classifies overload (529) and rate limits (429) as pi
 // does (errors.go).
 //
+// A session's next request keeps the previous body's messages and writes only what follows the last
+// prompt both share (bodycache.go): the body of a 5,000-turn session is not converted again.
+//
 // It knows the provider vocabulary and the wire format; it knows nothing of the loop, tools, sessions,
 // model catalogues or where credentials come from. pi's message threads (continuing a server-side
 // thread instead of resending the conversation) are not used: every request carries the whole

@@ -14,10 +14,7 @@ func TestEncodedLenIsExact(t *testing.T) {
 		t.Fatal("no claude-sonnet-4-5")
 	}
 	msgs := curveTranscriptForTest(&m)
-	conv, err := convertMessages(provider.TransformMessages(msgs, &m, normalizeToolCallID), `{"type":"ephemeral"}`, false, false, m.Provider, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conv := convertMessages(provider.TransformMessages(msgs, &m, normalizeToolCallID), convertOptions{providerName: m.Provider}, nil)
 	if len(conv.messages) == 0 {
 		t.Fatal("nothing converted")
 	}

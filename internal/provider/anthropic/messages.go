@@ -14,11 +14,10 @@ type converted struct {
 	assistantLevels map[int]string
 }
 
-// wireBlock is one content block as sent; text and image blocks of the last user message may get the
-// cache breakpoint, so the blocks of a message are kept apart until the end.
+// wireBlock is one content block as sent, without its closing brace (the cache breakpoint goes
+// before it).
 type wireBlock struct {
-	data      []byte // the block without its closing brace
-	cacheable bool
+	data []byte
 }
 
 type wireMsg struct {
@@ -28,46 +27,37 @@ type wireMsg struct {
 	assistant bool
 }
 
+// convertOptions are what the conversion depends on besides the messages.
+type convertOptions struct {
+	allowEmptySignature, effort, oauth bool
+	providerName                       string
+}
+
 // convertMessages converts a normalised transcript to Anthropic's messages (pi's convertMessages):
 // a user message's blank text blocks are dropped, consecutive tool results travel in one user message
 // (an error result's images after all of them), thinking is replayed with its signature (redacted
-// thinking as its opaque payload; thinking without a signature as text), and the last message, when a
-// user message, carries the cache breakpoint on its last block.
-func convertMessages(msgs []provider.Message, cacheControl string, allowEmptySignature, effort bool,
-	providerName string, oauth bool) (*converted, error) {
+// thinking as its opaque payload; thinking without a signature as text). afterUser, unless nil, is
+// called after each user message of msgs with the number of messages converted so far: nothing before
+// a user message changes how what follows it converts. The cache breakpoint of the last message is the
+// body's (see withBreakpoint).
+func convertMessages(msgs []provider.Message, o convertOptions, afterUser func(wire int)) *converted {
 	var out []wireMsg
 	levels := map[int]string{}
 	for i := 0; i < len(msgs); i++ {
 		switch msg := msgs[i].(type) {
 		case *provider.UserMessage:
-			if msg.ContentIsString && len(msg.Content) == 1 && msg.Content[0].Type == provider.ContentText {
-				text := msg.Content[0].Text
-				if strings.TrimSpace(text) != "" {
-					out = append(out, wireMsg{role: "user", str: &text})
-				}
-				continue
+			if w, ok := userMessage(msg); ok {
+				out = append(out, w)
 			}
-			var blocks []wireBlock
-			for _, c := range msg.Content {
-				switch c.Type {
-				case provider.ContentText:
-					if strings.TrimSpace(c.Text) == "" {
-						continue
-					}
-					blocks = append(blocks, textBlock(c.Text))
-				case provider.ContentImage:
-					blocks = append(blocks, imageBlock(&c))
-				}
-			}
-			if len(blocks) > 0 {
-				out = append(out, wireMsg{role: "user", blocks: blocks})
+			if afterUser != nil {
+				afterUser(len(out))
 			}
 		case *provider.AssistantMessage:
-			blocks := assistantBlocks(msg, allowEmptySignature, oauth)
+			blocks := assistantBlocks(msg, o.allowEmptySignature, o.oauth)
 			if len(blocks) == 0 {
 				continue
 			}
-			if effort && msg.API == provider.APIAnthropicMessages && msg.Provider == providerName {
+			if o.effort && msg.API == provider.APIAnthropicMessages && msg.Provider == o.providerName {
 				if level := providerThinkingLevel(msg); level != "" {
 					levels[len(out)] = level
 				}
@@ -98,20 +88,31 @@ func convertMessages(msgs []provider.Message, cacheControl string, allowEmptySig
 			out = append(out, wireMsg{role: "user", blocks: append(results, images...)})
 		}
 	}
-	if cacheControl != "" && len(out) > 0 {
-		last := &out[len(out)-1]
-		if !last.assistant {
-			if last.str != nil {
-				b := textBlock(*last.str)
-				last.str, last.blocks = nil, []wireBlock{b}
+	return &converted{messages: out, assistantLevels: levels}
+}
+
+// userMessage is a prompt's message, unless it has nothing to send.
+func userMessage(msg *provider.UserMessage) (wireMsg, bool) {
+	if msg.ContentIsString && len(msg.Content) == 1 && msg.Content[0].Type == provider.ContentText {
+		text := msg.Content[0].Text
+		if strings.TrimSpace(text) == "" {
+			return wireMsg{}, false
+		}
+		return wireMsg{role: "user", str: &text}, true
+	}
+	var blocks []wireBlock
+	for _, c := range msg.Content {
+		switch c.Type {
+		case provider.ContentText:
+			if strings.TrimSpace(c.Text) == "" {
+				continue
 			}
-			if n := len(last.blocks); n > 0 && last.blocks[n-1].cacheable {
-				lb := &last.blocks[n-1]
-				lb.data = append(append(lb.data, `,"cache_control":`...), cacheControl...)
-			}
+			blocks = append(blocks, textBlock(c.Text))
+		case provider.ContentImage:
+			blocks = append(blocks, imageBlock(&c))
 		}
 	}
-	return &converted{messages: out, assistantLevels: levels}, nil
+	return wireMsg{role: "user", blocks: blocks}, len(blocks) > 0
 }
 
 // appendTo appends the message as JSON.
@@ -214,7 +215,7 @@ func assistantBlocks(msg *provider.AssistantMessage, allowEmptySignature, oauth 
 
 func textBlock(text string) wireBlock {
 	b := []byte(`{"type":"text","text":`)
-	return wireBlock{data: jsonx.AppendString(b, text), cacheable: true}
+	return wireBlock{data: jsonx.AppendString(b, text)}
 }
 
 func imageBlock(c *provider.Content) wireBlock {
@@ -222,7 +223,7 @@ func imageBlock(c *provider.Content) wireBlock {
 	b = jsonx.AppendString(b, c.MimeType)
 	b = append(b, `,"data":`...)
 	b = jsonx.AppendString(b, c.Data)
-	return wireBlock{data: append(b, '}'), cacheable: true}
+	return wireBlock{data: append(b, '}')}
 }
 
 // toolResultBlock is pi's convertToolResult: text alone as one string, otherwise text and image
@@ -274,7 +275,7 @@ func toolResultBlock(tr *provider.ToolResultMessage, content []provider.Content)
 	}
 	b = append(b, `,"is_error":`...)
 	b = append(b, strconvBool(tr.IsError)...)
-	return wireBlock{data: b, cacheable: true}
+	return wireBlock{data: b}
 }
 
 func strconvBool(v bool) string {

@@ -30,6 +30,7 @@ type Config struct {
 type Provider struct {
 	client    *http.Client
 	retention CacheRetention
+	bodies    bodyCache // the last request's body, to write only what is new into the next one
 }
 
 // New returns a provider.
@@ -68,10 +69,12 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	if req.Options.APIKey == "" && !hasHeader(headers, "authorization") && !hasHeader(headers, "x-api-key") {
 		return fail("No API key for provider: " + m.Provider)
 	}
-	built, err := buildRequest(req, p.retention)
+	built, err := buildCachedRequest(req, p.retention, p.bodies.take())
 	if err != nil {
 		return fail("Cannot build the request: " + err.Error())
 	}
+	lease := newBodyLease(func() { p.bodies.keep(built.state) })
+	defer lease.end()
 	if built.effort != "" {
 		b.SetProviderThinkingLevel(built.effort)
 	}
@@ -88,6 +91,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 		option.WithHeader("accept", "application/json"),
 		option.WithHeader("anthropic-dangerous-direct-browser-access", "true"),
 		option.WithHeaderDel("authorization"),
+		option.WithMiddleware(lease.track),
 	}
 	oauth := isOAuthToken(req.Options.APIKey)
 	switch {

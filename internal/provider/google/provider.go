@@ -1,9 +1,13 @@
 // Package google streams answers from Google's Gemini API ("google-generative-ai" in pi's
 // models.json) as pi 1.6's google provider does, through google.golang.org/genai, Google's own Go
-// SDK: the transcript becomes contents (request.go) with thinking replayed as thought parts carrying
-// their thoughtSignature for the model that wrote them, tool calls as function calls and results as
+// SDK: the transcript becomes contents with thinking replayed as thought parts carrying their
+// thoughtSignature for the model that wrote them, tool calls as function calls and results as
 // function responses; thinking is asked for by level (Gemini 3 and later) or token budget (2.5), as
-// pi maps them; the streamed parts become text, thinking and tool-call blocks (stream.go).
+// pi maps them (request.go); the streamed parts become text, thinking and tool-call blocks (stream.go).
+//
+// The contents are encoded by this package, byte for byte as the SDK would, and a session's next
+// request encodes only the messages after the last prompt both share (contents.go, contentsbody.go):
+// the SDK sends its body with the encoded contents in place of a placeholder.
 //
 // The SDK's retries are off (it retries only when asked; the harness retries visibly), and so is its
 // automatic continuation, as in pi. The key is the call's (GEMINI_API_KEY is read by pi-go's
@@ -21,6 +25,7 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -40,8 +45,9 @@ type Config struct {
 
 // Provider streams Gemini answers. It is safe for concurrent use.
 type Provider struct {
-	client *http.Client
-	calls  atomic.Int64 // numbers the tool-call ids made up for calls that came without one
+	client   *http.Client
+	calls    atomic.Int64  // numbers the tool-call ids made up for calls that came without one
+	contents contentsCache // the last request's encoded contents, to encode only what is new
 }
 
 // New returns a provider.
@@ -82,10 +88,18 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	if key == "" {
 		return fail(ctx, "No API key for provider: "+m.Provider)
 	}
-	contents, cfg, err := buildRequest(req)
+	cfg, err := buildConfig(req)
 	if err != nil {
 		return fail(ctx, err.Error())
 	}
+	st, err := p.contents.take().encode(req)
+	if err != nil {
+		return fail(ctx, err.Error())
+	}
+	// The body shares the encoded contents, never changed once written; the list is its own (taken
+	// before the state goes back, when another request may take it).
+	contents := slices.Clone(st.out)
+	p.contents.keep(st)
 
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -93,12 +107,16 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	watch := blockstream.StartWatchdog(idle, cancel)
 	defer watch.Stop()
 
-	client, bodies, err := p.newClient(callCtx, req, key)
+	client, bodies, err := p.newClient(callCtx, req, key, contents)
 	if err != nil {
 		return fail(ctx, "Cannot create the Gemini client: "+err.Error())
 	}
 	r := newReader(b, &m, func() int64 { return p.calls.Add(1) })
-	err = each(client.Models.GenerateContentStream(callCtx, m.ID, contents, cfg), func(chunk *genai.GenerateContentResponse) {
+	sdkContents := placeholderContents
+	if len(contents) == 0 {
+		sdkContents = nil // the SDK then writes no contents at all, which is what is sent
+	}
+	err = each(client.Models.GenerateContentStream(callCtx, m.ID, sdkContents, cfg), func(chunk *genai.GenerateContentResponse) {
 		watch.Touch()
 		b.Start()
 		r.chunk(chunk)
@@ -178,8 +196,9 @@ func pull(next func() (*genai.GenerateContentResponse, error, bool)) (chunk *gen
 }
 
 // newClient makes an SDK client for one call: the model's base URL (which holds the API version),
-// its headers and the call's, and the key.
-func (p *Provider) newClient(ctx context.Context, req *provider.Request, key string) (*genai.Client, *bodyErrors, error) {
+// its headers and the call's, the key, and a transport that sends contents in place of the SDK's
+// placeholder.
+func (p *Provider) newClient(ctx context.Context, req *provider.Request, key string, contents [][]byte) (*genai.Client, *bodyErrors, error) {
 	base := strings.TrimRight(req.Model.BaseURL, "/")
 	if base == "" {
 		base = defaultBaseURL
@@ -198,6 +217,9 @@ func (p *Provider) newClient(ctx context.Context, req *provider.Request, key str
 		bodies.base = http.DefaultTransport
 	}
 	hc.Transport = bodies
+	if len(contents) > 0 {
+		hc.Transport = &contentsTransport{base: bodies, contents: contents}
+	}
 	client, err := genai.NewClient(ctx, &genai.ClientConfig{
 		APIKey:      key,
 		Backend:     genai.BackendGeminiAPI,

@@ -85,10 +85,7 @@ func (st *convState) convert(req *provider.Request, c *compat) *convState {
 		st = &convState{key: key}
 	}
 	cur := req.Messages
-	k := 0
-	for k < len(cur) && k < len(st.in) && sameMessage(st.in[k], cur[k]) {
-		k++
-	}
+	k := provider.SharedPrefix(st.in, cur)
 	// The last resume point within the shared part.
 	nb := sort.Search(len(st.bounds), func(i int) bool { return st.bounds[i].in > k })
 	from := convBound{}
@@ -124,21 +121,4 @@ func (st *convState) convert(req *provider.Request, c *compat) *convState {
 	}
 	sizeMessages(st.wire, st.sizes)
 	return st
-}
-
-// sameMessage reports whether a and b are the same message (not merely equal ones).
-func sameMessage(a, b provider.Message) bool {
-	switch a := a.(type) {
-	case *provider.UserMessage:
-		b, ok := b.(*provider.UserMessage)
-		return ok && a == b
-	case *provider.AssistantMessage:
-		b, ok := b.(*provider.AssistantMessage)
-		return ok && a == b
-	case *provider.ToolResultMessage:
-		b, ok := b.(*provider.ToolResultMessage)
-		return ok && a == b
-	}
-	// Other roles are not sent; telling them apart is not worth the trouble.
-	return false
 }
