@@ -106,6 +106,8 @@ func (e *extensionHost) bindTUI() {
 			return err
 		},
 		RenderMessage: e.host.RenderMessage,
+		RenderTool:    e.host.RenderTool,
+		RenderEntry:   e.host.RenderEntry,
 	})
 }
 
@@ -117,6 +119,12 @@ func (e *extensionHost) tuiShortcuts() {
 		}
 		if r := e.host.MessageRenderers(); len(r) > 0 {
 			u.SetMessageRenderers(r)
+		}
+		if names, all := e.host.ToolRenderers(); len(names) > 0 || all {
+			u.SetToolRenderers(names, all)
+		}
+		if r := e.host.EntryRenderers(); len(r) > 0 {
+			u.SetEntryRenderers(r)
 		}
 	}
 }
@@ -134,4 +142,18 @@ func (e *extensionHost) tuiUI() *tui.ExtensionUI {
 		return u.ui
 	}
 	return nil
+}
+
+// showCustomEntry hands an appended custom entry to the TUI, which draws it when an extension
+// registered a renderer for its type (registerEntryRenderer).
+func (e *extensionHost) showCustomEntry(id, customType string, data any) {
+	u := e.tuiUI()
+	if u == nil {
+		return
+	}
+	entry, err := json.Marshal(map[string]any{"type": "custom", "id": id, "customType": customType, "data": data,
+		"timestamp": time.Now().UTC().Format("2006-01-02T15:04:05.000Z")})
+	if err == nil {
+		u.AddCustomEntry(entry, customType)
+	}
 }

@@ -21,6 +21,9 @@ const (
 	msgUIInput    = "ui_input"
 	msgUIShortcut = "run_shortcut"
 	msgRenderMsg  = "render_message"
+	// v2 additions (render.go): a tool call's block and a custom entry drawn by their extension.
+	msgRenderTool  = "render_tool"
+	msgRenderEntry = "render_entry"
 )
 
 // Message types, extension to host.
@@ -76,6 +79,10 @@ type hostMessage struct {
 	// render_message
 	Message  json.RawMessage `json:"message,omitempty"`
 	Expanded bool            `json:"expanded,omitempty"`
+
+	// render_tool (with toolCallId, args, result and width), render_entry (with width)
+	toolRenderFields
+	Entry json.RawMessage `json:"entry,omitempty"`
 }
 
 // extMessage is one line an extension writes.
@@ -92,8 +99,14 @@ type extMessage struct {
 	Flags     []FlagSpec     `json:"flags,omitempty"`
 	Shortcuts []ShortcutSpec `json:"shortcuts,omitempty"`
 	// MessageRenderers are the customTypes of the messages the extension draws (registerMessageRenderer).
-	MessageRenderers []string    `json:"messageRenderers,omitempty"`
-	Errors           []LoadError `json:"errors,omitempty"`
+	MessageRenderers []string `json:"messageRenderers,omitempty"`
+	// ToolRenderers are the tools the extension registered with renderCall or renderResult;
+	// ToolRendererResolvers says it registered registerToolRenderer resolvers, which may draw any
+	// tool. EntryRenderers are the customTypes of the entries it draws (registerEntryRenderer).
+	ToolRenderers         []string    `json:"toolRenderers,omitempty"`
+	ToolRendererResolvers bool        `json:"toolRendererResolvers,omitempty"`
+	EntryRenderers        []string    `json:"entryRenderers,omitempty"`
+	Errors                []LoadError `json:"errors,omitempty"`
 	// MCPServers are the servers registered with pi.registerMcpServer while loading.
 	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 

@@ -34,6 +34,11 @@ type ExtensionHooks struct {
 	// RenderMessage draws a custom message (pi's JSON) with its extension's renderer at width; ok
 	// false when none draws it.
 	RenderMessage func(ctx context.Context, message json.RawMessage, customType string, width int, expanded bool) (lines []string, ok bool, err error)
+	// RenderTool draws a tool call's block with the renderers an extension chose (exttool.go); ok
+	// false when none draws it.
+	RenderTool func(ctx context.Context, req extensions.ToolRenderRequest) (r extensions.Rendering, ok bool, err error)
+	// RenderEntry draws a custom session entry (pi's JSON) with its extension's registerEntryRenderer.
+	RenderEntry func(ctx context.Context, entry json.RawMessage, customType string, width int) (r extensions.Rendering, ok bool, err error)
 }
 
 // maxWidgetLines is how many lines of a widget given as lines are shown (pi's MAX_WIDGET_LINES).
@@ -56,6 +61,10 @@ type extView struct {
 
 	shortcuts []extShortcut
 	renderers []string // customTypes extensions draw (extmessage.go)
+	// toolRenderers are the tools extensions draw; allToolRenderers: any tool may be (exttool.go)
+	toolRenderers    []string
+	allToolRenderers bool
+	entryRenderers   []string // customTypes of the session entries extensions draw (extentry.go)
 
 	// headerItem is the header block of the transcript, drawn again when an extension replaces it.
 	headerItem *chatItem

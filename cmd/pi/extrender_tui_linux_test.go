@@ -1,0 +1,136 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pi-go/pi-go/internal/provider/openaitest"
+)
+
+// Tool calls drawn by extensions in pi-go's terminal, with pi 1.6.0 on Node 22: built-in-tool-renderer
+// re-registers read and bash with renderCall / renderResult of its own; a registerToolRenderer
+// resolver draws ls's calls; a tool's partial results reach its renderResult with isPartial; Ctrl+O
+// switches to the expanded drawing. entry-renderer draws its custom entries in the transcript.
+func TestPiToolRenderersInTheTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test")
+	}
+	pi := findPiExamples(t, testPiVersion)
+	p := newProject(t)
+	p.env = append(p.env, "PI_GO_NODE="+pi.node, "PI_PACKAGE_DIR="+pi.pkg)
+	var lines []string
+	for i := 1; i <= 20; i++ {
+		lines = append(lines, "line-"+itoaTest(i))
+	}
+	p.write("notes.txt", strings.Join(lines, "\n")+"\n")
+	gate := filepath.Join(t.TempDir(), "gate")
+	ext := filepath.Join(t.TempDir(), "renderers.ts")
+	if err := os.WriteFile(ext, []byte(`import fs from "node:fs";
+import { Type } from "typebox";
+import { Text } from "@earendil-works/pi-tui";
+export default function (pi) {
+	pi.registerToolRenderer((toolName, next) => {
+		if (toolName !== "ls") return next();
+		return { ...next(), renderCall: (args, theme) => new Text("LISTING " + (args.path ?? "."), 0, 0) };
+	});
+	pi.registerTool({
+		name: "slow",
+		label: "Slow",
+		description: "Works in steps",
+		parameters: Type.Object({}),
+		async execute(_id, _params, signal, onUpdate) {
+			onUpdate?.({ content: [{ type: "text", text: "step 1" }], details: {} });
+			await new Promise((resolve) => {
+				const t = setInterval(() => { if (fs.existsSync(`+"`"+gate+"`"+`)) { clearInterval(t); resolve(); } }, 20);
+				signal?.addEventListener("abort", () => { clearInterval(t); resolve(); });
+			});
+			return { content: [{ type: "text", text: "all steps" }], details: {} };
+		},
+		renderCall: (_args, theme, ctx) => new Text("SLOW started=" + ctx.executionStarted, 0, 0),
+		renderResult: (result, { isPartial }) => new Text((isPartial ? "PARTIAL " : "FINAL ") + result.content[0].text, 0, 0),
+	});
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := append(p.baseArgs(), "--tui-mode", "regular", "--tools", "read,bash,ls",
+		"-e", filepath.Join(pi.pkg, "examples", "extensions", "built-in-tool-renderer.ts"),
+		"-e", filepath.Join(pi.pkg, "examples", "extensions", "entry-renderer.ts"),
+		"-e", ext)
+	pane := startTmuxPi(t, p, args...)
+	pane.waitFor("the editor", func(s string) bool { return strings.Contains(s, "test-model") })
+
+	// read and bash, drawn by built-in-tool-renderer; ls by the resolver (its result by pi's own ls
+	// renderer, which the resolver kept).
+	p.server.Enqueue(
+		openaitest.ToolCallReply("test-model", "",
+			openaitest.ToolCallSpec{ID: "r", Name: "read", Arguments: `{"path":"notes.txt"}`},
+			openaitest.ToolCallSpec{ID: "b", Name: "bash", Arguments: `{"command":"echo out-one; echo out-two"}`},
+			openaitest.ToolCallSpec{ID: "l", Name: "ls", Arguments: `{"path":"."}`}),
+		openaitest.TextReply("test-model", "all read"),
+	)
+	pane.keys("-l", "look")
+	pane.keys("Enter")
+	screen := pane.waitFor("the extension's drawings", func(s string) bool {
+		return strings.Contains(s, "read notes.txt") && strings.Contains(s, "21 lines") &&
+			strings.Contains(s, "$ echo out-one; echo out-two") && strings.Contains(s, "done (2 lines)") &&
+			strings.Contains(s, "LISTING .") && hasLine(s, "notes.txt") && strings.Contains(s, "all read")
+	})
+	if strings.Contains(screen, "line-3") || hasLine(screen, "out-one") {
+		t.Errorf("collapsed drawings show the output:\n%s", screen)
+	}
+	// Ctrl+O: the expanded drawing (built-in-tool-renderer shows 15 of read's lines).
+	pane.keys("C-o")
+	screen = pane.waitFor("the expanded drawings", func(s string) bool {
+		return strings.Contains(s, "line-15") && strings.Contains(s, "... 6 more lines") && hasLine(s, "out-two")
+	})
+	if strings.Contains(screen, "line-16") {
+		t.Errorf("the expanded read shows more than the renderer's 15 lines:\n%s", screen)
+	}
+	pane.keys("C-o")
+	pane.waitFor("collapsed again", func(s string) bool { return !strings.Contains(s, "line-15") && strings.Contains(s, "21 lines") })
+
+	// A partial result, then the final one.
+	p.server.Enqueue(
+		openaitest.ToolCallReply("test-model", "", openaitest.ToolCallSpec{ID: "s", Name: "slow", Arguments: `{}`}),
+		openaitest.TextReply("test-model", "slow done"),
+	)
+	pane.keys("-l", "slowly")
+	pane.keys("Enter")
+	pane.waitFor("the partial result", func(s string) bool {
+		return strings.Contains(s, "SLOW started=true") && strings.Contains(s, "PARTIAL step 1")
+	})
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	screen = pane.waitFor("the final result", func(s string) bool {
+		return strings.Contains(s, "FINAL all steps") && strings.Contains(s, "slow done")
+	})
+	if strings.Contains(screen, "PARTIAL") {
+		t.Errorf("the partial drawing stayed:\n%s", screen)
+	}
+
+	// entry-renderer's /status-card appends a custom entry; its renderer draws it.
+	pane.keys("-l", "/status-card deployed")
+	pane.keys("Enter")
+	pane.waitFor("the status card", func(s string) bool { return strings.Contains(s, "[status] deployed") })
+}
+
+// hasLine reports whether a line of screen is text, spaces aside.
+func hasLine(screen, text string) bool {
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.TrimSpace(l) == text {
+			return true
+		}
+	}
+	return false
+}
+
+func itoaTest(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoaTest(i/10) + string(rune('0'+i%10))
+}
