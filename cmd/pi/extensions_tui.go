@@ -43,6 +43,8 @@ type uiParams struct {
 	Placement string   `json:"placement"`
 	Lines     []string `json:"lines"`
 	Remove    bool     `json:"remove"`
+	// setTheme
+	Name string `json:"name"`
 }
 
 func (u *tuiExtensionUI) request(ctx context.Context, params json.RawMessage, dialog bool) (json.RawMessage, error) {
@@ -86,6 +88,8 @@ func (u *tuiExtensionUI) request(ctx context.Context, params json.RawMessage, di
 		u.ui.SetHiddenThinkingLabel(p.Label)
 	case "component":
 		u.ui.SetComponent(p.Slot, p.Kind, p.Key, p.Placement, p.Lines, p.Remove)
+	case "setTheme":
+		u.ui.SetTheme(p.Name)
 	}
 	return nil, nil
 }
@@ -108,6 +112,7 @@ func (e *extensionHost) bindTUI() {
 		RenderMessage: e.host.RenderMessage,
 		RenderTool:    e.host.RenderTool,
 		RenderEntry:   e.host.RenderEntry,
+		EditorText:    e.host.MirrorEditorText,
 	})
 }
 

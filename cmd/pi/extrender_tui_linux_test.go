@@ -134,3 +134,57 @@ func itoaTest(i int) string {
 	}
 	return itoaTest(i/10) + string(rune('0'+i%10))
 }
+
+// ctx.ui.getEditorText() reads the editor's text synchronously (pi-go mirrors it to the extension),
+// and ctx.ui.setTheme switches pi-go's theme by name and saves it, answering as pi does.
+func TestExtensionEditorTextAndThemeInTheTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test")
+	}
+	pi := findPiExamples(t, testPiVersion)
+	p := newProject(t)
+	p.env = append(p.env, "PI_GO_NODE="+pi.node, "PI_PACKAGE_DIR="+pi.pkg)
+	ext := filepath.Join(t.TempDir(), "editor-theme.ts")
+	if err := os.WriteFile(ext, []byte(`export default function (pi) {
+	pi.on("session_start", async (_e, ctx) => ctx.ui.setStatus("probe", "probe ready"));
+	pi.registerShortcut("ctrl+alt+g", {
+		description: "Peek at the editor",
+		handler: async (ctx) => ctx.ui.notify("editor holds [" + ctx.ui.getEditorText() + "] theme=" + ctx.ui.theme.name, "info"),
+	});
+	pi.registerCommand("theme-to", {
+		description: "Switch theme",
+		handler: async (args, ctx) => ctx.ui.notify("setTheme " + args + " " + JSON.stringify(ctx.ui.setTheme(args.trim())), "info"),
+	});
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pane := startTmuxPi(t, p, append(p.baseArgs(), "--tui-mode", "regular", "-e", ext)...)
+	pane.waitFor("the extension", func(s string) bool { return strings.Contains(s, "probe ready") })
+
+	pane.keys("-l", "draft words")
+	pane.waitFor("the typed text", func(s string) bool { return strings.Contains(s, "draft words") })
+	pane.keys("C-M-g")
+	pane.waitFor("the editor's text, read by the extension", func(s string) bool {
+		return strings.Contains(s, "editor holds [draft words] theme=dark")
+	})
+	pane.keys("C-u")
+	pane.waitFor("the editor cleared", func(s string) bool { return !strings.Contains(s, "draft words\n") })
+
+	pane.keys("-l", "/theme-to nope")
+	pane.keys("Enter")
+	pane.waitFor("the refusal", func(s string) bool {
+		return strings.Contains(s, `setTheme nope {"success":false,"error":"Theme not found: nope"}`)
+	})
+	pane.keys("-l", "/theme-to light")
+	pane.keys("Enter")
+	pane.waitFor("the switch", func(s string) bool { return strings.Contains(s, `setTheme light {"success":true}`) })
+	pane.keys("C-M-g")
+	pane.waitFor("the new theme, seen by the extension", func(s string) bool {
+		return strings.Contains(s, "editor holds [] theme=light")
+	})
+	data, err := os.ReadFile(filepath.Join(p.agentDir, "settings.json"))
+	if err != nil || !strings.Contains(string(data), `"theme": "light"`) {
+		t.Errorf("the theme is not saved: %s %v", data, err)
+	}
+}

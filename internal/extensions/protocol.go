@@ -24,6 +24,7 @@ const (
 	// v2 additions (render.go): a tool call's block and a custom entry drawn by their extension.
 	msgRenderTool  = "render_tool"
 	msgRenderEntry = "render_entry"
+	msgUIEditor    = "ui_editor" // the editor's text, mirrored for ctx.ui.getEditorText()
 )
 
 // Message types, extension to host.
@@ -83,6 +84,9 @@ type hostMessage struct {
 	// render_tool (with toolCallId, args, result and width), render_entry (with width)
 	toolRenderFields
 	Entry json.RawMessage `json:"entry,omitempty"`
+
+	// ui_editor
+	Text *string `json:"text,omitempty"`
 }
 
 // extMessage is one line an extension writes.

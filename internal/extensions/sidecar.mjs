@@ -517,6 +517,9 @@ async function onLine(line) {
 		case "ui_input":
 			onInput(msg);
 			return;
+		case "ui_editor":
+			editorText = msg.text ?? "";
+			return;
 		case "run_shortcut":
 			serve(msg, () => runShortcut(msg));
 			return;

@@ -6,6 +6,8 @@
 
 const screen = { width: 0, height: 0 };
 let terminalTheme = plainTheme;
+let availableThemes = []; // the names ctx.ui.setTheme can switch to (ui_resize)
+let editorText = ""; // the editor's text, mirrored by pi-go (ui_editor) for getEditorText()
 const mounted = new Map(); // slot → { component, kind, key?, placement?, sent: last lines told }
 const statuses = new Map(); // setStatus texts, for a custom footer's footerData
 let renderQueued = false;
@@ -69,6 +71,7 @@ function onResize(msg) {
 	screen.height = msg.height;
 	if (msg.theme) {
 		terminalTheme = buildTheme(msg.theme);
+		availableThemes = msg.theme.available ?? availableThemes;
 		// pi's own components (DynamicBorder, …) read the global theme.
 		globalThis[Symbol.for("@earendil-works/pi-coding-agent:theme")] = terminalTheme;
 		globalThis[Symbol.for("@mariozechner/pi-coding-agent:theme")] = terminalTheme;
@@ -256,7 +259,24 @@ function terminalUIContext(base) {
 		setWorkingVisible: (visible) => tell("ui", { method: "setWorkingVisible", visible: visible !== false }),
 		setHiddenThinkingLabel: (label) => tell("ui", { method: "setHiddenThinkingLabel", label }),
 		pasteToEditor(text) {
+			ui.setEditorText(text);
+		},
+		setEditorText(text) {
+			editorText = String(text ?? "");
 			base.setEditorText(text);
+		},
+		getEditorText: () => editorText,
+		getAllThemes: () => availableThemes.map((name) => ({ name, path: undefined })),
+		getTheme: (name) => (name === terminalTheme.name ? themeProxy : undefined),
+		setTheme(themeOrName) {
+			// pi-go switches by name: a Theme object is one of its themes (ctx.ui.theme, getTheme()).
+			const name = typeof themeOrName === "string" ? themeOrName : themeOrName?.name;
+			if (typeof themeOrName !== "string" && !availableThemes.includes(name)) {
+				return { success: false, error: "pi-go switches only to its themes by name" };
+			}
+			if (!availableThemes.includes(name)) return { success: false, error: `Theme not found: ${name}` };
+			tell("ui", { method: "setTheme", name });
+			return { success: true };
 		},
 	};
 	Object.defineProperty(ui, "theme", { get: () => themeProxy, enumerable: true });

@@ -34,6 +34,8 @@ type ExtensionHooks struct {
 	// RenderMessage draws a custom message (pi's JSON) with its extension's renderer at width; ok
 	// false when none draws it.
 	RenderMessage func(ctx context.Context, message json.RawMessage, customType string, width int, expanded bool) (lines []string, ok bool, err error)
+	// EditorText tells the host the editor's text (ctx.ui.getEditorText()), at each frame it changed.
+	EditorText func(text string)
 	// RenderTool draws a tool call's block with the renderers an extension chose (exttool.go); ok
 	// false when none draws it.
 	RenderTool func(ctx context.Context, req extensions.ToolRenderRequest) (r extensions.Rendering, ok bool, err error)
@@ -65,6 +67,9 @@ type extView struct {
 	toolRenderers    []string
 	allToolRenderers bool
 	entryRenderers   []string // customTypes of the session entries extensions draw (extentry.go)
+	// editorText is the editor's text the host was told last (exteditor.go)
+	editorText     string
+	editorTextSent bool
 
 	// headerItem is the header block of the transcript, drawn again when an extension replaces it.
 	headerItem *chatItem
@@ -366,6 +371,7 @@ func (m *model) syncExtTerminal() {
 	if set == nil {
 		return
 	}
+	m.syncExtEditorText()
 	th := m.r.Theme()
 	if m.ext.sentW == m.width && m.ext.sentH == m.height && m.ext.sentTheme == th {
 		return
@@ -373,6 +379,9 @@ func (m *model) syncExtTerminal() {
 	var spec *extensions.Theme
 	if m.ext.sentTheme != th {
 		spec = extTheme(th)
+		if m.themes.catalog != nil {
+			spec.Available = m.themes.catalog.Names()
+		}
 	}
 	m.ext.sentW, m.ext.sentH, m.ext.sentTheme = m.width, m.height, th
 	set(m.width, m.height, spec)
