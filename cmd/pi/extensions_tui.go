@@ -45,6 +45,8 @@ type uiParams struct {
 	Remove    bool     `json:"remove"`
 	// setTheme
 	Name string `json:"name"`
+	// editorAction (editorChange, editorSubmit: Text)
+	Action string `json:"action"`
 }
 
 func (u *tuiExtensionUI) request(ctx context.Context, params json.RawMessage, dialog bool) (json.RawMessage, error) {
@@ -90,6 +92,12 @@ func (u *tuiExtensionUI) request(ctx context.Context, params json.RawMessage, di
 		u.ui.SetComponent(p.Slot, p.Kind, p.Key, p.Placement, p.Lines, p.Remove)
 	case "setTheme":
 		u.ui.SetTheme(p.Name)
+	case "editorChange":
+		u.ui.EditorChange(p.Text)
+	case "editorSubmit":
+		u.ui.EditorSubmit(p.Text)
+	case "editorAction":
+		u.ui.EditorAction(p.Action, p.Text)
 	}
 	return nil, nil
 }

@@ -2,9 +2,12 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pi-go/pi-go/internal/provider/openaitest"
 )
@@ -187,4 +190,73 @@ func TestExtensionEditorTextAndThemeInTheTerminal(t *testing.T) {
 	if err != nil || !strings.Contains(string(data), `"theme": "light"`) {
 		t.Errorf("the theme is not saved: %s %v", data, err)
 	}
+}
+
+// pi's modal-editor and rainbow-editor examples replace pi-go's editor (ctx.ui.setEditorComponent):
+// the extension's editor is drawn in its place, gets the keys, and what it submits is the prompt.
+func TestPiEditorComponentsInTheTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test")
+	}
+	pi := findPiExamples(t, testPiVersion)
+	start := func(t *testing.T, example string) (*project, *tmuxPane) {
+		p := newProject(t)
+		p.env = append(p.env, "PI_GO_NODE="+pi.node, "PI_PACKAGE_DIR="+pi.pkg)
+		pane := startTmuxPi(t, p, append(p.baseArgs(), "--tui-mode", "regular",
+			"-e", filepath.Join(pi.pkg, "examples", "extensions", example))...)
+		return p, pane
+	}
+	t.Run("modal-editor", func(t *testing.T) {
+		p, pane := start(t, "modal-editor.ts")
+		pane.waitFor("the modal editor", func(s string) bool { return strings.Contains(s, " INSERT") })
+		pane.keys("-l", "helo")
+		pane.waitFor("the typed text", func(s string) bool { return strings.Contains(s, "helo") })
+		pane.keys("Escape")
+		pane.waitFor("normal mode", func(s string) bool { return strings.Contains(s, " NORMAL") })
+		pane.keys("-l", "qh") // q is ignored in normal mode; h moves left, onto the o
+		pane.keys("-l", "i")
+		pane.waitFor("insert mode again", func(s string) bool { return strings.Contains(s, " INSERT") })
+		pane.keys("-l", "l")
+		pane.waitFor("the edited text", func(s string) bool { return hasLine(s, "hello") })
+		p.server.Enqueue(openaitest.TextReply("test-model", "hi back"))
+		pane.keys("Enter")
+		pane.waitFor("the prompt and the answer", func(s string) bool {
+			return hasLine(s, "hello") && strings.Contains(s, "hi back") && strings.Contains(s, " INSERT")
+		})
+		req := p.server.Requests()
+		if len(req) == 0 || !strings.Contains(string(req[len(req)-1].Body), `"hello"`) {
+			t.Errorf("the model was not sent the edited prompt")
+		}
+		// Ctrl+D on the empty editor is the app's exit, handed back by the extension's editor.
+		pane.keys("C-d")
+		deadline := time.Now().Add(20 * time.Second)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for exec.Command("tmux", "-L", pane.socket, "has-session", "-t", "pi").Run() == nil {
+			if time.Now().After(deadline) {
+				t.Fatalf("pi-go did not exit on Ctrl+D:\n%s", pane.tmux("capture-pane", "-p", "-t", "pi"))
+			}
+			<-tick.C
+		}
+	})
+	t.Run("rainbow-editor", func(t *testing.T) {
+		_, pane := start(t, "rainbow-editor.ts")
+		pane.waitFor("the editor", func(s string) bool { return strings.Contains(s, "test-model") })
+		colored := regexp.MustCompile(`\x1b\[[0-9;]*mu\x1b\[[0-9;]*ml\x1b\[[0-9;]*mt`)
+		// Typed before the extension's editor took over, the text moves into it.
+		pane.keys("-l", "ultrathink")
+		deadline := time.Now().Add(20 * time.Second)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			screen := pane.tmux("capture-pane", "-e", "-p", "-t", "pi")
+			if colored.MatchString(screen) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("ultrathink is not drawn in colours:\n%q", screen)
+			}
+			<-tick.C
+		}
+	})
 }

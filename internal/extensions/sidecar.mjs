@@ -519,6 +519,7 @@ async function onLine(line) {
 			return;
 		case "ui_editor":
 			editorText = msg.text ?? "";
+			syncEditorComponent(editorText);
 			return;
 		case "run_shortcut":
 			serve(msg, () => runShortcut(msg));

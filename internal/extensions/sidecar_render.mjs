@@ -93,7 +93,7 @@ async function renderTool(msg) {
 	}
 	const draw = (expanded) => {
 		c.setExpanded(expanded);
-		return (c.render(msg.width) ?? []).map(String);
+		return (c.render(msg.width) ?? []).map(terminalLine);
 	};
 	const lines = draw(false);
 	const expandedLines = draw(true);
@@ -115,7 +115,7 @@ function renderEntry(msg) {
 			return ["", ` ${themeProxy.fg("error", `[${msg.entry.customType}] renderer failed: ${errorText(err)}`)}`];
 		}
 		if (!component) return [];
-		return ["", ...(component.render(msg.width) ?? []).map(String)];
+		return ["", ...(component.render(msg.width) ?? []).map(terminalLine)];
 	};
 	const lines = draw(false);
 	const expandedLines = draw(true);

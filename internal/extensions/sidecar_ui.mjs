@@ -5,6 +5,11 @@
 // terminal sends, so pi-tui's matchesKey reads them as in pi.
 
 const screen = { width: 0, height: 0 };
+
+/** A component's line as pi-tui's TUI writes it: its cursor markers (APC sequences) resolved, the
+ * hardware cursor's taken out and the fake cursor's drawn in reverse video. */
+const terminalLine = (line) =>
+	String(line).replaceAll("\x1b_pi:c\x07", "").replaceAll("\x1b_pi:fc\x07", "\x1b[7m").replaceAll("\x1b_pi:/fc\x07", "\x1b[27m");
 let terminalTheme = plainTheme;
 let availableThemes = []; // the names ctx.ui.setTheme can switch to (ui_resize)
 let editorText = ""; // the editor's text, mirrored by pi-go (ui_editor) for getEditorText()
@@ -95,7 +100,7 @@ function renderNow() {
 	for (const [slot, m] of mounted) {
 		let lines;
 		try {
-			lines = (m.component.render(screen.width) ?? []).map(String);
+			lines = (m.component.render(screen.width) ?? []).map(terminalLine);
 		} catch (err) {
 			lines = [];
 			write({ type: "error", extensionPath: m.path, event: `render ${slot}`, error: errorText(err) });
@@ -266,6 +271,8 @@ function terminalUIContext(base) {
 			base.setEditorText(text);
 		},
 		getEditorText: () => editorText,
+		setEditorComponent,
+		getEditorComponent: () => editorFactory,
 		getAllThemes: () => availableThemes.map((name) => ({ name, path: undefined })),
 		getTheme: (name) => (name === terminalTheme.name ? themeProxy : undefined),
 		setTheme(themeOrName) {
@@ -281,6 +288,67 @@ function terminalUIContext(base) {
 	};
 	Object.defineProperty(ui, "theme", { get: () => themeProxy, enumerable: true });
 	return ui;
+}
+
+// --- setEditorComponent: an extension's editor in the place of pi-go's ----------------------------
+// The editor lives here (slot "editor"); pi-go forwards it every key and keeps its own editor's text
+// a copy of this one's (editorChange), so what pi-go does with the text (getEditorText, Escape's
+// restore, /commands) works on it. Submitting goes through pi-go's prompt pipeline (editorSubmit);
+// the app keys a CustomEditor hands to its action handlers run pi-go's actions (editorAction).
+
+let editorFactory;
+let editorSeq = 0;
+
+// The app actions pi wires into a CustomEditor (its defaultEditor's handlers).
+const editorActions = [
+	"app.clear", "app.suspend", "app.thinking.cycle", "app.model.cycleForward", "app.model.cycleBackward",
+	"app.model.select", "app.tools.expand", "app.thinking.toggle", "app.editor.external", "app.message.followUp",
+	"app.message.dequeue", "app.session.new", "app.session.tree", "app.session.fork", "app.session.resume",
+];
+
+function setEditorComponent(factory) {
+	editorFactory = factory;
+	const seq = ++editorSeq;
+	if (!factory) {
+		unmount("editor");
+		return;
+	}
+	keybindings().then((kb) => {
+		if (seq !== editorSeq) return; // replaced meanwhile
+		let editor;
+		try {
+			const editorTheme = {
+				borderColor: (text) => terminalTheme.fg("borderMuted", text),
+				selectList: pi.getSelectListTheme?.() ?? {},
+			};
+			editor = factory(tuiHost, editorTheme, kb);
+		} catch (err) {
+			write({ type: "error", event: "setEditorComponent", error: errorText(err) });
+			return;
+		}
+		const action = (name) => () => tell("ui", { method: "editorAction", action: name, text: editor.getExpandedText?.() ?? editor.getText?.() ?? "" });
+		editor.onSubmit = (text) => tell("ui", { method: "editorSubmit", text });
+		editor.onChange = (text) => {
+			editorText = text;
+			tell("ui", { method: "editorChange", text });
+		};
+		if ("actionHandlers" in editor && editor.actionHandlers instanceof Map) {
+			editor.onEscape ??= action("app.interrupt");
+			editor.onCtrlD ??= action("app.exit");
+			for (const name of editorActions) if (!editor.actionHandlers.has(name)) editor.actionHandlers.set(name, action(name));
+		}
+		editor.setText?.(editorText);
+		mount("editor", editor, { kind: "editor" });
+	});
+}
+
+/** ui_editor while an extension's editor is shown: pi-go changed the text (cleared it after a
+ * submit, restored a queued message, set_editor_text). */
+function syncEditorComponent(text) {
+	const editor = mounted.get("editor")?.component;
+	if (!editor || (editor.getExpandedText?.() ?? editor.getText?.()) === text) return;
+	editor.setText?.(text);
+	requestRender();
 }
 
 /** A custom message drawn by its extension's registerMessageRenderer, after pi's blank line. */

@@ -55,6 +55,8 @@ type extView struct {
 	footer    []string
 	hasFooter bool
 	customs   []extCustom // custom() components, the newest (the one with the keyboard) last
+	editor    []string    // an extension's editor (setEditorComponent), in the place of pi-go's
+	hasEditor bool
 
 	workingMessage string
 	workingHidden  bool
@@ -235,6 +237,8 @@ func (msg extComponentMsg) apply(m *model) tea.Cmd {
 	case "header":
 		v.header, v.hasHeader = msg.lines, !msg.remove
 		m.redrawHeader()
+	case "editor":
+		v.editor, v.hasEditor = msg.lines, !msg.remove
 	case "custom":
 		i := slices.IndexFunc(v.customs, func(c extCustom) bool { return c.slot == msg.slot })
 		switch {
@@ -359,7 +363,7 @@ func (msg extShortcutDoneMsg) apply(m *model) tea.Cmd {
 func (m *model) extCustomKey(k tea.KeyMsg) {
 	c := m.ext.customs[len(m.ext.customs)-1]
 	if in := m.opts.ExtensionUI.hooks.Input; in != nil {
-		if data := terminalBytes(k); data != "" {
+		for _, data := range terminalInputs(k) {
 			in(c.slot, data)
 		}
 	}

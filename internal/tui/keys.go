@@ -26,6 +26,9 @@ func (m *model) handleKey(k tea.KeyMsg) tea.Cmd {
 	if cmd, ok := m.extShortcut(k); ok {
 		return cmd
 	}
+	if m.extEditorKey(k) {
+		return nil
+	}
 	if k.Paste {
 		m.ed.Update(k)
 		return m.comp.refresh(m)
