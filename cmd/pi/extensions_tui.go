@@ -47,6 +47,8 @@ type uiParams struct {
 	Name string `json:"name"`
 	// editorAction (editorChange, editorSubmit: Text)
 	Action string `json:"action"`
+	// autocomplete
+	Active bool `json:"active"`
 }
 
 func (u *tuiExtensionUI) request(ctx context.Context, params json.RawMessage, dialog bool) (json.RawMessage, error) {
@@ -92,6 +94,8 @@ func (u *tuiExtensionUI) request(ctx context.Context, params json.RawMessage, di
 		u.ui.SetComponent(p.Slot, p.Kind, p.Key, p.Placement, p.Lines, p.Remove)
 	case "setTheme":
 		u.ui.SetTheme(p.Name)
+	case "autocomplete":
+		u.ui.SetAutocomplete(p.Active)
 	case "editorChange":
 		u.ui.EditorChange(p.Text)
 	case "editorSubmit":
@@ -121,6 +125,7 @@ func (e *extensionHost) bindTUI() {
 		RenderTool:    e.host.RenderTool,
 		RenderEntry:   e.host.RenderEntry,
 		EditorText:    e.host.MirrorEditorText,
+		Autocomplete:  e.host.CompleteEditor,
 	})
 }
 

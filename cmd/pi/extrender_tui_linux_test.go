@@ -260,3 +260,54 @@ func TestPiEditorComponentsInTheTerminal(t *testing.T) {
 		}
 	})
 }
+
+// An autocomplete provider added with ctx.ui.addAutocompleteProvider (shaped as pi's
+// github-issue-autocomplete example, without its network) joins the editor's completion: its
+// suggestions replace pi-go's for the tokens it knows, and pi-go's own completion stands elsewhere.
+func TestExtensionAutocompleteInTheTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test")
+	}
+	pi := findPiExamples(t, testPiVersion)
+	p := newProject(t)
+	p.env = append(p.env, "PI_GO_NODE="+pi.node, "PI_PACKAGE_DIR="+pi.pkg)
+	ext := filepath.Join(t.TempDir(), "issues.ts")
+	if err := os.WriteFile(ext, []byte(`export default function (pi) {
+	const issues = [{ n: 12, title: "Fix the parser" }, { n: 7, title: "Faster start" }];
+	pi.on("session_start", async (_e, ctx) => {
+		ctx.ui.addAutocompleteProvider((current) => ({
+			async getSuggestions(lines, cursorLine, cursorCol, options) {
+				const m = (lines[cursorLine] ?? "").slice(0, cursorCol).match(/(?:^|[ \t])#(\d*)$/);
+				if (!m) return current.getSuggestions(lines, cursorLine, cursorCol, options);
+				const items = issues.filter((i) => String(i.n).startsWith(m[1]))
+					.map((i) => ({ value: "#" + i.n, label: "#" + i.n, description: i.title }));
+				return items.length ? { items, prefix: "#" + m[1] } : current.getSuggestions(lines, cursorLine, cursorCol, options);
+			},
+			applyCompletion: (...a) => current.applyCompletion(...a),
+		}));
+		ctx.ui.setStatus("probe", "provider ready");
+	});
+}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pane := startTmuxPi(t, p, append(p.baseArgs(), "--tui-mode", "regular", "-e", ext)...)
+	pane.waitFor("the provider", func(s string) bool { return strings.Contains(s, "provider ready") })
+
+	pane.keys("-l", "see #")
+	pane.waitFor("the provider's suggestions", func(s string) bool {
+		return strings.Contains(s, "Fix the parser") && strings.Contains(s, "Faster start")
+	})
+	pane.keys("-l", "1")
+	pane.waitFor("the narrowed suggestions", func(s string) bool {
+		return strings.Contains(s, "Fix the parser") && !strings.Contains(s, "Faster start")
+	})
+	pane.keys("Tab")
+	pane.waitFor("the completed issue", func(s string) bool {
+		return strings.Contains(s, "see #12") && !strings.Contains(s, "Fix the parser")
+	})
+	// Elsewhere pi-go's own completion: the slash commands.
+	pane.keys("C-u")
+	pane.keys("-l", "/mod")
+	pane.waitFor("pi-go's command suggestions", func(s string) bool { return strings.Contains(s, "model") && strings.Contains(s, "Select model") })
+}

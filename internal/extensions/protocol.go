@@ -22,9 +22,10 @@ const (
 	msgUIShortcut = "run_shortcut"
 	msgRenderMsg  = "render_message"
 	// v2 additions (render.go): a tool call's block and a custom entry drawn by their extension.
-	msgRenderTool  = "render_tool"
-	msgRenderEntry = "render_entry"
-	msgUIEditor    = "ui_editor" // the editor's text, mirrored for ctx.ui.getEditorText()
+	msgRenderTool   = "render_tool"
+	msgRenderEntry  = "render_entry"
+	msgUIEditor     = "ui_editor"       // the editor's text, mirrored for ctx.ui.getEditorText()
+	msgAutocomplete = "complete_editor" // addAutocompleteProvider's suggestions (render.go)
 )
 
 // Message types, extension to host.
@@ -87,6 +88,11 @@ type hostMessage struct {
 
 	// ui_editor
 	Text *string `json:"text,omitempty"`
+
+	// complete_editor
+	Lines      []string `json:"lines,omitempty"`
+	CursorLine *int     `json:"cursorLine,omitempty"`
+	CursorCol  *int     `json:"cursorCol,omitempty"`
 }
 
 // extMessage is one line an extension writes.

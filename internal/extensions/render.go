@@ -125,3 +125,35 @@ func (h *Host) callRendering(ctx context.Context, p *process, m hostMessage, wha
 	}
 	return *r, true, nil
 }
+
+// Suggestions are an autocomplete provider's answer: items replacing Prefix, the text before the
+// cursor.
+type Suggestions struct {
+	Items []struct {
+		Value       string `json:"value"`
+		Label       string `json:"label,omitempty"`
+		Description string `json:"description,omitempty"`
+	} `json:"items"`
+	Prefix string `json:"prefix"`
+}
+
+// CompleteEditor asks the autocomplete providers extensions added (ctx.ui.addAutocompleteProvider,
+// in pi's TypeScript extensions) for suggestions at the editor's cursor (row and column in runes).
+// ok is false when they have none (pi-go's own completion stands).
+func (h *Host) CompleteEditor(ctx context.Context, lines []string, row, col int) (s Suggestions, ok bool, err error) {
+	if !h.Started() || h.sidecar == nil {
+		return Suggestions{}, false, nil
+	}
+	res, err := h.sidecar.call(ctx, hostMessage{Type: msgAutocomplete, Lines: lines, CursorLine: &row, CursorCol: &col}, h.cfg.CallTimeout, nil)
+	if err != nil {
+		return Suggestions{}, false, err
+	}
+	var r *Suggestions
+	if err := json.Unmarshal(res, &r); err != nil {
+		return Suggestions{}, false, fmt.Errorf("autocomplete: %w", err)
+	}
+	if r == nil || len(r.Items) == 0 {
+		return Suggestions{}, false, nil
+	}
+	return *r, true, nil
+}

@@ -273,6 +273,10 @@ function terminalUIContext(base) {
 		getEditorText: () => editorText,
 		setEditorComponent,
 		getEditorComponent: () => editorFactory,
+		addAutocompleteProvider(factory) {
+			autocompleteProvider = factory(autocompleteProvider);
+			tell("ui", { method: "autocomplete", active: true });
+		},
 		getAllThemes: () => availableThemes.map((name) => ({ name, path: undefined })),
 		getTheme: (name) => (name === terminalTheme.name ? themeProxy : undefined),
 		setTheme(themeOrName) {
@@ -297,6 +301,37 @@ function terminalUIContext(base) {
 // the app keys a CustomEditor hands to its action handlers run pi-go's actions (editorAction).
 
 let editorFactory;
+
+// --- addAutocompleteProvider: providers stacked on pi-go's own completion ------------------------
+// The base stands for pi-go's completion, which runs in pi-go: it suggests nothing here, so a
+// provider that defers to it leaves the list to pi-go. pi-go applies a chosen item itself
+// (the prefix replaced by its value, as pi's base provider does).
+const baseAutocomplete = {
+	getSuggestions: async () => null,
+	applyCompletion: (lines, cursorLine, cursorCol, item, prefix) => {
+		const line = lines[cursorLine] ?? "";
+		const start = Math.max(0, cursorCol - prefix.length);
+		const out = [...lines];
+		out[cursorLine] = line.slice(0, start) + item.value + line.slice(cursorCol);
+		return { lines: out, cursorLine, cursorCol: start + item.value.length };
+	},
+	shouldTriggerFileCompletion: () => true,
+};
+let autocompleteProvider = baseAutocomplete;
+
+/** complete_editor: the stacked providers' suggestions at the cursor (a column in runes from pi-go). */
+async function completeEditor(msg, signal) {
+	if (autocompleteProvider === baseAutocomplete) return null;
+	const lines = msg.lines ?? [""];
+	const line = lines[msg.cursorLine ?? 0] ?? "";
+	const col = [...line].slice(0, msg.cursorCol ?? 0).join("").length;
+	const r = await autocompleteProvider.getSuggestions(lines, msg.cursorLine ?? 0, col, { signal, force: false });
+	if (!r?.items?.length) return null;
+	return {
+		prefix: String(r.prefix ?? ""),
+		items: r.items.map((it) => ({ value: String(it.value ?? ""), label: it.label, description: it.description })),
+	};
+}
 let editorSeq = 0;
 
 // The app actions pi wires into a CustomEditor (its defaultEditor's handlers).

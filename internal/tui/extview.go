@@ -34,6 +34,9 @@ type ExtensionHooks struct {
 	// RenderMessage draws a custom message (pi's JSON) with its extension's renderer at width; ok
 	// false when none draws it.
 	RenderMessage func(ctx context.Context, message json.RawMessage, customType string, width int, expanded bool) (lines []string, ok bool, err error)
+	// Autocomplete asks the autocomplete providers extensions added for suggestions at the cursor
+	// (row and column in runes); ok false when they have none.
+	Autocomplete func(ctx context.Context, lines []string, row, col int) (s extensions.Suggestions, ok bool, err error)
 	// EditorText tells the host the editor's text (ctx.ui.getEditorText()), at each frame it changed.
 	EditorText func(text string)
 	// RenderTool draws a tool call's block with the renderers an extension chose (exttool.go); ok
@@ -56,7 +59,9 @@ type extView struct {
 	hasFooter bool
 	customs   []extCustom // custom() components, the newest (the one with the keyboard) last
 	editor    []string    // an extension's editor (setEditorComponent), in the place of pi-go's
-	hasEditor bool
+	// autocomplete: an extension added an autocomplete provider (extcomplete.go)
+	autocomplete bool
+	hasEditor    bool
 
 	workingMessage string
 	workingHidden  bool
