@@ -96,6 +96,8 @@ func (u *tuiExtensionUI) request(ctx context.Context, params json.RawMessage, di
 		u.ui.SetTheme(p.Name)
 	case "autocomplete":
 		u.ui.SetAutocomplete(p.Active)
+	case "terminalInput":
+		u.ui.SetTerminalInput(p.Active)
 	case "editorChange":
 		u.ui.EditorChange(p.Text)
 	case "editorSubmit":
@@ -126,6 +128,7 @@ func (e *extensionHost) bindTUI() {
 		RenderEntry:   e.host.RenderEntry,
 		EditorText:    e.host.MirrorEditorText,
 		Autocomplete:  e.host.CompleteEditor,
+		TerminalInput: e.host.TerminalInput,
 	})
 }
 

@@ -138,8 +138,8 @@ func itoaTest(i int) string {
 	return itoaTest(i/10) + string(rune('0'+i%10))
 }
 
-// ctx.ui.getEditorText() reads the editor's text synchronously (pi-go mirrors it to the extension),
-// and ctx.ui.setTheme switches pi-go's theme by name and saves it, answering as pi does.
+// ctx.ui.onTerminalInput sees every key first and may change or swallow it; ctx.ui.getEditorText()
+// reads the editor's text synchronously (pi-go mirrors it to the extension), and ctx.ui.setTheme switches pi-go's theme by name and saves it, answering as pi does.
 func TestExtensionEditorTextAndThemeInTheTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test")
@@ -149,7 +149,11 @@ func TestExtensionEditorTextAndThemeInTheTerminal(t *testing.T) {
 	p.env = append(p.env, "PI_GO_NODE="+pi.node, "PI_PACKAGE_DIR="+pi.pkg)
 	ext := filepath.Join(t.TempDir(), "editor-theme.ts")
 	if err := os.WriteFile(ext, []byte(`export default function (pi) {
-	pi.on("session_start", async (_e, ctx) => ctx.ui.setStatus("probe", "probe ready"));
+	pi.on("session_start", async (_e, ctx) => {
+		// Every key passes here first: "1" becomes "one", "#" is swallowed.
+		ctx.ui.onTerminalInput((data) => (data === "1" ? { data: "one" } : data === "#" ? { consume: true } : undefined));
+		ctx.ui.setStatus("probe", "probe ready");
+	});
 	pi.registerShortcut("ctrl+alt+g", {
 		description: "Peek at the editor",
 		handler: async (ctx) => ctx.ui.notify("editor holds [" + ctx.ui.getEditorText() + "] theme=" + ctx.ui.theme.name, "info"),
@@ -165,14 +169,14 @@ func TestExtensionEditorTextAndThemeInTheTerminal(t *testing.T) {
 	pane := startTmuxPi(t, p, append(p.baseArgs(), "--tui-mode", "regular", "-e", ext)...)
 	pane.waitFor("the extension", func(s string) bool { return strings.Contains(s, "probe ready") })
 
-	pane.keys("-l", "draft words")
-	pane.waitFor("the typed text", func(s string) bool { return strings.Contains(s, "draft words") })
+	pane.keys("-l", "draft#1 words")
+	pane.waitFor("the typed text, through the input listener", func(s string) bool { return strings.Contains(s, "draftone words") })
 	pane.keys("C-M-g")
 	pane.waitFor("the editor's text, read by the extension", func(s string) bool {
-		return strings.Contains(s, "editor holds [draft words] theme=dark")
+		return strings.Contains(s, "editor holds [draftone words] theme=dark")
 	})
 	pane.keys("C-u")
-	pane.waitFor("the editor cleared", func(s string) bool { return !strings.Contains(s, "draft words\n") })
+	pane.waitFor("the editor cleared", func(s string) bool { return !strings.Contains(s, "draftone words\n") })
 
 	pane.keys("-l", "/theme-to nope")
 	pane.keys("Enter")

@@ -26,6 +26,7 @@ const (
 	msgRenderEntry  = "render_entry"
 	msgUIEditor     = "ui_editor"       // the editor's text, mirrored for ctx.ui.getEditorText()
 	msgAutocomplete = "complete_editor" // addAutocompleteProvider's suggestions (render.go)
+	msgTermInput    = "terminal_input"  // a key offered to onTerminalInput listeners (render.go)
 )
 
 // Message types, extension to host.

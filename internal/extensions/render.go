@@ -157,3 +157,32 @@ func (h *Host) CompleteEditor(ctx context.Context, lines []string, row, col int)
 	}
 	return *r, true, nil
 }
+
+// TerminalInput offers a key's bytes to the input listeners extensions registered
+// (ctx.ui.onTerminalInput, in pi's TypeScript extensions): consume drops the key, out is its bytes
+// after them (unchanged when they left it).
+func (h *Host) TerminalInput(ctx context.Context, data string) (consume bool, out string, err error) {
+	if !h.Started() || h.sidecar == nil {
+		return false, data, nil
+	}
+	res, err := h.sidecar.call(ctx, hostMessage{Type: msgTermInput, Data: data}, h.cfg.CallTimeout, nil)
+	if err != nil {
+		return false, data, err
+	}
+	var r *struct {
+		Consume bool    `json:"consume"`
+		Data    *string `json:"data"`
+	}
+	if err := json.Unmarshal(res, &r); err != nil {
+		return false, data, fmt.Errorf("terminal input: %w", err)
+	}
+	switch {
+	case r == nil:
+		return false, data, nil
+	case r.Consume:
+		return true, "", nil
+	case r.Data != nil:
+		return false, *r.Data, nil
+	}
+	return false, data, nil
+}

@@ -533,6 +533,9 @@ async function onLine(line) {
 		case "render_entry":
 			serve(msg, () => renderEntry(msg));
 			return;
+		case "terminal_input":
+			serve(msg, () => terminalInput(msg));
+			return;
 		case "complete_editor":
 			serve(msg, (signal) => completeEditor(msg, signal));
 			return;

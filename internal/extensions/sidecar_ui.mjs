@@ -273,6 +273,13 @@ function terminalUIContext(base) {
 		getEditorText: () => editorText,
 		setEditorComponent,
 		getEditorComponent: () => editorFactory,
+		onTerminalInput(handler) {
+			inputListeners.add(handler);
+			if (inputListeners.size === 1) tell("ui", { method: "terminalInput", active: true });
+			return () => {
+				if (inputListeners.delete(handler) && inputListeners.size === 0) tell("ui", { method: "terminalInput", active: false });
+			};
+		},
 		addAutocompleteProvider(factory) {
 			autocompleteProvider = factory(autocompleteProvider);
 			tell("ui", { method: "autocomplete", active: true });
@@ -301,6 +308,26 @@ function terminalUIContext(base) {
 // the app keys a CustomEditor hands to its action handlers run pi-go's actions (editorAction).
 
 let editorFactory;
+
+// --- onTerminalInput: listeners offered every key first -------------------------------------------
+const inputListeners = new Set();
+
+/** terminal_input: the listeners' verdict on a key's bytes, chained as pi-tui chains them. */
+function terminalInput(msg) {
+	let current = String(msg.data ?? "");
+	for (const listener of [...inputListeners]) {
+		let result;
+		try {
+			result = listener(current);
+		} catch (err) {
+			write({ type: "error", event: "terminal_input", error: errorText(err) });
+			continue;
+		}
+		if (result?.consume) return { consume: true };
+		if (result?.data !== undefined) current = String(result.data);
+	}
+	return current.length === 0 ? { consume: true } : { data: current };
+}
 
 // --- addAutocompleteProvider: providers stacked on pi-go's own completion ------------------------
 // The base stands for pi-go's completion, which runs in pi-go: it suggests nothing here, so a

@@ -37,6 +37,9 @@ type ExtensionHooks struct {
 	// Autocomplete asks the autocomplete providers extensions added for suggestions at the cursor
 	// (row and column in runes); ok false when they have none.
 	Autocomplete func(ctx context.Context, lines []string, row, col int) (s extensions.Suggestions, ok bool, err error)
+	// TerminalInput offers a key's bytes to the extensions' input listeners (ctx.ui.onTerminalInput):
+	// consume drops the key, out replaces its bytes.
+	TerminalInput func(ctx context.Context, data string) (consume bool, out string, err error)
 	// EditorText tells the host the editor's text (ctx.ui.getEditorText()), at each frame it changed.
 	EditorText func(text string)
 	// RenderTool draws a tool call's block with the renderers an extension chose (exttool.go); ok
@@ -61,7 +64,12 @@ type extView struct {
 	editor    []string    // an extension's editor (setEditorComponent), in the place of pi-go's
 	// autocomplete: an extension added an autocomplete provider (extcomplete.go)
 	autocomplete bool
-	hasEditor    bool
+	// inputListeners: an extension listens to the terminal's input; inputQueue are the keys waiting
+	// for its answers, the head asked when inputAsked (extinput.go)
+	inputListeners bool
+	inputQueue     []pendingInput
+	inputAsked     bool
+	hasEditor      bool
 
 	workingMessage string
 	workingHidden  bool
