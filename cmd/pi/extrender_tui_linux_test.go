@@ -196,7 +196,7 @@ func TestExtensionEditorTextAndThemeInTheTerminal(t *testing.T) {
 	}
 }
 
-// pi's modal-editor and rainbow-editor examples replace pi-go's editor (ctx.ui.setEditorComponent):
+// pi's modal-editor, border-status-editor and rainbow-editor examples replace pi-go's editor (ctx.ui.setEditorComponent):
 // the extension's editor is drawn in its place, gets the keys, and what it submits is the prompt.
 func TestPiEditorComponentsInTheTerminal(t *testing.T) {
 	if testing.Short() {
@@ -242,6 +242,23 @@ func TestPiEditorComponentsInTheTerminal(t *testing.T) {
 			}
 			<-tick.C
 		}
+	})
+	t.Run("border-status-editor", func(t *testing.T) {
+		// Its editor shows the model and the directory in its border; its empty footer replaces pi-go's.
+		_, pane := start(t, "border-status-editor.ts")
+		screen := pane.waitFor("the status in the editor's border", func(s string) bool {
+			for _, l := range strings.Split(s, "\n") {
+				if strings.HasPrefix(l, "─") && strings.Contains(l, "/test-model · off") && strings.Contains(l, "~/proj") {
+					return true
+				}
+			}
+			return false
+		})
+		if strings.Contains(screen, "(auto)") {
+			t.Errorf("pi-go's footer is still shown:\n%s", screen)
+		}
+		pane.keys("-l", "typed here")
+		pane.waitFor("the editor taking keys", func(s string) bool { return hasLine(s, "typed here") })
 	})
 	t.Run("rainbow-editor", func(t *testing.T) {
 		_, pane := start(t, "rainbow-editor.ts")

@@ -5,7 +5,7 @@
 // component as in pi; pi-go asks again at each change (arguments, partial and final results, width)
 // and gets the collapsed and the expanded drawing at once, so Ctrl+O needs no round trip.
 
-const toolRows = new Map(); // toolCallId → { component, definition, args, started, complete, result }
+const toolRows = new Map(); // toolCallId → { component, args, started, complete, result }
 const MAX_TOOL_ROWS = 500; // pi-go asks again for an older call only after a resize: it starts afresh
 let builtInRenderersLoad;
 
@@ -51,13 +51,12 @@ const sameJSON = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 /** render_tool: the lines of a tool call's block, collapsed and expanded, or null for pi-go's own. */
 async function renderTool(msg) {
 	let row = toolRows.get(msg.toolCallId);
-	const definition = await resolveToolRenderers(msg.toolName);
-	if (!definition) {
-		toolRows.delete(msg.toolCallId);
-		return null;
-	}
 	const args = msg.args ?? {};
-	if (!row || row.definition !== definition) {
+	if (!row) {
+		// Resolved once per call, as pi resolves when it creates the call's component: a resolver that
+		// returns a new object each time keeps its state and last components.
+		const definition = await resolveToolRenderers(msg.toolName);
+		if (!definition) return null;
 		const component = new pi.ToolExecutionComponent(
 			msg.toolName,
 			msg.toolCallId,
@@ -67,7 +66,7 @@ async function renderTool(msg) {
 			tuiHost,
 			init.cwd,
 		);
-		row = { component, definition, args, started: false, complete: false, result: undefined };
+		row = { component, args, started: false, complete: false, result: undefined };
 		toolRows.set(msg.toolCallId, row);
 		if (toolRows.size > MAX_TOOL_ROWS) toolRows.delete(toolRows.keys().next().value);
 	}
