@@ -147,6 +147,17 @@ func (msg extToolRenderedMsg) apply(m *model) tea.Cmd {
 	return nil
 }
 
+// extToolsRedraw asks the host again for the tool blocks not printed yet (the width or the theme
+// changed); printed ones keep their lines, cut to a narrower width.
+func (m *model) extToolsRedraw() {
+	for _, it := range m.chat {
+		if it.kind == chatTool && it.extTool != nil && it.extTool.have {
+			it.extTool.ver++
+			m.extToolAsk(it)
+		}
+	}
+}
+
 // extToolWaiting reports whether a finished tool block waits for the host's drawing of its final
 // state before it is printed.
 func (it *chatItem) extToolWaiting() bool {

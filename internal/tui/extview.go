@@ -400,8 +400,12 @@ func (m *model) syncExtTerminal() {
 			spec.Available = m.themes.catalog.Names()
 		}
 	}
+	resized := m.ext.sentW != m.width
 	m.ext.sentW, m.ext.sentH, m.ext.sentTheme = m.width, m.height, th
 	set(m.width, m.height, spec)
+	if resized || spec != nil {
+		m.extToolsRedraw()
+	}
 }
 
 // extTheme is th as extensions draw with it.
