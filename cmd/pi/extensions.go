@@ -437,7 +437,10 @@ func (e *extensionHost) handle(ctx context.Context, method string, params json.R
 		if err := json.Unmarshal(params, &p); err != nil {
 			return nil, err
 		}
-		_, err := e.sess.Store().AppendCustomEntry(p.CustomType, p.Data)
+		id, err := e.sess.Store().AppendCustomEntry(p.CustomType, p.Data)
+		if err == nil {
+			e.showCustomEntry(id, p.CustomType, p.Data)
+		}
 		return nil, err
 	case "setSessionName":
 		var p struct {

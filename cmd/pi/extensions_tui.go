@@ -43,6 +43,12 @@ type uiParams struct {
 	Placement string   `json:"placement"`
 	Lines     []string `json:"lines"`
 	Remove    bool     `json:"remove"`
+	// setTheme
+	Name string `json:"name"`
+	// editorAction (editorChange, editorSubmit: Text)
+	Action string `json:"action"`
+	// autocomplete
+	Active bool `json:"active"`
 }
 
 func (u *tuiExtensionUI) request(ctx context.Context, params json.RawMessage, dialog bool) (json.RawMessage, error) {
@@ -86,6 +92,18 @@ func (u *tuiExtensionUI) request(ctx context.Context, params json.RawMessage, di
 		u.ui.SetHiddenThinkingLabel(p.Label)
 	case "component":
 		u.ui.SetComponent(p.Slot, p.Kind, p.Key, p.Placement, p.Lines, p.Remove)
+	case "setTheme":
+		u.ui.SetTheme(p.Name)
+	case "autocomplete":
+		u.ui.SetAutocomplete(p.Active)
+	case "terminalInput":
+		u.ui.SetTerminalInput(p.Active)
+	case "editorChange":
+		u.ui.EditorChange(p.Text)
+	case "editorSubmit":
+		u.ui.EditorSubmit(p.Text)
+	case "editorAction":
+		u.ui.EditorAction(p.Action, p.Text)
 	}
 	return nil, nil
 }
@@ -106,6 +124,11 @@ func (e *extensionHost) bindTUI() {
 			return err
 		},
 		RenderMessage: e.host.RenderMessage,
+		RenderTool:    e.host.RenderTool,
+		RenderEntry:   e.host.RenderEntry,
+		EditorText:    e.host.MirrorEditorText,
+		Autocomplete:  e.host.CompleteEditor,
+		TerminalInput: e.host.TerminalInput,
 	})
 }
 
@@ -117,6 +140,12 @@ func (e *extensionHost) tuiShortcuts() {
 		}
 		if r := e.host.MessageRenderers(); len(r) > 0 {
 			u.SetMessageRenderers(r)
+		}
+		if names, all := e.host.ToolRenderers(); len(names) > 0 || all {
+			u.SetToolRenderers(names, all)
+		}
+		if r := e.host.EntryRenderers(); len(r) > 0 {
+			u.SetEntryRenderers(r)
 		}
 	}
 }
@@ -134,4 +163,18 @@ func (e *extensionHost) tuiUI() *tui.ExtensionUI {
 		return u.ui
 	}
 	return nil
+}
+
+// showCustomEntry hands an appended custom entry to the TUI, which draws it when an extension
+// registered a renderer for its type (registerEntryRenderer).
+func (e *extensionHost) showCustomEntry(id, customType string, data any) {
+	u := e.tuiUI()
+	if u == nil {
+		return
+	}
+	entry, err := json.Marshal(map[string]any{"type": "custom", "id": id, "customType": customType, "data": data,
+		"timestamp": time.Now().UTC().Format("2006-01-02T15:04:05.000Z")})
+	if err == nil {
+		u.AddCustomEntry(entry, customType)
+	}
 }

@@ -57,6 +57,7 @@ type Host struct {
 	stopStart context.CancelFunc
 	startCtx  context.Context // cancelled by Close: a start in progress gives up
 	procs     []*process      // in load order; set before ready is closed
+	sidecar   *process        // the Node sidecar among procs (nil: none); set before ready is closed
 	loadErrs  []LoadError
 
 	stateMu sync.Mutex
@@ -195,6 +196,9 @@ func (h *Host) start() {
 			continue
 		}
 		h.procs = append(h.procs, r.p)
+		if i == 0 && h.cfg.Sidecar != nil {
+			h.sidecar = r.p
+		}
 		h.mcpMu.Lock()
 		if h.mcpSeq == 0 {
 			h.mcpServers = append(h.mcpServers, r.p.registrations().MCPServers...)

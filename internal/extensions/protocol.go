@@ -21,6 +21,12 @@ const (
 	msgUIInput    = "ui_input"
 	msgUIShortcut = "run_shortcut"
 	msgRenderMsg  = "render_message"
+	// v2 additions (render.go): a tool call's block and a custom entry drawn by their extension.
+	msgRenderTool   = "render_tool"
+	msgRenderEntry  = "render_entry"
+	msgUIEditor     = "ui_editor"       // the editor's text, mirrored for ctx.ui.getEditorText()
+	msgAutocomplete = "complete_editor" // addAutocompleteProvider's suggestions (render.go)
+	msgTermInput    = "terminal_input"  // a key offered to onTerminalInput listeners (render.go)
 )
 
 // Message types, extension to host.
@@ -76,6 +82,18 @@ type hostMessage struct {
 	// render_message
 	Message  json.RawMessage `json:"message,omitempty"`
 	Expanded bool            `json:"expanded,omitempty"`
+
+	// render_tool (with toolCallId, args, result and width), render_entry (with width)
+	toolRenderFields
+	Entry json.RawMessage `json:"entry,omitempty"`
+
+	// ui_editor
+	Text *string `json:"text,omitempty"`
+
+	// complete_editor
+	Lines      []string `json:"lines,omitempty"`
+	CursorLine *int     `json:"cursorLine,omitempty"`
+	CursorCol  *int     `json:"cursorCol,omitempty"`
 }
 
 // extMessage is one line an extension writes.
@@ -92,8 +110,14 @@ type extMessage struct {
 	Flags     []FlagSpec     `json:"flags,omitempty"`
 	Shortcuts []ShortcutSpec `json:"shortcuts,omitempty"`
 	// MessageRenderers are the customTypes of the messages the extension draws (registerMessageRenderer).
-	MessageRenderers []string    `json:"messageRenderers,omitempty"`
-	Errors           []LoadError `json:"errors,omitempty"`
+	MessageRenderers []string `json:"messageRenderers,omitempty"`
+	// ToolRenderers are the tools the extension registered with renderCall or renderResult;
+	// ToolRendererResolvers says it registered registerToolRenderer resolvers, which may draw any
+	// tool. EntryRenderers are the customTypes of the entries it draws (registerEntryRenderer).
+	ToolRenderers         []string    `json:"toolRenderers,omitempty"`
+	ToolRendererResolvers bool        `json:"toolRendererResolvers,omitempty"`
+	EntryRenderers        []string    `json:"entryRenderers,omitempty"`
+	Errors                []LoadError `json:"errors,omitempty"`
 	// MCPServers are the servers registered with pi.registerMcpServer while loading.
 	MCPServers []MCPServer `json:"mcpServers,omitempty"`
 

@@ -308,10 +308,12 @@ function register(loadErrors) {
 	const events = new Set();
 	const shortcuts = [];
 	const messageRenderers = new Set();
+	const entryRenderers = new Set();
 	for (const ext of runner.extensions ?? []) {
 		for (const [name, handlers] of ext.handlers) if (handlers.length > 0) events.add(name);
 		for (const [key, s] of ext.shortcuts ?? []) shortcuts.push({ key, description: s.description, extensionPath: ext.path });
 		for (const type of ext.messageRenderers?.keys() ?? []) messageRenderers.add(type);
+		for (const type of ext.entryRenderers?.keys() ?? []) entryRenderers.add(type);
 	}
 	const tools = runner.getAllRegisteredTools().map((t) => ({
 		name: t.definition.name,
@@ -346,6 +348,8 @@ function register(loadErrors) {
 		flags,
 		shortcuts,
 		messageRenderers: [...messageRenderers],
+		...toolRendererRegistrations(),
+		entryRenderers: [...entryRenderers],
 		errors: loadErrors.map((e) => ({ path: e.path, error: e.error })),
 		mcpServers: (runner.runtime?.mcpServers?.list?.() ?? []).map(mcpServer),
 	});
@@ -513,11 +517,27 @@ async function onLine(line) {
 		case "ui_input":
 			onInput(msg);
 			return;
+		case "ui_editor":
+			editorText = msg.text ?? "";
+			syncEditorComponent(editorText);
+			return;
 		case "run_shortcut":
 			serve(msg, () => runShortcut(msg));
 			return;
 		case "render_message":
 			serve(msg, () => renderMessage(msg));
+			return;
+		case "render_tool":
+			serve(msg, () => renderTool(msg));
+			return;
+		case "render_entry":
+			serve(msg, () => renderEntry(msg));
+			return;
+		case "terminal_input":
+			serve(msg, () => terminalInput(msg));
+			return;
+		case "complete_editor":
+			serve(msg, (signal) => completeEditor(msg, signal));
 			return;
 		case "shutdown":
 			try {

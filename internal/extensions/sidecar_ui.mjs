@@ -5,7 +5,14 @@
 // terminal sends, so pi-tui's matchesKey reads them as in pi.
 
 const screen = { width: 0, height: 0 };
+
+/** A component's line as pi-tui's TUI writes it: its cursor markers (APC sequences) resolved, the
+ * hardware cursor's taken out and the fake cursor's drawn in reverse video. */
+const terminalLine = (line) =>
+	String(line).replaceAll("\x1b_pi:c\x07", "").replaceAll("\x1b_pi:fc\x07", "\x1b[7m").replaceAll("\x1b_pi:/fc\x07", "\x1b[27m");
 let terminalTheme = plainTheme;
+let availableThemes = []; // the names ctx.ui.setTheme can switch to (ui_resize)
+let editorText = ""; // the editor's text, mirrored by pi-go (ui_editor) for getEditorText()
 const mounted = new Map(); // slot → { component, kind, key?, placement?, sent: last lines told }
 const statuses = new Map(); // setStatus texts, for a custom footer's footerData
 let renderQueued = false;
@@ -69,6 +76,7 @@ function onResize(msg) {
 	screen.height = msg.height;
 	if (msg.theme) {
 		terminalTheme = buildTheme(msg.theme);
+		availableThemes = msg.theme.available ?? availableThemes;
 		// pi's own components (DynamicBorder, …) read the global theme.
 		globalThis[Symbol.for("@earendil-works/pi-coding-agent:theme")] = terminalTheme;
 		globalThis[Symbol.for("@mariozechner/pi-coding-agent:theme")] = terminalTheme;
@@ -92,7 +100,7 @@ function renderNow() {
 	for (const [slot, m] of mounted) {
 		let lines;
 		try {
-			lines = (m.component.render(screen.width) ?? []).map(String);
+			lines = (m.component.render(screen.width) ?? []).map(terminalLine);
 		} catch (err) {
 			lines = [];
 			write({ type: "error", extensionPath: m.path, event: `render ${slot}`, error: errorText(err) });
@@ -256,11 +264,153 @@ function terminalUIContext(base) {
 		setWorkingVisible: (visible) => tell("ui", { method: "setWorkingVisible", visible: visible !== false }),
 		setHiddenThinkingLabel: (label) => tell("ui", { method: "setHiddenThinkingLabel", label }),
 		pasteToEditor(text) {
+			ui.setEditorText(text);
+		},
+		setEditorText(text) {
+			editorText = String(text ?? "");
 			base.setEditorText(text);
+		},
+		getEditorText: () => editorText,
+		setEditorComponent,
+		getEditorComponent: () => editorFactory,
+		onTerminalInput(handler) {
+			inputListeners.add(handler);
+			if (inputListeners.size === 1) tell("ui", { method: "terminalInput", active: true });
+			return () => {
+				if (inputListeners.delete(handler) && inputListeners.size === 0) tell("ui", { method: "terminalInput", active: false });
+			};
+		},
+		addAutocompleteProvider(factory) {
+			autocompleteProvider = factory(autocompleteProvider);
+			tell("ui", { method: "autocomplete", active: true });
+		},
+		getAllThemes: () => availableThemes.map((name) => ({ name, path: undefined })),
+		getTheme: (name) => (name === terminalTheme.name ? themeProxy : undefined),
+		setTheme(themeOrName) {
+			// pi-go switches by name: a Theme object is one of its themes (ctx.ui.theme, getTheme()).
+			const name = typeof themeOrName === "string" ? themeOrName : themeOrName?.name;
+			if (typeof themeOrName !== "string" && !availableThemes.includes(name)) {
+				return { success: false, error: "pi-go switches only to its themes by name" };
+			}
+			if (!availableThemes.includes(name)) return { success: false, error: `Theme not found: ${name}` };
+			tell("ui", { method: "setTheme", name });
+			return { success: true };
 		},
 	};
 	Object.defineProperty(ui, "theme", { get: () => themeProxy, enumerable: true });
 	return ui;
+}
+
+// --- setEditorComponent: an extension's editor in the place of pi-go's ----------------------------
+// The editor lives here (slot "editor"); pi-go forwards it every key and keeps its own editor's text
+// a copy of this one's (editorChange), so what pi-go does with the text (getEditorText, Escape's
+// restore, /commands) works on it. Submitting goes through pi-go's prompt pipeline (editorSubmit);
+// the app keys a CustomEditor hands to its action handlers run pi-go's actions (editorAction).
+
+let editorFactory;
+
+// --- onTerminalInput: listeners offered every key first -------------------------------------------
+const inputListeners = new Set();
+
+/** terminal_input: the listeners' verdict on a key's bytes, chained as pi-tui chains them. */
+function terminalInput(msg) {
+	let current = String(msg.data ?? "");
+	for (const listener of [...inputListeners]) {
+		let result;
+		try {
+			result = listener(current);
+		} catch (err) {
+			write({ type: "error", event: "terminal_input", error: errorText(err) });
+			continue;
+		}
+		if (result?.consume) return { consume: true };
+		if (result?.data !== undefined) current = String(result.data);
+	}
+	return current.length === 0 ? { consume: true } : { data: current };
+}
+
+// --- addAutocompleteProvider: providers stacked on pi-go's own completion ------------------------
+// The base stands for pi-go's completion, which runs in pi-go: it suggests nothing here, so a
+// provider that defers to it leaves the list to pi-go. pi-go applies a chosen item itself
+// (the prefix replaced by its value, as pi's base provider does).
+const baseAutocomplete = {
+	getSuggestions: async () => null,
+	applyCompletion: (lines, cursorLine, cursorCol, item, prefix) => {
+		const line = lines[cursorLine] ?? "";
+		const start = Math.max(0, cursorCol - prefix.length);
+		const out = [...lines];
+		out[cursorLine] = line.slice(0, start) + item.value + line.slice(cursorCol);
+		return { lines: out, cursorLine, cursorCol: start + item.value.length };
+	},
+	shouldTriggerFileCompletion: () => true,
+};
+let autocompleteProvider = baseAutocomplete;
+
+/** complete_editor: the stacked providers' suggestions at the cursor (a column in runes from pi-go). */
+async function completeEditor(msg, signal) {
+	if (autocompleteProvider === baseAutocomplete) return null;
+	const lines = msg.lines ?? [""];
+	const line = lines[msg.cursorLine ?? 0] ?? "";
+	const col = [...line].slice(0, msg.cursorCol ?? 0).join("").length;
+	const r = await autocompleteProvider.getSuggestions(lines, msg.cursorLine ?? 0, col, { signal, force: false });
+	if (!r?.items?.length) return null;
+	return {
+		prefix: String(r.prefix ?? ""),
+		items: r.items.map((it) => ({ value: String(it.value ?? ""), label: it.label, description: it.description })),
+	};
+}
+let editorSeq = 0;
+
+// The app actions pi wires into a CustomEditor (its defaultEditor's handlers).
+const editorActions = [
+	"app.clear", "app.suspend", "app.thinking.cycle", "app.model.cycleForward", "app.model.cycleBackward",
+	"app.model.select", "app.tools.expand", "app.thinking.toggle", "app.editor.external", "app.message.followUp",
+	"app.message.dequeue", "app.session.new", "app.session.tree", "app.session.fork", "app.session.resume",
+];
+
+function setEditorComponent(factory) {
+	editorFactory = factory;
+	const seq = ++editorSeq;
+	if (!factory) {
+		unmount("editor");
+		return;
+	}
+	keybindings().then((kb) => {
+		if (seq !== editorSeq) return; // replaced meanwhile
+		let editor;
+		try {
+			const editorTheme = {
+				borderColor: (text) => terminalTheme.fg("borderMuted", text),
+				selectList: pi.getSelectListTheme?.() ?? {},
+			};
+			editor = factory(tuiHost, editorTheme, kb);
+		} catch (err) {
+			write({ type: "error", event: "setEditorComponent", error: errorText(err) });
+			return;
+		}
+		const action = (name) => () => tell("ui", { method: "editorAction", action: name, text: editor.getExpandedText?.() ?? editor.getText?.() ?? "" });
+		editor.onSubmit = (text) => tell("ui", { method: "editorSubmit", text });
+		editor.onChange = (text) => {
+			editorText = text;
+			tell("ui", { method: "editorChange", text });
+		};
+		if ("actionHandlers" in editor && editor.actionHandlers instanceof Map) {
+			editor.onEscape ??= action("app.interrupt");
+			editor.onCtrlD ??= action("app.exit");
+			for (const name of editorActions) if (!editor.actionHandlers.has(name)) editor.actionHandlers.set(name, action(name));
+		}
+		editor.setText?.(editorText);
+		mount("editor", editor, { kind: "editor" });
+	});
+}
+
+/** ui_editor while an extension's editor is shown: pi-go changed the text (cleared it after a
+ * submit, restored a queued message, set_editor_text). */
+function syncEditorComponent(text) {
+	const editor = mounted.get("editor")?.component;
+	if (!editor || (editor.getExpandedText?.() ?? editor.getText?.()) === text) return;
+	editor.setText?.(text);
+	requestRender();
 }
 
 /** A custom message drawn by its extension's registerMessageRenderer, after pi's blank line. */

@@ -22,6 +22,8 @@ type Theme struct {
 	Colors map[string]string `json:"colors,omitempty"`
 	// Plain: the terminal shows no colours and no attributes (NO_COLOR), so styles add nothing.
 	Plain bool `json:"plain,omitempty"`
+	// Available are the names of the themes ctx.ui.setTheme can switch to.
+	Available []string `json:"available,omitempty"`
 }
 
 // terminal is what the host knows of the TUI: its size and theme, sent to every process after the
@@ -30,6 +32,7 @@ type terminal struct {
 	mu            sync.Mutex
 	width, height int
 	theme         *Theme
+	editorText    *string // the editor's text, when the TUI told it
 }
 
 func (t *terminal) message() (hostMessage, bool) {
@@ -58,11 +61,30 @@ func (h *Host) SetTerminal(width, height int, theme *Theme) {
 
 func (h *Host) pushTerminal(procs []*process) {
 	m, ok := h.term.message()
-	if !ok {
-		return
-	}
+	h.term.mu.Lock()
+	text := h.term.editorText
+	h.term.mu.Unlock()
 	for _, p := range procs {
-		p.send(m)
+		if ok {
+			p.send(m)
+		}
+		if text != nil {
+			p.send(hostMessage{Type: msgUIEditor, Text: text})
+		}
+	}
+}
+
+// MirrorEditorText tells the extensions the editor's text (ctx.ui.getEditorText() reads it
+// synchronously, as in pi).
+func (h *Host) MirrorEditorText(text string) {
+	h.term.mu.Lock()
+	h.term.editorText = &text
+	h.term.mu.Unlock()
+	if !h.Started() {
+		return // told with the terminal once the processes are up
+	}
+	for _, p := range h.procs {
+		p.send(hostMessage{Type: msgUIEditor, Text: &text})
 	}
 }
 

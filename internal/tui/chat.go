@@ -40,7 +40,8 @@ type chatItem struct {
 
 	tool      render.ToolView // chatTool
 	toolStart time.Time
-	final     bool // chatTool, chatBash: the result is in
+	extTool   *extToolDraw // chatTool drawn by an extension (exttool.go); nil: pi-go draws it
+	final     bool         // chatTool, chatBash: the result is in
 
 	bash   render.BashView // chatBash
 	bashID int
@@ -101,7 +102,10 @@ func (m *model) blockLines(it *chatItem, width int) []string {
 	case chatTool:
 		v := it.tool
 		v.Expanded = m.expandTools
-		lines = m.r.Tool(v, width)
+		var ok bool
+		if lines, ok = m.extToolLines(it, width); !ok {
+			lines = m.r.Tool(v, width)
+		}
 		if v.Result != nil {
 			lines = m.withImages(lines, v.Result.Content, width)
 		}
@@ -153,7 +157,7 @@ scan:
 				break scan
 			}
 		case chatTool, chatBash:
-			if !it.final {
+			if !it.final || it.extToolWaiting() {
 				break scan
 			}
 			out = append(out, m.blockLines(it, width)...)
@@ -183,6 +187,9 @@ func (m *model) itemLines(it *chatItem, width int, now time.Time) []string {
 	case chatAssistant:
 		return it.stream.Live(width)
 	case chatTool:
+		if lines, ok := m.extToolLines(it, width); ok {
+			return lines
+		}
 		v := it.tool
 		v.Expanded = m.expandTools
 		if !it.final && v.Status == render.ToolRunning && v.Name == "bash" && !it.toolStart.IsZero() {

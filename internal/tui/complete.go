@@ -53,7 +53,7 @@ func (c *completion) close() { c.items, c.prefix, c.sel, c.scroll = nil, "", 0, 
 // refresh updates the suggestions after an edit: command names after a leading "/", files after
 // "@" (reading the project's files first if needed); anything else closes the list (paths are
 // completed on Tab only).
-func (c *completion) refresh(m *model) tea.Cmd {
+func (c *completion) refreshBuiltin(m *model) tea.Cmd {
 	e := m.ed
 	before := e.TextBeforeCursor()
 	switch {

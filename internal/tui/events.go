@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"fmt"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -139,9 +140,11 @@ func (m *model) handleAgentEvent(e *loop.Event) {
 		it := m.toolItem(e.ToolCallID, e.ToolName, e.Args)
 		it.tool.Status = render.ToolRunning
 		it.toolStart = time.Now()
+		m.extToolChanged(it)
 	case loop.EventToolExecutionUpdate:
 		if it := m.tools[e.ToolCallID]; it != nil {
 			it.tool.Result = e.Result
+			m.extToolChanged(it)
 		}
 	case loop.EventToolExecutionEnd:
 		it := m.toolItem(e.ToolCallID, e.ToolName, nil)
@@ -153,6 +156,7 @@ func (m *model) handleAgentEvent(e *loop.Event) {
 		}
 		it.final = true
 		delete(m.tools, e.ToolCallID)
+		m.extToolChanged(it)
 	}
 }
 
@@ -214,8 +218,9 @@ func (m *model) assistantUpdate(a *provider.AssistantMessage, final bool) {
 			continue
 		}
 		t := m.toolItem(c.ID, c.Name, c.Arguments)
-		if t.tool.Status == render.ToolPending {
+		if t.tool.Status == render.ToolPending && (t.extTool == nil || !bytes.Equal(t.tool.Args, c.Arguments)) {
 			t.tool.Args = c.Arguments
+			m.extToolChanged(t)
 		}
 	}
 	if final && (a.StopReason == provider.StopReasonAborted || a.StopReason == provider.StopReasonError) {
@@ -264,7 +269,7 @@ func (m *model) toolItem(id, name string, args []byte) *chatItem {
 	}
 	m.turnShown(nil)
 	it := &chatItem{kind: chatTool, tool: render.ToolView{Name: name, Args: args, Status: render.ToolPending,
-		Expanded: m.expandTools}}
+		Expanded: m.expandTools}, extTool: m.extToolFor(id, name)}
 	m.tools[id] = it
 	m.chat = append(m.chat, it)
 	return it
@@ -281,6 +286,7 @@ func (m *model) endPendingTools(text string) {
 		it.tool.Status = render.ToolDone
 		it.final = true
 		delete(m.tools, id)
+		m.extToolChanged(it)
 	}
 }
 

@@ -34,6 +34,19 @@ type ExtensionHooks struct {
 	// RenderMessage draws a custom message (pi's JSON) with its extension's renderer at width; ok
 	// false when none draws it.
 	RenderMessage func(ctx context.Context, message json.RawMessage, customType string, width int, expanded bool) (lines []string, ok bool, err error)
+	// Autocomplete asks the autocomplete providers extensions added for suggestions at the cursor
+	// (row and column in runes); ok false when they have none.
+	Autocomplete func(ctx context.Context, lines []string, row, col int) (s extensions.Suggestions, ok bool, err error)
+	// TerminalInput offers a key's bytes to the extensions' input listeners (ctx.ui.onTerminalInput):
+	// consume drops the key, out replaces its bytes.
+	TerminalInput func(ctx context.Context, data string) (consume bool, out string, err error)
+	// EditorText tells the host the editor's text (ctx.ui.getEditorText()), at each frame it changed.
+	EditorText func(text string)
+	// RenderTool draws a tool call's block with the renderers an extension chose (exttool.go); ok
+	// false when none draws it.
+	RenderTool func(ctx context.Context, req extensions.ToolRenderRequest) (r extensions.Rendering, ok bool, err error)
+	// RenderEntry draws a custom session entry (pi's JSON) with its extension's registerEntryRenderer.
+	RenderEntry func(ctx context.Context, entry json.RawMessage, customType string, width int) (r extensions.Rendering, ok bool, err error)
 }
 
 // maxWidgetLines is how many lines of a widget given as lines are shown (pi's MAX_WIDGET_LINES).
@@ -48,6 +61,15 @@ type extView struct {
 	footer    []string
 	hasFooter bool
 	customs   []extCustom // custom() components, the newest (the one with the keyboard) last
+	editor    []string    // an extension's editor (setEditorComponent), in the place of pi-go's
+	// autocomplete: an extension added an autocomplete provider (extcomplete.go)
+	autocomplete bool
+	// inputListeners: an extension listens to the terminal's input; inputQueue are the keys waiting
+	// for its answers, the head asked when inputAsked (extinput.go)
+	inputListeners bool
+	inputQueue     []pendingInput
+	inputAsked     bool
+	hasEditor      bool
 
 	workingMessage string
 	workingHidden  bool
@@ -56,6 +78,13 @@ type extView struct {
 
 	shortcuts []extShortcut
 	renderers []string // customTypes extensions draw (extmessage.go)
+	// toolRenderers are the tools extensions draw; allToolRenderers: any tool may be (exttool.go)
+	toolRenderers    []string
+	allToolRenderers bool
+	entryRenderers   []string // customTypes of the session entries extensions draw (extentry.go)
+	// editorText is the editor's text the host was told last (exteditor.go)
+	editorText     string
+	editorTextSent bool
 
 	// headerItem is the header block of the transcript, drawn again when an extension replaces it.
 	headerItem *chatItem
@@ -221,6 +250,8 @@ func (msg extComponentMsg) apply(m *model) tea.Cmd {
 	case "header":
 		v.header, v.hasHeader = msg.lines, !msg.remove
 		m.redrawHeader()
+	case "editor":
+		v.editor, v.hasEditor = msg.lines, !msg.remove
 	case "custom":
 		i := slices.IndexFunc(v.customs, func(c extCustom) bool { return c.slot == msg.slot })
 		switch {
@@ -345,7 +376,7 @@ func (msg extShortcutDoneMsg) apply(m *model) tea.Cmd {
 func (m *model) extCustomKey(k tea.KeyMsg) {
 	c := m.ext.customs[len(m.ext.customs)-1]
 	if in := m.opts.ExtensionUI.hooks.Input; in != nil {
-		if data := terminalBytes(k); data != "" {
+		for _, data := range terminalInputs(k) {
 			in(c.slot, data)
 		}
 	}
@@ -357,6 +388,7 @@ func (m *model) syncExtTerminal() {
 	if set == nil {
 		return
 	}
+	m.syncExtEditorText()
 	th := m.r.Theme()
 	if m.ext.sentW == m.width && m.ext.sentH == m.height && m.ext.sentTheme == th {
 		return
@@ -364,9 +396,16 @@ func (m *model) syncExtTerminal() {
 	var spec *extensions.Theme
 	if m.ext.sentTheme != th {
 		spec = extTheme(th)
+		if m.themes.catalog != nil {
+			spec.Available = m.themes.catalog.Names()
+		}
 	}
+	resized := m.ext.sentW != m.width
 	m.ext.sentW, m.ext.sentH, m.ext.sentTheme = m.width, m.height, th
 	set(m.width, m.height, spec)
+	if resized || spec != nil {
+		m.extToolsRedraw()
+	}
 }
 
 // extTheme is th as extensions draw with it.

@@ -13,9 +13,10 @@ import (
 // doubleKeyWindow is how close two presses must be to count as a double press (pi's 500 ms).
 const doubleKeyWindow = 500 * time.Millisecond
 
-// handleKey routes a key: a selector takes everything; the completion list takes its keys; then the
-// application's bindings; the rest edits the text.
-func (m *model) handleKey(k tea.KeyMsg) tea.Cmd {
+// handleKeyNow routes a key, past the extensions' input listeners (extinput.go): a selector takes
+// everything; the completion list takes its keys; then the application's bindings; the rest edits
+// the text.
+func (m *model) handleKeyNow(k tea.KeyMsg) tea.Cmd {
 	if m.sel != nil {
 		return m.selectorKey(k)
 	}
@@ -25,6 +26,9 @@ func (m *model) handleKey(k tea.KeyMsg) tea.Cmd {
 	}
 	if cmd, ok := m.extShortcut(k); ok {
 		return cmd
+	}
+	if m.extEditorKey(k) {
+		return nil
 	}
 	if k.Paste {
 		m.ed.Update(k)

@@ -165,6 +165,9 @@ func (m *model) runningTools() (string, int) {
 
 // editorLines is the editor between its two rules, coloured by thinking level (or bash mode).
 func (m *model) editorLines(w int) []string {
+	if lines, ok := m.extEditorLines(w); ok {
+		return lines
+	}
 	m.footerLines() // refreshes borderLevel
 	level := m.borderLevel
 	bash := m.ed.StartsWith('!')

@@ -564,6 +564,9 @@ func (e *Editor) setOffset(n int) {
 	e.col = len(e.lines[e.row])
 }
 
+// Cursor is the cursor's line and column (in runes).
+func (e *Editor) Cursor() (row, col int) { return e.row, e.col }
+
 // TextBeforeCursor is the cursor line up to the cursor (what completion looks at).
 func (e *Editor) TextBeforeCursor() string { return string(e.lines[e.row][:e.col]) }
 
