@@ -21,6 +21,8 @@ const (
 	msgUIInput    = "ui_input"
 	msgUIShortcut = "run_shortcut"
 	msgRenderMsg  = "render_message"
+	// msgStream asks an extension's provider stream function for one answer (provider.go).
+	msgStream = "stream_provider"
 )
 
 // Message types, extension to host.
@@ -30,6 +32,8 @@ const (
 	msgToolUpdate = "tool_update"
 	msgRequest    = "request"
 	msgError      = "error"
+	// msgStreamUpdate is one event of a stream_provider call's answer.
+	msgStreamUpdate = "stream_update"
 )
 
 // hostMessage is one line the host writes. Fields are set by type; empty ones are left out.
@@ -76,6 +80,10 @@ type hostMessage struct {
 	// render_message
 	Message  json.RawMessage `json:"message,omitempty"`
 	Expanded bool            `json:"expanded,omitempty"`
+
+	// stream_provider (with name, the provider, and options, the stream options)
+	Model   json.RawMessage `json:"model,omitempty"`
+	Context json.RawMessage `json:"context,omitempty"`
 }
 
 // extMessage is one line an extension writes.

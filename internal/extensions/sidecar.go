@@ -14,13 +14,16 @@ import (
 )
 
 // The sidecar is one script: its protocol and runner (sidecar.mjs), then the terminal UI's
-// components (sidecar_ui.mjs), whose functions sidecar.mjs calls.
+// components (sidecar_ui.mjs) and the registered providers (sidecar_provider.mjs), whose functions
+// sidecar.mjs calls.
 var (
 	//go:embed sidecar.mjs
 	sidecarMain []byte
 	//go:embed sidecar_ui.mjs
-	sidecarUI     []byte
-	sidecarScript = slices.Concat(sidecarMain, []byte("\n"), sidecarUI)
+	sidecarUI []byte
+	//go:embed sidecar_provider.mjs
+	sidecarProvider []byte
+	sidecarScript   = slices.Concat(sidecarMain, []byte("\n"), sidecarUI, []byte("\n"), sidecarProvider)
 )
 
 // Sidecar is the Node process that runs pi's TypeScript and JavaScript extensions with the installed
