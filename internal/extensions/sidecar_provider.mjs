@@ -65,14 +65,15 @@ async function loadPiAI() {
 }
 
 // An event as pi-go takes it: without the partial message it carries (the whole answer so far on
-// every delta), a *_start with the block it opens.
+// every delta), a *_start with the block it opens. The block is read when the event is forwarded,
+// which may be after later deltas changed it: its text comes only as deltas, so it is left out.
 function streamUpdate(event) {
 	const out = { type: event.type };
 	if (event.contentIndex !== undefined) out.contentIndex = event.contentIndex;
 	if (event.delta !== undefined) out.delta = event.delta;
 	if (event.type.endsWith("_start") && event.type !== "start") {
 		const block = event.partial?.content?.[event.contentIndex];
-		if (block) out.block = { ...block, arguments: undefined, partialJson: undefined };
+		if (block) out.block = { type: block.type, id: block.id, name: block.name };
 	}
 	if (event.type === "toolcall_end") out.toolCall = event.toolCall;
 	return out;
