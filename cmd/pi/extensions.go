@@ -109,11 +109,11 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 	}
 	cfg.OnError = e.ui.reportError
 	cfg.OnMCPServers = a.setRegisteredMCP
+	cfg.OnProvider = a.newExtensionProviders().apply
 	e.host = extensions.New(cfg)
 	if e.host.Empty() {
 		return nil
 	}
-	e.host.SetHandler(e.handle)
 	e.bindTUI()
 	return e
 }
@@ -149,6 +149,8 @@ func (e *extensionHost) start(sess *harness.Session) {
 		return
 	}
 	e.sess = sess
+	// Set with the session: a host started early for the model selection answers "still starting" before.
+	e.host.SetHandler(e.handle)
 	e.lastLevel = sess.ThinkingLevel()
 	e.pushState()
 	sess.Subscribe(e.onEvent)
