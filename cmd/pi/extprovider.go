@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/pi-go/pi-go/internal/config"
 	"github.com/pi-go/pi-go/internal/extensions"
+	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/session"
 )
@@ -22,6 +24,8 @@ type extensionProviders struct {
 	// mu serialises the changes; configs are the merged registrations, by provider name.
 	mu      sync.Mutex
 	configs map[string]json.RawMessage
+	// session, once it exists, takes a re-registered provider's entry of its current model.
+	session atomic.Pointer[harness.Session]
 }
 
 // streamRouter is the router of every request, made on first use: extensions add their providers'
@@ -87,6 +91,9 @@ func (x *extensionProviders) apply(c extensions.ProviderChange) error {
 		reg.Models = models
 	}
 	a.registry.RegisterProvider(reg)
+	if sess := x.session.Load(); sess != nil {
+		sess.RefreshModel()
+	}
 	var problems []string
 	if len(skipped) > 0 {
 		problems = append(problems, fmt.Sprintf("left out %s: pi-go speaks %s, and the provider has no streamSimple for it",

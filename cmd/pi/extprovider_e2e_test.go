@@ -147,6 +147,19 @@ func TestExtensionProviderInPrintMode(t *testing.T) {
 		t.Fatalf("unknown model: code %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
 
+	// A provider that only re-routes a built-in one (pi's proxy example): the model chosen at
+	// start-up, before the extension loaded, takes the new base URL before the first request.
+	p.write("proxy.ts", `export default function (pi) { pi.registerProvider("groq", { baseUrl: process.env.ACME_URL }); }`)
+	p.server.Enqueue(openaitest.TextReply("openai/gpt-oss-120b", "Through the proxy."))
+	p.env = append(p.env, "GROQ_API_KEY=groq-key")
+	r = p.run("", "-e", "proxy.ts", "--no-session", "--model", "groq/openai/gpt-oss-120b", "-p", "hi")
+	if r.code != 0 || !strings.Contains(r.stdout, "Through the proxy.") {
+		t.Fatalf("proxy: code %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if reqs := p.server.Requests(); reqs[len(reqs)-1].Header.Get("Authorization") != "Bearer groq-key" {
+		t.Errorf("proxy request: %v", reqs[len(reqs)-1].Header)
+	}
+
 	// --list-models lists them.
 	r = p.run("", "-e", ext, "--list-models")
 	for _, want := range []string{"acme", "acme-chat", "echo-1"} {
