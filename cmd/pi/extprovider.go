@@ -158,6 +158,14 @@ func (a *app) awaitExtensionDefault(ctx context.Context) {
 	}
 }
 
+// awaitExtensionSessionModel waits for the extensions when a resumed session continues with a model
+// pi-go does not know yet: an extension may provide it, and the session restores it.
+func (a *app) awaitExtensionSessionModel(ctx context.Context, store *session.Manager) {
+	if ref := store.CurrentModel(); ref != nil && a.registry.Find(ref.Provider, ref.ModelID) == nil {
+		a.waitForExtensionModels(ctx)
+	}
+}
+
 // scopeWithExtensions resolves --models / enabledModels, waiting for the extensions when a pattern
 // matches nothing yet.
 func (a *app) scopeWithExtensions(ctx context.Context, patterns []string) ([]provider.ScopedModel, []string) {

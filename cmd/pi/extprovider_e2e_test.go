@@ -135,6 +135,19 @@ func TestExtensionProviderInPrintMode(t *testing.T) {
 		t.Fatalf("echo: want %q, code %d\nstdout: %s\nstderr: %s", want, r.code, r.stdout, r.stderr)
 	}
 
+	// A continued session restores its model, which only the extension provides.
+	if err := os.Remove(p.agentDir + "/settings.json"); err != nil {
+		t.Fatal(err)
+	}
+	r = p.run("", "-e", ext, "--model", "echo/echo-1", "-p", "first")
+	if r.code != 0 {
+		t.Fatalf("first: code %d\nstderr: %s", r.code, r.stderr)
+	}
+	r = p.run("", "-e", ext, "-c", "-p", "again")
+	if want := "echo(echo-1): again [with system prompt, key echo-key]"; r.code != 0 || strings.TrimSpace(r.stdout) != want {
+		t.Fatalf("continued: want %q, code %d\nstdout: %s\nstderr: %s", want, r.code, r.stdout, r.stderr)
+	}
+
 	// Its failure is a provider error, as any provider's.
 	r = p.run("", "-e", ext, "--no-session", "--model", "echo/echo-1", "-p", "fail now")
 	if r.code == 0 || !strings.Contains(r.stdout+r.stderr, "echo backend exploded") {

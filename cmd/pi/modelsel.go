@@ -87,8 +87,12 @@ func (a *app) selectModel(ctx context.Context, store *session.Manager, interacti
 	}
 
 	resuming := !store.IsFresh()
-	if sel.model == nil && !resuming && !wantDemo && a.endpoint == nil {
-		a.awaitExtensionDefault(ctx)
+	if sel.model == nil && !wantDemo && a.endpoint == nil {
+		if resuming {
+			a.awaitExtensionSessionModel(ctx, store)
+		} else {
+			a.awaitExtensionDefault(ctx)
+		}
 	}
 	if sel.model == nil && len(sel.scoped) > 0 && !resuming {
 		s := a.settings.Settings()
