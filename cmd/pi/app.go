@@ -50,6 +50,8 @@ type app struct {
 	mcpDetach func()
 	// ext is the extension host (nil: no extensions).
 	ext *extensionHost
+	// router streams every request; extensions add providers to it (extprovider.go).
+	router *provider.Router
 }
 
 func (a *app) warn(format string, args ...any) {
@@ -110,6 +112,7 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 		if a.endpoint != nil {
 			return a.listServerModels(ctx, *opts.ListModels)
 		}
+		a.loadExtensionModels(ctx)
 		return a.listModels(*opts.ListModels)
 	}
 
@@ -151,8 +154,11 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 		store.Close()
 		return err
 	}
-	sel, err := a.selectModel(store, interactive)
+	// Made before the model selection, which starts it early only for a model an extension provides.
+	a.ext = a.newExtensionHost(store)
+	sel, err := a.selectModel(ctx, store, interactive)
 	if err != nil {
+		a.ext.close()
 		store.Close()
 		return err
 	}
@@ -176,6 +182,7 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 	case opts.Rewind != "":
 		return a.runRewind(ctx, sess)
 	case opts.Mode == "rpc":
+		a.waitForExtensionModels(ctx) // pi serves once its extensions have registered (their models listed)
 		a.flushWarnings()
 		sess.Resources() // their problems are reported before the first command
 		return a.runRPC(ctx, sess)
@@ -511,7 +518,7 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		a.warn("%s", w)
 	}
 	tools := harness.PickTools(available, toolNames)
-	ext := a.newExtensionHost(store)
+	ext := a.ext
 	mcpStatic := a.startMCP(store.Cwd(), ext != nil)
 	tools = append(tools, mcpStatic...)
 	available = append(available, mcpStatic...)
@@ -526,7 +533,7 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		AgentDir:          a.paths.Dir,
 		Settings:          a.settings,
 		Store:             store,
-		Stream:            newRouter().Stream,
+		Stream:            a.streamRouter().Stream,
 		Models:            a.registry,
 		HasAuth:           a.hasAuth,
 		RequestAuth:       a.requestAuth,

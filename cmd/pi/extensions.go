@@ -30,6 +30,7 @@ type extensionHost struct {
 
 	sess      *harness.Session
 	readyOnce sync.Once
+	providers *extensionProviders
 
 	levelMu   sync.Mutex
 	lastLevel provider.ThinkingLevel // for thinking_level_select's previousLevel
@@ -98,7 +99,7 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 			cfg.Sidecar = sc
 		}
 	}
-	e := &extensionHost{a: a, mode: mode}
+	e := &extensionHost{a: a, mode: mode, providers: a.newExtensionProviders()}
 	switch mode {
 	case "rpc":
 		e.ui = newRPCExtensionUI()
@@ -109,11 +110,11 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 	}
 	cfg.OnError = e.ui.reportError
 	cfg.OnMCPServers = a.setRegisteredMCP
+	cfg.OnProvider = e.providers.apply
 	e.host = extensions.New(cfg)
 	if e.host.Empty() {
 		return nil
 	}
-	e.host.SetHandler(e.handle)
 	e.bindTUI()
 	return e
 }
@@ -149,6 +150,9 @@ func (e *extensionHost) start(sess *harness.Session) {
 		return
 	}
 	e.sess = sess
+	// Set with the session: a host started early for the model selection answers "still starting" before.
+	e.host.SetHandler(e.handle)
+	e.providers.session.Store(sess)
 	e.lastLevel = sess.ThinkingLevel()
 	e.pushState()
 	sess.Subscribe(e.onEvent)

@@ -240,6 +240,12 @@ func BenchmarkTUIFirstFrame(b *testing.B) {
 			writeExtensions(b, agentDir, 10)
 			return []string{piBinary, "--provider", "demo"}
 		}, []string{"PI_GO_NODE=" + pi.node, "PI_PACKAGE_DIR=" + pi.pkg}})
+		// The same, and --model names a model an extension registers: the start waits for them.
+		targets = append(targets, target{"pi-go-10-extensions-model-from-extension", func(agentDir string) []string {
+			writeExtensions(b, agentDir, 10)
+			writeProviderExtension(b, agentDir)
+			return []string{piBinary, "--model", "bench-ext/test-model"}
+		}, []string{"PI_GO_NODE=" + pi.node, "PI_PACKAGE_DIR=" + pi.pkg}})
 	}
 	if pi16 := os.Getenv("PI16"); pi16 != "" {
 		node := os.Getenv("NODE")
@@ -252,6 +258,11 @@ func BenchmarkTUIFirstFrame(b *testing.B) {
 				b.Fatal(err)
 			}
 			return []string{node, pi16, "--provider", "bench", "--model", "test-model"}
+		}, nil})
+		targets = append(targets, target{"pi-1.6.0-10-extensions-model-from-extension", func(agentDir string) []string {
+			writeExtensions(b, agentDir, 10)
+			writeProviderExtension(b, agentDir)
+			return []string{node, pi16, "--model", "bench-ext/test-model"}
 		}, nil})
 		targets = append(targets, target{"pi-1.6.0-10-extensions", func(agentDir string) []string {
 			writeExtensions(b, agentDir, 10)

@@ -35,7 +35,7 @@ Configure a model, then run pi again:
 or try the offline demo model: pi --provider demo -p "hello"`
 
 // selectModel chooses the initial model and thinking level (pi-reference §3.9).
-func (a *app) selectModel(store *session.Manager, interactive bool) (modelSelection, error) {
+func (a *app) selectModel(ctx context.Context, store *session.Manager, interactive bool) (modelSelection, error) {
 	o := a.opts
 	var sel modelSelection
 	wantDemo := strings.EqualFold(o.Provider, demo.ProviderName)
@@ -48,7 +48,7 @@ func (a *app) selectModel(store *session.Manager, interactive bool) (modelSelect
 		patterns = a.settings.Settings().EnabledModels
 	}
 	if len(patterns) > 0 {
-		scoped, warnings := provider.ResolveModelScope(patterns, a.registry.Available(a.hasAuth))
+		scoped, warnings := a.scopeWithExtensions(ctx, patterns)
 		for _, w := range warnings {
 			a.warn("%s", w)
 		}
@@ -65,7 +65,7 @@ func (a *app) selectModel(store *session.Manager, interactive bool) (modelSelect
 		}
 		sel.model, sel.fromCLI = a.registry.Find(a.endpoint.Provider, id), true
 	case o.Model != "":
-		res, err := a.registry.ResolveCLIModel(o.Provider, o.Model)
+		res, err := a.resolveCLIModelWithExtensions(ctx, o.Provider, o.Model)
 		if err != nil {
 			return sel, &exitError{code: 1, msg: "Error: " + err.Error()}
 		}
@@ -87,6 +87,13 @@ func (a *app) selectModel(store *session.Manager, interactive bool) (modelSelect
 	}
 
 	resuming := !store.IsFresh()
+	if sel.model == nil && !wantDemo && a.endpoint == nil {
+		if resuming {
+			a.awaitExtensionSessionModel(ctx, store)
+		} else {
+			a.awaitExtensionDefault(ctx)
+		}
+	}
 	if sel.model == nil && len(sel.scoped) > 0 && !resuming {
 		s := a.settings.Settings()
 		pick := sel.scoped[0]

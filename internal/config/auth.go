@@ -222,6 +222,8 @@ type Auth struct {
 	runtime  map[string]APIKey
 	keyless  map[string]bool
 	extraEnv map[string]string // provider → env var that may supply its key (see Endpoint)
+	// extProviders are the providers extensions registered (extprovider.go), by name.
+	extProviders map[string]*ProviderConfig
 }
 
 // NewAuth builds an Auth.
@@ -291,7 +293,7 @@ func (a *Auth) HasAuth(prov string) bool {
 	if c, ok := a.fileEntry(prov); ok && c.Key != "" {
 		return a.resolver.Configured(c.Key, c.Env)
 	}
-	if p := a.models.Provider(prov); p != nil && p.APIKey != "" {
+	if p := a.providerConfig(prov); p != nil && p.APIKey != "" {
 		return a.resolver.Configured(p.APIKey, nil)
 	}
 	for _, env := range a.keyEnvVars(prov) {
@@ -330,11 +332,11 @@ func (a *Auth) APIKey(ctx context.Context, prov string) (APIKey, KeySource, erro
 		}
 		return NewAPIKey(v), KeyFromAuthFile, nil
 	}
-	if p := a.models.Provider(prov); p != nil && p.APIKey != "" {
+	if p := a.providerConfig(prov); p != nil && p.APIKey != "" {
 		v, err := a.resolver.Resolve(ctx, p.APIKey)
 		if err != nil {
 			return APIKey{}, KeyFromModelsJSON, fmt.Errorf("API key for provider %q in %s (providers.%s.apiKey): %w",
-				prov, fileOr(a.models.Path, "models.json"), prov, err)
+				prov, a.configFile(prov), prov, err)
 		}
 		return NewAPIKey(v), KeyFromModelsJSON, nil
 	}
@@ -381,7 +383,7 @@ func (a *Auth) RequestAuth(ctx context.Context, m *provider.Model) (RequestAuth,
 			key = APIKey{}
 		}
 	}
-	pc := a.models.Provider(m.Provider)
+	pc := a.providerConfig(m.Provider)
 	if pc != nil {
 		if err := a.resolveHeaders(ctx, headers, pc.Headers, m.Provider, "providers."+m.Provider+".headers"); err != nil {
 			return RequestAuth{}, err
@@ -433,7 +435,7 @@ func (a *Auth) resolveHeaders(ctx context.Context, dst Headers, src map[string]s
 		v, err := a.resolver.Resolve(ctx, src[name])
 		if err != nil {
 			return fmt.Errorf("header %q for provider %q in %s (%s.%s): %w",
-				name, prov, fileOr(a.models.Path, "models.json"), at, name, err)
+				name, prov, a.configFile(prov), at, name, err)
 		}
 		dst[name] = v
 	}

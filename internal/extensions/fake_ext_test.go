@@ -13,7 +13,10 @@ import (
 // The test binary doubles as a protocol extension: TestMain runs fakeExtension instead of the tests
 // when PI_GO_FAKE_EXTENSION names a behaviour, so process tests need no compiler and no Node.
 func TestMain(m *testing.M) {
-	if mode := os.Getenv("PI_GO_FAKE_EXTENSION"); mode != "" {
+	if mode := os.Getenv("PI_GO_FAKE_EXTENSION"); mode == "provider" {
+		fakeProviderExtension() // provider_test.go
+		os.Exit(0)
+	} else if mode != "" {
 		fakeExtension(mode)
 		os.Exit(0)
 	}

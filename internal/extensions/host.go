@@ -39,6 +39,10 @@ type Config struct {
 	// registered (when any registered one), then whenever an extension changes it. Calls come one at
 	// a time, newest list last; nil drops them.
 	OnMCPServers func([]MCPServer)
+	// OnProvider receives each provider an extension registers or unregisters (provider.go), in the
+	// order the extension made the calls; those made while loading arrive before the start ends.
+	// Its error is reported as the extension's. nil ignores them.
+	OnProvider func(ProviderChange) error
 }
 
 // Defaults for Config's timeouts.
@@ -114,6 +118,10 @@ func (h *Host) handle(ctx context.Context, method string, params json.RawMessage
 			h.cfg.OnMCPServers(slices.Clone(p.Servers))
 		}
 		return nil, nil
+	}
+	if method == "registerProvider" || method == "unregisterProvider" {
+		p, _ := ctx.Value(processKey{}).(*process)
+		return nil, h.handleProvider(p, method, params)
 	}
 	if method == "getState" {
 		h.stateMu.Lock()

@@ -93,7 +93,8 @@ func startProcess(argv []string, env []string, dir string, init hostMessage, han
 		register: make(chan extMessage, 1),
 	}
 	cmd.Stderr = &p.stderr
-	p.ctx, p.cancelCtx = context.WithCancel(context.Background())
+	// The requests' context names the process: a provider it registers streams through it.
+	p.ctx, p.cancelCtx = context.WithCancel(context.WithValue(context.Background(), processKey{}, p))
 	if err := cmd.Start(); err != nil {
 		p.cancelCtx()
 		return nil, fmt.Errorf("start %s: %w", argv[0], err)
@@ -198,12 +199,13 @@ func (p *process) readLoop(stdout io.Reader) {
 				registered = true
 				p.register <- m
 			}
-		case msgResult, msgToolUpdate:
+		case msgResult, msgToolUpdate, msgStreamUpdate:
 			p.deliver(m)
 		case msgRequest:
-			if m.Method == "mcpServers" {
+			if m.Method == "mcpServers" || m.Method == "registerProvider" || m.Method == "unregisterProvider" {
 				// Applied before the next line is read: a tool that registered a server returns
-				// after the server joined pi-go's MCP manager, so the next request already sees it.
+				// after the server joined pi-go's MCP manager, so the next request already sees it;
+				// providers registered while loading are in pi-go's models when register arrives.
 				if _, err := p.handler(p.ctx, m.Method, m.Params); err != nil {
 					p.reportf(m.Method, "%v", err)
 				}
@@ -254,7 +256,7 @@ func (p *process) deliver(m extMessage) {
 	if c == nil {
 		return // the call timed out or was cancelled already
 	}
-	if m.Type == msgToolUpdate {
+	if m.Type != msgResult {
 		if c.update != nil {
 			c.update(m.Partial)
 		}

@@ -27,6 +27,9 @@ const (
 	msgUIEditor     = "ui_editor"       // the editor's text, mirrored for ctx.ui.getEditorText()
 	msgAutocomplete = "complete_editor" // addAutocompleteProvider's suggestions (render.go)
 	msgTermInput    = "terminal_input"  // a key offered to onTerminalInput listeners (render.go)
+
+	// msgStream asks an extension's provider stream function for one answer (provider.go).
+	msgStream = "stream_provider"
 )
 
 // Message types, extension to host.
@@ -36,6 +39,8 @@ const (
 	msgToolUpdate = "tool_update"
 	msgRequest    = "request"
 	msgError      = "error"
+	// msgStreamUpdate is one event of a stream_provider call's answer.
+	msgStreamUpdate = "stream_update"
 )
 
 // hostMessage is one line the host writes. Fields are set by type; empty ones are left out.
@@ -94,6 +99,10 @@ type hostMessage struct {
 	Lines      []string `json:"lines,omitempty"`
 	CursorLine *int     `json:"cursorLine,omitempty"`
 	CursorCol  *int     `json:"cursorCol,omitempty"`
+
+	// stream_provider (with name, the provider, and options, the stream options)
+	Model   json.RawMessage `json:"model,omitempty"`
+	Context json.RawMessage `json:"context,omitempty"`
 }
 
 // extMessage is one line an extension writes.

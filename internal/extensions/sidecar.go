@@ -14,7 +14,8 @@ import (
 )
 
 // The sidecar is one script: its protocol and runner (sidecar.mjs), then the terminal UI's
-// components (sidecar_ui.mjs) and renderers (sidecar_render.mjs), whose functions sidecar.mjs calls.
+// components (sidecar_ui.mjs), renderers (sidecar_render.mjs) and the registered providers
+// (sidecar_provider.mjs), whose functions sidecar.mjs calls.
 var (
 	//go:embed sidecar.mjs
 	sidecarMain []byte
@@ -22,7 +23,9 @@ var (
 	sidecarUI []byte
 	//go:embed sidecar_render.mjs
 	sidecarRender []byte
-	sidecarScript = slices.Concat(sidecarMain, []byte("\n"), sidecarUI, []byte("\n"), sidecarRender)
+	//go:embed sidecar_provider.mjs
+	sidecarProvider []byte
+	sidecarScript   = slices.Concat(sidecarMain, []byte("\n"), sidecarUI, []byte("\n"), sidecarRender, []byte("\n"), sidecarProvider)
 )
 
 // Sidecar is the Node process that runs pi's TypeScript and JavaScript extensions with the installed

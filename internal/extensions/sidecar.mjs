@@ -293,7 +293,7 @@ async function start(msg) {
 		// A package without the loader at that path: its exported discovery, with the same paths.
 		loaded = await pi.discoverAndLoadExtensions(msg.paths ?? [], msg.cwd, path.join(msg.cwd, ".pi-go-no-discovery"));
 	}
-	runner = new pi.ExtensionRunner(loaded.extensions, loaded.runtime, msg.cwd, liveSessionManager(), await modelRegistry());
+	runner = new pi.ExtensionRunner(loaded.extensions, loaded.runtime, msg.cwd, liveSessionManager(), providerRegistry(await modelRegistry()));
 	bind();
 	const flags = runner.getFlags();
 	for (const [name, value] of Object.entries(msg.flags ?? {})) {
@@ -507,6 +507,9 @@ async function onLine(line) {
 			return;
 		case "complete_command":
 			serve(msg, () => completeCommand(msg));
+			return;
+		case "stream_provider":
+			serve(msg, (signal) => streamProvider(msg, signal));
 			return;
 		case "cancel":
 			running.get(msg.id)?.abort();

@@ -1,5 +1,10 @@
 package provider
 
+import (
+	"sync"
+	"sync/atomic"
+)
+
 // ModelOverride changes some fields of a built-in model (models.json "modelOverrides"): each set
 // field replaces the model's, cost field by field, while compat and thinkingLevelMap are merged into
 // the model's own.
@@ -41,11 +46,18 @@ type Customization struct {
 }
 
 // Registry is the list of models pi-go knows: the built-ins with models.json applied, then custom
-// models. It is built once and not changed afterwards (rebuild it to reload models.json), so it may
-// be read from any goroutine. The *Model values it hands out are shared: treat them as read-only
-// and Clone one before changing it.
+// models, then the providers extensions register at run time (registry_providers.go). Readers see
+// one consistent list (a snapshot replaced whole on each change), so it may be read from any
+// goroutine while extensions change it. The *Model values it hands out are shared: treat them as
+// read-only and Clone one before changing it.
 type Registry struct {
-	models []*Model
+	// base is the list built by NewRegistry; never changed.
+	base []*Model
+	// snap is what readers see: base with the registered providers applied.
+	snap atomic.Pointer[[]*Model]
+	// mu serialises the writers of registered and snap.
+	mu         sync.Mutex
+	registered []RegisteredProvider
 }
 
 // NewRegistry builds a registry from built-in models and an optional customization, following pi's
@@ -88,8 +100,13 @@ func NewRegistry(builtin []Model, custom *Customization) *Registry {
 		at[k] = len(models)
 		models = append(models, m)
 	}
-	return &Registry{models: models}
+	r := &Registry{base: models}
+	r.snap.Store(&models)
+	return r
 }
+
+// models is the current list; callers must not change it.
+func (r *Registry) models() []*Model { return *r.snap.Load() }
 
 // mergeCompat is pi's compat merge: nil override keeps base as it is.
 func mergeCompat(base, over *Compat) *Compat {
@@ -173,12 +190,12 @@ func SameModel(a, b *Model) bool {
 
 // All returns every model, built-ins first, in pi's order.
 func (r *Registry) All() []*Model {
-	return append([]*Model(nil), r.models...)
+	return append([]*Model(nil), r.models()...)
 }
 
 // Find returns the model with exactly this provider and id, or nil.
 func (r *Registry) Find(provider, id string) *Model {
-	for _, m := range r.models {
+	for _, m := range r.models() {
 		if m.Provider == provider && m.ID == id {
 			return m
 		}
@@ -192,7 +209,7 @@ func (r *Registry) Find(provider, id string) *Model {
 func (r *Registry) Available(hasAuth func(provider string) bool) []*Model {
 	known := map[string]bool{}
 	var out []*Model
-	for _, m := range r.models {
+	for _, m := range r.models() {
 		ok, seen := known[m.Provider]
 		if !seen {
 			ok = hasAuth(m.Provider)
@@ -209,7 +226,7 @@ func (r *Registry) Available(hasAuth func(provider string) bool) []*Model {
 func (r *Registry) Providers() []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, m := range r.models {
+	for _, m := range r.models() {
 		if !seen[m.Provider] {
 			seen[m.Provider] = true
 			out = append(out, m.Provider)

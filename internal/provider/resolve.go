@@ -213,7 +213,7 @@ func (r *Registry) ResolveCLIModel(cliProvider, cliModel string) (CLIModel, erro
 	if cliModel == "" {
 		return CLIModel{}, nil
 	}
-	all := r.models
+	all := r.models()
 	if len(all) == 0 {
 		return CLIModel{}, ErrNoModels
 	}

@@ -1,6 +1,9 @@
 package provider
 
-import "context"
+import (
+	"context"
+	"sync"
+)
 
 // Router sends each request to the Provider that speaks its model's API (Model.API), as pi's
 // api-registry does: openai-completions today, anthropic-messages, openai-responses and
@@ -13,6 +16,9 @@ import "context"
 type Router struct {
 	apis      map[string]Provider
 	providers map[string]Provider
+	// streams are the stream functions extensions register while pi-go runs (router_streams.go).
+	streamsMu sync.RWMutex
+	streams   map[providerAPI]Provider
 }
 
 // NewRouter returns a router with nothing registered: every request fails until an API is.
@@ -33,6 +39,9 @@ func (r *Router) Stream(ctx context.Context, req *Request, emit func(*AssistantE
 		return NewStreamBuilder(&Model{}, emit).Fail(StopReasonError, "No model given for the request")
 	}
 	if p, ok := r.providers[req.Model.Provider]; ok {
+		return p.Stream(ctx, req, emit)
+	}
+	if p := r.stream(req.Model.Provider, req.Model.API); p != nil {
 		return p.Stream(ctx, req, emit)
 	}
 	api := req.Model.API

@@ -1,0 +1,99 @@
+// --- providers: pi.registerProvider / unregisterProvider reach pi-go, streamSimple runs here --------
+// Part of the sidecar script (appended to sidecar.mjs): it uses its write, tell and init.
+
+const providerConfigs = new Map(); // name → the merged config, its functions included
+
+// The config's data, as models.json would hold it: functions and the objects of functions left out.
+function providerData(config) {
+	const { streamSimple, oauth, images, classifiers, refreshModels, ...data } = config ?? {};
+	return JSON.parse(JSON.stringify(data, (_key, value) => (typeof value === "function" ? undefined : value)));
+}
+
+// The model registry handed to pi's runner: pi's own (ctx.modelRegistry, and its checks of a
+// registration, which throw as in pi), with registerProvider and unregisterProvider also told to
+// pi-go, which serves the models.
+function providerRegistry(real) {
+	const register = (name, config) => {
+		if (typeof name !== "string") {
+			throw new Error("pi-go supports pi.registerProvider(name, config); a pi-ai Provider object cannot be registered");
+		}
+		real?.registerProvider?.(name, config);
+		const merged = { ...providerConfigs.get(name) };
+		for (const [key, value] of Object.entries(config ?? {})) if (value !== undefined) merged[key] = value;
+		providerConfigs.set(name, merged);
+		tell("registerProvider", {
+			name,
+			config: providerData(config),
+			streamSimple: typeof merged.streamSimple === "function",
+			oauth: !!merged.oauth,
+		});
+	};
+	const unregister = (name) => {
+		real?.unregisterProvider?.(name);
+		if (!providerConfigs.delete(name)) return;
+		tell("unregisterProvider", { name });
+	};
+	return new Proxy(real ?? {}, {
+		get(target, key) {
+			if (key === "registerProvider") return register;
+			if (key === "unregisterProvider") return unregister;
+			const value = target[key];
+			return typeof value === "function" ? value.bind(target) : value;
+		},
+	});
+}
+
+// pi-ai of the pi package: pi 1.6's streams take a normalized transcript (normalizeContext), older
+// ones the context as it is.
+let piAI;
+async function loadPiAI() {
+	if (piAI !== undefined) return piAI;
+	piAI = null;
+	const pkg = init.options.piPackage;
+	const scope = path.basename(path.dirname(pkg));
+	for (const dir of [path.join(pkg, "node_modules", scope, "pi-ai"), path.join(path.dirname(pkg), "pi-ai")]) {
+		try {
+			const meta = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+			const entry = meta.exports?.["."]?.import ?? meta.main ?? "dist/index.js";
+			piAI = await import(pathToFileURL(path.join(dir, entry)).href);
+			break;
+		} catch {
+			// not there: the next place
+		}
+	}
+	return piAI;
+}
+
+// An event as pi-go takes it: without the partial message it carries (the whole answer so far on
+// every delta), a *_start with the block it opens. The block is read when the event is forwarded,
+// which may be after later deltas changed it: its text comes only as deltas, so it is left out.
+function streamUpdate(event) {
+	const out = { type: event.type };
+	if (event.contentIndex !== undefined) out.contentIndex = event.contentIndex;
+	if (event.delta !== undefined) out.delta = event.delta;
+	if (event.type.endsWith("_start") && event.type !== "start") {
+		const block = event.partial?.content?.[event.contentIndex];
+		if (block) out.block = { type: block.type, id: block.id, name: block.name };
+	}
+	if (event.type === "toolcall_end") out.toolCall = event.toolCall;
+	return out;
+}
+
+// Runs a registered provider's streamSimple for one request of pi-go, forwarding its events; the
+// result is the final assistant message.
+async function streamProvider(msg, signal) {
+	const config = providerConfigs.get(msg.name);
+	if (typeof config?.streamSimple !== "function") throw new Error(`Provider ${msg.name} has no streamSimple function`);
+	const ai = await loadPiAI();
+	const context = typeof ai?.normalizeContext === "function" ? ai.normalizeContext(msg.context) : msg.context;
+	const stream = await config.streamSimple(msg.model, context, { ...msg.options, signal });
+	let final;
+	for await (const event of stream) {
+		if (event.type === "done") final = event.message;
+		else if (event.type === "error") final = event.error;
+		else write({ type: "stream_update", id: msg.id, partial: streamUpdate(event) });
+	}
+	if (!final && typeof stream.result === "function") final = await stream.result();
+	if (!final) throw new Error(`Provider ${msg.name}: the stream ended without a message`);
+	return final;
+}
