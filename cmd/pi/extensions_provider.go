@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/pi-go/pi-go/internal/extensions"
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// The extension events of this file: before_provider_request and after_provider_response around the
+// agent's model requests, session_compact_failed, and resources_discover (the skill and prompt paths
+// extensions contribute at start-up and on /reload).
+
+// RequestHooks are the provider hooks of one agent request; nil when no extension handles either
+// event, so the request goes out untouched.
+func (e *extensionHost) RequestHooks(ctx context.Context) provider.RequestHooks {
+	before := e.host.HasHandlers(ctx, "before_provider_request")
+	after := e.host.HasHandlers(ctx, "after_provider_response")
+	if !before && !after {
+		return nil
+	}
+	return &providerEvents{host: e.host, before: before, after: after}
+}
+
+type providerEvents struct {
+	host          *extensions.Host
+	before, after bool
+}
+
+func (p *providerEvents) BeforeRequest(ctx context.Context, body []byte) []byte {
+	if !p.before {
+		return body
+	}
+	return p.host.BeforeProviderRequest(ctx, body)
+}
+
+func (p *providerEvents) AfterResponse(_ context.Context, status int, headers map[string]string) {
+	if p.after {
+		p.host.AfterProviderResponse(status, headers)
+	}
+}
+
+// CompactionFailed raises session_compact_failed.
+func (e *extensionHost) CompactionFailed(reason, errorMessage string, aborted, fromExtension bool) {
+	ev := map[string]any{"type": "session_compact_failed", "reason": reason, "aborted": aborted,
+		"willRetry": false, "fromExtension": fromExtension}
+	if errorMessage != "" {
+		ev["errorMessage"] = errorMessage
+	}
+	e.host.Notify("session_compact_failed", ev)
+}
+
+// extensionResources are the paths resources_discover handlers gave last.
+type extensionResources struct {
+	mu    sync.Mutex
+	found extensions.DiscoveredResources
+}
+
+// DiscoverResources raises resources_discover and keeps the paths for the next read of the
+// resources (reason "reload": /reload, which reads them right after). Before the extensions are
+// ready there is nothing to ask: the start-up discovery comes with them.
+func (e *extensionHost) DiscoverResources(ctx context.Context, reason string) {
+	if !e.host.Started() || !e.host.HasHandlers(ctx, "resources_discover") {
+		return
+	}
+	found := e.host.ResourcesDiscover(ctx, e.sess.Cwd(), reason)
+	e.resources.mu.Lock()
+	e.resources.found = found
+	e.resources.mu.Unlock()
+}
+
+// discoverAtStartup is resources_discover after session_start: the templates and skills are read
+// again if they already were.
+func (e *extensionHost) discoverAtStartup(ctx context.Context) {
+	if !e.host.HasHandlers(ctx, "resources_discover") {
+		return
+	}
+	e.DiscoverResources(ctx, "startup")
+	e.sess.RefreshResources()
+}
+
+// resourcePaths are the skill and prompt paths extensions contributed (none without extensions).
+func (e *extensionHost) resourcePaths() (skills, prompts []string) {
+	if e == nil {
+		return nil, nil
+	}
+	e.resources.mu.Lock()
+	defer e.resources.mu.Unlock()
+	for _, p := range e.resources.found.SkillPaths {
+		skills = append(skills, p.Path)
+	}
+	for _, p := range e.resources.found.PromptPaths {
+		prompts = append(prompts, p.Path)
+	}
+	return slices.Clip(skills), slices.Clip(prompts)
+}
