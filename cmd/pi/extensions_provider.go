@@ -44,12 +44,19 @@ func (p *providerEvents) AfterResponse(_ context.Context, status int, headers ma
 
 // CompactionFailed raises session_compact_failed.
 func (e *extensionHost) CompactionFailed(reason, errorMessage string, aborted, fromExtension bool) {
-	ev := map[string]any{"type": "session_compact_failed", "reason": reason, "aborted": aborted,
-		"willRetry": false, "fromExtension": fromExtension}
-	if errorMessage != "" {
-		ev["errorMessage"] = errorMessage
-	}
-	e.host.Notify("session_compact_failed", ev)
+	e.host.Notify("session_compact_failed", compactFailedEvent{Type: "session_compact_failed", Reason: reason,
+		ErrorMessage: errorMessage, Aborted: aborted, FromExtension: fromExtension})
+}
+
+// compactFailedEvent is pi's SessionCompactFailedEvent, its fields in pi's order. willRetry is always
+// false: a failed compaction retries nothing.
+type compactFailedEvent struct {
+	Type          string `json:"type"`
+	Reason        string `json:"reason"`
+	ErrorMessage  string `json:"errorMessage,omitempty"`
+	Aborted       bool   `json:"aborted"`
+	WillRetry     bool   `json:"willRetry"`
+	FromExtension bool   `json:"fromExtension"`
 }
 
 // extensionResources are the paths resources_discover handlers gave last.

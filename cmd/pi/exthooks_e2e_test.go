@@ -79,12 +79,17 @@ func (f *apiFamilies) modelsJSON() string {
 	}, ",") + `}}`
 }
 
-// payloadMarker replaces every payload (before_provider_request) and shows each response's status
-// and content type (after_provider_response).
+// payloadMarker replaces every payload (before_provider_request), shows each response's status
+// and content type (after_provider_response), cancels compactions and shows the failure pi reports
+// for them (session_compact_failed).
 const payloadMarker = `export default function (pi) {
 	pi.on("before_provider_request", (event) => ({ ...event.payload, pi_go_marker: "replaced" }));
 	pi.on("after_provider_response", (event, ctx) => {
 		ctx.ui.notify("response " + event.status + " " + event.headers["content-type"], "info");
+	});
+	pi.on("session_before_compact", () => ({ cancel: true }));
+	pi.on("session_compact_failed", (event, ctx) => {
+		ctx.ui.notify("compact failed " + JSON.stringify(event), "info");
 	});
 }
 `
@@ -92,7 +97,7 @@ const payloadMarker = `export default function (pi) {
 // before_provider_request and after_provider_response with pi 1.6.0's runner, for each of the four
 // API families: the server receives the payload the extension returned; pi's provider-payload example
 // logs each payload and response as pi does; pi's dynamic-resources example contributes a skill and a
-// prompt template (resources_discover).
+// prompt template (resources_discover); a cancelled compaction raises session_compact_failed.
 func TestExtensionProviderHooksForEachAPI(t *testing.T) {
 	pi := findPiExamples(t, testPiVersion)
 	p := newProject(t)
@@ -100,6 +105,7 @@ func TestExtensionProviderHooksForEachAPI(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(p.agentDir, "models.json"), []byte(fam.modelsJSON()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	smallCompactions(t, p) // so that the four short runs have something to compact
 	p.write("marker.js", payloadMarker)
 	if err := os.MkdirAll(filepath.Join(p.dir, ".pi"), 0o755); err != nil { // provider-payload's log directory
 		t.Fatal(err)
@@ -148,6 +154,11 @@ func TestExtensionProviderHooksForEachAPI(t *testing.T) {
 			t.Errorf("%s: the replaced payload lost the prompt: %s", f.api, reqs[0])
 		}
 	}
+
+	// session_compact_failed through pi's runner: the compaction the marker cancelled.
+	s.send(map[string]any{"type": "compact", "id": "c"})
+	s.expectAll("the cancelled compaction and its session_compact_failed", isResponse("c"),
+		notifyWith(`compact failed {"type":"session_compact_failed","reason":"manual","aborted":true,"willRetry":false,"fromExtension":false}`))
 
 	log, err := os.ReadFile(filepath.Join(p.dir, ".pi", "provider-payload.log"))
 	if err != nil {
