@@ -101,3 +101,28 @@ func TestHookClientKeepsTheGivenTransport(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// The cost of the hooked transport on a request whose context carries no hooks (no extension
+// handles the provider events), against the bare transport.
+func BenchmarkHookClientWithoutHooks(b *testing.B) {
+	base := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		return &http.Response{StatusCode: 200, Header: http.Header{}, Body: http.NoBody, Request: r}, nil
+	})
+	for _, c := range []struct {
+		name string
+		rt   http.RoundTripper
+	}{{"bare", base}, {"hooked", HookClient(&http.Client{Transport: base}).Transport}} {
+		b.Run(c.name, func(b *testing.B) {
+			// The base never reads the body: one request serves every iteration.
+			req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, "http://127.0.0.1:1/", strings.NewReader("{}"))
+			b.ReportAllocs()
+			for b.Loop() {
+				resp, err := c.rt.RoundTrip(req)
+				if err != nil {
+					b.Fatal(err)
+				}
+				resp.Body.Close()
+			}
+		})
+	}
+}
