@@ -148,3 +148,26 @@ func sessionFiles(t *testing.T, p *project) []string {
 	}
 	return files
 }
+
+// pi's dynamic-resources example contributes a theme (resources_discover's themePaths): with the
+// theme setting naming it, the terminal takes its colours once the extension has answered (the
+// editor's rules are its borderMuted, #505050: 256-colour index 239 in this terminal; the built-in
+// dark theme's are #768186).
+func TestExtensionThemeFromResourcesDiscover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test")
+	}
+	pi := findPiExamples(t, testPiVersion)
+	p := newProject(t)
+	p.env = append(p.env, "PI_GO_NODE="+pi.node, "PI_PACKAGE_DIR="+pi.pkg)
+	if err := os.WriteFile(filepath.Join(p.agentDir, "settings.json"), []byte(`{"theme":"dynamic-resources"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pane := startTmuxPi(t, p, append(p.baseArgs(), "--tui-mode", "regular",
+		"-e", filepath.Join(pi.pkg, "examples", "extensions", "dynamic-resources", "index.ts"))...)
+	pane.waitFor("the editor", func(s string) bool { return strings.Contains(s, "test-model") })
+	border := regexp.MustCompile(`\x1b\[38;5;239m─`)
+	pane.waitFor("the extension's theme", func(string) bool {
+		return border.MatchString(pane.tmux("capture-pane", "-p", "-e", "-t", "pi"))
+	})
+}

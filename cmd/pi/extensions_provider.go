@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/pi-go/pi-go/internal/extensions"
@@ -10,8 +13,8 @@ import (
 )
 
 // The extension events of this file: before_provider_request and after_provider_response around the
-// agent's model requests, session_compact_failed, and resources_discover (the skill and prompt paths
-// extensions contribute at start-up and on /reload).
+// agent's model requests, session_compact_failed, and resources_discover (the skill, prompt and theme
+// paths extensions contribute at start-up and on /reload).
 
 // RequestHooks are the provider hooks of one agent request; nil when no extension handles either
 // event, so the request goes out untouched.
@@ -76,6 +79,17 @@ func (e *extensionHost) DiscoverResources(ctx context.Context, reason string) {
 	e.resources.mu.Lock()
 	e.resources.found = found
 	e.resources.mu.Unlock()
+	if u := e.tuiUI(); u != nil {
+		var themes []string
+		for _, p := range found.ThemePaths {
+			path := p.Path
+			if home := os.Getenv("HOME"); home != "" && (path == "~" || strings.HasPrefix(path, "~/")) {
+				path = filepath.Join(home, path[1:])
+			}
+			themes = append(themes, resolveFrom(e.sess.Cwd(), path))
+		}
+		u.SetThemePaths(themes)
+	}
 }
 
 // discoverAtStartup is resources_discover after session_start: the templates and skills are read
