@@ -34,6 +34,8 @@ type extensionHost struct {
 
 	levelMu   sync.Mutex
 	lastLevel provider.ThinkingLevel // for thinking_level_select's previousLevel
+
+	resources extensionResources // resources_discover's paths (extensions_provider.go)
 }
 
 // extensionUI shows what extensions ask of the user in one mode.
@@ -177,6 +179,7 @@ func (e *extensionHost) ready(ctx context.Context) {
 		// Awaited, as pi awaits it before serving: a handler that restores state (the active tools,
 		// a mode) has done so before the first prompt.
 		e.host.Emit(ctx, "session_start", map[string]any{"type": "session_start", "reason": "startup"})
+		e.discoverAtStartup(ctx)
 	})
 }
 

@@ -12,7 +12,9 @@ import (
 
 // The session operations at the protocol level, with testdata/extensions/python/session.py (no
 // Node): user_bash answered and streamed by the extension, model_select, setActiveTools,
-// sendMessage starting a turn, and a compaction whose summary the extension supplies.
+// sendMessage starting a turn, a compaction whose summary the extension supplies and one it cancels
+// (session_compact_failed), the payload it changes (before_provider_request), the responses it sees
+// (after_provider_response) and the skills directory it contributes (resources_discover).
 func TestProtocolExtensionSessionOperations(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 not found: the Python extension cannot run")
@@ -23,7 +25,13 @@ func TestProtocolExtensionSessionOperations(t *testing.T) {
 	}
 	p := mockProject(t)
 	smallCompactions(t, p)
+	p.write("py-skills/py-skill/SKILL.md", "---\nname: py-skill\ndescription: A skill the extension contributes\n---\nUse it.\n")
 	s := p.startRPC("--provider", "mock", "--model", "mock-model", "-e", ext)
+
+	s.send(map[string]any{"type": "get_commands", "id": "cmds"})
+	if cmds := fmt.Sprint(s.expect("get_commands", isResponse("cmds"))["data"]); !strings.Contains(cmds, "skill:py-skill") {
+		t.Errorf("resources_discover's skill is not a command: %s", cmds)
+	}
 
 	s.send(map[string]any{"type": "set_model", "id": "m", "provider": "mock", "modelId": "mock-reasoner"})
 	s.expect("model_select's notify", notifyWith("py model: mock/mock-reasoner (set)"))
@@ -40,7 +48,8 @@ func TestProtocolExtensionSessionOperations(t *testing.T) {
 	s.send(map[string]any{"type": "prompt", "id": "t", "message": "/py-tools read ls"})
 	s.expect("/py-tools", isResponse("t"))
 	s.send(map[string]any{"type": "prompt", "id": "n", "message": "/py-note look at the logs"})
-	s.expect("the run sendMessage started", isType("agent_settled"))
+	s.expectAll("the run sendMessage started, and after_provider_response's notify", isType("agent_settled"),
+		notifyWith("py response 200 text/event-stream"))
 	if tools := strings.Join(requestTools(t, p, 1), ","); tools != "read,ls" {
 		t.Errorf("tools after setActiveTools: %s", tools)
 	}
@@ -52,7 +61,8 @@ func TestProtocolExtensionSessionOperations(t *testing.T) {
 	s.send(map[string]any{"type": "prompt", "id": "p", "message": "and now?"})
 	s.expect("the second run", isType("agent_settled"))
 	s.send(map[string]any{"type": "compact", "id": "cancel", "customInstructions": "py-cancel"})
-	if resp := s.expect("the cancelled compaction", isResponse("cancel")); resp["success"] != false ||
+	if resp := s.expectAll("the cancelled compaction and session_compact_failed's notify", isResponse("cancel"),
+		notifyWith("py compact failed reason=manual aborted=true fromExtension=false errorMessage="))[0]; resp["success"] != false ||
 		!strings.Contains(fmt.Sprint(resp["error"]), "Compaction cancelled") {
 		t.Fatalf("compact: %v", resp)
 	}
@@ -62,7 +72,13 @@ func TestProtocolExtensionSessionOperations(t *testing.T) {
 	if data, _ := resp["data"].(map[string]any); !strings.HasPrefix(fmt.Sprint(data["summary"]), "python summary of ") {
 		t.Fatalf("compact: %v", resp)
 	}
-	if n := len(p.server.Requests()); n != 2 {
+	reqs := p.server.Requests()
+	if n := len(reqs); n != 2 {
 		t.Errorf("%d requests: the extension's summary should spare the model one", n)
+	}
+	for i, r := range reqs {
+		if body, err := r.JSON(); err != nil || body["user"] != "py-hooked" {
+			t.Errorf("request %d was sent without before_provider_request's change: %s", i+1, r.Body)
+		}
 	}
 }

@@ -24,6 +24,7 @@ type uiParams struct {
 	Message     string   `json:"message"`
 	Options     []string `json:"options"`
 	Placeholder string   `json:"placeholder"`
+	Prefill     string   `json:"prefill"`
 	NotifyType  string   `json:"notifyType"`
 	Timeout     int64    `json:"timeout"`
 
@@ -72,8 +73,10 @@ func (u *tuiExtensionUI) request(ctx context.Context, params json.RawMessage, di
 		return value(u.ui.Select(ctx, p.Title, p.Options))
 	case "confirm":
 		return json.Marshal(map[string]bool{"confirmed": u.ui.Confirm(ctx, p.Title, p.Message)})
-	case "input", "editor":
+	case "input":
 		return value(u.ui.Input(ctx, p.Title, p.Placeholder))
+	case "editor":
+		return value(u.ui.Editor(ctx, p.Title, p.Prefill))
 	case "notify":
 		u.ui.Notify(p.Message, p.NotifyType)
 	case "setStatus":

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/packages"
@@ -18,6 +19,7 @@ func (a *app) loadResources(cwd string) *resources.Set {
 	}
 	global, project := a.settings.ResourceLists()
 	pkgs := a.installedPackages(cwd, home)
+	extSkills, extPrompts := a.ext.resourcePaths() // resources_discover's, after the command line's
 	return resources.Load(resources.Options{
 		AgentDir:       a.paths.Dir,
 		Cwd:            cwd,
@@ -27,8 +29,8 @@ func (a *app) loadResources(cwd string) *resources.Set {
 		GlobalPrompts:  global.Prompts,
 		ProjectSkills:  project.Skills,
 		ProjectPrompts: project.Prompts,
-		SkillPaths:     a.opts.Skills,
-		TemplatePaths:  a.opts.PromptTemplates,
+		SkillPaths:     append(slices.Clip(a.opts.Skills), extSkills...),
+		TemplatePaths:  append(slices.Clip(a.opts.PromptTemplates), extPrompts...),
 		NoSkills:       a.opts.NoSkills,
 		NoTemplates:    a.opts.NoPromptTemplates,
 		PackageSkills:  packageResources(pkgs, packages.Skills, home),

@@ -423,6 +423,15 @@ async function answerEvent(event, signal, id) {
 			});
 			return { entries: r.entries, continue: r.continue || proposed };
 		}
+		case "before_provider_request": {
+			// Handlers may replace the payload or change it in place: either way it goes back to pi-go.
+			const before = JSON.stringify(event.payload);
+			const payload = await runner.emitBeforeProviderRequest(event.payload);
+			if (payload === undefined || JSON.stringify(payload) === before) return null;
+			return { payload };
+		}
+		case "resources_discover":
+			return await runner.emitResourcesDiscover(event.cwd, event.reason);
 		case "session_before_compact":
 		case "session_before_tree":
 			// Handlers pass the signal to their own summary requests; pi-go's cancel aborts it.

@@ -80,11 +80,12 @@ func (s *Session) runCompaction(ctx context.Context, reason, instructions string
 	}
 	s.emit(Event{Type: EventCompactionStart, Reason: reason})
 	var res CompactionResult
+	fromExtension := false
 	if err == nil {
 		// session_before_compact may cancel the compaction or supply its summary.
 		var custom *CompactionResult
 		if custom, err = s.beforeCompact(cctx, prep, instructions, reason, willRetry); err == nil {
-			if custom != nil {
+			if fromExtension = custom != nil; fromExtension {
 				res, err = s.saveCompaction(cctx, *custom, true, reason, willRetry)
 			} else {
 				res, err = s.finishCompaction(cctx, params, prep, reason, willRetry)
@@ -100,6 +101,7 @@ func (s *Session) runCompaction(ctx context.Context, reason, instructions string
 		}
 		aborted, msg := compaction.EndState(reason, err)
 		s.emit(Event{Type: EventCompactionEnd, Reason: reason, Aborted: aborted, ErrorMessage: msg})
+		s.compactionFailed(reason, msg, aborted, fromExtension)
 		return res, err
 	}
 	s.emit(Event{Type: EventCompactionEnd, Reason: reason, Result: &res, WillRetry: willRetry})
@@ -230,6 +232,7 @@ func (s *Session) checkCompaction(ctx context.Context, msg *provider.AssistantMe
 				text = compaction.LengthRecoveryFailed
 			}
 			s.emit(Event{Type: EventCompactionEnd, Reason: CompactionOverflow, ErrorMessage: text})
+			s.compactionFailed(CompactionOverflow, text, false, false)
 			return false, nil
 		}
 		s.omitRecoveryAttempt(msg)

@@ -73,6 +73,7 @@ func (s *Session) Reload() error {
 			s.res.prompt.Store(&prompt)
 		}
 	}
+	s.discoverResources("reload")
 	s.res.loadMu.Lock()
 	s.res.set.Store(s.loadResources())
 	s.res.loadMu.Unlock()

@@ -175,7 +175,7 @@ func New(opts Options) (*Session, error) {
 	steering, _ := loop.ParseQueueMode(settings.SteeringMode())
 	followUp, _ := loop.ParseQueueMode(settings.FollowUpMode())
 	cfg := loop.Config{
-		Stream:          s.sendRequest,
+		Stream:          s.agentRequest,
 		ConvertToLLM:    new(llmConverter).convert,
 		RequestAuth:     opts.RequestAuth,
 		PrepareNextTurn: s.prepareNextTurn,

@@ -42,6 +42,7 @@ type extDialogMsg struct {
 	title       string
 	options     []string // select and confirm; nil: input
 	placeholder string
+	prefill     string // editor: the text the user starts from
 	reply       chan extAnswer
 }
 
@@ -90,6 +91,11 @@ func (u *ExtensionUI) Input(ctx context.Context, title, placeholder string) (str
 	return u.ask(ctx, extDialogMsg{title: title, placeholder: placeholder})
 }
 
+// Editor asks for text, starting from prefill (ctx.ui.editor).
+func (u *ExtensionUI) Editor(ctx context.Context, title, prefill string) (string, bool) {
+	return u.ask(ctx, extDialogMsg{title: title, prefill: prefill})
+}
+
 // Notify shows a notification: kind "error" and "warning" as such, anything else as a status line.
 func (u *ExtensionUI) Notify(text, kind string) { u.relay.send(extNoticeMsg{text: text, kind: kind}) }
 
@@ -135,9 +141,11 @@ func (m *model) openExtDialog(d extDialogMsg) {
 	m.extDialogs.open = d.reply
 	cancel := extAnswerMsg{reply: d.reply}
 	if d.options == nil {
-		m.sel = picker.NewTextInput(m.r, d.title, func(text string) tea.Msg {
+		in := picker.NewTextInput(m.r, d.title, func(text string) tea.Msg {
 			return extAnswerMsg{reply: d.reply, extAnswer: extAnswer{value: text, ok: true}}
 		}, cancel)
+		in.SetText(d.prefill)
+		m.sel = in
 		return
 	}
 	items := make([]picker.Item, len(d.options))

@@ -27,6 +27,8 @@ type themeState struct {
 	changes     <-chan struct{}
 	stopWatch   context.CancelFunc
 	lastProblem string // the last reload problem shown, so an edit in progress warns once
+	// extension are the theme paths extensions contributed (ExtensionUI.SetThemePaths).
+	extension []string
 }
 
 // themeFileChangedMsg: the active theme's file changed.
@@ -46,6 +48,7 @@ func (m *model) pickTheme() (*theme.Theme, []string) {
 		ProjectTrusted: m.opts.ProjectTrusted,
 		GlobalThemes:   global.Themes, ProjectThemes: project.Themes,
 		GlobalPackageThemes: globalPkg, ProjectPackageThemes: projectPkg,
+		ExtensionThemes: m.themes.extension,
 	})
 	m.themes.profile = colorProfile()
 	m.themes.appearance = theme.TerminalAppearance(m.opts.termColors.bg, m.opts.termColors.fg, os.Getenv("COLORFGBG"))

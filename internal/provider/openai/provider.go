@@ -50,6 +50,7 @@ func New(cfg Config) *Provider {
 	if p.client == nil {
 		p.client = newDefaultClient()
 	}
+	p.client = provider.HookClient(p.client) // extensions' before_provider_request / after_provider_response
 	return p
 }
 

@@ -37,7 +37,7 @@ func New(cfg Config) *Provider {
 	if c == nil {
 		c = &http.Client{Transport: http.DefaultTransport}
 	}
-	return &Provider{client: c}
+	return &Provider{client: provider.HookClient(c)} // extensions' before_provider_request / after_provider_response
 }
 
 const abortedMessage = "Request was aborted"

@@ -26,6 +26,9 @@ func NewTextInput(r *render.Renderer, title string, submit func(text string) tea
 	return &TextInput{r: r, title: title, ed: editor.New(), submit: submit, cancel: cancel}
 }
 
+// SetText replaces the text (an editor dialog's prefill).
+func (t *TextInput) SetText(s string) { t.ed.SetText(s) }
+
 // Update applies a key.
 func (t *TextInput) Update(msg tea.Msg) (Picker, tea.Cmd) {
 	k, ok := msg.(tea.KeyMsg)

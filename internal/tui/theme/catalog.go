@@ -23,6 +23,9 @@ type Sources struct {
 	// GlobalPackageThemes, ProjectPackageThemes: the theme files the packages of the same settings
 	// files carry (internal/packages finds them where pi installs packages, filters applied).
 	GlobalPackageThemes, ProjectPackageThemes []string
+	// ExtensionThemes are the theme files or directories extensions contributed (resources_discover),
+	// after everything else, as pi merges them last.
+	ExtensionThemes []string
 }
 
 // Catalog is every theme found: the built-in ones and the files, by name. Problems (an invalid
@@ -55,6 +58,13 @@ func Discover(src Sources) *Catalog {
 		files = append(files, c.entryFiles(src.GlobalThemes, src.AgentDir, src.Home)...)
 		files = append(files, src.GlobalPackageThemes...)
 		files = append(files, jsonFiles(filepath.Join(src.AgentDir, "themes"))...)
+	}
+	for _, p := range src.ExtensionThemes {
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			files = append(files, jsonFiles(p)...)
+		} else {
+			files = append(files, p) // a missing file is Load's diagnostic
+		}
 	}
 	seen := map[string]bool{}
 	for _, f := range files {

@@ -4,7 +4,10 @@ speaking version 2 of docs/extension-protocol.md.
 
 - user_bash: `!remote <cmd>` is answered by the extension itself, its output streamed first;
 - session_before_compact: cancels a compaction asked for with the instructions "py-cancel", supplies its
-  own summary for the others; session_compact and model_select: notifies;
+  own summary for the others; session_compact, session_compact_failed and model_select: notifies;
+- before_provider_request: sets the payload's "user" to "py-hooked"; after_provider_response: notifies
+  the status;
+- resources_discover: contributes the skills of the directory py-skills (relative to the project);
 - /py-tools <names>: setActiveTools; /py-note <text>: sendMessage with triggerTurn (starts a run), whose
   before_agent_start (messageType "custom") adds a context message.
 """
@@ -38,6 +41,12 @@ def answer_event(msg):
         return {"result": {"output": output, "exitCode": 0, "cancelled": False, "truncated": False}}
     if kind == "before_agent_start" and ev.get("messageType") == "custom":
         return {"message": {"customType": "py-context", "content": "context for %s" % ev["message"]["customType"], "display": False}}
+    if kind == "before_provider_request":
+        payload = ev["payload"]
+        payload["user"] = "py-hooked"
+        return {"payload": payload}
+    if kind == "resources_discover":
+        return {"skillPaths": ["py-skills"]}
     if kind == "session_before_compact":
         if ev.get("customInstructions") == "py-cancel":
             return {"cancel": True}
@@ -56,6 +65,11 @@ def observe(ev):
         notify("py model: %s/%s (%s)" % (ev["model"]["provider"], ev["model"]["id"], ev["source"]))
     elif kind == "session_compact":
         notify("py compacted fromExtension=%s" % json.dumps(ev["fromExtension"]))
+    elif kind == "session_compact_failed":
+        notify("py compact failed reason=%s aborted=%s fromExtension=%s errorMessage=%s" % (
+            ev["reason"], json.dumps(ev["aborted"]), json.dumps(ev["fromExtension"]), ev.get("errorMessage", "")))
+    elif kind == "after_provider_response":
+        notify("py response %d %s" % (ev["status"], ev["headers"].get("content-type", "")))
 
 
 def run_command(msg):
@@ -77,7 +91,9 @@ def main():
         if kind == "init":
             send({
                 "type": "register", "protocol": 2, "name": "python-session",
-                "events": ["user_bash", "session_before_compact", "session_compact", "model_select", "before_agent_start"],
+                "events": ["user_bash", "session_before_compact", "session_compact", "model_select", "before_agent_start",
+                           "before_provider_request", "after_provider_response", "session_compact_failed",
+                           "resources_discover"],
                 "commands": [{"name": "py-tools", "description": "Set the active tools"},
                              {"name": "py-note", "description": "Send a note that starts a turn"}],
             })
