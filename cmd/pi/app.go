@@ -178,6 +178,8 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 	}
 	defer a.ext.close()
 
+	// Start-up is over: what it alone needed of the binary leaves the resident set.
+	releaseExecutablePages()
 	switch {
 	case opts.Rewind != "":
 		return a.runRewind(ctx, sess)

@@ -22,6 +22,7 @@ func (a *app) runRPC(ctx context.Context, sess *harness.Session) error {
 	if ui, ok := a.ext.rpcUI(); ok {
 		opts.ExtensionUI = ui
 	}
+	defer startSettleRelease(ctx)()
 	err := rpc.Serve(ctx, sess, a.io.In, a.io.Out, opts)
 	if err == nil {
 		return errInputEnded
@@ -60,5 +61,6 @@ func (a *app) runInteractive(ctx context.Context, sess *harness.Session, sel mod
 		opts.In = a.io.In
 	}
 	opts.Out = a.io.Out
+	defer startSettleRelease(ctx)()
 	return tui.Run(ctx, sess, opts)
 }

@@ -18,15 +18,47 @@ import (
 
 // UnmarshalMessage decodes one message of any role. A role pi-go does not know becomes *OpaqueMessage.
 func UnmarshalMessage(data []byte) (Message, error) {
-	var d MessageDecoder
+	d := MessageDecoder{single: true}
 	return d.Decode(data)
 }
 
 // A MessageDecoder decodes messages one after another, reusing its buffers. Its zero value is ready to
 // use; it is used by one goroutine at a time.
 type MessageDecoder struct {
-	s jsonx.Scanner
+	s      jsonx.Scanner
+	blocks []Content         // content blocks being decoded, copied out at their exact number
+	names  map[string]string // api, provider, model, stop reason and tool name strings already made
+	single bool              // UnmarshalMessage's: one message, so nothing is worth keeping for the next
 }
+
+// name is the value of a string field that repeats from message to message (an api, a provider, a
+// model, a stop reason, a tool name): one string for all the messages a decoder reads that hold it.
+func (d *MessageDecoder) name(s *jsonx.Scanner) string {
+	if d.single || s.Peek() != '"' {
+		return decodeString(s)
+	}
+	raw := s.Str()
+	if len(raw) > maxNameLen {
+		return string(raw)
+	}
+	if v, ok := d.names[string(raw)]; ok {
+		return v
+	}
+	v := string(raw)
+	if d.names == nil {
+		d.names = map[string]string{}
+	}
+	if len(d.names) < maxNames {
+		d.names[v] = v
+	}
+	return v
+}
+
+// A name longer than maxNameLen is not shared, and a decoder shares at most maxNames of them.
+const (
+	maxNameLen = 64
+	maxNames   = 256
+)
 
 // Decode decodes one message as UnmarshalMessage does.
 func (d *MessageDecoder) Decode(data []byte) (Message, error) {
@@ -84,7 +116,7 @@ func (d *MessageDecoder) decodeFast(data []byte) Message {
 				field = func(key string) {
 					switch key {
 					case "content":
-						um.Content, um.ContentIsString = decodeContent(s)
+						um.Content, um.ContentIsString = d.content(s)
 					case "timestamp":
 						um.Timestamp = decodeInt64(s)
 					}
@@ -99,21 +131,21 @@ func (d *MessageDecoder) decodeFast(data []byte) Message {
 							s.Fail(errNotFast) // unmarshalMessage refuses string content for assistants
 							return
 						}
-						am.Content, _ = decodeContent(s)
+						am.Content, _ = d.content(s)
 					case "timestamp":
 						am.Timestamp = decodeInt64(s)
 					case "api":
-						am.API = decodeString(s)
+						am.API = d.name(s)
 					case "provider":
-						am.Provider = decodeString(s)
+						am.Provider = d.name(s)
 					case "model":
-						am.Model = decodeString(s)
+						am.Model = d.name(s)
 					case "usage":
 						if !DecodeUsage(s, &am.Usage) {
 							s.Fail(errNotFast)
 						}
 					case "stopReason":
-						am.StopReason = StopReason(decodeString(s))
+						am.StopReason = StopReason(d.name(s))
 					case "responseId":
 						am.ResponseID = decodeString(s)
 					case "errorMessage":
@@ -136,13 +168,13 @@ func (d *MessageDecoder) decodeFast(data []byte) Message {
 				field = func(key string) {
 					switch key {
 					case "content":
-						tm.Content, _ = decodeContent(s)
+						tm.Content, _ = d.content(s)
 					case "timestamp":
 						tm.Timestamp = decodeInt64(s)
 					case "toolCallId":
 						tm.ToolCallID = decodeString(s)
 					case "toolName":
-						tm.ToolName = decodeString(s)
+						tm.ToolName = d.name(s)
 					case "details":
 						tm.Details = decodeAny(s)
 					case "isError":
@@ -379,6 +411,33 @@ func decodeContent(s *jsonx.Scanner) (content []Content, isString bool) {
 		out = append(out, c)
 	})
 	return out, false
+}
+
+// content decodes a content value, through the decoder's scratch blocks unless it decodes one message.
+func (d *MessageDecoder) content(s *jsonx.Scanner) ([]Content, bool) {
+	if d.single {
+		return decodeContent(s)
+	}
+	return decodeContentInto(s, &d.blocks)
+}
+
+// decodeContentInto is decodeContent decoding the blocks of an array into *scratch (kept for the
+// next call) and returning a copy of exactly their number: a long session holds thousands of
+// messages, and appending block by block leaves most of their slices with unused room.
+func decodeContentInto(s *jsonx.Scanner, scratch *[]Content) (content []Content, isString bool) {
+	if s.Peek() != '[' {
+		return decodeContent(s)
+	}
+	blocks := (*scratch)[:0]
+	s.Array(func(int) {
+		blocks = append(blocks, Content{})
+		decodeBlock(s, &blocks[len(blocks)-1])
+	})
+	content = make([]Content, len(blocks))
+	copy(content, blocks)
+	clear(blocks) // the scratch must not keep the blocks' strings alive
+	*scratch = blocks[:0]
+	return content, false
 }
 
 // UnmarshalContent decodes a content value as messages hold it: a string (one text block, isString),

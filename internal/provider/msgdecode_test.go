@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"github.com/pi-go/pi-go/internal/jsonx"
 )
@@ -202,6 +203,48 @@ func TestUnmarshalContent(t *testing.T) {
 		content, isString, err := UnmarshalContent([]byte(c.json))
 		if isString != c.isString || len(content) != c.n || (err == nil) != c.ok {
 			t.Errorf("%s: %v %v %v", c.json, content, isString, err)
+		}
+	}
+}
+
+// TestDecoderReuseWholeCorpus: a decoder reading every message of the corpus, twice (its scratch
+// blocks and shared names in use), gives what a decoder of one message gives, with content slices of
+// exactly their number of blocks and repeated names shared.
+func TestDecoderReuseWholeCorpus(t *testing.T) {
+	var d MessageDecoder
+	models := map[string]string{}
+	for round := range 2 {
+		for i, s := range messageCorpus {
+			got := d.decodeFast([]byte(s))
+			if got == nil {
+				continue // encoding/json's, as for a decoder of one message
+			}
+			want, err := UnmarshalMessage([]byte(s))
+			if err != nil {
+				t.Fatalf("round %d, message %d: the single pass took what UnmarshalMessage refuses: %v", round, i, err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("round %d, message %d: %#v\nwant %#v", round, i, got, want)
+			}
+			var content []Content
+			switch m := got.(type) {
+			case *UserMessage:
+				content = m.Content
+			case *AssistantMessage:
+				content = m.Content
+				if m.Model == "" {
+					break
+				}
+				if first, ok := models[m.Model]; ok && unsafe.StringData(first) != unsafe.StringData(m.Model) {
+					t.Errorf("round %d, message %d: model %q not shared with the earlier messages'", round, i, m.Model)
+				}
+				models[m.Model] = m.Model
+			case *ToolResultMessage:
+				content = m.Content
+			}
+			if cap(content) != len(content) {
+				t.Errorf("round %d, message %d: %d content blocks in a slice of room %d", round, i, len(content), cap(content))
+			}
 		}
 	}
 }

@@ -58,7 +58,7 @@ func (m *Manager) CreateBranchedSession(leafID string) (string, error) {
 		}
 		st, _ := m.labels.get(target)
 		e := &Entry{Type: TypeLabel, ID: newEntryID(func(id string) bool { return ids[id] }), ParentID: parent,
-			Timestamp: st.timestamp, TargetID: target, Label: st.label}
+			Timestamp: st.timestamp, entryFields: &entryFields{TargetID: target, Label: st.label}}
 		line, err := e.encode()
 		if err != nil {
 			return "", err

@@ -95,7 +95,7 @@ func describe(path string, buf []byte) (Info, bool, []byte) {
 		}
 		switch p.typ {
 		case TypeSessionInfo:
-			e := Entry{Type: TypeSessionInfo}
+			e := Entry{Type: TypeSessionInfo, entryFields: &entryFields{}}
 			e.fill(line, p.rest)
 			info.Name = strings.TrimSpace(e.Name)
 		case TypeMessage:

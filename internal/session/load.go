@@ -301,7 +301,7 @@ func parseRange(r io.ReaderAt, start, end int64, path string, src *source) range
 				warn("%s entry without an id, skipped (kept in the file)", p.typ)
 				return nil
 			}
-			e := &Entry{Type: p.typ, ID: p.id, ParentID: p.parentID, Timestamp: p.ts, lineNo: no}
+			e := &Entry{Type: p.typ, ID: p.id, ParentID: p.parentID, Timestamp: p.ts, lineNo: no, entryFields: fieldsFor(p.typ)}
 			loc := location{off: start + off, size: len(line)}
 			if p.typ == TypeMessage {
 				e.Role = head.role

@@ -376,7 +376,7 @@ func (m *Manager) flushLocked() error {
 }
 
 func (m *Manager) base(typ string) *Entry {
-	return &Entry{Type: typ, ID: m.newID(), ParentID: m.leafID(), Timestamp: isoTime(m.now())}
+	return &Entry{Type: typ, ID: m.newID(), ParentID: m.leafID(), Timestamp: isoTime(m.now()), entryFields: fieldsFor(typ)}
 }
 
 func (m *Manager) appendEncoded(e *Entry) (string, error) {
