@@ -198,6 +198,7 @@ func median(ss []sample) sample {
 		wall: time.Duration(pick(func(s sample) int64 { return int64(s.wall) })),
 		cpu:  time.Duration(pick(func(s sample) int64 { return int64(s.cpu) })),
 		rss:  pick(func(s sample) int64 { return s.rss }),
+		anon: pick(func(s sample) int64 { return s.anon }),
 		out:  pick(func(s sample) int64 { return s.out }),
 		cut:  slices.ContainsFunc(ss, func(s sample) bool { return s.cut }),
 	}
@@ -223,6 +224,12 @@ func printTable(w *os.File, rows []row) {
 			at(r.pi16), r.pi16.cpu.Seconds()/max(r.pigo.cpu.Seconds(), 0.005), float64(r.pi16.rss)/float64(max(r.pigo.rss, 1)))
 	}
 	tw.Flush()
+	for _, r := range rows {
+		if r.pigo.anon > 0 || r.pi16.anon > 0 {
+			fmt.Fprintf(w, "%s: anonymous (RssAnon) %.1f MB, pi 1.6.0 %.1f MB (%.1fx)\n", r.name,
+				mb(r.pigo.anon), mb(r.pi16.anon), float64(r.pi16.anon)/float64(max(r.pigo.anon, 1)))
+		}
+	}
 	if cut {
 		fmt.Fprintf(w, "\n≥: the run was stopped at the time limit (%s) before the answer was whole on the screen.\n", tuiBurstLimit)
 	}

@@ -28,7 +28,10 @@ type sample struct {
 	wall time.Duration
 	cpu  time.Duration // user + system
 	rss  int64         // peak resident set, bytes
-	out  int64         // bytes written to stdout
+	// anon: the anonymous part of the resident set (RssAnon), where a row measures it (the idle TUI):
+	// memory of the process's own, against file pages shared with other processes and the page cache.
+	anon int64
+	out  int64 // bytes written to stdout
 	// cut: the run was stopped at a time limit before it finished (its figures are lower bounds).
 	cut bool
 }

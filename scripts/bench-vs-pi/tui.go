@@ -112,7 +112,7 @@ func tuiIdleTarget(mode string) target {
 				if err != nil {
 					return sample{}, err
 				}
-				return sample{wall: tuiIdle, cpu: after - before, rss: st.rss}, nil
+				return sample{wall: tuiIdle, cpu: after - before, rss: st.rss, anon: st.anon}, nil
 			}
 			return run, modelsJSON(srv.URL), tuiSettings(mode), srv.Close, nil
 		},
