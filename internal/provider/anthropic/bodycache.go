@@ -24,35 +24,9 @@ import (
 // pending (provider.TransformMessages answers or drops them there) and consecutive tool results, the
 // only messages converted together, end there.
 //
-// The body is written in place into the cached buffer: a request owns the state from take until its
-// body is no longer read (see bodyLease), then gives it back with keep.
-type bodyCache struct {
-	mu   sync.Mutex
-	last *bodyState
-}
-
-// take hands the last request's body to a new request: nil when there is none, or when another
-// request holds it (that one then writes its body from scratch).
-func (bc *bodyCache) take() *bodyState {
-	if bc == nil {
-		return nil
-	}
-	bc.mu.Lock()
-	defer bc.mu.Unlock()
-	st := bc.last
-	bc.last = nil
-	return st
-}
-
-// keep stores the state of a request whose body is no longer read.
-func (bc *bodyCache) keep(st *bodyState) {
-	if bc == nil || st == nil {
-		return
-	}
-	bc.mu.Lock()
-	defer bc.mu.Unlock()
-	bc.last = st
-}
+// The body is written in place into the cached buffer: a request owns the state from Take until its
+// body is no longer read (see bodyLease), then gives it back with Keep.
+type bodyCache = provider.LastRequest[bodyState]
 
 // bodyKey is everything besides the messages that the messages' bytes depend on.
 type bodyKey struct {

@@ -114,14 +114,14 @@ func TestBodyCacheMatchesFreshBody(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := buildCachedRequest(req, tc.retention, cache.take())
+				got, err := buildCachedRequest(req, tc.retention, cache.Take())
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(got.body, want.body) {
 					t.Fatalf("request %d (%d messages):\n got %s\nwant %s", i, len(msgs), got.body, want.body)
 				}
-				cache.keep(got.state)
+				cache.Keep(got.state)
 			}
 		})
 	}
@@ -141,14 +141,14 @@ func TestBodyCacheModelSwitch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := buildCachedRequest(req, CacheShort, cache.take())
+		got, err := buildCachedRequest(req, CacheShort, cache.Take())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.body, want.body) {
 			t.Fatalf("request %d (%s):\n got %s\nwant %s", i, m.ID, got.body, want.body)
 		}
-		cache.keep(got.state)
+		cache.Keep(got.state)
 	}
 }
 
@@ -158,13 +158,13 @@ func TestBodyCacheWritesOnlyTheNewMessages(t *testing.T) {
 	m, _ := provider.BuiltinModel("anthropic", "claude-sonnet-4-5")
 	msgs := curveTranscript(&m, 50)
 	var cache bodyCache
-	first, err := buildCachedRequest(&provider.Request{Model: &m, Messages: msgs[:len(msgs)-1]}, CacheShort, cache.take())
+	first, err := buildCachedRequest(&provider.Request{Model: &m, Messages: msgs[:len(msgs)-1]}, CacheShort, cache.Take())
 	if err != nil {
 		t.Fatal(err)
 	}
 	firstArray := &first.body[0]
-	cache.keep(first.state)
-	next, err := buildCachedRequest(&provider.Request{Model: &m, Messages: msgs}, CacheShort, cache.take())
+	cache.Keep(first.state)
+	next, err := buildCachedRequest(&provider.Request{Model: &m, Messages: msgs}, CacheShort, cache.Take())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,9 +206,9 @@ func TestStreamSendsCachedBodies(t *testing.T) {
 		if got := reqs[len(reqs)-1].Body; !bytes.Equal(got, want.body) {
 			t.Fatalf("turn %d: the server got\n%s\nwant\n%s", turn, got, want.body)
 		}
-		p.bodies.mu.Lock()
-		kept := p.bodies.last != nil
-		p.bodies.mu.Unlock()
+		st := p.bodies.Take()
+		kept := st != nil
+		p.bodies.Keep(st)
 		if !kept {
 			t.Fatalf("turn %d: the body did not go back to the cache", turn)
 		}

@@ -70,11 +70,11 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	if req.Options.APIKey == "" && !hasHeader(headers, "authorization") && !hasHeader(headers, "x-api-key") {
 		return fail("No API key for provider: " + m.Provider)
 	}
-	built, err := buildCachedRequest(req, p.retention, p.bodies.take())
+	built, err := buildCachedRequest(req, p.retention, p.bodies.Take())
 	if err != nil {
 		return fail("Cannot build the request: " + err.Error())
 	}
-	lease := newBodyLease(func() { p.bodies.keep(built.state) })
+	lease := newBodyLease(func() { p.bodies.Keep(built.state) })
 	defer lease.end()
 	if built.effort != "" {
 		b.SetProviderThinkingLevel(built.effort)

@@ -32,11 +32,11 @@ func BenchmarkRequestCurve(b *testing.B) {
 					cache = new(bodyCache)
 				}
 				build := func(req *provider.Request) *request {
-					r, err := buildCachedRequest(req, CacheShort, cache.take())
+					r, err := buildCachedRequest(req, CacheShort, cache.Take())
 					if err != nil {
 						b.Fatal(err)
 					}
-					cache.keep(r.state)
+					cache.Keep(r.state)
 					return r
 				}
 				b.ReportAllocs()

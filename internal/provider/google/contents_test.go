@@ -197,13 +197,13 @@ func TestContentsCacheEncodesOnlyTheNewMessages(t *testing.T) {
 	m := gemini("gemini-2.5-pro")
 	msgs := curveTranscript(m, 20)
 	var cache contentsCache
-	first, err := cache.take().encode(&provider.Request{Model: m, Messages: msgs[:len(msgs)-1]})
+	first, err := cache.Take().encode(&provider.Request{Model: m, Messages: msgs[:len(msgs)-1]})
 	if err != nil {
 		t.Fatal(err)
 	}
 	firstContents := slices.Clone(first.out)
-	cache.keep(first)
-	next, err := cache.take().encode(&provider.Request{Model: m, Messages: msgs})
+	cache.Keep(first)
+	next, err := cache.Take().encode(&provider.Request{Model: m, Messages: msgs})
 	if err != nil {
 		t.Fatal(err)
 	}

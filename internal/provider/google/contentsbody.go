@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"sort"
-	"sync"
 
 	"google.golang.org/genai"
 
@@ -21,33 +20,7 @@ import (
 // resumes after a user message that became a content of its own: no tool call is pending there
 // (provider.TransformMessages answers or drops them), and no later tool result joins a content before
 // it. Encoded contents are never changed once written, so request bodies share them.
-type contentsCache struct {
-	mu   sync.Mutex
-	last *contentsState
-}
-
-// take hands the last request's contents to a new request: nil when there are none, or when another
-// request is encoding at the same time (that one then encodes everything).
-func (cc *contentsCache) take() *contentsState {
-	if cc == nil {
-		return nil
-	}
-	cc.mu.Lock()
-	defer cc.mu.Unlock()
-	st := cc.last
-	cc.last = nil
-	return st
-}
-
-// keep stores the contents of the request just encoded.
-func (cc *contentsCache) keep(st *contentsState) {
-	if cc == nil || st == nil {
-		return
-	}
-	cc.mu.Lock()
-	defer cc.mu.Unlock()
-	cc.last = st
-}
+type contentsCache = provider.LastRequest[contentsState]
 
 // contentsKey is everything besides the messages that the encoding depends on.
 type contentsKey struct {

@@ -92,14 +92,14 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	if err != nil {
 		return fail(ctx, err.Error())
 	}
-	st, err := p.contents.take().encode(req)
+	st, err := p.contents.Take().encode(req)
 	if err != nil {
 		return fail(ctx, err.Error())
 	}
 	// The body shares the encoded contents, never changed once written; the list is its own (taken
 	// before the state goes back, when another request may take it).
 	contents := slices.Clone(st.out)
-	p.contents.keep(st)
+	p.contents.Keep(st)
 
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

@@ -34,11 +34,11 @@ func BenchmarkRequestCurve(b *testing.B) {
 					if _, err := buildConfig(req); err != nil {
 						b.Fatal(err)
 					}
-					st, err := cache.take().encode(req)
+					st, err := cache.Take().encode(req)
 					if err != nil {
 						b.Fatal(err)
 					}
-					cache.keep(st)
+					cache.Keep(st)
 					return newRequestBody(slices.Clone(st.out), nil)
 				}
 				b.ReportAllocs()

@@ -27,7 +27,7 @@ func newRequestBody(req *provider.Request, c *compat) (*requestBody, error) {
 func newCachedRequestBody(req *provider.Request, c *compat, cache *convCache) (*requestBody, error) {
 	m := req.Model
 	opts := &req.Options
-	st := cache.take().convert(req, c)
+	st := cache.Take().convert(req, c)
 	sys, hasSys := systemMessage(req, c)
 	n := len(st.wire)
 	if hasSys {
@@ -41,7 +41,7 @@ func newCachedRequestBody(req *provider.Request, c *compat, cache *convCache) (*
 	}
 	msgs = append(msgs, st.wire...)
 	sizes = append(sizes, st.sizes...)
-	cache.keep(st)
+	cache.Keep(st)
 	tools := len(req.Tools) > 0 || hasToolHistory(req.Messages)
 	if c.anthropicCacheControl {
 		for _, i := range applyCacheControl(msgs) {

@@ -2,7 +2,6 @@ package openai
 
 import (
 	"sort"
-	"sync"
 
 	"github.com/pi-go/pi-go/internal/provider"
 )
@@ -18,33 +17,7 @@ import (
 // Conversion resumes after a user message, where nothing before it can change what follows: no
 // tool call is pending (provider.TransformMessages answers or drops them there) and the converter's
 // only state is the last role it wrote.
-type convCache struct {
-	mu   sync.Mutex
-	last *convState
-}
-
-// take hands the last request's conversion to a new request: nil when there is none, or when
-// another request is converting at the same time (that one then converts everything).
-func (cc *convCache) take() *convState {
-	if cc == nil {
-		return nil
-	}
-	cc.mu.Lock()
-	defer cc.mu.Unlock()
-	st := cc.last
-	cc.last = nil
-	return st
-}
-
-// keep stores the conversion of the request just built.
-func (cc *convCache) keep(st *convState) {
-	if cc == nil {
-		return
-	}
-	cc.mu.Lock()
-	defer cc.mu.Unlock()
-	cc.last = st
-}
+type convCache = provider.LastRequest[convState]
 
 // convKey is everything besides the messages that the conversion depends on.
 type convKey struct {
