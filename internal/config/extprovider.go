@@ -89,32 +89,7 @@ func (p *ExtensionProvider) ChatModels(streamAPI string) (models []provider.Mode
 			skipped = append(skipped, fmt.Sprintf("%s/%s (api %q)", p.Name, d.ID, api))
 			continue
 		}
-		m := provider.Model{
-			ID:               d.ID,
-			Name:             firstNonEmpty(d.Name, d.ID),
-			API:              api,
-			Provider:         p.Name,
-			BaseURL:          firstNonEmpty(d.BaseURL, p.BaseURL, defBase),
-			Reasoning:        d.Reasoning != nil && *d.Reasoning,
-			ThinkingLevelMap: d.ThinkingLevelMap,
-			Input:            d.Input,
-			ContextWindow:    DefaultContextWindow,
-			MaxTokens:        DefaultMaxTokens,
-			Compat:           mergeCompat(p.Compat, d.Compat),
-		}
-		if m.Input == nil {
-			m.Input = []string{"text"}
-		}
-		if d.Cost != nil {
-			m.Cost = *d.Cost
-		}
-		if d.ContextWindow != nil && *d.ContextWindow > 0 {
-			m.ContextWindow = *d.ContextWindow
-		}
-		if d.MaxTokens != nil && *d.MaxTokens > 0 {
-			m.MaxTokens = *d.MaxTokens
-		}
-		models = append(models, m)
+		models = append(models, definedModel(&p.ProviderConfig, d, api, firstNonEmpty(d.BaseURL, p.BaseURL, defBase)))
 	}
 	return models, true, skipped
 }

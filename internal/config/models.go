@@ -249,14 +249,20 @@ func modelDefaults(providerName string) (api, baseURL string) {
 
 // resolvedModel builds the custom model of a definition with pi's defaults; ok is false when pi-go
 // cannot use it (no api or baseUrl anywhere, or an API pi-go does not speak).
-func resolvedModel(p *ProviderConfig, d *ModelDefinition) (m provider.Model, ok bool) {
+func resolvedModel(p *ProviderConfig, d *ModelDefinition) (provider.Model, bool) {
 	defAPI, defBase := modelDefaults(p.Name)
 	api := firstNonEmpty(d.API, p.API, defAPI)
 	baseURL := firstNonEmpty(d.BaseURL, p.BaseURL, defBase)
 	if !provider.SpeaksAPI(api) || baseURL == "" {
 		return provider.Model{}, false
 	}
-	m = provider.Model{
+	return definedModel(p, d, api, baseURL), true
+}
+
+// definedModel is the model of a definition (models.json's, or an extension's registration) with
+// pi's defaults for what it leaves out.
+func definedModel(p *ProviderConfig, d *ModelDefinition, api, baseURL string) provider.Model {
+	m := provider.Model{
 		ID:               d.ID,
 		Name:             firstNonEmpty(d.Name, d.ID),
 		API:              api,
@@ -281,7 +287,7 @@ func resolvedModel(p *ProviderConfig, d *ModelDefinition) (m provider.Model, ok 
 	if d.MaxTokens != nil {
 		m.MaxTokens = *d.MaxTokens
 	}
-	return m, true
+	return m
 }
 
 func mergeCompat(base, over *provider.Compat) *provider.Compat {
