@@ -12,19 +12,31 @@ import (
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
-// The extension events of this file: before_provider_request and after_provider_response around the
-// agent's model requests, session_compact_failed, and resources_discover (the skill, prompt and theme
-// paths extensions contribute at start-up and on /reload).
+// The extension events of this file: before_provider_request, before_provider_headers and
+// after_provider_response around the agent's model requests, session_compact_failed, and
+// resources_discover (the skill, prompt and theme paths extensions contribute at start-up and on
+// /reload).
 
-// RequestHooks are the provider hooks of one agent request; nil when no extension handles either
+// RequestHooks are the provider hooks of one agent request; nil when no extension handles any
 // event, so the request goes out untouched.
 func (e *extensionHost) RequestHooks(ctx context.Context) provider.RequestHooks {
 	before := e.host.HasHandlers(ctx, "before_provider_request")
 	after := e.host.HasHandlers(ctx, "after_provider_response")
+	if e.host.HasHandlers(ctx, "before_provider_headers") {
+		return &providerHeaderEvents{providerEvents{host: e.host, before: before, after: after}}
+	}
 	if !before && !after {
 		return nil
 	}
 	return &providerEvents{host: e.host, before: before, after: after}
+}
+
+// providerHeaderEvents adds before_provider_headers (provider.HeaderHooks), only when some
+// extension handles it, so that requests without handlers keep their headers untouched.
+type providerHeaderEvents struct{ providerEvents }
+
+func (p *providerHeaderEvents) BeforeHeaders(ctx context.Context, headers map[string]string) map[string]*string {
+	return p.host.BeforeProviderHeaders(ctx, headers)
 }
 
 type providerEvents struct {

@@ -430,6 +430,12 @@ async function answerEvent(event, signal, id) {
 			if (payload === undefined || JSON.stringify(payload) === before) return null;
 			return { payload };
 		}
+		case "before_provider_headers": {
+			// Handlers change the record in place (null deletes a header); the whole record goes back.
+			if (typeof runner.emitBeforeProviderHeaders !== "function") return null;
+			const headers = await runner.emitBeforeProviderHeaders({ ...(event.headers ?? {}) });
+			return { headers };
+		}
 		case "resources_discover":
 			return await runner.emitResourcesDiscover(event.cwd, event.reason);
 		case "session_before_compact":

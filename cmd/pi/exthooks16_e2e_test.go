@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pi-go/pi-go/internal/provider/anthropictest"
+)
+
+// headerTracer is a before_provider_headers handler as pi documents it: it changes the record in
+// place (adds a tracing header, deletes one with null) and returns nothing; a second handler sees
+// the first one's change.
+const headerTracer = `export default function (pi) {
+	pi.on("before_provider_headers", (event) => {
+		event.headers["x-pi-trace"] = "trace-" + Object.keys(event.headers).includes("authorization");
+		event.headers["anthropic-version"] = null;
+	});
+	pi.on("before_provider_headers", (event) => {
+		event.headers["x-pi-seen"] = event.headers["x-pi-trace"];
+	});
+}
+`
+
+// before_provider_headers through pi 1.6.0's runner: the scripted server sees the injected headers,
+// not the deleted one, and the API key was not shown to the handler but still reaches the server.
+func TestExtensionBeforeProviderHeaders(t *testing.T) {
+	pi := findPiExamples(t, testPiVersion)
+	p := newProject(t)
+	var mu sync.Mutex
+	var seen []http.Header
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Clone())
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Write([]byte(anthropictest.SSE(anthropictest.Answer{ID: "msg_1", Model: "m", Blocks: []anthropictest.Block{anthropictest.Text("traced ok")},
+			Usage: &anthropictest.Usage{Input: 10, Output: 2}}.Events()...)))
+	}))
+	t.Cleanup(srv.Close)
+	models := `{"providers":{"hdr":{"baseUrl":"` + srv.URL + `","api":"anthropic-messages","apiKey":"key-123","models":[{"id":"m"}]}}}`
+	if err := os.WriteFile(filepath.Join(p.agentDir, "models.json"), []byte(models), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.write("tracer.js", headerTracer)
+	p.env = append(p.env, "PI_GO_NODE="+pi.node, "PI_PACKAGE_DIR="+pi.pkg)
+	s := p.startRPC("--provider", "hdr", "--model", "m", "-e", filepath.Join(p.dir, "tracer.js"))
+	s.send(map[string]any{"type": "prompt", "id": "p", "message": "hello"})
+	s.expectAll("the answer", func(m map[string]any) bool {
+		return m["type"] == "message_end" && strings.Contains(fmt.Sprint(m["message"]), "traced ok")
+	}, isType("agent_settled"))
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 1 {
+		t.Fatalf("%d requests", len(seen))
+	}
+	h := seen[0]
+	if h.Get("X-Pi-Trace") != "trace-false" || h.Get("X-Pi-Seen") != "trace-false" {
+		t.Errorf("the server did not get the injected headers: %v", h)
+	}
+	if h.Get("Anthropic-Version") != "" {
+		t.Errorf("the header the handler set to null was sent: %v", h)
+	}
+	if h.Get("X-Api-Key") != "key-123" {
+		t.Errorf("the API key did not reach the server: %v", h)
+	}
+}
