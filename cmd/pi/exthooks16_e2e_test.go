@@ -70,3 +70,39 @@ func TestExtensionBeforeProviderHeaders(t *testing.T) {
 		t.Errorf("the API key did not reach the server: %v", h)
 	}
 }
+
+// contextPhases shows what each phase sees (context: no system messages; context_with_system: the
+// whole transcript, its system message first) and adds a message in the second phase.
+const contextPhases = `export default function (pi) {
+	pi.on("context", (event, ctx) => {
+		ctx.ui.notify("context roles " + event.messages.map((m) => m.role).join(","), "info");
+	});
+	pi.on("context_with_system", (event, ctx) => {
+		ctx.ui.notify("with system roles " + event.messages.map((m) => m.role).join(","), "info");
+		return { messages: [...event.messages, { role: "user", content: "added by context_with_system", timestamp: Date.now() }] };
+	});
+}
+`
+
+// context_with_system through pi 1.6.0's runner: raised after context with the system messages, and
+// what it returns is what the server receives.
+func TestExtensionContextWithSystem(t *testing.T) {
+	pi := findPiExamples(t, testPiVersion)
+	p := newProject(t)
+	fam := startAPIFamilies(t)
+	if err := os.WriteFile(filepath.Join(p.agentDir, "models.json"), []byte(fam.modelsJSON()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.write("phases.js", contextPhases)
+	p.env = append(p.env, "PI_GO_NODE="+pi.node, "PI_PACKAGE_DIR="+pi.pkg)
+	s := p.startRPC("--provider", "fam-completions", "--model", "m", "-e", filepath.Join(p.dir, "phases.js"))
+	s.send(map[string]any{"type": "prompt", "id": "p", "message": "hello"})
+	s.expectAll("both phases and the answer", notifyWith("context roles user"), notifyWith("with system roles system,user"),
+		func(m map[string]any) bool {
+			return m["type"] == "message_end" && strings.Contains(fmt.Sprint(m["message"]), "completions ok")
+		}, isType("agent_settled"))
+	reqs := fam.requests("openai-completions")
+	if len(reqs) != 1 || !strings.Contains(string(reqs[0]), "added by context_with_system") || !strings.Contains(string(reqs[0]), "hello") {
+		t.Errorf("the server did not get the transcript context_with_system returned: %s", reqs)
+	}
+}

@@ -371,7 +371,10 @@ async function answerEvent(event, signal, id) {
 		case "tool_result":
 			return (await runner.emitToolResult(event)) ?? null;
 		case "context":
-			return { messages: await runner.emitContext(event.messages) };
+		case "context_with_system":
+			// pi 1.6's emitContext runs both phases; pi-go raises each at its own point, so each
+			// event runs emitContext over only that event's handlers.
+			return { messages: await handlersOf(event.type).emitContext(event.messages) };
 		case "input":
 			return await runner.emitInput(event.text, event.images, event.source, event.streamingBehavior);
 		case "before_agent_start": {
@@ -445,6 +448,16 @@ async function answerEvent(event, signal, id) {
 		default:
 			return (await runner.emit(event)) ?? null;
 	}
+}
+
+// handlersOf is the runner seen with only the handlers of one event: pi's emit functions that run
+// several events in a row then run that one alone.
+function handlersOf(name) {
+	const extensions = runner.extensions.map((ext) => ({
+		...ext,
+		handlers: new Map([...ext.handlers].filter(([event]) => event === name)),
+	}));
+	return Object.create(runner, { extensions: { value: extensions } });
 }
 
 async function executeTool(msg, signal) {
