@@ -106,3 +106,32 @@ func TestExtensionContextWithSystem(t *testing.T) {
 		t.Errorf("the server did not get the transcript context_with_system returned: %s", reqs)
 	}
 }
+
+// promptWatcher asks a confirm from a command and shows the ui_prompt events around it.
+const promptWatcher = `export default function (pi) {
+	pi.registerCommand("ask", {
+		description: "asks",
+		handler: async (_args, ctx) => {
+			const ok = await ctx.ui.confirm("Proceed?", "really");
+			ctx.ui.notify("answer " + ok, "info");
+		},
+	});
+	for (const type of ["ui_prompt_start", "ui_prompt_end"]) {
+		pi.on(type, (event, ctx) => ctx.ui.notify("seen " + event.type + " " + event.reason + " " + event.kind + " " + event.title, "info"));
+	}
+}
+`
+
+// ui_prompt_start and ui_prompt_end through pi 1.6.0's runner in RPC mode: raised around a blocking
+// confirm, the end after the user answered.
+func TestExtensionUIPromptEvents(t *testing.T) {
+	pi := findPiExamples(t, testPiVersion)
+	p := newProject(t)
+	p.write("watch.js", promptWatcher)
+	p.env = append(p.env, "PI_GO_NODE="+pi.node, "PI_PACKAGE_DIR="+pi.pkg)
+	s := p.startRPC("--provider", "demo", "-e", filepath.Join(p.dir, "watch.js"))
+	s.send(map[string]any{"type": "prompt", "id": "p", "message": "/ask"})
+	got := s.expectAll("the confirm and ui_prompt_start", uiRequest("confirm"), notifyWith("seen ui_prompt_start ui_prompt confirm Proceed?"))
+	s.send(map[string]any{"type": "extension_ui_response", "id": got[0]["id"], "confirmed": true})
+	s.expectAll("ui_prompt_end after the answer", notifyWith("seen ui_prompt_end ui_prompt confirm Proceed?"), notifyWith("answer true"))
+}
