@@ -354,6 +354,7 @@ func (e *extensionHost) pushState() {
 	if m := s.Model(); m != nil {
 		st.Model, _ = provider.MarshalJS(m)
 	}
+	st.ScopedModels = scopedModelsJS(s.ScopedModels())
 	if u, ok := s.ContextUsage(); ok {
 		st.ContextUsage, _ = json.Marshal(u) // ctx.getContextUsage()
 	}

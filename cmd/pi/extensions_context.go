@@ -49,3 +49,28 @@ func (e *extensionHost) rewriteMessages(ctx context.Context, event string, msgs 
 }
 
 var _ harness.ContextWithSystemHook = (*extensionHost)(nil)
+
+// scopedModelsJS is ctx.scopedModels as pi gives it: each model with the thinking level its pattern
+// named (nil: no scope).
+func scopedModelsJS(scoped []provider.ScopedModel) json.RawMessage {
+	if len(scoped) == 0 {
+		return nil
+	}
+	type scopedModel struct {
+		Model         json.RawMessage `json:"model"`
+		ThinkingLevel string          `json:"thinkingLevel,omitempty"`
+	}
+	out := make([]scopedModel, 0, len(scoped))
+	for _, sm := range scoped {
+		if sm.Model == nil {
+			continue
+		}
+		m, err := provider.MarshalJS(sm.Model)
+		if err != nil {
+			continue
+		}
+		out = append(out, scopedModel{Model: m, ThinkingLevel: string(sm.Thinking)})
+	}
+	data, _ := json.Marshal(out)
+	return data
+}

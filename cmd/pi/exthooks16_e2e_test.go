@@ -135,3 +135,26 @@ func TestExtensionUIPromptEvents(t *testing.T) {
 	s.send(map[string]any{"type": "extension_ui_response", "id": got[0]["id"], "confirmed": true})
 	s.expectAll("ui_prompt_end after the answer", notifyWith("seen ui_prompt_end ui_prompt confirm Proceed?"), notifyWith("answer true"))
 }
+
+// ctx.scopedModels with pi 1.6.0's runner: the --models set, with the thinking level a pattern named.
+func TestExtensionScopedModels(t *testing.T) {
+	pi := findPiExamples(t, testPiVersion)
+	p := newProject(t)
+	models := `{"providers":{"sc":{"baseUrl":"http://127.0.0.1:9/v1","api":"openai-completions","apiKey":"k","models":[{"id":"a","reasoning":true},{"id":"b"},{"id":"c"}]}}}`
+	if err := os.WriteFile(filepath.Join(p.agentDir, "models.json"), []byte(models), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.write("scope.js", `export default function (pi) {
+	pi.registerCommand("scope", {
+		description: "shows the scope",
+		handler: async (_args, ctx) => {
+			ctx.ui.notify("scope " + ctx.scopedModels.map((s) => s.model.provider + "/" + s.model.id + ":" + (s.thinkingLevel ?? "-")).join(","), "info");
+		},
+	});
+}
+`)
+	p.env = append(p.env, "PI_GO_NODE="+pi.node, "PI_PACKAGE_DIR="+pi.pkg)
+	s := p.startRPC("--models", "sc/a:high,sc/b", "-e", filepath.Join(p.dir, "scope.js"))
+	s.send(map[string]any{"type": "prompt", "id": "p", "message": "/scope"})
+	s.expect("the scope", notifyWith("scope sc/a:high,sc/b:-"))
+}

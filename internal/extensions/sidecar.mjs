@@ -215,7 +215,7 @@ function bind() {
 	};
 	const contextActions = {
 		getModel: () => state.model,
-		getScopedModels: () => [],
+		getScopedModels: () => state.scopedModels ?? [],
 		isIdle: () => state.idle !== false,
 		isProjectTrusted: () => !!state.projectTrusted,
 		getSignal: () => undefined,
