@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -157,4 +158,32 @@ func TestExtensionScopedModels(t *testing.T) {
 	s := p.startRPC("--models", "sc/a:high,sc/b", "-e", filepath.Join(p.dir, "scope.js"))
 	s.send(map[string]any{"type": "prompt", "id": "p", "message": "/scope"})
 	s.expect("the scope", notifyWith("scope sc/a:high,sc/b:-"))
+}
+
+// mcp_servers_change, pi.unregisterMcpServer and pi.getMcpServers with pi 1.6.0's runner: a server
+// registered while loading is listed, changes after binding raise the event with the whole list.
+func TestExtensionMCPServersChange(t *testing.T) {
+	pi := findPiExamples(t, testPiVersion)
+	server := buildMCPTestServer(t)
+	p := newProject(t)
+	p.env = append(p.env, "PI_GO_NODE="+pi.node, "PI_PACKAGE_DIR="+pi.pkg)
+	p.write("servers.js", `export default function (pi) {
+	const names = (list) => list.map((s) => s.name).join(",") || "none";
+	pi.registerMcpServer("ext-a", { command: `+strconv.Quote(server)+`, exposure: "deferred" });
+	pi.on("mcp_servers_change", (event, ctx) => ctx.ui.notify("change " + names(event.servers), "info"));
+	pi.registerCommand("swap", {
+		description: "replaces ext-a with ext-b",
+		handler: async (_args, ctx) => {
+			ctx.ui.notify("before " + names(pi.getMcpServers()), "info");
+			pi.registerMcpServer("ext-b", { command: `+strconv.Quote(server)+`, exposure: "deferred" });
+			pi.unregisterMcpServer("ext-a");
+			ctx.ui.notify("after " + names(pi.getMcpServers()), "info");
+		},
+	});
+}
+`)
+	s := p.startRPC("--provider", "demo", "-e", filepath.Join(p.dir, "servers.js"))
+	s.send(map[string]any{"type": "prompt", "id": "p", "message": "/swap"})
+	s.expectAll("the servers before, after and each change", notifyWith("before ext-a"), notifyWith("after ext-b"),
+		notifyWith("change ext-a,ext-b"), notifyWith("change ext-b"))
 }
