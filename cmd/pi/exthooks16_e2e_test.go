@@ -187,3 +187,37 @@ func TestExtensionMCPServersChange(t *testing.T) {
 	s.expectAll("the servers before, after and each change", notifyWith("before ext-a"), notifyWith("after ext-b"),
 		notifyWith("change ext-a,ext-b"), notifyWith("change ext-b"))
 }
+
+// streamWatcher collects the provider stream events of a run and shows them when the run ends.
+const streamWatcher = `export default function (pi) {
+	let seen = [];
+	pi.on("provider_stream_event", (event) => {
+		seen.push(event.provider + "/" + event.api + "/" + event.model + ":" + event.data.type);
+	});
+	pi.on("agent_end", (_event, ctx) => {
+		ctx.ui.notify("stream " + seen.join(","), "info");
+		seen = [];
+	});
+}
+`
+
+// provider_stream_event through pi 1.6.0's runner: each event of the Anthropic stream, parsed, with
+// the request's provider, API and model.
+func TestExtensionProviderStreamEvents(t *testing.T) {
+	pi := findPiExamples(t, testPiVersion)
+	p := newProject(t)
+	fam := startAPIFamilies(t)
+	if err := os.WriteFile(filepath.Join(p.agentDir, "models.json"), []byte(fam.modelsJSON()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.write("stream.js", streamWatcher)
+	p.env = append(p.env, "PI_GO_NODE="+pi.node, "PI_PACKAGE_DIR="+pi.pkg)
+	s := p.startRPC("--provider", "fam-anthropic", "--model", "m", "-e", filepath.Join(p.dir, "stream.js"))
+	s.send(map[string]any{"type": "prompt", "id": "p", "message": "hello"})
+	e := "fam-anthropic/anthropic-messages/m:"
+	got := s.expect("the stream's events", notifyWith("stream "))
+	msg := fmt.Sprint(got["message"])
+	if !strings.HasPrefix(msg, "stream "+e+"message_start,"+e+"content_block_start,"+e+"content_block_delta,") || !strings.HasSuffix(msg, e+"message_stop") {
+		t.Errorf("the extension saw %s", msg)
+	}
+}

@@ -169,6 +169,9 @@ func (t *hookTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(req)
 	if err == nil && resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		st.hooks.AfterResponse(ctx, resp.StatusCode, headerRecord(resp.Header))
+		if sh, ok := st.hooks.(StreamEventHooks); ok {
+			tapStream(ctx, sh, resp)
+		}
 	}
 	return resp, err
 }
