@@ -64,3 +64,38 @@ func TestHookClientHandsOverEachStreamEvent(t *testing.T) {
 		t.Errorf("a JSON response gave events %q", h.events)
 	}
 }
+
+type nopStreamHooks struct{ recordingHooks }
+
+func (nopStreamHooks) StreamEvent(context.Context, json.RawMessage) {}
+
+// BenchmarkSSETap is the cost of splitting a stream into events for provider_stream_event (only
+// paid when an extension handles it): 1000 small events read in 4 KiB reads.
+func BenchmarkSSETap(b *testing.B) {
+	var sb strings.Builder
+	for range 1000 {
+		sb.WriteString("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"hello world\"}}\n\n")
+	}
+	stream := sb.String()
+	buf := make([]byte, 4096)
+	for _, tapped := range []bool{false, true} {
+		name := "plain"
+		if tapped {
+			name = "tapped"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(stream)))
+			for b.Loop() {
+				var r io.Reader = strings.NewReader(stream)
+				if tapped {
+					r = &sseTap{ReadCloser: io.NopCloser(r), ctx: context.Background(), hooks: nopStreamHooks{}}
+				}
+				for {
+					if _, err := r.Read(buf); err != nil {
+						break
+					}
+				}
+			}
+		})
+	}
+}
