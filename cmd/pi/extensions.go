@@ -248,33 +248,7 @@ func (e *extensionHost) ToolResult(ctx context.Context, r harness.ToolResultInfo
 }
 
 func (e *extensionHost) Context(ctx context.Context, msgs []provider.Message) []provider.Message {
-	if !e.host.HasHandlers(ctx, "context") {
-		return nil
-	}
-	data, err := provider.MarshalJS(msgs)
-	if err != nil {
-		e.ui.reportError(extensions.ExtensionError{Event: "context", Error: err.Error()})
-		return nil
-	}
-	res := e.host.Context(ctx, data)
-	if res == nil {
-		return nil
-	}
-	var raws []json.RawMessage
-	if err := json.Unmarshal(res, &raws); err != nil {
-		e.ui.reportError(extensions.ExtensionError{Event: "context", Error: "messages: " + err.Error()})
-		return nil
-	}
-	out := make([]provider.Message, 0, len(raws))
-	for _, r := range raws {
-		m, err := provider.UnmarshalMessage(r)
-		if err != nil {
-			e.ui.reportError(extensions.ExtensionError{Event: "context", Error: "message: " + err.Error()})
-			return nil
-		}
-		out = append(out, m)
-	}
-	return out
+	return e.rewriteMessages(ctx, "context", msgs, e.host.Context)
 }
 
 func (e *extensionHost) BeforeAgentStart(ctx context.Context, prompt string, images []provider.Content, systemPrompt string) ([]provider.Message, string) {
@@ -380,6 +354,7 @@ func (e *extensionHost) pushState() {
 	if m := s.Model(); m != nil {
 		st.Model, _ = provider.MarshalJS(m)
 	}
+	st.ScopedModels = scopedModelsJS(s.ScopedModels())
 	if u, ok := s.ContextUsage(); ok {
 		st.ContextUsage, _ = json.Marshal(u) // ctx.getContextUsage()
 	}

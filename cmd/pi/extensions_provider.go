@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,24 +13,76 @@ import (
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
-// The extension events of this file: before_provider_request and after_provider_response around the
-// agent's model requests, session_compact_failed, and resources_discover (the skill, prompt and theme
-// paths extensions contribute at start-up and on /reload).
+// The extension events of this file: before_provider_request, before_provider_headers,
+// provider_stream_event and
+// after_provider_response around the agent's model requests, session_compact_failed, and
+// resources_discover (the skill, prompt and theme paths extensions contribute at start-up and on
+// /reload).
 
-// RequestHooks are the provider hooks of one agent request; nil when no extension handles either
+// RequestHooks are the provider hooks of one agent request; nil when no extension handles any
 // event, so the request goes out untouched.
 func (e *extensionHost) RequestHooks(ctx context.Context) provider.RequestHooks {
-	before := e.host.HasHandlers(ctx, "before_provider_request")
-	after := e.host.HasHandlers(ctx, "after_provider_response")
-	if !before && !after {
-		return nil
+	p := &providerEvents{host: e.host,
+		before: e.host.HasHandlers(ctx, "before_provider_request"),
+		after:  e.host.HasHandlers(ctx, "after_provider_response")}
+	headers := e.host.HasHandlers(ctx, "before_provider_headers")
+	stream := e.host.HasHandlers(ctx, "provider_stream_event")
+	if stream {
+		if m := e.sess.Model(); m != nil {
+			p.provider, p.api, p.model = m.Provider, m.API, m.ID
+		}
 	}
-	return &providerEvents{host: e.host, before: before, after: after}
+	// Each optional event is its own interface (provider.HeaderHooks, provider.StreamEventHooks), so
+	// that a request whose events have no handler takes none of their paths.
+	switch {
+	case headers && stream:
+		return headerStreamEvents{p}
+	case headers:
+		return headerEvents{p}
+	case stream:
+		return streamEvents{p}
+	case p.before || p.after:
+		return p
+	}
+	return nil
 }
 
 type providerEvents struct {
-	host          *extensions.Host
-	before, after bool
+	host                 *extensions.Host
+	before, after        bool
+	provider, api, model string // the request's model, for provider_stream_event
+}
+
+type headerEvents struct{ *providerEvents }
+
+func (p headerEvents) BeforeHeaders(ctx context.Context, headers map[string]string) map[string]*string {
+	return p.host.BeforeProviderHeaders(ctx, headers)
+}
+
+type streamEvents struct{ *providerEvents }
+
+func (p streamEvents) StreamEvent(_ context.Context, data json.RawMessage) {
+	p.host.Notify("provider_stream_event", providerStreamEvent{Data: data, Type: "provider_stream_event",
+		Provider: p.provider, API: p.api, Model: p.model})
+}
+
+type headerStreamEvents struct{ *providerEvents }
+
+func (p headerStreamEvents) BeforeHeaders(ctx context.Context, headers map[string]string) map[string]*string {
+	return headerEvents(p).BeforeHeaders(ctx, headers)
+}
+
+func (p headerStreamEvents) StreamEvent(ctx context.Context, data json.RawMessage) {
+	streamEvents(p).StreamEvent(ctx, data)
+}
+
+// providerStreamEvent is pi's ProviderStreamEvent, its fields in pi's order.
+type providerStreamEvent struct {
+	Data     json.RawMessage `json:"data"`
+	Type     string          `json:"type"`
+	Provider string          `json:"provider"`
+	API      string          `json:"api"`
+	Model    string          `json:"model"`
 }
 
 func (p *providerEvents) BeforeRequest(ctx context.Context, body []byte) []byte {

@@ -128,6 +128,24 @@ func (h *Host) Context(ctx context.Context, messages json.RawMessage) json.RawMe
 	return out
 }
 
+// ContextWithSystem runs the context_with_system handlers on a request's whole transcript (system
+// messages included) and returns what they produced (nil: unchanged).
+func (h *Host) ContextWithSystem(ctx context.Context, messages json.RawMessage) json.RawMessage {
+	var out json.RawMessage
+	cur := messages
+	h.emit(ctx, "context_with_system", func() any {
+		return map[string]any{"type": "context_with_system", "messages": cur}
+	}, func(res json.RawMessage, err error) bool {
+		var a messagesAnswer
+		if err != nil || json.Unmarshal(res, &a) != nil || len(a.Messages) == 0 || string(a.Messages) == "null" {
+			return false
+		}
+		cur, out = a.Messages, a.Messages
+		return false
+	})
+	return out
+}
+
 // BeforeAgentStart is what before_agent_start handlers added: custom messages for the transcript and
 // a replacement system prompt ("" unchanged).
 type BeforeAgentStart struct {

@@ -214,6 +214,8 @@ type State struct {
 	AllTools       []ToolInfo      `json:"allTools,omitempty"`
 	ContextUsage   json.RawMessage `json:"contextUsage,omitempty"`
 	ProjectTrusted bool            `json:"projectTrusted"`
+	// ScopedModels are --models / enabledModels as pi's ctx.scopedModels: [{model, thinkingLevel?}].
+	ScopedModels json.RawMessage `json:"scopedModels,omitempty"`
 	// SessionFile is the session's file now (it changes with /new, /resume and /fork).
 	SessionFile string `json:"sessionFile,omitempty"`
 }

@@ -32,6 +32,30 @@ func (h *Host) BeforeProviderRequest(ctx context.Context, payload []byte) []byte
 	return cur
 }
 
+// BeforeProviderHeaders runs the before_provider_headers handlers on a request's headers (names in
+// lower case) in load order, each process seeing the record as the previous one left it, and returns
+// that record: a nil value deletes that header, as pi's null does. A process that answers null
+// changed nothing; one that fails is reported and skipped.
+func (h *Host) BeforeProviderHeaders(ctx context.Context, headers map[string]string) map[string]*string {
+	cur := make(map[string]*string, len(headers))
+	for k, v := range headers {
+		cur[k] = &v
+	}
+	h.emit(ctx, "before_provider_headers", func() any {
+		return map[string]any{"type": "before_provider_headers", "headers": cur}
+	}, func(res json.RawMessage, err error) bool {
+		var a struct {
+			Headers map[string]*string `json:"headers"`
+		}
+		if err != nil || json.Unmarshal(res, &a) != nil || a.Headers == nil {
+			return false
+		}
+		cur = a.Headers
+		return false
+	})
+	return cur
+}
+
 // AfterProviderResponse tells the after_provider_response handlers a response's status and headers.
 func (h *Host) AfterProviderResponse(status int, headers map[string]string) {
 	h.Notify("after_provider_response", map[string]any{"type": "after_provider_response", "status": status, "headers": headers})

@@ -215,7 +215,7 @@ function bind() {
 	};
 	const contextActions = {
 		getModel: () => state.model,
-		getScopedModels: () => [],
+		getScopedModels: () => state.scopedModels ?? [],
 		isIdle: () => state.idle !== false,
 		isProjectTrusted: () => !!state.projectTrusted,
 		getSignal: () => undefined,
@@ -371,7 +371,10 @@ async function answerEvent(event, signal, id) {
 		case "tool_result":
 			return (await runner.emitToolResult(event)) ?? null;
 		case "context":
-			return { messages: await runner.emitContext(event.messages) };
+		case "context_with_system":
+			// pi 1.6's emitContext runs both phases; pi-go raises each at its own point, so each
+			// event runs emitContext over only that event's handlers.
+			return { messages: await handlersOf(event.type).emitContext(event.messages) };
 		case "input":
 			return await runner.emitInput(event.text, event.images, event.source, event.streamingBehavior);
 		case "before_agent_start": {
@@ -430,6 +433,12 @@ async function answerEvent(event, signal, id) {
 			if (payload === undefined || JSON.stringify(payload) === before) return null;
 			return { payload };
 		}
+		case "before_provider_headers": {
+			// Handlers change the record in place (null deletes a header); the whole record goes back.
+			if (typeof runner.emitBeforeProviderHeaders !== "function") return null;
+			const headers = await runner.emitBeforeProviderHeaders({ ...(event.headers ?? {}) });
+			return { headers };
+		}
 		case "resources_discover":
 			return await runner.emitResourcesDiscover(event.cwd, event.reason);
 		case "session_before_compact":
@@ -439,6 +448,16 @@ async function answerEvent(event, signal, id) {
 		default:
 			return (await runner.emit(event)) ?? null;
 	}
+}
+
+// handlersOf is the runner seen with only the handlers of one event: pi's emit functions that run
+// several events in a row then run that one alone.
+function handlersOf(name) {
+	const extensions = runner.extensions.map((ext) => ({
+		...ext,
+		handlers: new Map([...ext.handlers].filter(([event]) => event === name)),
+	}));
+	return Object.create(runner, { extensions: { value: extensions } });
 }
 
 async function executeTool(msg, signal) {

@@ -30,6 +30,14 @@ type ExtensionHooks interface {
 	BeforeAgentStart(ctx context.Context, prompt string, images []provider.Content, systemPrompt string) ([]provider.Message, string)
 }
 
+// ContextWithSystemHook is the optional part of ExtensionHooks for pi 1.6's context_with_system: after
+// the context handlers, the whole request (system messages included) for handlers that own the
+// prompt and tool declarations. It returns nil when no handler changed the messages; what it returns
+// is sent as it is.
+type ContextWithSystemHook interface {
+	ContextWithSystem(ctx context.Context, msgs []provider.Message) []provider.Message
+}
+
 // ToolCallVerdict is what the tool_call handlers decided; Args nil keeps the arguments.
 type ToolCallVerdict struct {
 	Block     bool
@@ -83,11 +91,15 @@ func (s *Session) installHooks(cfg *loop.Config) {
 				conversation = append(conversation, m)
 			}
 		}
-		rewritten := h.Context(ctx, conversation)
-		if rewritten == nil {
-			return msgs, nil
+		if rewritten := h.Context(ctx, conversation); rewritten != nil {
+			msgs = append(slices.Clip(system), rewritten...)
 		}
-		return append(slices.Clip(system), rewritten...), nil
+		if hs, ok := h.(ContextWithSystemHook); ok {
+			if rewritten := hs.ContextWithSystem(ctx, msgs); rewritten != nil {
+				msgs = rewritten
+			}
+		}
+		return msgs, nil
 	}
 }
 

@@ -23,6 +23,54 @@ type RequestHooks interface {
 	AfterResponse(ctx context.Context, status int, headers map[string]string)
 }
 
+// HeaderHooks is the optional part of RequestHooks for pi's before_provider_headers: the request's
+// headers, once assembled, handed over for changes. headers holds the names in lower case, repeated
+// values joined with ", ", without the credential headers (credentialHeaders), which are the API
+// key's; the result is the record as the hooks left it, a nil value or a missing name deleting that
+// header. Returning headers itself (or nil) changes nothing.
+type HeaderHooks interface {
+	BeforeHeaders(ctx context.Context, headers map[string]string) map[string]*string
+}
+
+// credentialHeaders are not shown to BeforeHeaders: pi's record holds the provider's extra headers,
+// not its API key, and a hook may still set or delete these by naming them.
+var credentialHeaders = map[string]bool{
+	"authorization": true, "proxy-authorization": true, "x-api-key": true, "x-goog-api-key": true, "api-key": true,
+}
+
+// headerEdit is what BeforeHeaders changed: the values to set and the names to delete.
+type headerEdit struct {
+	set map[string]string
+	del []string
+}
+
+func (e *headerEdit) apply(h http.Header) {
+	for _, name := range e.del {
+		h.Del(name)
+	}
+	for name, v := range e.set {
+		h.Set(name, v)
+	}
+}
+
+func headerEditOf(before map[string]string, after map[string]*string) *headerEdit {
+	e := &headerEdit{set: map[string]string{}}
+	for name := range before {
+		if _, ok := after[name]; !ok {
+			e.del = append(e.del, name)
+		}
+	}
+	for name, v := range after {
+		switch {
+		case v == nil:
+			e.del = append(e.del, name)
+		case before[strings.ToLower(name)] != *v || strings.ToLower(name) != name:
+			e.set[name] = *v
+		}
+	}
+	return e
+}
+
 type requestHooksKey struct{}
 
 // hookState is one model request's hooks. The API packages may send a request again (their own
@@ -33,6 +81,7 @@ type hookState struct {
 
 	mu             sync.Mutex
 	asked, replied []byte
+	headers        *headerEdit // BeforeHeaders' changes, asked once and applied to every attempt
 }
 
 // WithRequestHooks returns ctx carrying h for the requests sent under it (nil h: ctx itself).
@@ -51,6 +100,25 @@ func (st *hookState) before(ctx context.Context, body []byte) []byte {
 	}
 	st.asked, st.replied = body, st.hooks.BeforeRequest(ctx, body)
 	return st.replied
+}
+
+// editHeaders applies the HeaderHooks' changes to h (a clone of the request's headers).
+func (st *hookState) editHeaders(ctx context.Context, hh HeaderHooks, h http.Header) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.headers == nil {
+		before := headerRecord(h)
+		for name := range credentialHeaders {
+			delete(before, name)
+		}
+		after := hh.BeforeHeaders(ctx, before)
+		if after == nil {
+			st.headers = &headerEdit{}
+		} else {
+			st.headers = headerEditOf(before, after)
+		}
+	}
+	st.headers.apply(h)
 }
 
 // HookClient returns a copy of c (nil: a client on http.DefaultTransport) whose transport applies the
@@ -79,6 +147,7 @@ func (t *hookTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if st == nil {
 		return t.base.RoundTrip(req)
 	}
+	origReq := req
 	if req.Body != nil && req.Body != http.NoBody {
 		body, err := io.ReadAll(req.Body)
 		req.Body.Close()
@@ -91,9 +160,18 @@ func (t *hookTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
 	}
+	if hh, ok := st.hooks.(HeaderHooks); ok {
+		if req == origReq { // a request with a body was cloned above, its headers with it
+			req = req.Clone(ctx)
+		}
+		st.editHeaders(ctx, hh, req.Header)
+	}
 	resp, err := t.base.RoundTrip(req)
 	if err == nil && resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		st.hooks.AfterResponse(ctx, resp.StatusCode, headerRecord(resp.Header))
+		if sh, ok := st.hooks.(StreamEventHooks); ok {
+			tapStream(ctx, sh, resp)
+		}
 	}
 	return resp, err
 }
