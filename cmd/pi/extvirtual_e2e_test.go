@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pi-go/pi-go/internal/provider/openaitest"
+)
+
+// routerExtension registers "mock", an OpenAI-compatible provider (the scripted server) with a small
+// and a large model, and the virtual model router/auto as pi's docs/virtual-models.md shows one: a
+// user's request goes to large at the selected level "high", to small otherwise, always at level
+// "low"; a continuation stays on the previous answer's model, at "minimal".
+const routerExtension = `
+const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+const model = (id) => ({ id, name: id, reasoning: true, input: ["text"], cost: zero, contextWindow: 64000, maxTokens: 4096 });
+
+export default function (pi) {
+	pi.registerProvider("mock", {
+		baseUrl: process.env.MOCK_URL,
+		apiKey: "mock-secret",
+		api: "openai-completions",
+		models: [model("small"), model("large")],
+	});
+	pi.registerVirtualModel({
+		provider: "router",
+		id: "auto",
+		name: "Auto",
+		thinkingLevels: ["low", "high"],
+		route(request, ctx) {
+			if (request.model.id !== "auto") throw new Error("route got " + request.model.id);
+			if (request.reason === "continuation") {
+				if (!request.previous) throw new Error("continuation without previous");
+				return { model: request.previous.model, thinkingLevel: "minimal" };
+			}
+			const id = request.thinkingLevel === "high" ? "large" : "small";
+			return { model: ctx.modelRegistry.find("mock", id), thinkingLevel: "low" };
+		},
+	});
+}
+`
+
+// sessionLines reads a session file's entries.
+func sessionLines(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []map[string]any
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var e map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// requestModels are the models the scripted server was asked for, in order.
+func requestModels(t *testing.T, p *project) []string {
+	t.Helper()
+	var out []string
+	for _, r := range p.server.Requests() {
+		var body struct {
+			Model string `json:"model"`
+		}
+		if err := r.Decode(&body); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, body.Model)
+	}
+	return out
+}
+
+func TestExtensionVirtualModelRoutesEachRequest(t *testing.T) {
+	pi, why := findPi16()
+	if why != "" {
+		if os.Getenv("PI_GO_REQUIRE_NODE") == "1" {
+			t.Fatal(why)
+		}
+		t.Skip(why)
+	}
+	p := newProject(t)
+	p.write("router.ts", routerExtension)
+	p.write("notes.txt", "virtual models route\n")
+	p.env = append(p.env, "PI_GO_NODE="+pi.node, "PI_PACKAGE_DIR="+pi.pkg, "MOCK_URL="+p.server.URL)
+
+	// The virtual model is in the catalog.
+	r := p.run("", "-e", "router.ts", "--list-models")
+	if !strings.Contains(r.stdout, "router") || !strings.Contains(r.stdout, "auto") {
+		t.Fatalf("--list-models lacks router/auto:\n%s\n%s", r.stdout, r.stderr)
+	}
+
+	// A user's request at "high" goes to large; the tool result's follow-up stays there.
+	p.server.Enqueue(openaitest.ToolCallReply("large", "", openaitest.ToolCallSpec{ID: "c1", Name: "read", Arguments: `{"path":"notes.txt"}`}))
+	p.server.Enqueue(openaitest.TextReply("large", "Read it."))
+	r = p.run("", "-e", "router.ts", "--model", "router/auto", "--thinking", "high", "-p", "read notes.txt")
+	if r.code != 0 || !strings.Contains(r.stdout, "Read it.") {
+		t.Fatalf("first run: code %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if got := strings.Join(requestModels(t, p), " "); got != "large large" {
+		t.Fatalf("requests went to %q", got)
+	}
+	reqs := p.server.Requests()
+	if auth := reqs[0].Header.Get("Authorization"); auth != "Bearer mock-secret" {
+		t.Errorf("Authorization %q", auth)
+	}
+
+	files, _ := filepath.Glob(filepath.Join(p.sessionDir(), "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("session files: %v", files)
+	}
+	var selected, dispatched []string
+	for _, e := range sessionLines(t, files[0]) {
+		switch e["type"] {
+		case "model_change":
+			selected = append(selected, e["provider"].(string)+"/"+e["modelId"].(string))
+		case "thinking_level_change":
+			selected = append(selected, e["thinkingLevel"].(string))
+		case "message":
+			m, _ := e["message"].(map[string]any)
+			if m["role"] == "assistant" {
+				dispatched = append(dispatched, m["provider"].(string)+"/"+m["model"].(string)+":"+m["thinkingLevel"].(string)+":"+m["api"].(string))
+			}
+		}
+	}
+	if got := strings.Join(selected, " "); got != "router/auto high" {
+		t.Errorf("selection entries: %q", got)
+	}
+	want := "mock/large:low:openai-completions mock/large:minimal:openai-completions"
+	if got := strings.Join(dispatched, " "); got != want {
+		t.Errorf("assistant messages: %q, want %q", got, want)
+	}
+
+	// In the continued session, at "low" the router picks small.
+	p.server.Enqueue(openaitest.TextReply("small", "Small talk."))
+	r = p.run("", "-e", "router.ts", "-c", "--model", "router/auto", "--thinking", "low", "-p", "hello")
+	if r.code != 0 || !strings.Contains(r.stdout, "Small talk.") {
+		t.Fatalf("continued run: code %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if got := strings.Join(requestModels(t, p), " "); got != "large large small" {
+		b, _ := os.ReadFile(files[0])
+		t.Fatalf("requests went to %q\n%s\n%s", got, b, r.stderr)
+	}
+}
