@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,12 +34,21 @@ export default function (pi) {
 		thinkingLevels: ["low", "high"],
 		route(request, ctx) {
 			if (request.model.id !== "auto") throw new Error("route got " + request.model.id);
+			const last = request.messages.at(-1);
+			if (last?.role === "user" && JSON.stringify(last.content).includes("boom")) throw new Error("router exploded");
 			if (request.reason === "continuation") {
 				if (!request.previous) throw new Error("continuation without previous");
 				return { model: request.previous.model, thinkingLevel: "minimal" };
 			}
 			const id = request.thinkingLevel === "high" ? "large" : "small";
 			return { model: ctx.modelRegistry.find("mock", id), thinkingLevel: "low" };
+		},
+	});
+	pi.registerCommand("drop-router", {
+		description: "unregister router/auto",
+		handler: async (_args, ctx) => {
+			pi.unregisterVirtualModel("router", "auto");
+			ctx.ui.notify("router dropped", "info");
 		},
 	});
 }
@@ -81,7 +91,9 @@ func requestModels(t *testing.T, p *project) []string {
 	return out
 }
 
-func TestExtensionVirtualModelRoutesEachRequest(t *testing.T) {
+// routerProject is a project with the router extension and pi 1.6.0's runner on Node 22.
+func routerProject(t *testing.T) *project {
+	t.Helper()
 	pi, why := findPi16()
 	if why != "" {
 		if os.Getenv("PI_GO_REQUIRE_NODE") == "1" {
@@ -91,8 +103,13 @@ func TestExtensionVirtualModelRoutesEachRequest(t *testing.T) {
 	}
 	p := newProject(t)
 	p.write("router.ts", routerExtension)
-	p.write("notes.txt", "virtual models route\n")
 	p.env = append(p.env, "PI_GO_NODE="+pi.node, "PI_PACKAGE_DIR="+pi.pkg, "MOCK_URL="+p.server.URL)
+	return p
+}
+
+func TestExtensionVirtualModelRoutesEachRequest(t *testing.T) {
+	p := routerProject(t)
+	p.write("notes.txt", "virtual models route\n")
 
 	// The virtual model is in the catalog.
 	r := p.run("", "-e", "router.ts", "--list-models")
@@ -150,5 +167,51 @@ func TestExtensionVirtualModelRoutesEachRequest(t *testing.T) {
 	if got := strings.Join(requestModels(t, p), " "); got != "large large small" {
 		b, _ := os.ReadFile(files[0])
 		t.Fatalf("requests went to %q\n%s\n%s", got, b, r.stderr)
+	}
+}
+
+func TestExtensionVirtualModelInRPCMode(t *testing.T) {
+	p := routerProject(t)
+	s := p.startRPC("-e", "router.ts", "--no-session", "--model", "router/auto", "--thinking", "low")
+	models := func(id string) string {
+		s.send(map[string]any{"type": "get_available_models", "id": id})
+		resp := s.expect("get_available_models", func(m map[string]any) bool { return m["id"] == id })
+		var names []string
+		data, _ := resp["data"].(map[string]any)
+		list, _ := data["models"].([]any)
+		for _, m := range list {
+			mm, _ := m.(map[string]any)
+			names = append(names, fmt.Sprint(mm["provider"], "/", mm["id"]))
+		}
+		return strings.Join(names, " ")
+	}
+	if got := models("m1"); !strings.Contains(got, "router/auto") || !strings.Contains(got, "mock/small") {
+		t.Fatalf("available models: %s", got)
+	}
+
+	p.server.Enqueue(openaitest.TextReply("small", "Routed to small."))
+	s.send(map[string]any{"type": "prompt", "id": "p1", "message": "hi"})
+	end := s.expect("the routed answer", isType("agent_end"))
+	if got := fmt.Sprint(end); !strings.Contains(got, "Routed to small.") || !strings.Contains(got, "model:small") {
+		t.Fatalf("agent_end: %v", end)
+	}
+
+	// A route() that throws ends the request with an error answer naming it; nothing is sent.
+	s.send(map[string]any{"type": "prompt", "id": "p2", "message": "boom"})
+	end = s.expect("the failed route", isType("agent_end"))
+	if got := fmt.Sprint(end); !strings.Contains(got, "router exploded") || !strings.Contains(got, "stopReason:error") {
+		t.Fatalf("agent_end after a failing route: %v", end)
+	}
+	if n := len(p.server.Requests()); n != 1 {
+		t.Fatalf("%d requests reached the server", n)
+	}
+
+	// unregisterVirtualModel takes it out of the catalog.
+	s.send(map[string]any{"type": "prompt", "id": "p3", "message": "/drop-router"})
+	if n := s.expect("the command's notify", uiRequest("notify")); n["message"] != "router dropped" {
+		t.Fatalf("notify: %v", n)
+	}
+	if got := models("m2"); strings.Contains(got, "router/auto") {
+		t.Fatalf("router/auto still available: %s", got)
 	}
 }
