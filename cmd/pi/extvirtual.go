@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"sync"
 
 	"github.com/pi-go/pi-go/internal/extensions"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/session"
 )
 
 // extensionVirtualModels applies the virtual models extensions register (pi.registerVirtualModel)
@@ -68,11 +70,19 @@ func (v *extensionVirtualModels) Stream(ctx context.Context, req *provider.Reque
 	if selected == "" {
 		selected = provider.ThinkingOff
 	}
+	store := v.store()
 	r, err := route(ctx, extensions.RouteRequest{Model: req.Model, ThinkingLevel: selected,
 		Reason: routeReason(req.Messages), Previous: previousRoute(req.Messages),
-		SystemPrompt: req.SystemPrompt, Messages: req.Messages})
+		SystemPrompt: req.SystemPrompt, Messages: req.Messages, State: routerState(store, req.Model)})
 	if err != nil {
 		return fail("%v", err)
+	}
+	if len(r.State) > 0 && store != nil {
+		// Stored before the request is sent, and kept if it fails, as pi does.
+		data := virtualStateData{Provider: req.Model.Provider, ModelID: req.Model.ID, State: r.State}
+		if _, err := store.AppendCustomEntry(virtualStateEntry, data); err != nil {
+			return fail("Virtual model %s/%s: storing its state: %v", req.Model.Provider, req.Model.ID, err)
+		}
 	}
 	phys := v.a.registry.Find(r.Provider, r.ID)
 	switch {
@@ -127,6 +137,46 @@ func previousRoute(msgs []provider.Message) *extensions.RoutePrevious {
 			continue
 		}
 		return &extensions.RoutePrevious{Provider: am.Provider, ID: am.Model, ThinkingLevel: am.ThinkingLevel}
+	}
+	return nil
+}
+
+// virtualStateEntry is the custom entry that keeps router state on the session branch (pi 1.6's
+// VIRTUAL_MODEL_STATE_ENTRY), virtualStateData its data.
+const virtualStateEntry = "pi.virtual-model-state"
+
+type virtualStateData struct {
+	Provider string          `json:"provider"`
+	ModelID  string          `json:"modelId"`
+	State    json.RawMessage `json:"state"`
+}
+
+// store is the session the extensions see (nil before it exists).
+func (v *extensionVirtualModels) store() *session.Manager {
+	if v.a.ext == nil || v.a.ext.providers == nil {
+		return nil
+	}
+	if sess := v.a.ext.providers.session.Load(); sess != nil {
+		return sess.Store()
+	}
+	return nil
+}
+
+// routerState is the state m's router last stored on the current branch of store (nil: none).
+func routerState(store *session.Manager, m *provider.Model) json.RawMessage {
+	if store == nil {
+		return nil
+	}
+	path := store.Path("")
+	for i := len(path) - 1; i >= 0; i-- {
+		e := path[i]
+		if e.Type != session.TypeCustom || e.CustomType != virtualStateEntry {
+			continue
+		}
+		var d virtualStateData
+		if json.Unmarshal(e.Data, &d) == nil && d.Provider == m.Provider && d.ModelID == m.ID {
+			return d.State
+		}
 	}
 	return nil
 }

@@ -15,7 +15,8 @@ import (
 // routerExtension registers "mock", an OpenAI-compatible provider (the scripted server) with a small
 // and a large model, and the virtual model router/auto as pi's docs/virtual-models.md shows one: a
 // user's request goes to large at the selected level "high", to small otherwise, always at level
-// "low"; a continuation stays on the previous answer's model, at "minimal".
+// "low"; a continuation stays on the previous answer's model, at "minimal". The router state counts
+// the user's requests.
 const routerExtension = `
 const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 const model = (id) => ({ id, name: id, reasoning: true, input: ["text"], cost: zero, contextWindow: 64000, maxTokens: 4096 });
@@ -38,10 +39,10 @@ export default function (pi) {
 			if (last?.role === "user" && JSON.stringify(last.content).includes("boom")) throw new Error("router exploded");
 			if (request.reason === "continuation") {
 				if (!request.previous) throw new Error("continuation without previous");
-				return { model: request.previous.model, thinkingLevel: "minimal" };
+				return { model: request.previous.model, thinkingLevel: "minimal", state: request.state };
 			}
 			const id = request.thinkingLevel === "high" ? "large" : "small";
-			return { model: ctx.modelRegistry.find("mock", id), thinkingLevel: "low" };
+			return { model: ctx.modelRegistry.find("mock", id), thinkingLevel: "low", state: { users: (request.state?.users ?? 0) + 1 } };
 		},
 	});
 	pi.registerCommand("drop-router", {
@@ -139,6 +140,8 @@ func TestExtensionVirtualModelRoutesEachRequest(t *testing.T) {
 	var selected, dispatched []string
 	for _, e := range sessionLines(t, files[0]) {
 		switch e["type"] {
+		case "custom":
+			selected = append(selected, fmt.Sprint(e["customType"], e["data"]))
 		case "model_change":
 			selected = append(selected, e["provider"].(string)+"/"+e["modelId"].(string))
 		case "thinking_level_change":
@@ -150,7 +153,7 @@ func TestExtensionVirtualModelRoutesEachRequest(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(selected, " "); got != "router/auto high" {
+	if got := strings.Join(selected, " "); got != "router/auto high pi.virtual-model-statemap[modelId:auto provider:router state:map[users:1]]" {
 		t.Errorf("selection entries: %q", got)
 	}
 	want := "mock/large:low:openai-completions mock/large:minimal:openai-completions"
@@ -167,6 +170,16 @@ func TestExtensionVirtualModelRoutesEachRequest(t *testing.T) {
 	if got := strings.Join(requestModels(t, p), " "); got != "large large small" {
 		b, _ := os.ReadFile(files[0])
 		t.Fatalf("requests went to %q\n%s\n%s", got, b, r.stderr)
+	}
+	// The state stored by the first run came back to route() from the session file.
+	var states []string
+	for _, e := range sessionLines(t, files[0]) {
+		if e["type"] == "custom" && e["customType"] == "pi.virtual-model-state" {
+			states = append(states, fmt.Sprint(e["data"].(map[string]any)["state"]))
+		}
+	}
+	if got := strings.Join(states, " "); got != "map[users:1] map[users:2]" {
+		t.Errorf("router states %q", got)
 	}
 }
 

@@ -125,11 +125,13 @@ async function routeVirtualModel(msg, signal, registry) {
 	const previous = request.previous
 		? { model: find(request.previous.provider, request.previous.id), thinkingLevel: request.previous.thinkingLevel }
 		: undefined;
+	const state = request.state ?? undefined;
 	const route = await definition.route({
 		model: find(virtual.provider, virtual.id),
 		thinkingLevel: request.thinkingLevel ?? "off",
 		reason: request.reason ?? "user",
 		previous,
+		state,
 		messages: request.messages ?? [],
 		signal,
 	});
@@ -138,5 +140,8 @@ async function routeVirtualModel(msg, signal, registry) {
 	if (model.api === "pi-virtual" || virtualModels.has(`${model.provider}/${model.id}`)) {
 		throw new Error(`Virtual model ${virtual.provider}/${virtual.id} cannot route to virtual model ${model.provider}/${model.id}`);
 	}
-	return { provider: model.provider, id: model.id, thinkingLevel: route.thinkingLevel ?? "off" };
+	const answer = { provider: model.provider, id: model.id, thinkingLevel: route.thinkingLevel ?? "off" };
+	// undefined or request.state itself keeps the state; any other value is stored, even an equal one.
+	if (route.state !== undefined && route.state !== state) answer.state = JSON.parse(JSON.stringify(route.state));
+	return answer;
 }

@@ -21,7 +21,7 @@ type VirtualModelChange struct {
 }
 
 // RouteRequest is what route() is asked with (pi's ModelRouteRequest without its signal, which is
-// the call's context, and without the router state, which pi-go does not keep).
+// the call's context).
 type RouteRequest struct {
 	// Model is the selected virtual model, ThinkingLevel the selected level.
 	Model         *provider.Model
@@ -33,6 +33,8 @@ type RouteRequest struct {
 	// SystemPrompt and Messages are the request's conversation.
 	SystemPrompt string
 	Messages     []provider.Message
+	// State is the router state last stored on the session branch (nil: none).
+	State json.RawMessage
 }
 
 // RoutePrevious names a physical model and level that answered.
@@ -47,6 +49,9 @@ type Route struct {
 	Provider      string                 `json:"provider"`
 	ID            string                 `json:"id"`
 	ThinkingLevel provider.ThinkingLevel `json:"thinkingLevel"`
+	// State, when set, is new router state to store on the session branch (route() returned an
+	// object other than request.state).
+	State json.RawMessage `json:"state,omitempty"`
 }
 
 // msgRouteModel asks an extension's virtual model where one request goes (virtual.go).
@@ -107,7 +112,7 @@ func routeModel(ctx context.Context, p *process, req RouteRequest) (Route, error
 	}
 	body, err := json.Marshal(map[string]any{
 		"thinkingLevel": req.ThinkingLevel, "reason": req.Reason, "previous": req.Previous,
-		"systemPrompt": req.SystemPrompt, "messages": messages,
+		"systemPrompt": req.SystemPrompt, "messages": messages, "state": req.State,
 	})
 	if err != nil {
 		return Route{}, fmt.Errorf("route %s/%s: request: %w", req.Model.Provider, req.Model.ID, err)
