@@ -21,6 +21,29 @@ type extensionVirtualModels struct {
 	// mu guards routes: each registered virtual model's route, by "provider/id".
 	mu     sync.Mutex
 	routes map[string]func(context.Context, extensions.RouteRequest) (extensions.Route, error)
+	// failed is the latest failed answer of each virtual model, by "provider/id", with the
+	// conversation it answered: a request with the same conversation is its retry.
+	failed map[string]failedRoute
+}
+
+// failedRoute is a failed answer of a virtual model's request and that request's conversation.
+type failedRoute struct {
+	extensions.RouteFailed
+	count int
+	last  string
+}
+
+// lastMessage is the last message of a conversation as JSON: a retry's conversation is rebuilt, so
+// its messages are equal, not the same values.
+func lastMessage(msgs []provider.Message) string {
+	if len(msgs) == 0 {
+		return ""
+	}
+	b, err := json.Marshal(msgs[len(msgs)-1])
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 // newExtensionVirtualModels is made with the extension host, before it can start: the router
@@ -70,10 +93,17 @@ func (v *extensionVirtualModels) Stream(ctx context.Context, req *provider.Reque
 	if selected == "" {
 		selected = provider.ThinkingOff
 	}
-	store := v.store()
-	r, err := route(ctx, extensions.RouteRequest{Model: req.Model, ThinkingLevel: selected,
+	rr := extensions.RouteRequest{Model: req.Model, ThinkingLevel: selected,
 		Reason: routeReason(req.Messages), Previous: previousRoute(req.Messages),
-		SystemPrompt: req.SystemPrompt, Messages: req.Messages, State: routerState(store, req.Model)})
+		SystemPrompt: req.SystemPrompt, Messages: req.Messages}
+	store := v.store()
+	if provider.IsDirectRequest(ctx) {
+		rr.Reason, store = "direct", nil // no state either way
+	} else if f := v.retryOf(req); f != nil {
+		rr.Reason, rr.Failed = "retry", f
+	}
+	rr.State = routerState(store, req.Model)
+	r, err := route(ctx, rr)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -113,8 +143,41 @@ func (v *extensionVirtualModels) Stream(ctx context.Context, req *provider.Reque
 	final := v.a.streamRouter().Stream(ctx, &physical, emit)
 	if final != nil {
 		final.ThinkingLevel = level
+		v.remember(req, final)
 	}
 	return final
+}
+
+// retryOf is the failed answer whose conversation req repeats (the harness's retry), or nil.
+func (v *extensionVirtualModels) retryOf(req *provider.Request) *extensions.RouteFailed {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	f, ok := v.failed[req.Model.Provider+"/"+req.Model.ID]
+	if !ok || f.count != len(req.Messages) || f.last == "" || f.last != lastMessage(req.Messages) {
+		return nil
+	}
+	return &f.RouteFailed
+}
+
+// remember keeps a failed answer for the retry that may follow, and forgets it after a success.
+func (v *extensionVirtualModels) remember(req *provider.Request, final *provider.AssistantMessage) {
+	key := req.Model.Provider + "/" + req.Model.ID
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if final.StopReason != provider.StopReasonError || len(req.Messages) == 0 {
+		delete(v.failed, key)
+		return
+	}
+	if v.failed == nil {
+		v.failed = map[string]failedRoute{}
+	}
+	v.failed[key] = failedRoute{
+		RouteFailed: extensions.RouteFailed{
+			RoutePrevious: extensions.RoutePrevious{Provider: final.Provider, ID: final.Model, ThinkingLevel: final.ThinkingLevel},
+			Message:       final,
+		},
+		count: len(req.Messages), last: lastMessage(req.Messages),
+	}
 }
 
 // routeReason is pi's reason of a request from its conversation: "user" for the first request after

@@ -37,6 +37,10 @@ export default function (pi) {
 			if (request.model.id !== "auto") throw new Error("route got " + request.model.id);
 			const last = request.messages.at(-1);
 			if (last?.role === "user" && JSON.stringify(last.content).includes("boom")) throw new Error("router exploded");
+			if (request.reason === "retry") {
+				if (!request.failed?.message?.errorMessage?.includes("overloaded")) throw new Error("retry without the failed answer");
+				return { model: ctx.modelRegistry.find("mock", "small"), thinkingLevel: "high" };
+			}
 			if (request.reason === "continuation") {
 				if (!request.previous) throw new Error("continuation without previous");
 				return { model: request.previous.model, thinkingLevel: "minimal", state: request.state };
@@ -185,6 +189,9 @@ func TestExtensionVirtualModelRoutesEachRequest(t *testing.T) {
 
 func TestExtensionVirtualModelInRPCMode(t *testing.T) {
 	p := routerProject(t)
+	if err := os.WriteFile(filepath.Join(p.agentDir, "settings.json"), []byte(`{"retry":{"baseDelayMs":1,"maxRetries":2}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	s := p.startRPC("-e", "router.ts", "--no-session", "--model", "router/auto", "--thinking", "low")
 	models := func(id string) string {
 		s.send(map[string]any{"type": "get_available_models", "id": id})
@@ -217,6 +224,21 @@ func TestExtensionVirtualModelInRPCMode(t *testing.T) {
 	}
 	if n := len(p.server.Requests()); n != 1 {
 		t.Fatalf("%d requests reached the server", n)
+	}
+
+	// The harness's retry of a failed answer is routed with reason "retry" and the failed answer:
+	// the router moves it from large to small.
+	s.send(map[string]any{"type": "set_thinking_level", "id": "th", "level": "high"})
+	s.expect("set_thinking_level", func(m map[string]any) bool { return m["id"] == "th" })
+	p.server.Enqueue(openaitest.ErrorResponse(503, "large is overloaded"))
+	p.server.Enqueue(openaitest.TextReply("small", "Small after retry."))
+	s.send(map[string]any{"type": "prompt", "id": "p4", "message": "try hard"})
+	end = s.expect("the retried answer", func(m map[string]any) bool { return m["type"] == "agent_end" && m["willRetry"] != true })
+	if got := fmt.Sprint(end); !strings.Contains(got, "Small after retry.") || !strings.Contains(got, "thinkingLevel:high") {
+		t.Fatalf("agent_end after a retry: %v", end)
+	}
+	if got := strings.Join(requestModels(t, p), " "); got != "small large small" {
+		t.Fatalf("requests went to %q", got)
 	}
 
 	// unregisterVirtualModel takes it out of the catalog.

@@ -125,12 +125,17 @@ async function routeVirtualModel(msg, signal, registry) {
 	const previous = request.previous
 		? { model: find(request.previous.provider, request.previous.id), thinkingLevel: request.previous.thinkingLevel }
 		: undefined;
-	const state = request.state ?? undefined;
+	const failed = request.failed
+		? { model: find(request.failed.provider, request.failed.id), thinkingLevel: request.failed.thinkingLevel, message: request.failed.message }
+		: undefined;
+	const direct = request.reason === "direct";
+	const state = direct ? undefined : (request.state ?? undefined);
 	const route = await definition.route({
 		model: find(virtual.provider, virtual.id),
 		thinkingLevel: request.thinkingLevel ?? "off",
 		reason: request.reason ?? "user",
 		previous,
+		failed,
 		state,
 		messages: request.messages ?? [],
 		signal,
@@ -142,6 +147,6 @@ async function routeVirtualModel(msg, signal, registry) {
 	}
 	const answer = { provider: model.provider, id: model.id, thinkingLevel: route.thinkingLevel ?? "off" };
 	// undefined or request.state itself keeps the state; any other value is stored, even an equal one.
-	if (route.state !== undefined && route.state !== state) answer.state = JSON.parse(JSON.stringify(route.state));
+	if (!direct && route.state !== undefined && route.state !== state) answer.state = JSON.parse(JSON.stringify(route.state));
 	return answer;
 }

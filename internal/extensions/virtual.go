@@ -30,6 +30,8 @@ type RouteRequest struct {
 	Reason string
 	// Previous is the physical model and level of the latest successful answer in Messages.
 	Previous *RoutePrevious
+	// Failed, for "retry", is the failed answer: its physical model and level, and the message.
+	Failed *RouteFailed
 	// SystemPrompt and Messages are the request's conversation.
 	SystemPrompt string
 	Messages     []provider.Message
@@ -42,6 +44,12 @@ type RoutePrevious struct {
 	Provider      string                 `json:"provider"`
 	ID            string                 `json:"id"`
 	ThinkingLevel provider.ThinkingLevel `json:"thinkingLevel,omitempty"`
+}
+
+// RouteFailed is a failed answer a retry follows.
+type RouteFailed struct {
+	RoutePrevious
+	Message *provider.AssistantMessage
 }
 
 // Route is route()'s answer: the physical model (by provider and id) and level.
@@ -110,10 +118,14 @@ func routeModel(ctx context.Context, p *process, req RouteRequest) (Route, error
 	if err != nil {
 		return Route{}, fmt.Errorf("route %s/%s: model: %w", req.Model.Provider, req.Model.ID, err)
 	}
-	body, err := json.Marshal(map[string]any{
+	fields := map[string]any{
 		"thinkingLevel": req.ThinkingLevel, "reason": req.Reason, "previous": req.Previous,
 		"systemPrompt": req.SystemPrompt, "messages": messages, "state": req.State,
-	})
+	}
+	if f := req.Failed; f != nil {
+		fields["failed"] = map[string]any{"provider": f.Provider, "id": f.ID, "thinkingLevel": f.ThinkingLevel, "message": f.Message}
+	}
+	body, err := json.Marshal(fields)
 	if err != nil {
 		return Route{}, fmt.Errorf("route %s/%s: request: %w", req.Model.Provider, req.Model.ID, err)
 	}

@@ -1,6 +1,9 @@
 package provider
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // APIVirtual is the API of a virtual model (pi 1.6's "pi-virtual"): a catalog entry an extension
 // registers with pi.registerVirtualModel, whose every request is routed to a physical model before
@@ -113,4 +116,19 @@ func withVirtualModels(models []*Model, virtual []*Model) *[]*Model {
 		}
 	}
 	return &models
+}
+
+// directRequestKey marks a context whose request is made outside the agent loop.
+type directRequestKey struct{}
+
+// WithDirectRequest marks ctx's request as made outside the agent loop (a compaction or branch
+// summary): a virtual model routes it with reason "direct", without router state (pi 1.6).
+func WithDirectRequest(ctx context.Context) context.Context {
+	return context.WithValue(ctx, directRequestKey{}, true)
+}
+
+// IsDirectRequest reports whether ctx was marked by WithDirectRequest.
+func IsDirectRequest(ctx context.Context) bool {
+	direct, _ := ctx.Value(directRequestKey{}).(bool)
+	return direct
 }
