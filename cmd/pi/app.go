@@ -273,7 +273,7 @@ func (a *app) loadModels() error {
 
 // hasAuth reports whether a provider can be used: it has credentials, or it is the demo model.
 func (a *app) hasAuth(p string) bool {
-	return p == demo.ProviderName || a.auth.HasAuth(p)
+	return p == demo.ProviderName || a.auth.HasAuth(p) || a.registry.VirtualOnly(p)
 }
 
 // resolveProjectTrust decides whether the project's .pi settings and resources count (pi 1.6):
@@ -581,7 +581,7 @@ func (a *app) sessionWarning(err error) {
 }
 
 func (a *app) requestAuth(ctx context.Context, m *provider.Model) (string, map[string]string, error) {
-	if m.Provider == demo.ProviderName {
+	if m.Provider == demo.ProviderName || provider.IsVirtual(m) {
 		return "", nil, nil
 	}
 	ra, err := a.auth.RequestAuth(ctx, m)

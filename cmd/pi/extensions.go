@@ -113,6 +113,7 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 	cfg.OnError = e.ui.reportError
 	cfg.OnMCPServers = a.setRegisteredMCP
 	cfg.OnProvider = e.providers.apply
+	cfg.OnVirtualModel = a.newExtensionVirtualModels().apply
 	e.host = extensions.New(cfg)
 	if e.host.Empty() {
 		return nil

@@ -18,7 +18,7 @@ import (
 // listModels prints the models that have credentials, optionally fuzzy-filtered (--list-models).
 func (a *app) listModels(search string) error {
 	a.flushWarnings()
-	models := a.registry.Available(a.auth.HasAuth)
+	models := a.registry.Available(func(p string) bool { return a.auth.HasAuth(p) || a.registry.VirtualOnly(p) })
 	if len(models) == 0 {
 		fmt.Fprintln(a.io.Out, noModelsMessage)
 		return nil

@@ -43,6 +43,9 @@ type Config struct {
 	// order the extension made the calls; those made while loading arrive before the start ends.
 	// Its error is reported as the extension's. nil ignores them.
 	OnProvider func(ProviderChange) error
+	// OnVirtualModel receives each virtual model an extension registers or unregisters
+	// (virtual.go), in order, as OnProvider does. nil ignores them.
+	OnVirtualModel func(VirtualModelChange) error
 }
 
 // Defaults for Config's timeouts.
@@ -122,6 +125,10 @@ func (h *Host) handle(ctx context.Context, method string, params json.RawMessage
 	if method == "registerProvider" || method == "unregisterProvider" {
 		p, _ := ctx.Value(processKey{}).(*process)
 		return nil, h.handleProvider(p, method, params)
+	}
+	if method == "registerVirtualModel" || method == "unregisterVirtualModel" {
+		p, _ := ctx.Value(processKey{}).(*process)
+		return nil, h.handleVirtualModel(p, method, params)
 	}
 	if method == "getState" {
 		h.stateMu.Lock()

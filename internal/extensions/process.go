@@ -202,7 +202,8 @@ func (p *process) readLoop(stdout io.Reader) {
 		case msgResult, msgToolUpdate, msgStreamUpdate:
 			p.deliver(m)
 		case msgRequest:
-			if m.Method == "mcpServers" || m.Method == "registerProvider" || m.Method == "unregisterProvider" {
+			if m.Method == "mcpServers" || m.Method == "registerProvider" || m.Method == "unregisterProvider" ||
+				m.Method == "registerVirtualModel" || m.Method == "unregisterVirtualModel" {
 				// Applied before the next line is read: a tool that registered a server returns
 				// after the server joined pi-go's MCP manager, so the next request already sees it;
 				// providers registered while loading are in pi-go's models when register arrives.

@@ -539,6 +539,9 @@ async function onLine(line) {
 		case "stream_provider":
 			serve(msg, (signal) => streamProvider(msg, signal));
 			return;
+		case "route_model":
+			serve(msg, (signal) => routeVirtualModel(msg, signal, runner?.modelRegistry));
+			return;
 		case "cancel":
 			running.get(msg.id)?.abort();
 			return;

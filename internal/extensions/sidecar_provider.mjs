@@ -2,6 +2,7 @@
 // Part of the sidecar script (appended to sidecar.mjs): it uses its write, tell and init.
 
 const providerConfigs = new Map(); // name → the merged config, its functions included
+const virtualModels = new Map(); // "provider/id" → the virtual model's definition, route included
 
 // The config's data, as models.json would hold it: functions and the objects of functions left out.
 function providerData(config) {
@@ -33,10 +34,25 @@ function providerRegistry(real) {
 		if (!providerConfigs.delete(name)) return;
 		tell("unregisterProvider", { name });
 	};
+	// Virtual models: pi's registry checks them (and ctx.modelRegistry.find sees them); pi-go lists
+	// them and asks route_model for each of their requests.
+	const registerVirtual = (definition) => {
+		real?.registerVirtualModel?.(definition);
+		virtualModels.set(`${definition.provider}/${definition.id}`, definition);
+		const { route, ...data } = definition;
+		tell("registerVirtualModel", providerData(data));
+	};
+	const unregisterVirtual = (provider, id) => {
+		real?.unregisterVirtualModel?.(provider, id);
+		if (!virtualModels.delete(`${provider}/${id}`)) return;
+		tell("unregisterVirtualModel", { provider, id });
+	};
 	return new Proxy(real ?? {}, {
 		get(target, key) {
 			if (key === "registerProvider") return register;
 			if (key === "unregisterProvider") return unregister;
+			if (key === "registerVirtualModel") return registerVirtual;
+			if (key === "unregisterVirtualModel") return unregisterVirtual;
 			const value = target[key];
 			return typeof value === "function" ? value.bind(target) : value;
 		},
@@ -96,4 +112,41 @@ async function streamProvider(msg, signal) {
 	if (!final && typeof stream.result === "function") final = await stream.result();
 	if (!final) throw new Error(`Provider ${msg.name}: the stream ended without a message`);
 	return final;
+}
+
+// Runs a virtual model's route() for one request of pi-go (route_model): msg.model is the selected
+// virtual model, msg.context the request. The answer names the physical model and level.
+async function routeVirtualModel(msg, signal, registry) {
+	const virtual = msg.model ?? {};
+	const definition = virtualModels.get(`${virtual.provider}/${virtual.id}`);
+	if (!definition) throw new Error(`Virtual model ${virtual.provider}/${virtual.id} is not registered`);
+	const request = msg.context ?? {};
+	const find = (provider, id) => registry?.find?.(provider, id) ?? { provider, id };
+	const previous = request.previous
+		? { model: find(request.previous.provider, request.previous.id), thinkingLevel: request.previous.thinkingLevel }
+		: undefined;
+	const failed = request.failed
+		? { model: find(request.failed.provider, request.failed.id), thinkingLevel: request.failed.thinkingLevel, message: request.failed.message }
+		: undefined;
+	const direct = request.reason === "direct";
+	const state = direct ? undefined : (request.state ?? undefined);
+	const route = await definition.route({
+		model: find(virtual.provider, virtual.id),
+		thinkingLevel: request.thinkingLevel ?? "off",
+		reason: request.reason ?? "user",
+		previous,
+		failed,
+		state,
+		messages: request.messages ?? [],
+		signal,
+	});
+	const model = route?.model;
+	if (!model?.provider || !model?.id) throw new Error(`Virtual model ${virtual.provider}/${virtual.id}: route() returned no model`);
+	if (model.api === "pi-virtual" || virtualModels.has(`${model.provider}/${model.id}`)) {
+		throw new Error(`Virtual model ${virtual.provider}/${virtual.id} cannot route to virtual model ${model.provider}/${model.id}`);
+	}
+	const answer = { provider: model.provider, id: model.id, thinkingLevel: route.thinkingLevel ?? "off" };
+	// undefined or request.state itself keeps the state; any other value is stored, even an equal one.
+	if (!direct && route.state !== undefined && route.state !== state) answer.state = JSON.parse(JSON.stringify(route.state));
+	return answer;
 }

@@ -128,7 +128,7 @@ func (s *Session) afterMessageEnd(m provider.Message) {
 		return
 	}
 	window := 0
-	if m := s.agent.Model(); m != nil {
+	if m := s.limitsModel(s.agent.Model(), a); m != nil {
 		window = m.ContextWindow
 	}
 	// A "successful" answer whose input exceeded the window is a silent overflow: it must not give

@@ -194,7 +194,7 @@ func (s *Session) checkCompaction(ctx context.Context, msg *provider.AssistantMe
 	if !prePrompt && msg.StopReason == provider.StopReasonAborted {
 		return false, nil
 	}
-	m := s.Model()
+	m := s.limitsModel(s.Model(), msg)
 	if m == nil {
 		return false, nil
 	}
@@ -281,7 +281,7 @@ func (s *Session) checkCompaction(ctx context.Context, msg *provider.AssistantMe
 // leaves the run as it is.
 func (s *Session) prepareNextTurn(ctx context.Context, _ loop.TurnContext) (loop.NextTurn, error) {
 	settings := s.compactionSettings()
-	m := s.Model()
+	m := s.limitsModel(s.Model(), nil)
 	if !settings.Enabled || m == nil {
 		return loop.NextTurn{}, nil
 	}
@@ -317,7 +317,7 @@ func (s *Session) thresholdTokens(msg *provider.AssistantMessage, latest *sessio
 // ContextUsage is how full the context window is; ok is false when the model's window is unknown.
 // Without a usage to go by, the estimate counts the system prompt and the tools as well.
 func (s *Session) ContextUsage() (ContextUsage, bool) {
-	m := s.Model()
+	m := s.limitsModel(s.Model(), nil)
 	if m == nil {
 		return ContextUsage{}, false
 	}

@@ -56,7 +56,7 @@ func (s *Session) isRetryable(m *provider.AssistantMessage, maxDelay time.Durati
 		return false
 	}
 	window := 0
-	if cur := s.agent.Model(); cur != nil {
+	if cur := s.limitsModel(s.agent.Model(), m); cur != nil {
 		window = cur.ContextWindow
 	}
 	return !provider.IsContextOverflow(m, window)

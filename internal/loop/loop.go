@@ -258,10 +258,13 @@ func (r *run) streamAssistant() (*provider.AssistantMessage, []Tool, error) {
 	if final == nil {
 		return nil, nil, errors.New("stream function returned no message")
 	}
-	// pi 1.6 records the requested level on every answer, whichever stream function gave it.
-	final.ThinkingLevel = provider.ThinkingOff
-	if opts.Reasoning != "" {
-		final.ThinkingLevel = opts.Reasoning
+	// pi 1.6 records the requested level on every answer, whichever stream function gave it; a
+	// virtual model's router records the level of the physical model it chose.
+	if final.ThinkingLevel == "" || !provider.IsVirtual(req.Model) {
+		final.ThinkingLevel = provider.ThinkingOff
+		if opts.Reasoning != "" {
+			final.ThinkingLevel = opts.Reasoning
+		}
 	}
 	if !s.started {
 		r.emit(&Event{Type: EventMessageStart, Message: final})

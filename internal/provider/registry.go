@@ -58,6 +58,8 @@ type Registry struct {
 	// mu serialises the writers of registered and snap.
 	mu         sync.Mutex
 	registered []RegisteredProvider
+	// virtual are the virtual models extensions register (registry_virtual.go), in order.
+	virtual []*Model
 }
 
 // NewRegistry builds a registry from built-in models and an optional customization, following pi's

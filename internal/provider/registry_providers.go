@@ -95,5 +95,5 @@ func (r *Registry) recompose() {
 			out = place(out, p)
 		}
 	}
-	r.snap.Store(&out)
+	r.snap.Store(withVirtualModels(out, r.virtual))
 }

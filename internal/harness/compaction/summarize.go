@@ -63,7 +63,7 @@ func (s Summarizer) request(ctx context.Context, prompt string, maxTokens int, r
 		}},
 		Options: provider.StreamOptions{APIKey: s.APIKey, Headers: s.Headers, MaxTokens: maxTokens, Reasoning: reasoning},
 	}
-	msg := s.Stream(ctx, req, func(*provider.AssistantEvent) {})
+	msg := s.Stream(provider.WithDirectRequest(ctx), req, func(*provider.AssistantEvent) {})
 	if ctx.Err() != nil || (msg != nil && msg.StopReason == provider.StopReasonAborted) {
 		return nil, ErrCancelled
 	}
