@@ -208,6 +208,7 @@ func TestExtensionProviderInRPCMode(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(end), "Acme answers.") {
 		t.Fatalf("agent_end: %v", end)
 	}
+	s.expect("the run to settle", isType("agent_settled"))
 
 	// The streamSimple provider, streamed through the sidecar.
 	s.send(map[string]any{"type": "set_model", "id": "sm", "provider": "echo", "modelId": "echo-1"})
@@ -219,6 +220,7 @@ func TestExtensionProviderInRPCMode(t *testing.T) {
 	if want := "echo(echo-1): hello [with system prompt, key echo-key]"; !strings.Contains(fmt.Sprint(end), want) {
 		t.Fatalf("agent_end lacks %q: %v", want, end)
 	}
+	s.expect("the run to settle", isType("agent_settled"))
 
 	// Abort reaches the extension's AbortSignal; the answer ends aborted.
 	s.send(map[string]any{"type": "prompt", "id": "p3", "message": "be slow"})
@@ -231,6 +233,7 @@ func TestExtensionProviderInRPCMode(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(end), "stopReason:aborted") {
 		t.Fatalf("agent_end after abort: %v", end)
 	}
+	s.expect("the run to settle", isType("agent_settled"))
 
 	// unregisterProvider takes acme out of the list at once: the command's notify comes after it,
 	// and pi-go applies a provider change before it reads the extension's next line.

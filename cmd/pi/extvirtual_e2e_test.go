@@ -215,6 +215,8 @@ func TestExtensionVirtualModelInRPCMode(t *testing.T) {
 	if got := fmt.Sprint(end); !strings.Contains(got, "Routed to small.") || !strings.Contains(got, "model:small") {
 		t.Fatalf("agent_end: %v", end)
 	}
+	// A prompt sent before the run settles is refused as one sent while the agent works.
+	s.expect("the routed run to settle", isType("agent_settled"))
 
 	// A route() that throws ends the request with an error answer naming it; nothing is sent.
 	s.send(map[string]any{"type": "prompt", "id": "p2", "message": "boom"})
@@ -222,6 +224,7 @@ func TestExtensionVirtualModelInRPCMode(t *testing.T) {
 	if got := fmt.Sprint(end); !strings.Contains(got, "router exploded") || !strings.Contains(got, "stopReason:error") {
 		t.Fatalf("agent_end after a failing route: %v", end)
 	}
+	s.expect("the failed run to settle", isType("agent_settled"))
 	if n := len(p.server.Requests()); n != 1 {
 		t.Fatalf("%d requests reached the server", n)
 	}
@@ -237,6 +240,7 @@ func TestExtensionVirtualModelInRPCMode(t *testing.T) {
 	if got := fmt.Sprint(end); !strings.Contains(got, "Small after retry.") || !strings.Contains(got, "thinkingLevel:high") {
 		t.Fatalf("agent_end after a retry: %v", end)
 	}
+	s.expect("the retried run to settle", isType("agent_settled"))
 	if got := strings.Join(requestModels(t, p), " "); got != "small large small" {
 		t.Fatalf("requests went to %q", got)
 	}
