@@ -190,6 +190,21 @@ func (s *rpcSession) expect(what string, match func(map[string]any) bool) map[st
 }
 
 // expectAll waits for records matching every predicate, in any order.
+// availableModels asks get_available_models (id names the request) and returns the models'
+// "provider/id" names, space-separated.
+func (s *rpcSession) availableModels(id string) string {
+	s.send(map[string]any{"type": "get_available_models", "id": id})
+	resp := s.expect("get_available_models", func(m map[string]any) bool { return m["id"] == id })
+	var names []string
+	data, _ := resp["data"].(map[string]any)
+	list, _ := data["models"].([]any)
+	for _, m := range list {
+		mm, _ := m.(map[string]any)
+		names = append(names, fmt.Sprint(mm["provider"], "/", mm["id"]))
+	}
+	return strings.Join(names, " ")
+}
+
 func (s *rpcSession) expectAll(what string, preds ...func(map[string]any) bool) []map[string]any {
 	s.t.Helper()
 	found := make([]map[string]any, len(preds))

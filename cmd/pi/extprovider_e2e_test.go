@@ -186,19 +186,7 @@ func TestExtensionProviderInRPCMode(t *testing.T) {
 	p, ext := providerProject(t)
 	s := p.startRPC("-e", ext, "--no-session", "--model", "acme/acme-chat")
 
-	models := func(id string) string {
-		s.send(map[string]any{"type": "get_available_models", "id": id})
-		resp := s.expect("get_available_models", func(m map[string]any) bool { return m["id"] == id })
-		var names []string
-		data, _ := resp["data"].(map[string]any)
-		list, _ := data["models"].([]any)
-		for _, m := range list {
-			mm, _ := m.(map[string]any)
-			names = append(names, fmt.Sprint(mm["provider"], "/", mm["id"]))
-		}
-		return strings.Join(names, " ")
-	}
-	if got := models("m1"); !strings.Contains(got, "acme/acme-chat") || !strings.Contains(got, "echo/echo-1") {
+	if got := s.availableModels("m1"); !strings.Contains(got, "acme/acme-chat") || !strings.Contains(got, "echo/echo-1") {
 		t.Fatalf("available models: %s", got)
 	}
 
@@ -241,7 +229,7 @@ func TestExtensionProviderInRPCMode(t *testing.T) {
 	if n := s.expect("the command's notify", uiRequest("notify")); n["message"] != "acme dropped" {
 		t.Fatalf("notify: %v", n)
 	}
-	if got := models("m2"); strings.Contains(got, "acme/") || !strings.Contains(got, "echo/echo-1") {
+	if got := s.availableModels("m2"); strings.Contains(got, "acme/") || !strings.Contains(got, "echo/echo-1") {
 		t.Fatalf("after unregisterProvider: %s", got)
 	}
 }

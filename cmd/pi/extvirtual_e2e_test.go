@@ -193,19 +193,7 @@ func TestExtensionVirtualModelInRPCMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := p.startRPC("-e", "router.ts", "--no-session", "--model", "router/auto", "--thinking", "low")
-	models := func(id string) string {
-		s.send(map[string]any{"type": "get_available_models", "id": id})
-		resp := s.expect("get_available_models", func(m map[string]any) bool { return m["id"] == id })
-		var names []string
-		data, _ := resp["data"].(map[string]any)
-		list, _ := data["models"].([]any)
-		for _, m := range list {
-			mm, _ := m.(map[string]any)
-			names = append(names, fmt.Sprint(mm["provider"], "/", mm["id"]))
-		}
-		return strings.Join(names, " ")
-	}
-	if got := models("m1"); !strings.Contains(got, "router/auto") || !strings.Contains(got, "mock/small") {
+	if got := s.availableModels("m1"); !strings.Contains(got, "router/auto") || !strings.Contains(got, "mock/small") {
 		t.Fatalf("available models: %s", got)
 	}
 
@@ -250,7 +238,7 @@ func TestExtensionVirtualModelInRPCMode(t *testing.T) {
 	if n := s.expect("the command's notify", uiRequest("notify")); n["message"] != "router dropped" {
 		t.Fatalf("notify: %v", n)
 	}
-	if got := models("m2"); strings.Contains(got, "router/auto") {
+	if got := s.availableModels("m2"); strings.Contains(got, "router/auto") {
 		t.Fatalf("router/auto still available: %s", got)
 	}
 }

@@ -113,28 +113,22 @@ type messagesAnswer struct {
 // Context runs the context handlers on the messages of a request and returns the messages they
 // produced (nil: unchanged). The messages travel as pi writes them.
 func (h *Host) Context(ctx context.Context, messages json.RawMessage) json.RawMessage {
-	var out json.RawMessage
-	cur := messages
-	h.emit(ctx, "context", func() any {
-		return map[string]any{"type": "context", "messages": cur}
-	}, func(res json.RawMessage, err error) bool {
-		var a messagesAnswer
-		if err != nil || json.Unmarshal(res, &a) != nil || len(a.Messages) == 0 || string(a.Messages) == "null" {
-			return false
-		}
-		cur, out = a.Messages, a.Messages
-		return false
-	})
-	return out
+	return h.rewriteMessages(ctx, "context", messages)
 }
 
 // ContextWithSystem runs the context_with_system handlers on a request's whole transcript (system
 // messages included) and returns what they produced (nil: unchanged).
 func (h *Host) ContextWithSystem(ctx context.Context, messages json.RawMessage) json.RawMessage {
+	return h.rewriteMessages(ctx, "context_with_system", messages)
+}
+
+// rewriteMessages raises event with the messages, each handler seeing the previous one's answer, and
+// returns the last messages a handler produced (nil: unchanged).
+func (h *Host) rewriteMessages(ctx context.Context, event string, messages json.RawMessage) json.RawMessage {
 	var out json.RawMessage
 	cur := messages
-	h.emit(ctx, "context_with_system", func() any {
-		return map[string]any{"type": "context_with_system", "messages": cur}
+	h.emit(ctx, event, func() any {
+		return map[string]any{"type": event, "messages": cur}
 	}, func(res json.RawMessage, err error) bool {
 		var a messagesAnswer
 		if err != nil || json.Unmarshal(res, &a) != nil || len(a.Messages) == 0 || string(a.Messages) == "null" {

@@ -16,34 +16,7 @@ import (
 // /rewind lists the turn with the file it changed, previews the diff, restores the file after the
 // user confirms overwriting an outside change, and moves the conversation to before the turn.
 func TestRewindRestoresFilesAndConversation(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git binary not found: checkpoints need it")
-	}
-	project := t.TempDir()
-	path := filepath.Join(project, "notes.txt")
-	if err := os.WriteFile(path, []byte("first draft\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tools, _ := harness.BuildTools([]string{"write"}, harness.ToolOptions{Cwd: project})
-	sess := newTestSessionWith(t, newScript(
-		toolTurn("", "write", `{"path":"notes.txt","content":"rewritten by the agent\n"}`),
-		textTurn("Rewrote it."),
-	), nil, func(o *harness.Options) {
-		o.Cwd = project
-		o.OpenCheckpoints = func() (*checkpoint.Store, error) {
-			return checkpoint.Open(context.Background(), checkpoint.Options{AgentDir: o.AgentDir, ProjectDir: project})
-		}
-	}, tools...)
-	settled := make(chan struct{}, 1)
-	sess.Subscribe(func(e harness.Event) {
-		if e.Type == harness.EventAgentSettled {
-			settled <- struct{}{}
-		}
-	})
-	u := startUI(t, sess, Options{})
-	u.submit("rewrite the notes")
-	u.waitScreen("the answer", contains("Rewrote it."))
-	<-settled // the run is over once the snapshot of what it left is taken
+	u, path := rewrittenNotes(t)
 	if err := os.WriteFile(path, []byte("rewritten by the agent\nand by the user\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -67,6 +40,28 @@ func TestRewindRestoresFilesAndConversation(t *testing.T) {
 // The tree (/tree, Escape Escape) marks the prompt whose turn took a checkpoint, and Ctrl+R there
 // offers the restore as /rewind does.
 func TestTreeMarksCheckpointsAndRestoresFiles(t *testing.T) {
+	u, path := rewrittenNotes(t)
+
+	u.submit("/tree")
+	u.waitScreen("the marked prompt", contains("Session Tree", "⟲ ", "ctrl+r restore files"))
+	// The cursor starts on the answer; the prompt is two rows up (the tool result between).
+	u.key(tea.KeyUp)
+	u.key(tea.KeyUp)
+	u.key(tea.KeyCtrlR)
+	u.waitAll("the preview and the choices", contains("+first draft", "-rewritten by the agent", "Restore files only"))
+	u.key(tea.KeyDown)
+	u.key(tea.KeyEnter)
+	u.waitAll("the restore", contains("Restored 1 file(s)"))
+	if got, _ := os.ReadFile(path); string(got) != "first draft\n" {
+		t.Errorf("notes.txt = %q", got)
+	}
+}
+
+// rewrittenNotes runs a session in a project whose notes.txt ("first draft") the scripted agent's
+// write tool rewrites, with checkpoints on, and returns its UI and the file's path once the run has
+// settled (the snapshot of what it left is taken by then).
+func rewrittenNotes(t *testing.T) (*ui, string) {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git binary not found: checkpoints need it")
 	}
@@ -95,18 +90,5 @@ func TestTreeMarksCheckpointsAndRestoresFiles(t *testing.T) {
 	u.submit("rewrite the notes")
 	u.waitScreen("the answer", contains("Rewrote it."))
 	<-settled
-
-	u.submit("/tree")
-	u.waitScreen("the marked prompt", contains("Session Tree", "⟲ ", "ctrl+r restore files"))
-	// The cursor starts on the answer; the prompt is two rows up (the tool result between).
-	u.key(tea.KeyUp)
-	u.key(tea.KeyUp)
-	u.key(tea.KeyCtrlR)
-	u.waitAll("the preview and the choices", contains("+first draft", "-rewritten by the agent", "Restore files only"))
-	u.key(tea.KeyDown)
-	u.key(tea.KeyEnter)
-	u.waitAll("the restore", contains("Restored 1 file(s)"))
-	if got, _ := os.ReadFile(path); string(got) != "first draft\n" {
-		t.Errorf("notes.txt = %q", got)
-	}
+	return u, path
 }
