@@ -26,6 +26,12 @@ func (t *Tool) Definition() provider.ToolDefinition {
 	return provider.ToolDefinition{Name: t.spec.Name, Description: t.spec.Description, Parameters: params}
 }
 
+// PromptLines are the tool's line and rules in the system prompt (its promptSnippet and
+// promptGuidelines); an extension's tool that replaces a built-in one replaces its lines too.
+func (t *Tool) PromptLines() (snippet string, guidelines []string) {
+	return t.spec.PromptSnippet, t.spec.PromptGuidelines
+}
+
 // Spec is the registration as the extension sent it.
 func (t *Tool) Spec() ToolSpec { return t.spec }
 

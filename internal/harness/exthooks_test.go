@@ -125,3 +125,44 @@ func TestAddToolsMakesThemActive(t *testing.T) {
 		t.Fatalf("declared tools: %+v", tools)
 	}
 }
+
+// promptedTool is an extension's tool with its own prompt lines.
+type promptedTool struct {
+	name, snippet string
+	guidelines    []string
+}
+
+func (p promptedTool) Definition() provider.ToolDefinition {
+	return provider.ToolDefinition{Name: p.name, Description: p.name, Parameters: json.RawMessage(`{"type":"object","properties":{}}`)}
+}
+
+func (promptedTool) Execute(context.Context, loop.ToolCall, func(loop.ToolResult)) (loop.ToolResult, error) {
+	return loop.ToolResult{}, nil
+}
+
+func (p promptedTool) PromptLines() (string, []string) { return p.snippet, p.guidelines }
+
+// As pi 1.6, an added tool's promptSnippet is its line in <tools> (on one line) and its guidelines
+// join <rules> (trimmed, once); a tool that replaces a built-in one replaces its lines, even with none.
+func TestAddedToolsBringTheirPromptLines(t *testing.T) {
+	f := newFixture(t, []scriptedTurn{textTurn("ok"), textTurn("ok")}, func(o *Options) {
+		o.Tools = []loop.Tool{promptedTool{name: "read", snippet: "Read file contents", guidelines: []string{"Use read to examine files instead of cat or sed."}}}
+	})
+	f.s.AddTools([]loop.Tool{promptedTool{name: "echo", snippet: "Echo  the\n text", guidelines: []string{" Use echo to repeat ", "Use echo to repeat", " "}}})
+	if err := f.s.Prompt(context.Background(), "hi", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	sys := f.script.requests[0].SystemPrompt
+	for _, want := range []string{"- read: Read file contents\n- echo: Echo the text\n", "- Use read to examine files instead of cat or sed.\n- Use echo to repeat\n- Be concise"} {
+		if !strings.Contains(sys, want) {
+			t.Errorf("system prompt lacks %q:\n%s", want, sys)
+		}
+	}
+	f.s.AddTools([]loop.Tool{promptedTool{name: "read"}})
+	if err := f.s.Prompt(context.Background(), "again", nil, BehaviorNone); err != nil {
+		t.Fatal(err)
+	}
+	if sys := f.script.requests[1].SystemPrompt; strings.Contains(sys, "- read:") || strings.Contains(sys, "Use read to") {
+		t.Errorf("the replaced read kept its lines:\n%s", sys)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -335,6 +336,7 @@ func (s *Session) reloadFromStore(fallback provider.ThinkingLevel) error {
 // which needs them, on every frame).
 type sectionsCache struct {
 	tools    []string
+	prompts  map[string]ToolPrompt    // the PromptedTools' lines they were built with
 	prompt   *SystemPromptOptions     // the Reload generation the sections were built from
 	res      *resources.Set           // the resources they were built with
 	extra    []provider.PromptSection // the SectionSource's sections they were built with
@@ -344,8 +346,17 @@ type sectionsCache struct {
 // promptSections are the system prompt sections for the active tools and the prompt options.
 func (s *Session) promptSections() []provider.PromptSection {
 	var names []string
+	var prompts map[string]ToolPrompt
 	for _, t := range s.agent.Tools() {
-		names = append(names, t.Definition().Name)
+		name := t.Definition().Name
+		names = append(names, name)
+		if pt, ok := t.(PromptedTool); ok {
+			if prompts == nil {
+				prompts = map[string]ToolPrompt{}
+			}
+			snippet, guidelines := pt.PromptLines()
+			prompts[name] = normalizeToolPrompt(ToolPrompt{Snippet: snippet, Guidelines: guidelines})
+		}
 	}
 	s.mu.Lock()
 	c := s.sections
@@ -353,13 +364,22 @@ func (s *Session) promptSections() []provider.PromptSection {
 	gen := s.res.prompt.Load()
 	o, set := s.promptOptions()
 	extra := s.sourceSections()
-	if c.sections != nil && slices.Equal(c.tools, names) && c.prompt == gen && c.res == set && slices.Equal(c.extra, extra) {
+	if c.sections != nil && slices.Equal(c.tools, names) && maps.EqualFunc(c.prompts, prompts, ToolPrompt.equal) &&
+		c.prompt == gen && c.res == set && slices.Equal(c.extra, extra) {
 		return c.sections
 	}
 	o.Cwd = s.opts.Cwd
 	o.Tools = names
+	if len(prompts) > 0 {
+		merged := maps.Clone(o.ToolPrompts)
+		if merged == nil {
+			merged = map[string]ToolPrompt{}
+		}
+		maps.Copy(merged, prompts)
+		o.ToolPrompts = merged
+	}
 	o.Sections = append(slices.Clip(o.Sections), extra...)
-	c = sectionsCache{tools: names, prompt: gen, res: set, extra: extra, sections: BuildSystemPromptSections(o)}
+	c = sectionsCache{tools: names, prompts: prompts, prompt: gen, res: set, extra: extra, sections: BuildSystemPromptSections(o)}
 	s.mu.Lock()
 	s.sections = c
 	s.mu.Unlock()

@@ -45,6 +45,29 @@ type ToolPrompt struct {
 	Guidelines []string
 }
 
+// PromptedTool is a tool that brings its own prompt lines (an extension's promptSnippet and
+// promptGuidelines). As pi 1.6 takes a tool's lines from its definition, they replace the built-in
+// tool's of the same name, even when empty.
+type PromptedTool interface {
+	PromptLines() (snippet string, guidelines []string)
+}
+
+// normalizeToolPrompt is pi 1.6's normalisation of a definition's lines: the snippet on one line with
+// its whitespace collapsed, the guidelines trimmed, blanks and repeats dropped.
+func normalizeToolPrompt(p ToolPrompt) ToolPrompt {
+	out := ToolPrompt{Snippet: strings.Join(strings.Fields(p.Snippet), " ")}
+	for _, g := range p.Guidelines {
+		if g = strings.TrimSpace(g); g != "" && !slices.Contains(out.Guidelines, g) {
+			out.Guidelines = append(out.Guidelines, g)
+		}
+	}
+	return out
+}
+
+func (p ToolPrompt) equal(q ToolPrompt) bool {
+	return p.Snippet == q.Snippet && slices.Equal(p.Guidelines, q.Guidelines)
+}
+
 // Skill is a skill as the <skills> section lists it.
 type Skill struct {
 	Name        string
