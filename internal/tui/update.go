@@ -121,8 +121,6 @@ func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 		m.addWarning(string(msg))
 	case extDialogMsg:
 		m.queueExtDialog(msg)
-	case loginPickMsg:
-		return m.loginPicked(msg)
 	case extSessionMsg:
 		return m.extSessionChanged(msg)
 	case extNoticeMsg:
