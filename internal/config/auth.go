@@ -102,8 +102,9 @@ func (h Headers) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out)
 }
 
-// AuthCredential is one auth.json entry. Only api_key entries are used by pi-go: OAuth logins
-// belong to providers pi-go does not talk to.
+// AuthCredential is one auth.json entry as read at start. Only api_key entries are used from it:
+// OAuth logins count only for extensions' providers that brought the login, and are read live from
+// the AuthStore (oauth.go); pi's built-in OAuth providers are not implemented by pi-go.
 type AuthCredential struct {
 	Type string `json:"type"` // "api_key" or "oauth"
 	// Key is the api_key value as written: a literal, a template with $NAME references or a
