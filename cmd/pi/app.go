@@ -264,7 +264,7 @@ func (a *app) loadModels() error {
 	for _, w := range config.BareEnvNameWarnings(models, authFile, os.Getenv) {
 		a.warn("%s", w)
 	}
-	a.auth = config.NewAuth(config.AuthOptions{File: authFile, Models: models})
+	a.auth = config.NewAuth(config.AuthOptions{File: authFile, Models: models, Store: config.NewAuthStore(a.paths.Auth())})
 	if a.endpoint != nil {
 		a.auth.AddEndpoint(*a.endpoint)
 	}

@@ -24,6 +24,8 @@ type extensionProviders struct {
 	// mu serialises the changes; configs are the merged registrations, by provider name.
 	mu      sync.Mutex
 	configs map[string]json.RawMessage
+	// logins are the providers whose authentication came with their registration (login.go).
+	logins map[string]loginProvider
 	// session, once it exists, takes a re-registered provider's entry of its current model.
 	session atomic.Pointer[harness.Session]
 }
@@ -55,9 +57,11 @@ func (x *extensionProviders) apply(c extensions.ProviderChange) error {
 			return nil
 		}
 		delete(x.configs, c.Name)
+		delete(x.logins, c.Name)
 		a.registry.UnregisterProvider(c.Name)
 		a.streamRouter().RemoveProviderStreams(c.Name)
 		a.auth.RemoveExtensionProvider(c.Name)
+		a.auth.SetProviderAuth(c.Name, nil)
 		return nil
 	}
 	merged, err := config.MergeProviderConfig(x.configs[c.Name], c.Config)
@@ -68,23 +72,38 @@ func (x *extensionProviders) apply(c extensions.ProviderChange) error {
 	if err != nil {
 		return err
 	}
-	streamAPI := ""
-	if c.StreamSimple {
-		if streamAPI = ep.API; streamAPI == "" {
+	var streamAPIs []string
+	switch {
+	case c.Native:
+		// A pi-ai Provider object streams every model it has.
+		streamAPIs = ep.ChatModelAPIs()
+	case c.StreamSimple:
+		if ep.API == "" {
 			return fmt.Errorf(`Provider %s: "api" is required when registering streamSimple.`, c.Name)
 		}
+		streamAPIs = []string{ep.API}
 	}
-	models, replaces, skipped := ep.ChatModels(streamAPI)
+	models, replaces, skipped := ep.ChatModels(streamAPIs...)
 	if x.configs == nil {
 		x.configs = map[string]json.RawMessage{}
+		x.logins = map[string]loginProvider{}
 	}
 	x.configs[c.Name] = merged
 	// The key before the models: whoever sees a model can use it.
 	a.auth.SetExtensionProvider(ep)
+	if c.Auth != nil {
+		x.logins[c.Name] = loginProvider{id: c.Name, name: c.Auth.OAuthName, auth: c.Auth}
+		a.auth.SetProviderAuth(c.Name, extensionAuth{c.Auth})
+	} else {
+		delete(x.logins, c.Name)
+		a.auth.SetProviderAuth(c.Name, nil)
+	}
 	r := a.streamRouter()
 	r.RemoveProviderStreams(c.Name)
 	if c.Stream != nil {
-		r.HandleProviderAPI(c.Name, streamAPI, c.Stream)
+		for _, api := range streamAPIs {
+			r.HandleProviderAPI(c.Name, api, c.Stream)
+		}
 	}
 	reg := provider.RegisteredProvider{Name: c.Name, BaseURL: ep.BaseURL}
 	if replaces {
@@ -98,9 +117,6 @@ func (x *extensionProviders) apply(c extensions.ProviderChange) error {
 	if len(skipped) > 0 {
 		problems = append(problems, fmt.Sprintf("left out %s: pi-go speaks %s, and the provider has no streamSimple for it",
 			strings.Join(skipped, ", "), strings.Join(provider.SpokenAPIs, ", ")))
-	}
-	if c.OAuth && ep.APIKey == "" {
-		problems = append(problems, "its OAuth login is not supported by pi-go (no /login for extension providers): give it an apiKey")
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("provider %s: %s", c.Name, strings.Join(problems, "; "))

@@ -53,6 +53,7 @@ func (a *app) runInteractive(ctx context.Context, sess *harness.Session, sel mod
 		Trust:           config.NewTrustStore(a.paths.Dir),
 		ProjectTrusted:  a.projectTrusted,
 		MCP:             a.mcp,
+		Logins:          a.tuiLogins(),
 		TUIMode:         a.opts.TUIMode,
 		AgentDir:        a.paths.Dir,
 	}

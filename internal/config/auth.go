@@ -102,8 +102,9 @@ func (h Headers) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out)
 }
 
-// AuthCredential is one auth.json entry. Only api_key entries are used by pi-go: OAuth logins
-// belong to providers pi-go does not talk to.
+// AuthCredential is one auth.json entry as read at start. Only api_key entries are used from it:
+// OAuth logins count only for extensions' providers that brought the login, and are read live from
+// the AuthStore (oauth.go); pi's built-in OAuth providers are not implemented by pi-go.
 type AuthCredential struct {
 	Type string `json:"type"` // "api_key" or "oauth"
 	// Key is the api_key value as written: a literal, a template with $NAME references or a
@@ -205,6 +206,8 @@ type AuthOptions struct {
 	Resolver *ValueResolver // nil: a new one reading Getenv
 	File     *AuthFile      // parsed auth.json; nil: none
 	Models   *ModelsConfig  // parsed models.json (provider apiKey, headers, authHeader); nil: none
+	// Store is auth.json as the logins of extensions' providers read and write it, live (nil: none).
+	Store *AuthStore
 }
 
 // Auth finds API keys and request headers in pi 1.6's order: the runtime --api-key, auth.json
@@ -224,6 +227,11 @@ type Auth struct {
 	extraEnv map[string]string // provider → env var that may supply its key (see Endpoint)
 	// extProviders are the providers extensions registered (extprovider.go), by name.
 	extProviders map[string]*ProviderConfig
+	// providerAuth is the authentication extensions' providers bring (oauth.go), by name;
+	// refreshing the OAuth refreshes under way, by provider.
+	store        *AuthStore
+	providerAuth map[string]ProviderAuth
+	refreshing   map[string]*oauthRefresh
 }
 
 // NewAuth builds an Auth.
@@ -234,7 +242,7 @@ func NewAuth(o AuthOptions) *Auth {
 	if o.Resolver == nil {
 		o.Resolver = NewValueResolver(o.Getenv)
 	}
-	return &Auth{getenv: o.Getenv, resolver: o.Resolver, file: o.File, models: o.Models,
+	return &Auth{getenv: o.Getenv, resolver: o.Resolver, file: o.File, models: o.Models, store: o.Store,
 		runtime: map[string]APIKey{}, keyless: map[string]bool{}, extraEnv: map[string]string{}}
 }
 
@@ -290,6 +298,9 @@ func (a *Auth) HasAuth(prov string) bool {
 	if rt || keyless {
 		return true
 	}
+	if has, handled := a.hasProviderAuth(prov); handled {
+		return has
+	}
 	if c, ok := a.fileEntry(prov); ok && c.Key != "" {
 		return a.resolver.Configured(c.Key, c.Env)
 	}
@@ -308,8 +319,20 @@ func (a *Auth) fileEntry(prov string) (AuthCredential, bool) {
 	if a.file == nil {
 		return AuthCredential{}, false
 	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	c, ok := a.file.Entries[prov]
 	return c, ok && c.Type == "api_key"
+}
+
+// ForgetFileEntry drops prov's auth.json entry read at start (/logout removed it from the file).
+func (a *Auth) ForgetFileEntry(prov string) {
+	if a.file == nil {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.file.Entries, prov)
 }
 
 // APIKey returns the key for a provider and where it came from. A provider that needs no key gets
@@ -317,28 +340,37 @@ func (a *Auth) fileEntry(prov string) (AuthCredential, bool) {
 // fails to resolve (a !command that fails, a $NAME that is not set) is an error naming its source,
 // never a fall-through.
 func (a *Auth) APIKey(ctx context.Context, prov string) (APIKey, KeySource, error) {
+	key, source, _, err := a.resolveKey(ctx, prov)
+	return key, source, err
+}
+
+// resolveKey is APIKey, with the headers an extension's provider auth adds to its key (nil: none).
+func (a *Auth) resolveKey(ctx context.Context, prov string) (APIKey, KeySource, map[string]string, error) {
 	a.mu.Lock()
 	rt, hasRT := a.runtime[prov]
 	keyless := a.keyless[prov]
 	a.mu.Unlock()
 	if hasRT {
-		return rt, KeyFromRuntime, nil
+		return rt, KeyFromRuntime, nil, nil
+	}
+	if r, source, handled, err := a.resolveProviderAuth(ctx, prov); handled {
+		return r.APIKey, source, r.Headers, err
 	}
 	if c, ok := a.fileEntry(prov); ok && c.Key != "" {
 		v, err := a.resolver.ResolveWith(ctx, c.Key, c.Env)
 		if err != nil {
-			return APIKey{}, KeyFromAuthFile, fmt.Errorf("API key for provider %q in %s (%s.key): %w",
+			return APIKey{}, KeyFromAuthFile, nil, fmt.Errorf("API key for provider %q in %s (%s.key): %w",
 				prov, fileOr(a.file.Path, "auth.json"), prov, err)
 		}
-		return NewAPIKey(v), KeyFromAuthFile, nil
+		return NewAPIKey(v), KeyFromAuthFile, nil, nil
 	}
 	if p := a.providerConfig(prov); p != nil && p.APIKey != "" {
 		v, err := a.resolver.Resolve(ctx, p.APIKey)
 		if err != nil {
-			return APIKey{}, KeyFromModelsJSON, fmt.Errorf("API key for provider %q in %s (providers.%s.apiKey): %w",
+			return APIKey{}, KeyFromModelsJSON, nil, fmt.Errorf("API key for provider %q in %s (providers.%s.apiKey): %w",
 				prov, a.configFile(prov), prov, err)
 		}
-		return NewAPIKey(v), KeyFromModelsJSON, nil
+		return NewAPIKey(v), KeyFromModelsJSON, nil, nil
 	}
 	builtin, _ := a.envVarFor(prov)
 	for _, env := range a.keyEnvVars(prov) {
@@ -346,13 +378,13 @@ func (a *Auth) APIKey(ctx context.Context, prov string) (APIKey, KeySource, erro
 			continue
 		}
 		if v := a.getenv(env); v != "" {
-			return NewAPIKey(v), KeyFromEnv, nil
+			return NewAPIKey(v), KeyFromEnv, nil, nil
 		}
 	}
 	if keyless {
-		return APIKey{}, KeyNotNeeded, nil
+		return APIKey{}, KeyNotNeeded, nil, nil
 	}
-	return APIKey{}, "", &NoAPIKeyError{Provider: prov, EnvVar: builtin}
+	return APIKey{}, "", nil, &NoAPIKeyError{Provider: prov, EnvVar: builtin}
 }
 
 // RequestAuth is what one request to a model needs: its key (zero for a keyless endpoint) and its
@@ -368,12 +400,15 @@ type RequestAuth struct {
 // value resolved like a key, every one must resolve), and "Authorization: Bearer <key>" when the
 // provider sets authHeader.
 func (a *Auth) RequestAuth(ctx context.Context, m *provider.Model) (RequestAuth, error) {
-	key, source, err := a.APIKey(ctx, m.Provider)
+	key, source, authHeaders, err := a.resolveKey(ctx, m.Provider)
 	if err != nil {
 		return RequestAuth{}, err
 	}
 	headers := Headers{}
 	for k, v := range m.Headers {
+		headers[k] = v
+	}
+	for k, v := range authHeaders {
 		headers[k] = v
 	}
 	if m.Provider == "anthropic" && source == KeyFromEnv {

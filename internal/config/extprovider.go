@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/pi-go/pi-go/internal/provider"
 )
@@ -69,11 +70,11 @@ func MergeProviderConfig(prev, next json.RawMessage) (json.RawMessage, error) {
 }
 
 // ChatModels are the chat models of the registration, with pi's defaults, and whether the registration
-// replaces the provider's models at all (a config without "models" only re-routes them). streamAPI
-// is the API the extension streams itself ("" when the config has no streamSimple): a model of that
-// API is kept whatever its name; any other must speak an API pi-go has a package for, else it is
+// replaces the provider's models at all (a config without "models" only re-routes them). streamAPIs
+// are the APIs the extension streams itself (none when the config has no streamSimple): a model of
+// one is kept whatever its name; any other must speak an API pi-go has a package for, else it is
 // left out and named in skipped.
-func (p *ExtensionProvider) ChatModels(streamAPI string) (models []provider.Model, replaces bool, skipped []string) {
+func (p *ExtensionProvider) ChatModels(streamAPIs ...string) (models []provider.Model, replaces bool, skipped []string) {
 	if p.ProviderConfig.Models == nil {
 		return nil, false, nil
 	}
@@ -85,13 +86,31 @@ func (p *ExtensionProvider) ChatModels(streamAPI string) (models []provider.Mode
 			continue
 		}
 		api := firstNonEmpty(d.API, p.API, defAPI)
-		if api != streamAPI && !provider.SpeaksAPI(api) {
+		streamed := slices.Contains(streamAPIs, api) || len(streamAPIs) == 0 && api == ""
+		if !streamed && !provider.SpeaksAPI(api) {
 			skipped = append(skipped, fmt.Sprintf("%s/%s (api %q)", p.Name, d.ID, api))
 			continue
 		}
 		models = append(models, definedModel(&p.ProviderConfig, d, api, firstNonEmpty(d.BaseURL, p.BaseURL, defBase)))
 	}
 	return models, true, skipped
+}
+
+// ChatModelAPIs are the APIs of the registration's chat models, each once: a native provider streams
+// all of them itself.
+func (p *ExtensionProvider) ChatModelAPIs() []string {
+	var apis []string
+	defAPI, _ := modelDefaults(p.Name)
+	for i := range p.ProviderConfig.Models {
+		if i < len(p.types) && p.types[i] != "" && p.types[i] != "chat" {
+			continue
+		}
+		d := &p.ProviderConfig.Models[i]
+		if api := firstNonEmpty(d.API, p.API, defAPI); api != "" && !slices.Contains(apis, api) {
+			apis = append(apis, api)
+		}
+	}
+	return apis
 }
 
 // SetExtensionProvider makes p's apiKey, headers and authHeader count for its provider, above

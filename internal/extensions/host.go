@@ -76,6 +76,10 @@ type Host struct {
 	mcpMu      sync.Mutex
 	mcpServers []MCPServer
 	mcpSeq     int64 // the seq of the newest "mcpServers" request applied; 0: none yet
+
+	// logins are the provider logins in progress, by the loginId of their provider_login (login.go).
+	logins   sync.Map
+	loginSeq atomic.Int64
 }
 
 // New returns a host for cfg; nothing is started until Start.
@@ -129,6 +133,9 @@ func (h *Host) handle(ctx context.Context, method string, params json.RawMessage
 	if method == "registerVirtualModel" || method == "unregisterVirtualModel" {
 		p, _ := ctx.Value(processKey{}).(*process)
 		return nil, h.handleVirtualModel(p, method, params)
+	}
+	if method == "login" {
+		return h.handleLogin(ctx, params)
 	}
 	if method == "getState" {
 		h.stateMu.Lock()

@@ -103,6 +103,10 @@ type hostMessage struct {
 	// stream_provider (with name, the provider, and options, the stream options)
 	Model   json.RawMessage `json:"model,omitempty"`
 	Context json.RawMessage `json:"context,omitempty"`
+
+	// provider_login (with name), provider_refresh and provider_auth (with name and credential)
+	LoginID    string          `json:"loginId,omitempty"`
+	Credential json.RawMessage `json:"credential,omitempty"`
 }
 
 // extMessage is one line an extension writes.

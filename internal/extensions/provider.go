@@ -20,8 +20,11 @@ type ProviderChange struct {
 	// streams them through the extension.
 	StreamSimple bool
 	Stream       provider.Provider
-	// OAuth: the config brings a /login flow (pi-go cannot run it).
-	OAuth         bool
+	// Auth is the provider's own authentication (an OAuth login, a native provider's key
+	// resolution), nil without any.
+	Auth *ProviderAuth
+	// Native: a pi-ai Provider object, which streams all its models itself (Stream is set).
+	Native        bool
 	ExtensionPath string
 }
 
@@ -30,8 +33,30 @@ type providerRequest struct {
 	Name          string          `json:"name"`
 	Config        json.RawMessage `json:"config"`
 	StreamSimple  bool            `json:"streamSimple"`
-	OAuth         bool            `json:"oauth"`
+	OAuth         json.RawMessage `json:"oauth"` // false, true or {name}
+	Native        bool            `json:"native"`
+	APIKey        bool            `json:"apiKeyConfigured"`
 	ExtensionPath string          `json:"extensionPath"`
+}
+
+// oauthName is the login's display name of a registration's "oauth" field ("" without a login).
+func (r *providerRequest) oauthName() string {
+	switch string(r.OAuth) {
+	case "", "null", "false":
+		return ""
+	case "true":
+		return r.Name
+	}
+	var o struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(r.OAuth, &o) != nil {
+		return ""
+	}
+	if o.Name == "" {
+		return r.Name
+	}
+	return o.Name
 }
 
 // processKey finds, in a request's context, the process that sent it.
@@ -57,9 +82,12 @@ func (h *Host) handleProvider(p *process, method string, params json.RawMessage)
 		if len(r.Config) == 0 || string(r.Config) == "null" {
 			r.Config = json.RawMessage("{}")
 		}
-		change.Config, change.StreamSimple, change.OAuth = r.Config, r.StreamSimple, r.OAuth
-		if r.StreamSimple && p != nil {
+		change.Config, change.StreamSimple, change.Native = r.Config, r.StreamSimple || r.Native, r.Native
+		if change.StreamSimple && p != nil {
 			change.Stream = &providerStream{p: p, name: r.Name}
+		}
+		if name := r.oauthName(); (name != "" || r.Native) && p != nil {
+			change.Auth = &ProviderAuth{h: h, p: p, name: r.Name, OAuthName: name, IsNative: r.Native, APIKeyConfigured: r.APIKey}
 		}
 	}
 	return h.cfg.OnProvider(change)

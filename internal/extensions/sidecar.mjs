@@ -539,6 +539,15 @@ async function onLine(line) {
 		case "stream_provider":
 			serve(msg, (signal) => streamProvider(msg, signal));
 			return;
+		case "provider_login":
+			serve(msg, (signal) => providerLogin(msg, signal));
+			return;
+		case "provider_refresh":
+			serve(msg, (signal) => providerRefresh(msg, signal));
+			return;
+		case "provider_auth":
+			serve(msg, (signal) => providerAuth(msg, signal));
+			return;
 		case "route_model":
 			serve(msg, (signal) => routeVirtualModel(msg, signal, runner?.modelRegistry));
 			return;

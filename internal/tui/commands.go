@@ -48,6 +48,9 @@ func commands() []slashCommand {
 			enabled: func(m *model) bool { return m.opts.Trust != nil }},
 		{name: "mcp", args: true, hint: "[action server]", desc: "Inspect MCP servers: tools, reconnect, enable/disable, exposure", run: (*model).cmdMCP,
 			enabled: func(m *model) bool { return m.opts.MCP != nil }},
+		{name: "login", args: true, hint: "<provider>", desc: "Configure provider authentication", run: (*model).cmdLogin},
+		{name: "logout", args: true, hint: "[provider]", desc: "Remove provider authentication", run: (*model).cmdLogout,
+			enabled: func(m *model) bool { return m.opts.Logins != nil }},
 		{name: "reload", desc: "Reload skills, prompts, settings and context files", run: (*model).cmdReload},
 		{name: "quit", desc: "Quit pi", run: func(m *model, _ string) tea.Cmd { m.quit(); return nil }},
 	}

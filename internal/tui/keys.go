@@ -132,6 +132,9 @@ func (m *model) escape() tea.Cmd {
 	case m.mcpSignIn != nil:
 		m.mcpSignIn()
 		return nil
+	case m.login != nil:
+		m.login()
+		return nil
 	case m.run.compacting || m.sess.IsCompacting():
 		m.sess.AbortCompaction()
 		return nil

@@ -79,6 +79,8 @@ type model struct {
 	nav *navigation
 	// mcpSignIn cancels the /mcp login waiting for its callback (Escape), or is nil.
 	mcpSignIn context.CancelFunc
+	// login cancels the /login in progress (Escape), or is nil.
+	login context.CancelFunc
 	// compacted is set by compaction_end, so that /compact reports only errors no event showed.
 	compacted bool
 	// compactionQueue holds messages typed while a compaction runs.

@@ -97,6 +97,9 @@ func (m *model) pickerMsg(msg tea.Msg) tea.Cmd {
 	case mcpPickMsg:
 		m.sel = nil
 		return m.mcpPicked(msg)
+	case loginPickMsg:
+		m.sel = nil
+		return m.loginPicked(msg)
 	case importConfirmMsg:
 		m.sel = nil
 		return m.importConfirmed(msg)

@@ -52,6 +52,8 @@ type Options struct {
 	ProjectTrusted bool
 	// MCP is the session's MCP servers for /mcp (nil: /mcp is not offered).
 	MCP *mcp.Manager
+	// Logins are the providers /login and /logout reach (nil: /login only says pi-go has none).
+	Logins Logins
 	// AgentDir is pi's agent directory (~/.pi/agent): its themes/ and keybindings.json.
 	AgentDir string
 	// In and Out are the terminal; nil means stdin and stdout.
