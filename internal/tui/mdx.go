@@ -39,6 +39,7 @@ type mdxKey struct {
 // latest answer (the stand-in for the text's next states).
 type mdxSlot struct {
 	asked bool
+	cur   mdxKey // the one in flight, when asked
 	next  *mdxKey
 	have  bool
 	last  mdxKey
@@ -105,10 +106,13 @@ func (c *mdxCache) Transform(markdown string, mc render.MarkdownContext) (string
 			return s.out, true
 		}
 		c.misses.Add(1)
-		if s.asked {
+		switch {
+		case s.asked && s.cur == k:
+			s.next = nil // the newest state is the one in flight
+		case s.asked:
 			s.next = &k // coalesced: only the newest state waits
-		} else {
-			s.asked = true
+		default:
+			s.asked, s.cur = true, k
 			go c.request(k, s)
 		}
 		if s.have && strings.HasPrefix(markdown, s.last.text) {
@@ -150,6 +154,9 @@ func (c *mdxCache) request(k mdxKey, s *mdxSlot) {
 		next := s.next
 		s.next = nil
 		s.asked = next != nil
+		if next != nil {
+			s.cur = *next
+		}
 		c.mu.Unlock()
 		c.done(mdxAnsweredMsg{changed: out != k.text, streaming: true, err: err})
 		if next == nil {
