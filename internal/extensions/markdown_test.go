@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeMarkdownExtension registers a markdown transformer for assistant and custom text: "-->"
@@ -185,4 +186,65 @@ func TestMarkdownTransformerSidecar(t *testing.T) {
 	if s := log.text(); s != "" {
 		t.Fatalf("errors: %s", s)
 	}
+}
+
+// BenchmarkTransformMarkdown is one transform of a 2 KB answer, pi-go to the extension and back: a
+// protocol process (the test binary) and pi 1.6's runner in the Node sidecar. This is the wait the
+// TUI never does: it draws the stand-in and the answer after.
+func BenchmarkTransformMarkdown(b *testing.B) {
+	text := strings.Repeat("A paragraph --> with an arrow and `code`.\n\n", 48)
+	run := func(b *testing.B, h *Host) {
+		ctx := context.Background()
+		if err := h.Wait(ctx); err != nil || len(h.MarkdownTransformers()) == 0 {
+			b.Fatalf("start: %v %v", err, h.MarkdownTransformers())
+		}
+		c := MarkdownContext{MessageType: "assistant", AvailableWidth: 118}
+		for range 50 { // warm up (the sidecar's JIT)
+			_, _ = h.TransformMarkdown(ctx, text, c)
+		}
+		durations := make([]time.Duration, 0, b.N)
+		b.ResetTimer()
+		for range b.N {
+			start := time.Now()
+			if out, err := h.TransformMarkdown(ctx, text, c); err != nil || strings.Contains(out, "-->") {
+				b.Fatalf("%v %.40q", err, out)
+			}
+			durations = append(durations, time.Since(start))
+		}
+		b.StopTimer()
+		slices.Sort(durations)
+		b.ReportMetric(float64(durations[len(durations)/2].Microseconds()), "p50-µs")
+		b.ReportMetric(float64(durations[len(durations)*99/100].Microseconds()), "p99-µs")
+	}
+	b.Run("process", func(b *testing.B) {
+		b.Setenv("PI_GO_FAKE_EXTENSION", "markdown")
+		exe, err := os.Executable()
+		if err != nil {
+			b.Fatal(err)
+		}
+		h := New(Config{Cwd: b.TempDir(), Executables: []string{exe}})
+		h.Start()
+		defer h.Close()
+		run(b, h)
+	})
+	b.Run("sidecar-pi-1.6.0", func(b *testing.B) {
+		pi := findPi(b, "1.6.0")
+		dir := b.TempDir()
+		ext := dir + "/arrows.ts"
+		if err := os.WriteFile(ext, []byte(`export default function (pi) {
+	pi.registerMarkdownTransformer((md) => md.replaceAll("-->", "→"));
+}
+`), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		script, err := writeScript(dir + "/cache")
+		if err != nil {
+			b.Fatal(err)
+		}
+		h := New(Config{Cwd: dir, AgentDir: dir, Mode: "tui",
+			Sidecar: &Sidecar{Node: pi.node, Script: script, Package: pi.pkg, Extensions: []string{ext}}})
+		h.Start()
+		defer h.Close()
+		run(b, h)
+	})
 }
