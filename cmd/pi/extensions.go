@@ -114,6 +114,9 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 	cfg.OnMCPServers = a.setRegisteredMCP
 	cfg.OnProvider = e.providers.apply
 	cfg.OnVirtualModel = a.newExtensionVirtualModels().apply
+	if u, ok := e.ui.(*tuiExtensionUI); ok {
+		cfg.OnMarkdownTransformers = u.ui.SetMarkdownTransformers
+	}
 	e.host = extensions.New(cfg)
 	if e.host.Empty() {
 		return nil

@@ -126,12 +126,13 @@ func (e *extensionHost) bindTUI() {
 			_, err := e.host.RunShortcut(ctx, key)
 			return err
 		},
-		RenderMessage: e.host.RenderMessage,
-		RenderTool:    e.host.RenderTool,
-		RenderEntry:   e.host.RenderEntry,
-		EditorText:    e.host.MirrorEditorText,
-		Autocomplete:  e.host.CompleteEditor,
-		TerminalInput: e.host.TerminalInput,
+		RenderMessage:     e.host.RenderMessage,
+		RenderTool:        e.host.RenderTool,
+		RenderEntry:       e.host.RenderEntry,
+		TransformMarkdown: e.host.TransformMarkdown,
+		EditorText:        e.host.MirrorEditorText,
+		Autocomplete:      e.host.CompleteEditor,
+		TerminalInput:     e.host.TerminalInput,
 	})
 }
 
@@ -149,6 +150,9 @@ func (e *extensionHost) tuiShortcuts() {
 		}
 		if r := e.host.EntryRenderers(); len(r) > 0 {
 			u.SetEntryRenderers(r)
+		}
+		if t := e.host.MarkdownTransformers(); len(t) > 0 {
+			u.SetMarkdownTransformers(t)
 		}
 	}
 }

@@ -16,6 +16,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv("PI_GO_FAKE_EXTENSION"); mode == "provider" {
 		fakeProviderExtension() // provider_test.go
 		os.Exit(0)
+	} else if mode == "markdown" {
+		fakeMarkdownExtension() // markdown_test.go
+		os.Exit(0)
 	} else if mode != "" {
 		fakeExtension(mode)
 		os.Exit(0)

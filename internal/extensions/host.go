@@ -46,6 +46,10 @@ type Config struct {
 	// OnVirtualModel receives each virtual model an extension registers or unregisters
 	// (virtual.go), in order, as OnProvider does. nil ignores them.
 	OnVirtualModel func(VirtualModelChange) error
+	// OnMarkdownTransformers receives the surfaces some extension transforms (MarkdownTransformers)
+	// whenever an extension registers, replaces or withdraws its transformer after the start. nil
+	// ignores them.
+	OnMarkdownTransformers func(messageTypes []string)
 }
 
 // Defaults for Config's timeouts.
@@ -136,6 +140,13 @@ func (h *Host) handle(ctx context.Context, method string, params json.RawMessage
 	}
 	if method == "login" {
 		return h.handleLogin(ctx, params)
+	}
+	if method == "markdownTransformer" {
+		// The process has applied it (readLoop); the TUI learns the surfaces now.
+		if h.cfg.OnMarkdownTransformers != nil && h.Started() {
+			h.cfg.OnMarkdownTransformers(h.MarkdownTransformers())
+		}
+		return nil, nil
 	}
 	if method == "getState" {
 		h.stateMu.Lock()

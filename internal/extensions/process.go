@@ -202,6 +202,15 @@ func (p *process) readLoop(stdout io.Reader) {
 		case msgResult, msgToolUpdate, msgStreamUpdate:
 			p.deliver(m)
 		case msgRequest:
+			if m.Method == "markdownTransformer" {
+				// Applied before the next line: a transform asked after it uses the new surfaces.
+				if err := p.setMarkdownSpec(m.Params); err != nil {
+					p.reportf(m.Method, "%v", err)
+				} else if _, err := p.handler(p.ctx, m.Method, nil); err != nil {
+					p.reportf(m.Method, "%v", err)
+				}
+				continue
+			}
 			if m.Method == "mcpServers" || m.Method == "registerProvider" || m.Method == "unregisterProvider" ||
 				m.Method == "registerVirtualModel" || m.Method == "unregisterVirtualModel" {
 				// Applied before the next line is read: a tool that registered a server returns

@@ -24,9 +24,10 @@ const (
 	// v2 additions (render.go): a tool call's block and a custom entry drawn by their extension.
 	msgRenderTool   = "render_tool"
 	msgRenderEntry  = "render_entry"
-	msgUIEditor     = "ui_editor"       // the editor's text, mirrored for ctx.ui.getEditorText()
-	msgAutocomplete = "complete_editor" // addAutocompleteProvider's suggestions (render.go)
-	msgTermInput    = "terminal_input"  // a key offered to onTerminalInput listeners (render.go)
+	msgUIEditor     = "ui_editor"          // the editor's text, mirrored for ctx.ui.getEditorText()
+	msgAutocomplete = "complete_editor"    // addAutocompleteProvider's suggestions (render.go)
+	msgTermInput    = "terminal_input"     // a key offered to onTerminalInput listeners (render.go)
+	msgTransformMD  = "transform_markdown" // markdown through a registered transformer (markdown.go)
 
 	// msgStream asks an extension's provider stream function for one answer (provider.go).
 	msgStream = "stream_provider"
@@ -95,6 +96,9 @@ type hostMessage struct {
 	// ui_editor
 	Text *string `json:"text,omitempty"`
 
+	// transform_markdown (with context, a MarkdownContext)
+	Markdown *string `json:"markdown,omitempty"`
+
 	// complete_editor
 	Lines      []string `json:"lines,omitempty"`
 	CursorLine *int     `json:"cursorLine,omitempty"`
@@ -133,6 +137,9 @@ type extMessage struct {
 	Errors                []LoadError `json:"errors,omitempty"`
 	// MCPServers are the servers registered with pi.registerMcpServer while loading.
 	MCPServers []MCPServer `json:"mcpServers,omitempty"`
+	// MarkdownTransformer is the process's markdown transformer (pi's registerMarkdownTransformer);
+	// later changes come as the request "markdownTransformer".
+	MarkdownTransformer *MarkdownTransformerSpec `json:"markdownTransformer,omitempty"`
 
 	// result, tool_update
 	Result  json.RawMessage `json:"result,omitempty"`

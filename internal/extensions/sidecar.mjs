@@ -352,7 +352,9 @@ function register(loadErrors) {
 		entryRenderers: [...entryRenderers],
 		errors: loadErrors.map((e) => ({ path: e.path, error: e.error })),
 		mcpServers: (runner.runtime?.mcpServers?.list?.() ?? []).map(mcpServer),
+		markdownTransformer: markdownTransformerRegistration(),
 	});
+	markdownSent = JSON.stringify(markdownTransformerRegistration() ?? null);
 }
 
 // --- events and calls ------------------------------------------------------------------------------
@@ -493,7 +495,10 @@ function serve(msg, fn) {
 			(result) => write({ type: "result", id: msg.id, result: result ?? null }),
 			(err) => write({ type: "result", id: msg.id, error: errorText(err) || "failed" }),
 		)
-		.finally(() => running.delete(msg.id));
+		.finally(() => {
+			running.delete(msg.id);
+			syncMarkdownTransformers(); // a handler may have registered one
+		});
 }
 
 async function onLine(line) {
@@ -522,7 +527,10 @@ async function onLine(line) {
 		}
 		case "event":
 			if (msg.id === undefined) {
-				notifyChain = notifyChain.then(() => runner.emit(msg.event)).catch((err) => write({ type: "error", event: msg.event?.type, error: errorText(err) }));
+				notifyChain = notifyChain
+					.then(() => runner.emit(msg.event))
+					.catch((err) => write({ type: "error", event: msg.event?.type, error: errorText(err) }))
+					.finally(syncMarkdownTransformers);
 				return;
 			}
 			serve(msg, (signal) => answerEvent(msg.event, signal, msg.id));
@@ -575,6 +583,14 @@ async function onLine(line) {
 			return;
 		case "render_entry":
 			serve(msg, () => renderEntry(msg));
+			return;
+		case "transform_markdown":
+			// Synchronous, as pi's transformers are: answered before the next line is read.
+			try {
+				write({ type: "result", id: msg.id, result: transformMarkdown(msg) });
+			} catch (err) {
+				write({ type: "result", id: msg.id, error: errorText(err) || "failed" });
+			}
 			return;
 		case "terminal_input":
 			serve(msg, () => terminalInput(msg));

@@ -121,3 +121,55 @@ function renderEntry(msg) {
 	if (lines.length === 0 && expandedLines.length === 0) return null;
 	return { lines, expandedLines };
 }
+
+// --- markdown transformers (pi 1.6's registerMarkdownTransformer) ----------------------------------
+// pi-go asks with transform_markdown for one surface's text; pi's runner gives the transformers in
+// load order, each already limited to its messageTypes. As pi's applyMarkdownTransformers: a
+// transformer that throws or returns no string keeps the markdown so far and the chain goes on.
+
+let markdownSent = "null"; // the registration pi-go knows, as JSON
+
+/** The union of the extensions' transformer surfaces, or undefined when none registered one. */
+function markdownTransformerRegistration() {
+	const types = new Set();
+	let any = false;
+	for (const ext of runner.extensions ?? []) {
+		if (!ext.markdownTransformer) continue;
+		any = true;
+		for (const t of ext.markdownTransformer.messageTypes ?? []) types.add(t);
+	}
+	if (!any || types.size === 0) return undefined;
+	return { messageTypes: [...types].sort() };
+}
+
+/** Tells pi-go when a transformer was registered, replaced or dropped after register. */
+function syncMarkdownTransformers() {
+	if (!runner) return;
+	const reg = markdownTransformerRegistration();
+	const key = JSON.stringify(reg ?? null);
+	if (key === markdownSent) return;
+	markdownSent = key;
+	tell("markdownTransformer", reg ?? null);
+}
+
+/** transform_markdown: the markdown after the chain (synchronous, as pi's). */
+function transformMarkdown(msg) {
+	const c = msg.context ?? {};
+	const context = {
+		messageType: c.messageType,
+		isStreaming: !!c.isStreaming,
+		availableWidth: c.availableWidth,
+		messageId: c.messageId || undefined,
+		timestamp: c.timestamp || undefined,
+	};
+	let markdown = msg.markdown ?? "";
+	for (const transformer of runner.getMarkdownTransformers?.() ?? []) {
+		try {
+			const out = transformer(markdown, context);
+			if (typeof out === "string") markdown = out;
+		} catch {
+			// pi keeps the markdown so far and goes on with the next transformer
+		}
+	}
+	return { markdown };
+}

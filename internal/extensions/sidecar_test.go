@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -78,6 +79,7 @@ func sidecarHost(t *testing.T, pi piInstall, mode string, sources map[string]str
 		}
 		paths = append(paths, p)
 	}
+	slices.Sort(paths) // load order by file name: chains are tested in a known order
 	script, err := writeScript(filepath.Join(dir, "cache"))
 	if err != nil {
 		t.Fatal(err)

@@ -35,6 +35,10 @@ type chatItem struct {
 	// results of its tool calls.
 	msg     provider.Message
 	results map[string]*provider.ToolResultMessage
+	// entryID and entryTime are msg's session entry (a resumed message), for markdown transformers;
+	// restored says msg was read from the session (a live message has no entry for them).
+	entryID, entryTime string
+	restored           bool
 
 	stream *render.AssistantStream // chatAssistant
 
@@ -50,6 +54,8 @@ type chatItem struct {
 	cache      []string
 	cacheWidth int
 	cacheGen   int
+	// mdxWait: cache shows a markdown transformer's stand-in (mdx.go); the block is not printed.
+	mdxWait bool
 }
 
 // addBlock appends a final block drawn by draw (called again when the width or a toggle changes).
@@ -94,6 +100,7 @@ func (m *model) blockLines(it *chatItem, width int) []string {
 	if it.cache != nil && it.cacheWidth == width && it.cacheGen == m.layoutGen {
 		return it.cache
 	}
+	misses := m.mdxMisses()
 	var lines []string
 	switch it.kind {
 	case chatAssistant:
@@ -115,7 +122,9 @@ func (m *model) blockLines(it *chatItem, width int) []string {
 		lines = m.r.BashExecution(v, width)
 	default:
 		if it.msg != nil {
-			lines = m.r.Message(it.msg, it.results, m.transcriptOptions(), width)
+			o := m.transcriptOptions()
+			o.MessageID, o.Timestamp = it.entryID, it.entryTime
+			lines = m.r.Message(it.msg, it.results, o, width)
 		} else {
 			lines = it.draw(width)
 		}
@@ -124,6 +133,7 @@ func (m *model) blockLines(it *chatItem, width int) []string {
 		lines = []string{}
 	}
 	it.cache, it.cacheWidth, it.cacheGen = lines, width, m.layoutGen
+	it.mdxWait = m.mdxMisses() != misses
 	return lines
 }
 
@@ -145,7 +155,12 @@ scan:
 		it := m.chat[i]
 		switch it.kind {
 		case chatLines:
-			out = append(out, m.blockLines(it, width)...)
+			lines := m.blockLines(it, width)
+			if it.mdxWait {
+				it.cache = nil // drawn again (and printed) once the transformer's answer is in
+				break scan
+			}
+			out = append(out, lines...)
 		case chatStatus:
 			if i == len(m.chat)-1 {
 				break scan
@@ -153,7 +168,7 @@ scan:
 			out = append(out, m.blockLines(it, width)...)
 		case chatAssistant:
 			out = append(out, it.stream.Flush(width)...)
-			if !it.stream.Done() || it.stream.ErrorHeld() {
+			if !it.stream.Done() || it.stream.ErrorHeld() || it.stream.Transforming() {
 				break scan
 			}
 		case chatTool, chatBash:

@@ -47,6 +47,9 @@ type ExtensionHooks struct {
 	RenderTool func(ctx context.Context, req extensions.ToolRenderRequest) (r extensions.Rendering, ok bool, err error)
 	// RenderEntry draws a custom session entry (pi's JSON) with its extension's registerEntryRenderer.
 	RenderEntry func(ctx context.Context, entry json.RawMessage, customType string, width int) (r extensions.Rendering, ok bool, err error)
+	// TransformMarkdown runs the extensions' markdown transformers of c.MessageType over markdown
+	// (mdx.go); a failing one leaves the markdown so far, and the error is returned beside it.
+	TransformMarkdown func(ctx context.Context, markdown string, c extensions.MarkdownContext) (string, error)
 }
 
 // maxWidgetLines is how many lines of a widget given as lines are shown (pi's MAX_WIDGET_LINES).

@@ -52,7 +52,7 @@ func historyItems(msgs []provider.Message) []*chatItem {
 			continue
 		}
 		_, prompt := msg.(*provider.UserMessage)
-		items = append(items, &chatItem{kind: chatLines, msg: msg, results: results, prompt: prompt})
+		items = append(items, &chatItem{kind: chatLines, msg: msg, results: results, prompt: prompt, restored: true})
 	}
 	return items
 }
@@ -79,7 +79,11 @@ func (m *model) printHistoryOf(msgs []provider.Message) tea.Cmd {
 			return historyMsg{item: it, items: items}
 		})
 	case len(msgs) > 0:
-		m.chat = append(m.chat, historyItems(msgs)...)
+		items := historyItems(msgs)
+		if m.mdx != nil {
+			m.mdxEntryRefs(items)
+		}
+		m.chat = append(m.chat, items...)
 	}
 	for _, msg := range msgs {
 		if text := userPromptText(msg); text != "" {

@@ -45,6 +45,10 @@ type model struct {
 	done []*chatItem
 	// layoutGen counts the changes of Ctrl+O and Ctrl+T: a block's cached lines are for one.
 	layoutGen int
+	// mdx answers for extensions' markdown transformers (mdx.go; nil: none registered). mdxStale:
+	// the scrollback was printed with stand-ins; mdxChanged: an answer since changed a text.
+	mdx                  *mdxCache
+	mdxStale, mdxChanged bool
 	// relayoutSeq counts width changes; relayoutTimed is the last one waited for (relayout.go),
 	// relayoutDone the last one laid out.
 	relayoutSeq, relayoutTimed, relayoutDone int

@@ -61,9 +61,12 @@ func (m *model) relayout() {
 		return
 	}
 	var print []string
+	misses := m.mdxMisses()
 	for _, it := range m.done {
 		print = append(print, m.blockLines(it, m.width)...)
 	}
+	// Printed with a markdown transformer's stand-ins: printed again if the answers differ (mdx.go).
+	m.mdxStale = m.mdxStale || m.mdxMisses() != misses
 	print = append(print, m.flushChat(m.width)...)
 	m.scr.Clear()
 	m.lastFrame = time.Now()

@@ -119,7 +119,7 @@ func (m *model) reloadTheme() tea.Cmd {
 // once, new blocks as they come.
 func (m *model) setTheme(th *theme.Theme) {
 	home, _ := os.UserHomeDir()
-	m.r = render.New(render.Options{Theme: th, Keys: m.renderKeys(), Home: home})
+	m.r = render.New(render.Options{Theme: th, Keys: m.renderKeys(), Home: home, Transformer: m.mdxTransformer()})
 	m.footerDirty = true
 }
 

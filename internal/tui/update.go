@@ -180,6 +180,12 @@ func (m *model) resize(w, h int) {
 func (m *model) placeHistory(msg historyMsg) {
 	for i, it := range m.chat {
 		if it == msg.item {
+			if m.mdx != nil {
+				m.mdxEntryRefs(msg.items)
+				for _, h := range msg.items {
+					h.cache = nil // rendered off the UI goroutine: drawn again here, where stand-ins are counted
+				}
+			}
 			rest := append(msg.items, m.chat[i+1:]...)
 			m.chat = append(m.chat[:i:i], rest...)
 			return

@@ -13,6 +13,9 @@ type AssistantOptions struct {
 	HideThinking bool
 	// ThinkingLabel is the collapsed line; "" means "Thinking...".
 	ThinkingLabel string
+	// MessageID and Timestamp are the session entry the message was read from, for markdown
+	// transformers (empty: a live message).
+	MessageID, Timestamp string
 }
 
 // AssistantMessage renders a finished assistant message: text blocks as markdown, thinking blocks
@@ -21,6 +24,7 @@ type AssistantOptions struct {
 // gives no lines.
 func (r *Renderer) AssistantMessage(m *provider.AssistantMessage, o AssistantOptions, width int) []string {
 	s := r.NewAssistantStream(o)
+	s.xw = max(width-2, 1) // transformed once, at the width it is drawn at
 	s.Finish(m)
 	return s.Lines(width)
 }
@@ -47,6 +51,13 @@ type AssistantStream struct {
 	// errHeld keeps the error line back (neither flushed nor shown) until the caller knows whether
 	// it is wanted: a failed attempt that is retried is shown by the retry status instead.
 	errHeld bool
+
+	// With a markdown transformer for its parts (mdtransform.go): msg is the latest message, xw the
+	// content width its parts were transformed for (0: not yet), xwait that some transform's answer
+	// was not in (the parts show stand-ins and are transformed again at the next rendering).
+	msg   *provider.AssistantMessage
+	xw    int
+	xwait bool
 }
 
 type assistantPart struct {
@@ -55,6 +66,9 @@ type assistantPart struct {
 	collapsed bool // a thinking part shown as one line; fixed once anything of it was flushed
 	stream    *MarkdownStream
 	done      bool
+	// xf: a transformer rewrites this part; it reaches the scrollback only as the final
+	// transform of the finished message, since a streaming answer may differ from it anywhere.
+	xf bool
 }
 
 // NewAssistantStream starts rendering a new assistant message.
@@ -110,6 +124,16 @@ func (a *AssistantStream) update(m *provider.AssistantMessage, final bool) {
 	if a.done && !final {
 		return
 	}
+	a.setParts(m, final)
+	if final {
+		a.done = true
+		a.errLine = errorLine(m)
+	}
+}
+
+// setParts makes the parts show m's text and thinking blocks (final: the complete message).
+func (a *AssistantStream) setParts(m *provider.AssistantMessage, final bool) {
+	a.msg, a.xwait = m, false
 	last := lastVisible(m.Content)
 	parts := make([]*assistantPart, 0, len(a.parts)+1)
 	for ci, c := range m.Content {
@@ -136,6 +160,7 @@ func (a *AssistantStream) update(m *provider.AssistantMessage, final bool) {
 			}
 			p = &assistantPart{ci: ci, thinking: thinking, collapsed: thinking && a.opts.HideThinking, stream: md.NewStream()}
 		}
+		text = a.transformPart(p, text, final)
 		p.stream.Set(text)
 		if p.done && !p.stream.Done() {
 			// A block that was complete grew again (providers may extend an earlier block); it was
@@ -151,10 +176,55 @@ func (a *AssistantStream) update(m *provider.AssistantMessage, final bool) {
 	// A part that was the last block while still empty and is now followed by another block is gone
 	// from parts; it never had anything to flush, so the flush cursor stays valid.
 	a.parts = parts
-	if final {
-		a.done = true
-		a.errLine = errorLine(m)
+}
+
+// transformPart is a part's text as the markdown transformer of its surface leaves it.
+func (a *AssistantStream) transformPart(p *assistantPart, text string, final bool) string {
+	typ := MDAssistant
+	if p.thinking {
+		typ = MDThinking
 	}
+	t := a.r.transformer(typ)
+	p.xf = t != nil
+	if t == nil {
+		return text
+	}
+	if a.xw == 0 {
+		a.xwait = true // the width is not known before the first rendering
+		return text
+	}
+	out, ok := a.r.transformWith(t, text, MarkdownContext{MessageType: typ, Streaming: !final, Width: a.xw,
+		MessageID: a.opts.MessageID, Timestamp: a.opts.Timestamp, Slot: p})
+	a.xwait = a.xwait || !ok
+	return out
+}
+
+// retransform transforms the parts again when the width they were transformed for changed or an
+// answer was missing; nothing without a transformer.
+func (a *AssistantStream) retransform(width int) {
+	if a.msg == nil || a.r.mdx.Load() == nil {
+		return
+	}
+	cw := max(width-2, 1)
+	if cw == a.xw && !a.xwait {
+		return
+	}
+	a.xw = cw
+	a.setParts(a.msg, a.done)
+}
+
+// Transforming reports whether the message waits for a markdown transformer's answer: its parts
+// that are transformed are not final until it is in.
+func (a *AssistantStream) Transforming() bool {
+	if !a.xwait {
+		return false
+	}
+	for _, p := range a.parts {
+		if p.xf {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *AssistantStream) part(ci int) *assistantPart {
@@ -201,9 +271,13 @@ func errorLine(m *provider.AssistantMessage) string {
 
 // Flush returns the lines that became final since the last Flush and marks them flushed.
 func (a *AssistantStream) Flush(width int) []string {
+	a.retransform(width)
 	var out []string
 	for a.fp < len(a.parts) {
 		p := a.parts[a.fp]
+		if p.xf && (!a.done || a.xwait) {
+			return out
+		}
 		n := p.finalUnits()
 		for ; a.fu < n; a.fu++ {
 			out = appendUnit(out, a.unitLines(p, a.fu, width), p.glued(a.fu))
@@ -223,11 +297,15 @@ func (a *AssistantStream) Flush(width int) []string {
 
 // Live renders everything Flush has not handed out yet.
 func (a *AssistantStream) Live(width int) []string {
+	a.retransform(width)
 	return a.render(a.fp, a.fu, a.errFlushed || a.errHeld, width)
 }
 
 // Lines renders the whole message, flushed or not.
-func (a *AssistantStream) Lines(width int) []string { return a.render(0, 0, a.errHeld, width) }
+func (a *AssistantStream) Lines(width int) []string {
+	a.retransform(width)
+	return a.render(0, 0, a.errHeld, width)
+}
 
 func (a *AssistantStream) render(fp, fu int, errFlushed bool, width int) []string {
 	var out []string

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/muesli/termenv"
 
@@ -50,6 +51,8 @@ type Options struct {
 	Keys Keys
 	// Home is the user's home directory; paths under it are shown with "~".
 	Home string
+	// Transformer rewrites markdown before it is rendered (nil: none); see SetMarkdownTransformer.
+	Transformer MarkdownTransformer
 }
 
 // Renderer turns TUI state into lines. It holds the theme, the key names and the caches (markdown
@@ -67,6 +70,8 @@ type Renderer struct {
 	text     func() *Markdown
 	thinking func() *Markdown
 	code     func() *highlighter
+	// mdx is the markdown transformer (mdtransform.go); nil costs nothing.
+	mdx atomic.Pointer[transformerBox]
 }
 
 // New builds a Renderer. It is cheap: the markdown renderers and the highlighter are built on first
@@ -76,7 +81,7 @@ func New(o Options) *Renderer {
 		o.Theme = theme.Dark(termenv.Ascii)
 	}
 	th := o.Theme
-	return &Renderer{
+	r := &Renderer{
 		detailsCache: newLRU[*loop.ToolResult, toolDetails](16), // the running tools' latest results
 		th:           th,
 		keys:         withDefaultKeys(o.Keys),
@@ -85,6 +90,8 @@ func New(o Options) *Renderer {
 		thinking:     sync.OnceValue(func() *Markdown { return NewMarkdown(th, theme.MarkdownThinking) }),
 		code:         sync.OnceValue(func() *highlighter { return newHighlighter(th) }),
 	}
+	r.SetMarkdownTransformer(o.Transformer)
+	return r
 }
 
 func withDefaultKeys(k Keys) Keys {

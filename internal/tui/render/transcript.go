@@ -13,6 +13,9 @@ type TranscriptOptions struct {
 	// shows them inline: its lines follow the block, whose one-line labels stay. Nil keeps the labels
 	// alone (no image protocol, images turned off, fullscreen).
 	Images func(content []provider.Content, width int) []string
+	// MessageID and Timestamp are the session entry of the message Message renders, for markdown
+	// transformers (empty: a live message).
+	MessageID, Timestamp string
 }
 
 // Transcript renders messages as the chat shows them (a resumed session, a rebuilt chat): each
@@ -37,11 +40,13 @@ func (r *Renderer) Transcript(msgs []provider.Message, o TranscriptOptions, widt
 // follow, with their results looked up in results (which may be nil). A tool result alone renders
 // nothing: it belongs to its call.
 func (r *Renderer) Message(m provider.Message, results map[string]*provider.ToolResultMessage, o TranscriptOptions, width int) []string {
+	meta := mdMeta{o.MessageID, o.Timestamp}
 	switch m := m.(type) {
 	case *provider.UserMessage:
-		return o.withImages(r.Prompt(m, o.Expand, width), m.Content, width)
+		return o.withImages(r.prompt(m, o.Expand, meta, width), m.Content, width)
 	case *provider.AssistantMessage:
-		out := r.AssistantMessage(m, AssistantOptions{HideThinking: o.HideThinking, ThinkingLabel: o.ThinkingLabel}, width)
+		out := r.AssistantMessage(m, AssistantOptions{HideThinking: o.HideThinking, ThinkingLabel: o.ThinkingLabel,
+			MessageID: o.MessageID, Timestamp: o.Timestamp}, width)
 		for _, c := range m.Content {
 			if c.Type != provider.ContentToolCall {
 				continue
@@ -64,11 +69,11 @@ func (r *Renderer) Message(m provider.Message, results map[string]*provider.Tool
 		v.Expanded = o.Expand
 		return r.BashExecution(v, width)
 	case *provider.CompactionSummaryMessage:
-		return r.CompactionSummary(m, o.Expand, width)
+		return r.compactionSummary(m, o.Expand, meta, width)
 	case *provider.BranchSummaryMessage:
-		return r.BranchSummary(m, o.Expand, width)
+		return r.branchSummary(m, o.Expand, meta, width)
 	case *provider.CustomMessage:
-		return r.CustomMessage(m, width)
+		return r.customMessage(m, meta, width)
 	}
 	return nil
 }

@@ -1,0 +1,169 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/pi-go/pi-go/internal/extensions"
+	"github.com/pi-go/pi-go/internal/loop"
+	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/tui/render"
+	"github.com/pi-go/pi-go/internal/tui/screen"
+)
+
+// While a text streams, one request is in flight; of the states that come meanwhile only the
+// newest is asked next, and the last answer stands in for the grown text.
+func TestMdxCacheCoalescesAStreamingText(t *testing.T) {
+	release := make(chan struct{})
+	var mu sync.Mutex
+	var asked []string
+	answered := make(chan mdxAnsweredMsg, 8)
+	c := newMdxCache(context.Background(), []string{render.MDAssistant},
+		func(_ context.Context, md string, mc extensions.MarkdownContext) (string, error) {
+			mu.Lock()
+			asked = append(asked, md)
+			mu.Unlock()
+			<-release
+			return strings.ReplaceAll(md, "-->", "→"), nil
+		}, func(a mdxAnsweredMsg) { answered <- a })
+	slot := new(int)
+	ctx := render.MarkdownContext{MessageType: render.MDAssistant, Streaming: true, Width: 80, Slot: slot}
+	for _, text := range []string{"a -->", "a --> b", "a --> b -->"} {
+		if out, ok := c.Transform(text, ctx); ok || out != text {
+			t.Fatalf("before any answer: %q %v", out, ok)
+		}
+	}
+	release <- struct{}{}
+	if a := receive(t, "the first answer", answered); !a.streaming || !a.changed {
+		t.Fatalf("answer %+v", a)
+	}
+	// The newest state is asked next; meanwhile the first answer stands in for its prefix.
+	if out, ok := c.Transform("a --> b -->", ctx); ok || out != "a → b -->" {
+		t.Fatalf("stand-in %q %v", out, ok)
+	}
+	close(release)
+	receive(t, "the second answer", answered)
+	if out, ok := c.Transform("a --> b -->", ctx); !ok || out != "a → b →" {
+		t.Fatalf("after the answer: %q %v", out, ok)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(asked, "|") != "a -->|a --> b -->" {
+		t.Fatalf("asked %q: not one request in flight with the newest state next", asked)
+	}
+	if c.misses.Load() != 4 {
+		t.Fatalf("stand-ins counted: %d", c.misses.Load())
+	}
+}
+
+// A finished text is asked once however often it is drawn before the answer; the answer is cached
+// by surface and width.
+func TestMdxCacheFinishedText(t *testing.T) {
+	release := make(chan struct{})
+	var asked []extensions.MarkdownContext
+	answered := make(chan mdxAnsweredMsg, 8)
+	c := newMdxCache(context.Background(), []string{render.MDUser},
+		func(_ context.Context, md string, mc extensions.MarkdownContext) (string, error) {
+			asked = append(asked, mc)
+			<-release
+			return md, fmt.Errorf("transformer down")
+		}, func(a mdxAnsweredMsg) { answered <- a })
+	ctx := render.MarkdownContext{MessageType: render.MDUser, Width: 50, MessageID: "e1", Timestamp: "T"}
+	c.Transform("same", ctx)
+	c.Transform("same", ctx)
+	if !c.busy() {
+		t.Fatal("no request in flight")
+	}
+	close(release)
+	if a := receive(t, "the answer", answered); a.changed || a.streaming || a.err == nil {
+		t.Fatalf("answer %+v", a)
+	}
+	if out, ok := c.Transform("same", ctx); !ok || out != "same" || c.busy() {
+		t.Fatalf("cached: %q %v", out, ok)
+	}
+	ctx.Width = 40
+	c.Transform("same", ctx)
+	receive(t, "the answer at another width", answered)
+	want := extensions.MarkdownContext{MessageType: "user", AvailableWidth: 50, MessageID: "e1", Timestamp: "T"}
+	if len(asked) != 2 || asked[0] != want || asked[1].AvailableWidth != 40 {
+		t.Fatalf("asked %+v", asked)
+	}
+}
+
+// In fullscreen the transcript is drawn from its blocks: they are drawn again once the answers are in.
+func TestMarkdownTransformerFullscreen(t *testing.T) {
+	ext := NewExtensionUI()
+	newFakeExtHost(ext)
+	ext.hooks.TransformMarkdown = func(_ context.Context, md string, c extensions.MarkdownContext) (string, error) {
+		return strings.ReplaceAll(md, "-->", "→") + " <" + c.MessageType + ">", nil
+	}
+	sess := newTestSession(t, newScript(textTurn("answer --> here")), nil)
+	u := startUI(t, sess, Options{ExtensionUI: ext, TUIMode: TUIModeFullscreen})
+	ext.SetMarkdownTransformers([]string{"user", "assistant"})
+	u.submit("ask --> now")
+	screen := u.waitScreen("the transformed transcript", contains("ask → now <user>", "answer → here <assistant>"))
+	if strings.Contains(screen, "-->") {
+		t.Fatalf("untransformed text on the screen:\n%s", screen)
+	}
+}
+
+// BenchmarkFrameMarkdownTransformer is BenchmarkFrame's streaming frame (regular mode, 1,000
+// finished messages) without a transformer and with one answering in-process at once: what the
+// TUI's side of a transformer costs per frame (lookups, coalescing, applying answers). The round
+// trip itself is BenchmarkTransformMarkdown in internal/extensions.
+func BenchmarkFrameMarkdownTransformer(b *testing.B) {
+	for _, with := range []bool{false, true} {
+		b.Run(fmt.Sprintf("transformer=%v", with), func(b *testing.B) { benchFrameMdx(b, with) })
+	}
+}
+
+func benchFrameMdx(b *testing.B, with bool) {
+	ext := NewExtensionUI()
+	answers := make(chan tea.Msg, 1024)
+	ext.relay.attach(func(m tea.Msg) { answers <- m })
+	ext.hooks.TransformMarkdown = func(_ context.Context, md string, _ extensions.MarkdownContext) (string, error) {
+		return strings.ReplaceAll(md, "-->", "→"), nil
+	}
+	sess := sessionWith(b, 1000)
+	m := newModel(context.Background(), sess, Options{Out: io.Discard, TUIMode: TUIModeRegular, ExtensionUI: ext}, 120, 40, screen.OpenTerminal(nil, io.Discard))
+	defer m.shutdown()
+	m.printHeader()
+	m.printHistoryNow()
+	if with {
+		extMarkdownTypesMsg{types: []string{"user", "assistant", "assistant-thinking"}}.apply(m)
+	}
+	m.drawFrame()
+	answer := strings.Repeat("The streaming answer grows by one delta per frame --> and wraps at the width "+
+		"of the terminal, with `code` and **bold** words.\n\n", 200)
+	m.handleAgentEvent(&loop.Event{Type: loop.EventAgentStart})
+	m.handleAgentEvent(&loop.Event{Type: loop.EventMessageStart, Message: &provider.AssistantMessage{}})
+	delta := &provider.AssistantEvent{Type: provider.EventTextDelta}
+	apply := func() {
+		for {
+			select {
+			case a := <-answers:
+				if u, ok := a.(extUIMsg); ok {
+					u.apply(m)
+				}
+			default:
+				return
+			}
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := 1 + i%len(answer)
+		msg := &provider.AssistantMessage{Content: []provider.Content{provider.TextContent(answer[:k])}}
+		m.handleAgentEvent(&loop.Event{Type: loop.EventMessageUpdate, Message: msg, AssistantEvent: delta})
+		apply() // as Update does with the answers that came since the last frame
+		m.drawFrame()
+	}
+	b.StopTimer()
+}

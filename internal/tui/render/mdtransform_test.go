@@ -1,0 +1,116 @@
+package render
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/pi-go/pi-go/internal/provider"
+)
+
+// fakeTransformer replaces "-->" with "→" on its surfaces. With async set, an answer is there only
+// after release: until then Transform hands out the stand-in.
+type fakeTransformer struct {
+	types []string
+	async bool
+
+	mu       sync.Mutex
+	released bool
+	seen     []MarkdownContext
+	texts    []string
+}
+
+func (f *fakeTransformer) Applies(t string) bool { return slices.Contains(f.types, t) }
+
+func (f *fakeTransformer) Transform(md string, c MarkdownContext) (string, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c.Slot = nil
+	f.seen = append(f.seen, c)
+	f.texts = append(f.texts, md)
+	if f.async && !f.released {
+		return md, false
+	}
+	return strings.ReplaceAll(md, "-->", "→"), true
+}
+
+func (f *fakeTransformer) release() { f.mu.Lock(); f.released = true; f.mu.Unlock() }
+
+func joined(lines []string) string { return ansi.Strip(strings.Join(lines, "\n")) }
+
+func TestMarkdownTransformerSurfaces(t *testing.T) {
+	f := &fakeTransformer{types: []string{MDAssistant, MDSummary}}
+	r := New(Options{Transformer: f})
+	asst := &provider.AssistantMessage{Content: []provider.Content{{Type: provider.ContentText, Text: "  a --> b\n\n"}}}
+	if got := joined(r.AssistantMessage(asst, AssistantOptions{MessageID: "e1", Timestamp: "T"}, 40)); !strings.Contains(got, "a → b") {
+		t.Fatalf("assistant not transformed:\n%s", got)
+	}
+	// As pi: the text without its surrounding white space, the content width, the entry.
+	want := MarkdownContext{MessageType: MDAssistant, Width: 38, MessageID: "e1", Timestamp: "T"}
+	if len(f.seen) != 1 || f.seen[0] != want || f.texts[0] != "a --> b" {
+		t.Fatalf("asked %+v %q", f.seen, f.texts)
+	}
+	user := &provider.UserMessage{Content: []provider.Content{{Type: provider.ContentText, Text: "u --> v"}}}
+	if got := joined(r.UserMessage(user, 40)); !strings.Contains(got, "u --> v") {
+		t.Fatalf("user text transformed without registering for it:\n%s", got)
+	}
+	f.texts = nil
+	sum := &provider.CompactionSummaryMessage{Summary: "s --> t", TokensBefore: 1200}
+	got := joined(r.CompactionSummary(sum, true, 40))
+	if !strings.Contains(got, "s → t") || !strings.Contains(got, "Compacted from 1,200 tokens") {
+		t.Fatalf("summary:\n%s", got)
+	}
+	if !slices.Equal(f.texts, []string{"s --> t"}) {
+		t.Fatalf("the transformer saw %q, not the summary alone", f.texts)
+	}
+	// Without a transformer the renderer draws as before.
+	r.SetMarkdownTransformer(nil)
+	if got := joined(r.AssistantMessage(asst, AssistantOptions{}, 40)); !strings.Contains(got, "a --> b") {
+		t.Fatalf("after removing the transformer:\n%s", got)
+	}
+}
+
+// A streaming message whose text a transformer rewrites is not flushed into the scrollback before
+// the final message's answer is in: the streaming answers may differ from it anywhere.
+func TestMarkdownTransformerHoldsTheStream(t *testing.T) {
+	f := &fakeTransformer{types: []string{MDAssistant}, async: true}
+	r := New(Options{Transformer: f})
+	s := r.NewAssistantStream(AssistantOptions{})
+	msg := func(text string) *provider.AssistantMessage {
+		return &provider.AssistantMessage{Content: []provider.Content{
+			{Type: provider.ContentThinking, Thinking: "hmm -->"},
+			{Type: provider.ContentText, Text: text}}}
+	}
+	s.Update(msg("first --> para\n\nsecond"))
+	flushed := joined(s.Flush(40))
+	if !strings.Contains(flushed, "hmm -->") || strings.Contains(flushed, "first") {
+		t.Fatalf("flushed while streaming (thinking is not transformed, text is):\n%s", flushed)
+	}
+	if !f.seen[len(f.seen)-1].Streaming {
+		t.Fatal("a streaming text was not asked as streaming")
+	}
+	s.Finish(msg("first --> para\n\nsecond --> end"))
+	if got := s.Flush(40); len(got) != 0 || !s.Transforming() {
+		t.Fatalf("flushed before the answer: %q", got)
+	}
+	if live := joined(s.Live(40)); !strings.Contains(live, "first --> para") {
+		t.Fatalf("the stand-in is the text itself:\n%s", live)
+	}
+	f.release()
+	got := joined(s.Flush(40))
+	if s.Transforming() || !strings.Contains(got, "first → para") || !strings.Contains(got, "second → end") {
+		t.Fatalf("after the answer:\n%s", got)
+	}
+	if c := f.seen[len(f.seen)-1]; c.Streaming || c.Width != 38 {
+		t.Fatalf("final context %+v", c)
+	}
+	// A new width asks again for that width.
+	n := len(f.seen)
+	s.Lines(30)
+	if len(f.seen) == n || f.seen[len(f.seen)-1].Width != 28 {
+		t.Fatalf("not asked again at another width: %+v", f.seen[n:])
+	}
+}
