@@ -42,6 +42,7 @@ type extDialogMsg struct {
 	title       string
 	options     []string // select and confirm; nil: input
 	placeholder string
+	secret      bool   // input: mask what is typed (a login's secret prompt)
 	prefill     string // editor: the text the user starts from
 	reply       chan extAnswer
 }
@@ -145,6 +146,8 @@ func (m *model) openExtDialog(d extDialogMsg) {
 			return extAnswerMsg{reply: d.reply, extAnswer: extAnswer{value: text, ok: true}}
 		}, cancel)
 		in.SetText(d.prefill)
+		in.SetPlaceholder(d.placeholder)
+		in.SetSecret(d.secret)
 		m.sel = in
 		return
 	}

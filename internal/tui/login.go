@@ -224,7 +224,7 @@ func (u *loginUI) Notify(e extensions.AuthEvent) {
 
 // Prompt asks in a dialog; backing out of it cancels the whole login, as in pi.
 func (u *loginUI) Prompt(ctx context.Context, p extensions.AuthPrompt) (string, error) {
-	d := extDialogMsg{ctx: ctx, title: p.Message, placeholder: p.Placeholder, reply: make(chan extAnswer, 1)}
+	d := extDialogMsg{ctx: ctx, title: p.Message, placeholder: p.Placeholder, secret: p.Type == "secret", reply: make(chan extAnswer, 1)}
 	if d.title == "" {
 		d.title = "Login to " + u.name
 	}

@@ -111,3 +111,23 @@ func TestTextInputSubmitsTrimmedText(t *testing.T) {
 		t.Fatalf("Escape = %#v", got)
 	}
 }
+
+// A secret prompt (a login's token) never shows what is typed or pasted, and stays on one line.
+func TestTextInputMasksASecret(t *testing.T) {
+	p := NewTextInput(testRenderer(), "Paste your token", func(text string) tea.Msg { return text }, backMsg{})
+	p.SetPlaceholder("sk-…")
+	p.SetSecret(true)
+	mustContain(t, view(p, 60, 10), "Paste your token", "sk-…", "enter submit · esc back")
+	msgs := append(typing("s3cr"), keyOf(tea.KeyCtrlJ), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("ét!"), Paste: true})
+	sendNone(t, p, msgs...)
+	v := view(p, 60, 10)
+	mustContain(t, v, "•••••••▏")
+	for _, leak := range []string{"s3cr", "ét", "sk-…", "new line"} {
+		if strings.Contains(v, leak) {
+			t.Fatalf("the view shows %q:\n%s", leak, v)
+		}
+	}
+	if got := sendOne(t, p, keyOf(tea.KeyEnter)); got != "s3crét!" {
+		t.Fatalf("Enter = %q", got)
+	}
+}
