@@ -106,7 +106,9 @@ func testProjectTrustExtensions(t *testing.T, install func(*project), node bool)
 	logFile := filepath.Join(t.TempDir(), "trustgate.log")
 	base := append(p.env, "TRUSTGATE_LOG="+logFile)
 	trustFile := filepath.Join(p.agentDir, "trust.json")
-	saved := func(trusted bool) string { return fmt.Sprintf("{\n  %q: %v\n}\n", config.CanonicalPath(p.dir), trusted) }
+	saved := func(trusted bool) string {
+		return fmt.Sprintf("{\n  %q: %v\n}\n", config.CanonicalPath(p.dir), trusted)
+	}
 	type want struct {
 		trusted, asked, localLoaded bool
 		trustJSON                   string // "" for no file
