@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/config"
+	"github.com/pi-go/pi-go/internal/provider/openaitest"
 )
 
 // pi 1.6's project_trust end to end: a user-level extension decides the project's trust before the
@@ -25,6 +26,8 @@ export default function (pi: any) {
 	log("load " + process.pid);
 	pi.on("project_trust", async (event: any, ctx: any) => {
 		log("project_trust " + ctx.mode + " " + ctx.hasUI);
+		// Without a UI (every mode but the TUI's start) a dialog answers undefined at once.
+		if (!ctx.hasUI) log("picked " + (await ctx.ui.select("pick one", ["a", "b"])));
 		const decision = process.env.TRUSTGATE_DECISION || "undecided";
 		if (decision === "hang") return new Promise(() => {});
 		ctx.ui.notify("trustgate was asked about " + event.cwd, "info");
@@ -200,5 +203,48 @@ func checkOneSidecar(t *testing.T, log string, local bool) {
 	}
 	if userPid == "" || (local && localPid != userPid) || (!local && localPid != "") {
 		t.Errorf("user's extension in Node %q, project's in %q (want the same, or none when untrusted):\n%s", userPid, localPid, log)
+	}
+}
+
+// In RPC mode pi's trust context has no UI (the client is not served yet): the handler's dialogs
+// answer at once without an extension_ui_request, and its decision holds for the session.
+func TestProjectTrustExtensionsInRPCMode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test")
+	}
+	for _, c := range []struct {
+		name    string
+		install func(*testing.T) func(*project)
+		env     string
+		trusted bool
+		logged  string
+	}{
+		// trustgate's confirm gets no answer, which is a no.
+		{"executable", installTrustgate, "TRUSTGATE_DECISION=ask", false, "trustgate project_trust rpc false\n"},
+		{"typescript", installTrustTS, "TRUSTGATE_DECISION=yes", true, "trustgate project_trust rpc false\ntrustgate picked undefined\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := trustProject(t)
+			c.install(t)(p)
+			logFile := filepath.Join(t.TempDir(), "trustgate.log")
+			p.env = append(p.env, c.env, "TRUSTGATE_LOG="+logFile)
+			p.server.Enqueue(openaitest.TextReply("mock-model", "ok"))
+			s := p.startRPC("--model", "mock/mock-model", "--no-session")
+			s.send(map[string]any{"type": "prompt", "id": "p1", "message": "hi"})
+			s.expect("agent_settled", func(m map[string]any) bool {
+				if m["type"] == "extension_ui_request" && m["method"] != "notify" {
+					t.Fatalf("a dialog reached the RPC client: %v", m)
+				}
+				return m["type"] == "agent_settled"
+			})
+			system := contentText(requestMessages(t, p.server, 1)[0]["content"])
+			if trusted := strings.Contains(system, "Project rule: mention the README."); trusted != c.trusted {
+				t.Errorf("trusted %v, want %v", trusted, c.trusted)
+			}
+			log, _ := os.ReadFile(logFile)
+			if !strings.Contains(string(log), c.logged) {
+				t.Errorf("log lacks %q:\n%s", c.logged, log)
+			}
+		})
 	}
 }
