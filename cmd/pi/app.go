@@ -50,6 +50,8 @@ type app struct {
 	mcpDetach func()
 	// ext is the extension host (nil: no extensions).
 	ext *extensionHost
+	// cliExt caches the -e extensions as resolved (nil: not yet).
+	cliExt *[]string
 	// router streams every request; extensions add providers to it (extprovider.go).
 	router *provider.Router
 }
@@ -150,7 +152,8 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 			return err
 		}
 	}
-	if err := a.resolveProjectTrust(ctx, interactive); err != nil {
+	if err := a.resolveProjectTrust(ctx, interactive, store); err != nil {
+		a.ext.close()
 		store.Close()
 		return err
 	}
@@ -277,11 +280,13 @@ func (a *app) hasAuth(p string) bool {
 }
 
 // resolveProjectTrust decides whether the project's .pi settings and resources count (pi 1.6):
-// --approve/--no-approve, else the nearest decision in trust.json, else trusted when the project has
-// nothing that needs a decision, else defaultProjectTrust, whose "ask" asks in the interactive mode
-// (before the session starts) and means "not trusted" in the others. The session directory was
-// looked up with the project's settings before, as pi does.
-func (a *app) resolveProjectTrust(ctx context.Context, interactive bool) error {
+// --approve/--no-approve, else the user's and the command line's extensions (project_trust, when
+// the project has resources that need a decision; trust_ext.go), else the nearest decision in
+// trust.json, else trusted when the project has nothing that needs a decision, else
+// defaultProjectTrust, whose "ask" asks in the interactive mode (before the session starts) and
+// means "not trusted" in the others. The session directory was looked up with the project's
+// settings before, as pi does.
+func (a *app) resolveProjectTrust(ctx context.Context, interactive bool, sess *session.Manager) error {
 	home, _ := os.UserHomeDir()
 	if h := os.Getenv("HOME"); h != "" {
 		home = h
@@ -300,6 +305,18 @@ func (a *app) resolveProjectTrust(ctx context.Context, interactive bool) error {
 		q.Saved = saved
 	}
 	trusted, ask := q.Resolve()
+	if q.Override == nil && q.HasResources {
+		v, decided := a.askTrustExtensions(ctx, sess)
+		if code := signalExitCode(ctx); code != 0 {
+			return &exitError{code: code}
+		}
+		if decided {
+			trusted, ask = v.Trusted, false
+			if v.Remember {
+				a.rememberTrust(store, trusted)
+			}
+		}
+	}
 	if ask && interactive {
 		options := config.TrustOptions(a.cwd, true)
 		labels := make([]string, len(options))

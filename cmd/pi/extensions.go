@@ -49,57 +49,27 @@ type extensionUI interface {
 
 // newExtensionHost finds the extensions and prepares their host (started in the background by
 // start); nil when there are none, so a run without extensions starts nothing. Without Node or pi's
-// package, the TypeScript extensions are left out with one line saying what to install.
+// package, the TypeScript extensions are left out with one line saying what to install. A host
+// preloaded to decide project trust (trust_ext.go) is completed instead of made again.
 func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
-	home, _ := os.UserHomeDir()
-	if h := os.Getenv("HOME"); h != "" {
-		home = h
+	found, sc := a.findExtensions(store.Cwd(), true)
+	if a.ext != nil {
+		a.ext.host.SetExtensions(sc, found.Executables)
+		return a.ext
 	}
-	cwd := store.Cwd()
-	global, project := a.settings.ResourceLists()
-	var configured []string
-	for _, p := range project.Extensions {
-		configured = append(configured, resolveFrom(filepath.Join(cwd, ".pi"), p))
-	}
-	for _, p := range global.Extensions {
-		configured = append(configured, resolveFrom(a.paths.Dir, p))
-	}
-	pkgs := a.installedPackages(cwd, home)
-	a.warnMissingPackages(pkgs)
-	packages := packageFiles(pkgs, pkgKindExtensions, home)
-	found := extensions.Discover(extensions.Sources{
-		AgentDir: a.paths.Dir, Cwd: cwd, Home: home, ProjectTrusted: a.projectTrusted,
-		Settings: configured, Packages: packages, CLI: a.cliExtensions(cwd, home), NoDiscovery: a.opts.NoExtensions,
-	})
+	return a.buildExtensionHost(store, found, sc)
+}
+
+// buildExtensionHost prepares the host of found (nil when nothing can run).
+func (a *app) buildExtensionHost(store *session.Manager, found extensions.Found, sc *extensions.Sidecar) *extensionHost {
 	if found.Empty() {
 		return nil
 	}
-	mode := "print"
-	switch {
-	case a.opts.Mode == "rpc":
-		mode = "rpc"
-	case a.opts.Mode == "json":
-		mode = "json"
-	case a.sink != nil:
-		mode = "tui"
-	}
+	mode := a.extensionMode()
 	cfg := extensions.Config{
-		Cwd: cwd, AgentDir: a.paths.Dir, Mode: mode, HasUI: mode == "rpc" || mode == "tui",
+		Cwd: store.Cwd(), AgentDir: a.paths.Dir, Mode: mode, HasUI: mode == "rpc" || mode == "tui",
 		SessionFile: store.SessionFile(), Executables: found.Executables, Flags: a.opts.ExtensionFlags,
-		CallTimeout: extensionCallTimeout(),
-	}
-	if len(found.Scripts) > 0 {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			cache = os.TempDir()
-		}
-		sc, err := extensions.NewSidecar(extensions.Locate{AgentDir: a.paths.Dir, Home: home,
-			CacheDir: filepath.Join(cache, "pi-go")}, found.Scripts)
-		if err != nil {
-			a.warn("%d extension(s) not loaded: %v", len(found.Scripts), err)
-		} else {
-			cfg.Sidecar = sc
-		}
+		CallTimeout: extensionCallTimeout(), Sidecar: sc,
 	}
 	e := &extensionHost{a: a, mode: mode, providers: a.newExtensionProviders()}
 	switch mode {
@@ -123,6 +93,63 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 	}
 	e.bindTUI()
 	return e
+}
+
+// findExtensions discovers the extensions as the project's trust now allows, and the sidecar for
+// the scripts among them (nil: none, or it cannot run). Only the final pass (final) warns about
+// what is missing, so a pass before the trust decision does not say it twice.
+func (a *app) findExtensions(cwd string, final bool) (extensions.Found, *extensions.Sidecar) {
+	home, _ := os.UserHomeDir()
+	if h := os.Getenv("HOME"); h != "" {
+		home = h
+	}
+	global, project := a.settings.ResourceLists()
+	var configured []string
+	for _, p := range project.Extensions {
+		configured = append(configured, resolveFrom(filepath.Join(cwd, ".pi"), p))
+	}
+	for _, p := range global.Extensions {
+		configured = append(configured, resolveFrom(a.paths.Dir, p))
+	}
+	pkgs := a.installedPackages(cwd, home)
+	if final {
+		a.warnMissingPackages(pkgs)
+	}
+	packages := packageFiles(pkgs, pkgKindExtensions, home)
+	found := extensions.Discover(extensions.Sources{
+		AgentDir: a.paths.Dir, Cwd: cwd, Home: home, ProjectTrusted: a.projectTrusted,
+		Settings: configured, Packages: packages, CLI: a.cliExtensions(cwd, home), NoDiscovery: a.opts.NoExtensions,
+	})
+	if len(found.Scripts) == 0 {
+		return found, nil
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	sc, err := extensions.NewSidecar(extensions.Locate{AgentDir: a.paths.Dir, Home: home,
+		CacheDir: filepath.Join(cache, "pi-go")}, found.Scripts)
+	if err != nil {
+		if final {
+			a.warn("%d extension(s) not loaded: %v", len(found.Scripts), err)
+		}
+		found.Scripts = nil
+		return found, nil
+	}
+	return found, sc
+}
+
+// extensionMode is ctx.mode as pi names it.
+func (a *app) extensionMode() string {
+	switch {
+	case a.opts.Mode == "rpc":
+		return "rpc"
+	case a.opts.Mode == "json":
+		return "json"
+	case a.sink != nil:
+		return "tui"
+	}
+	return "print"
 }
 
 // extensionCallTimeout is PI_GO_EXTENSION_TIMEOUT (a Go duration) or the host's default.

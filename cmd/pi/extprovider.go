@@ -195,10 +195,11 @@ func (a *app) scopeWithExtensions(ctx context.Context, patterns []string) ([]pro
 // loadExtensionModels loads the extensions for --list-models (pi lists what they register), with an
 // in-memory session; without extensions nothing is started.
 func (a *app) loadExtensionModels(ctx context.Context) {
-	if err := a.resolveProjectTrust(ctx, false); err != nil {
+	store := session.InMemory(a.cwd)
+	if err := a.resolveProjectTrust(ctx, false, store); err != nil {
 		a.warn("%v", err)
 	}
-	a.ext = a.newExtensionHost(session.InMemory(a.cwd))
+	a.ext = a.newExtensionHost(store)
 	if a.ext == nil {
 		return
 	}

@@ -40,9 +40,14 @@ func packageResources(pkgs []packages.Package, kind, home string) []resources.Pa
 
 // cliExtensions are the -e entries with npm and git sources replaced by the extensions of their
 // package, installed into the -e cache first when needed (as pi does at start). A package that
-// cannot be installed is one warning and loads nothing; local paths stay as they are.
+// cannot be installed is one warning and loads nothing; local paths stay as they are. Resolved once
+// (discovery runs twice when extensions are asked about project trust).
 func (a *app) cliExtensions(cwd, home string) []string {
-	var out []string
+	if a.cliExt != nil {
+		return *a.cliExt
+	}
+	out := []string{}
+	defer func() { a.cliExt = &out }()
 	var m *packages.Manager
 	for _, e := range a.opts.Extensions {
 		if packages.Parse(e).Kind == packages.Local {

@@ -237,8 +237,8 @@ func TrustPrompt(cwd string) string {
 	return "Trust project folder?\n" + cwd + "\n\nThis allows pi to load .pi settings and resources, install missing project packages, and execute project extensions."
 }
 
-// TrustQuery is what decides whether a project is trusted (pi's resolveProjectTrusted; pi-go has no
-// extensions to ask).
+// TrustQuery is what decides whether a project is trusted (pi's resolveProjectTrusted, without its
+// project_trust event, which cmd/pi asks the extensions before it: their yes or no wins over Saved).
 type TrustQuery struct {
 	// Override is --approve (true) or --no-approve (false); nil when neither was given.
 	Override *bool

@@ -69,7 +69,12 @@ type Host struct {
 	startCtx  context.Context // cancelled by Close: a start in progress gives up
 	procs     []*process      // in load order; set before ready is closed
 	sidecar   *process        // the Node sidecar among procs (nil: none); set before ready is closed
-	loadErrs  []LoadError
+
+	// What Preload started before the final set was known (trust.go); start keeps these processes.
+	preloaded  bool
+	pre        []*process
+	preSidecar *process
+	preScripts []string
 
 	stateMu sync.Mutex
 	state   State
@@ -106,7 +111,7 @@ func New(cfg Config) *Host {
 func (h *Host) Empty() bool { return h.cfg.Sidecar == nil && len(h.cfg.Executables) == 0 }
 
 // SetHandler binds what answers the extensions' requests (the session exists after the host).
-// Requests that come before are answered with an error.
+// Requests that come before, or after SetHandler(nil), are answered with an error.
 func (h *Host) SetHandler(fn RequestHandler) { h.handler.Store(&fn) }
 
 func (h *Host) handle(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
@@ -154,7 +159,7 @@ func (h *Host) handle(ctx context.Context, method string, params json.RawMessage
 		return json.Marshal(h.state)
 	}
 	fn := h.handler.Load()
-	if fn == nil {
+	if fn == nil || *fn == nil {
 		return nil, fmt.Errorf("%s: pi-go is still starting", method)
 	}
 	return (*fn)(ctx, method, params)
@@ -172,10 +177,31 @@ func (h *Host) start() {
 		h.pushTerminal(h.procs)
 	}()
 	if h.Empty() {
+		h.closeUnused()
 		return
 	}
 	ctx, cancel := context.WithTimeout(h.startCtx, h.cfg.StartTimeout)
 	defer cancel()
+	if h.preloaded {
+		h.extend(ctx)
+	} else {
+		h.sidecar, h.procs = h.launch(ctx, h.cfg.Sidecar, h.cfg.Executables)
+	}
+	h.mcpMu.Lock()
+	if h.mcpSeq == 0 {
+		h.mcpServers = nil
+		for _, p := range h.procs {
+			h.mcpServers = append(h.mcpServers, p.registrations().MCPServers...)
+		}
+	}
+	h.mcpMu.Unlock()
+	h.reportMCPServers()
+}
+
+// launch starts the sidecar for sc (nil: none) and one process per executable, and waits until each
+// has registered or failed to (reported, and left out). It returns the sidecar's process and all the
+// processes that registered, in load order.
+func (h *Host) launch(ctx context.Context, sc *Sidecar, executables []string) (sidecar *process, procs []*process) {
 	h.stateMu.Lock()
 	state := h.state
 	h.stateMu.Unlock()
@@ -185,11 +211,11 @@ func (h *Host) start() {
 	}
 	var argvs [][]string
 	var paths [][]string
-	if sc := h.cfg.Sidecar; sc != nil {
+	if sc != nil {
 		argvs = append(argvs, sc.argv())
 		paths = append(paths, sc.Extensions)
 	}
-	for _, exe := range h.cfg.Executables {
+	for _, exe := range executables {
 		argvs = append(argvs, []string{exe})
 		paths = append(paths, nil)
 	}
@@ -202,14 +228,14 @@ func (h *Host) start() {
 			hasUI := h.cfg.HasUI
 			init := hostMessage{Cwd: h.cfg.Cwd, AgentDir: h.cfg.AgentDir, Mode: h.cfg.Mode, HasUI: &hasUI,
 				SessionFile: h.cfg.SessionFile, Paths: paths[i], Flags: h.cfg.Flags, State: &state}
-			if i == 0 && h.cfg.Sidecar != nil {
-				init.Options = h.cfg.Sidecar.options()
+			if i == 0 && sc != nil {
+				init.Options = sc.options()
 			}
 			p, err := startProcess(argv, environ(), h.cfg.Cwd, init, h.handle, h.cfg.OnError)
 			if err == nil {
 				if _, err = p.awaitRegister(ctx); err != nil {
 					grace := time.Second
-					if h.startCtx.Err() != nil {
+					if errors.Is(ctx.Err(), context.Canceled) {
 						grace = 0 // pi-go is exiting: no time for goodbyes
 					}
 					p.close(grace)
@@ -219,28 +245,27 @@ func (h *Host) start() {
 		}()
 	}
 	wg.Wait()
-	defer h.reportMCPServers()
 	for i, r := range results {
-		if r.err != nil && h.startCtx.Err() != nil {
-			continue // closed while starting: not the extension's failure
+		if r.err != nil && errors.Is(ctx.Err(), context.Canceled) {
+			continue // closed (or interrupted) while starting: not the extension's failure
 		}
 		if r.err != nil {
 			h.cfg.OnError(ExtensionError{ExtensionPath: argvs[i][len(argvs[i])-1], Event: "load", Error: r.err.Error()})
 			continue
 		}
-		h.procs = append(h.procs, r.p)
-		if i == 0 && h.cfg.Sidecar != nil {
-			h.sidecar = r.p
+		procs = append(procs, r.p)
+		if i == 0 && sc != nil {
+			sidecar = r.p
 		}
-		h.mcpMu.Lock()
-		if h.mcpSeq == 0 {
-			h.mcpServers = append(h.mcpServers, r.p.registrations().MCPServers...)
-		}
-		h.mcpMu.Unlock()
-		for _, le := range r.p.registrations().Errors {
-			h.loadErrs = append(h.loadErrs, le)
-			h.cfg.OnError(ExtensionError{ExtensionPath: le.Path, Event: "load", Error: le.Error})
-		}
+		h.reportLoadErrors(r.p)
+	}
+	return sidecar, procs
+}
+
+// reportLoadErrors reports the extensions p's latest registration says failed to load.
+func (h *Host) reportLoadErrors(p *process) {
+	for _, le := range p.registrations().Errors {
+		h.cfg.OnError(ExtensionError{ExtensionPath: le.Path, Event: "load", Error: le.Error})
 	}
 }
 
@@ -416,7 +441,7 @@ func (h *Host) Close() {
 	h.stopStart()                             // a start in progress gives up and kills what it started
 	<-h.ready
 	var wg sync.WaitGroup
-	for _, p := range h.procs {
+	for _, p := range h.closing() {
 		wg.Add(1)
 		go func() { defer wg.Done(); p.close(2 * time.Second) }()
 	}

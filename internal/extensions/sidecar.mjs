@@ -279,29 +279,112 @@ function watchMcpServers() {
 
 // --- start: load, bind, register -------------------------------------------------------------------
 
+let loader; // pi's extension loader module (undefined: the package exports discovery only)
+let eventBus; // shared by every extension this sidecar loads, as pi shares its bus
+let extensionProviders; // the provider registry the runner sees, kept across runners
+const failedPaths = new Set(); // entries that failed to load: not tried again (pi skips them too)
+
 async function start(msg) {
 	init = msg;
 	state = msg.state ?? {};
 	const pkg = msg.options?.piPackage;
 	pi = await import(pathToFileURL(path.join(pkg, "dist", "index.js")).href);
-	let loaded;
+	eventBus = pi.createEventBus?.();
 	try {
-		const loader = await import(pathToFileURL(path.join(pkg, "dist", "core", "extensions", "loader.js")).href);
-		loaded = await loader.loadExtensions(msg.paths ?? [], msg.cwd);
+		loader = await import(pathToFileURL(path.join(pkg, "dist", "core", "extensions", "loader.js")).href);
 	} catch (err) {
 		if (err?.code !== "ERR_MODULE_NOT_FOUND") throw err;
-		// A package without the loader at that path: its exported discovery, with the same paths.
-		loaded = await pi.discoverAndLoadExtensions(msg.paths ?? [], msg.cwd, path.join(msg.cwd, ".pi-go-no-discovery"));
 	}
-	runner = new pi.ExtensionRunner(loaded.extensions, loaded.runtime, msg.cwd, liveSessionManager(), providerRegistry(await modelRegistry()));
+	const loaded = await loadPaths(msg.paths ?? []);
+	extensionProviders = providerRegistry(await modelRegistry());
+	makeRunner(loaded.extensions, loaded.runtime);
+	register(loaded.errors ?? []);
+}
+
+async function loadPaths(paths, runtime) {
+	const loaded = loader
+		? await loader.loadExtensions(paths, init.cwd, eventBus, runtime)
+		: // A package without the loader at that path: its exported discovery, with the same paths.
+			await pi.discoverAndLoadExtensions(paths, init.cwd, path.join(init.cwd, ".pi-go-no-discovery"));
+	for (const e of loaded.errors ?? []) failedPaths.add(e.path);
+	return loaded;
+}
+
+function makeRunner(extensions, runtime) {
+	runner = new pi.ExtensionRunner(extensions, runtime, init.cwd, liveSessionManager(), extensionProviders);
 	bind();
 	const flags = runner.getFlags();
-	for (const [name, value] of Object.entries(msg.flags ?? {})) {
+	for (const [name, value] of Object.entries(init.flags ?? {})) {
 		const flag = flags.get(name);
 		if (!flag) continue;
 		runner.setFlagValue(name, flag.type === "boolean" ? value === true || value === "true" : String(value));
 	}
+}
+
+/**
+ * pi-go's "load": the project's extensions, once project trust is resolved. The loaded ones stay (pi
+ * 1.6 keeps its pre-trust extensions too: their factories do not run again); the others join their
+ * runtime, and a new runner holds them all in the order of paths. A loader that cannot share a
+ * runtime (pi before 1.x) loads everything again into a fresh one.
+ */
+async function loadMore(paths) {
+	const have = new Map(runner.extensions.map((ext) => [ext.path, ext]));
+	let loaded;
+	if ((loader?.loadExtensions.length ?? 0) >= 4) {
+		loaded = await loadPaths(paths.filter((p) => !have.has(p) && !failedPaths.has(p)), runner.runtime);
+		for (const ext of loaded.extensions) have.set(ext.path, ext);
+	} else {
+		loaded = await loadPaths(paths.filter((p) => !failedPaths.has(p)));
+		have.clear();
+		for (const ext of loaded.extensions) have.set(ext.path, ext);
+	}
+	const extensions = paths.map((p) => have.get(p)).filter((ext) => ext !== undefined);
+	makeRunner(extensions, loaded.runtime ?? runner.runtime);
 	register(loaded.errors ?? []);
+}
+
+// --- project_trust: pi 1.6's limited trust context; dialogs only where pi has a user to ask -----
+
+let runnerModule;
+
+async function projectTrust(event) {
+	const { mode = init.mode, hasUI = false, ...trustEvent } = event;
+	const ask = (params, fallback, parse) => (hasUI ? dialog(undefined, fallback, params, parse) : Promise.resolve(fallback));
+	const ctx = {
+		cwd: event.cwd,
+		mode,
+		hasUI,
+		ui: {
+			select: (title, options) => ask({ method: "select", title, options }, undefined, pick),
+			confirm: (title, message) => ask({ method: "confirm", title, message }, false, (r) => !r.cancelled && !!r.confirmed),
+			input: (title, placeholder) => ask({ method: "input", title, placeholder }, undefined, pick),
+			notify: (message, type) => tell("ui", { method: "notify", message, notifyType: type ?? "info" }),
+		},
+	};
+	runnerModule ??= await import(pathToFileURL(path.join(init.options.piPackage, "dist", "core", "extensions", "runner.js")).href).catch(() => ({}));
+	const emit = runnerModule.emitProjectTrustEvent ?? emitProjectTrust;
+	const { result, errors } = await emit({ extensions: runner.extensions }, trustEvent, ctx);
+	for (const e of errors ?? []) write({ type: "error", extensionPath: e.extensionPath, event: "project_trust", error: e.error });
+	if (!result) return { trusted: "undecided" };
+	// As pi reads it: anything but "yes" that is not "undecided" is a no.
+	return { trusted: result.trusted === "yes" ? "yes" : "no", remember: result.remember === true };
+}
+
+// emitProjectTrust is pi 1.6's emitProjectTrustEvent, for a package that does not export it.
+async function emitProjectTrust(extensionsResult, event, ctx) {
+	const errors = [];
+	for (const ext of extensionsResult.extensions) {
+		for (const handler of ext.handlers.get("project_trust") ?? []) {
+			try {
+				const r = await handler(event, ctx);
+				if (r.trusted === "undecided") continue;
+				return { result: r, errors };
+			} catch (err) {
+				errors.push({ extensionPath: ext.path, error: errorText(err) });
+			}
+		}
+	}
+	return { errors };
 }
 
 function register(loadErrors) {
@@ -443,6 +526,8 @@ async function answerEvent(event, signal, id) {
 		}
 		case "resources_discover":
 			return await runner.emitResourcesDiscover(event.cwd, event.reason);
+		case "project_trust":
+			return await projectTrust(event);
 		case "session_before_compact":
 		case "session_before_tree":
 			// Handlers pass the signal to their own summary requests; pi-go's cancel aborts it.
@@ -511,6 +596,15 @@ async function onLine(line) {
 			} catch (err) {
 				console.error(`pi-go sidecar: cannot load extensions with ${msg.options?.piPackage}: ${err?.stack ?? err}`);
 				process.exit(1);
+			}
+			return;
+		case "load":
+			// Awaited like init: what comes after it sees the new runner.
+			try {
+				await loadMore(msg.paths ?? []);
+				write({ type: "result", id: msg.id, result: null });
+			} catch (err) {
+				write({ type: "result", id: msg.id, error: errorText(err) || "failed" });
 			}
 			return;
 		case "state":

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/pi-go/pi-go/internal/tui/editor"
@@ -101,5 +102,76 @@ func (m *startupSelect) View() string {
 		b.WriteByte('\n')
 	}
 	b.WriteString("\n" + m.th.Fg(theme.Muted, "↑↓ navigate · enter select · esc cancel"))
+	return b.String()
+}
+
+// StartupInput asks for one line of text before the interactive session starts (pi's startup input,
+// which an extension's project_trust handler gets as ctx.ui.input): the title, then a field showing
+// placeholder while empty. It returns the text and true on Enter, or false when the user cancels
+// (Escape, Ctrl+C) or ctx ends. Like StartupSelect, it is erased when answered.
+func StartupInput(ctx context.Context, in io.Reader, out io.Writer, themeSetting, title, placeholder string) (string, bool, error) {
+	if in == nil {
+		in = os.Stdin
+	}
+	if out == nil {
+		out = os.Stdout
+	}
+	m := newStartupInput(themeSetting, title, placeholder)
+	prog := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx))
+	if _, err := prog.Run(); err != nil && ctx.Err() == nil {
+		return "", false, err
+	}
+	return m.field.Value(), m.entered, nil
+}
+
+type startupInput struct {
+	th      *theme.Theme
+	title   string
+	field   textinput.Model
+	entered bool
+	done    bool
+}
+
+func newStartupInput(themeSetting, title, placeholder string) *startupInput {
+	f := textinput.New()
+	f.Placeholder = placeholder
+	f.Prompt = "> "
+	f.Focus()
+	return &startupInput{th: builtinTheme(themeSetting), title: title, field: f}
+}
+
+func (m *startupInput) Init() tea.Cmd { return nil }
+
+func (m *startupInput) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok {
+		switch editor.KeyName(k) {
+		case "enter":
+			m.entered, m.done = true, true
+			return m, tea.Quit
+		case "esc", "ctrl+c":
+			m.done = true
+			return m, tea.Quit
+		}
+	}
+	var cmd tea.Cmd
+	m.field, cmd = m.field.Update(msg)
+	return m, cmd
+}
+
+func (m *startupInput) View() string {
+	if m.done {
+		return ""
+	}
+	var b strings.Builder
+	for i, line := range strings.Split(m.title, "\n") {
+		if i == 0 {
+			b.WriteString(m.th.Style(theme.Accent, true, false, line))
+		} else {
+			b.WriteString(line)
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("\n" + m.field.View() + "\n")
+	b.WriteString("\n" + m.th.Fg(theme.Muted, "enter submit · esc cancel"))
 	return b.String()
 }

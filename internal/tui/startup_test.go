@@ -58,3 +58,31 @@ func TestStartupSelect(t *testing.T) {
 		}
 	}
 }
+
+// The startup input (an extension's ctx.ui.input while project trust is decided) shows the title
+// and the placeholder; Enter returns what was typed, Escape cancels.
+func TestStartupInput(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		keys    []tea.KeyMsg
+		want    string
+		entered bool
+	}{
+		{"typed", []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune("reviewed")}, {Type: tea.KeyEnter}}, "reviewed", true},
+		{"empty", []tea.KeyMsg{{Type: tea.KeyEnter}}, "", true},
+		{"escape", []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune("x")}, {Type: tea.KeyEsc}}, "x", false},
+	} {
+		m := newStartupInput("dark", "Project trust note", "Optional note")
+		tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 20))
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+			return bytes.Contains(b, []byte("Project trust note")) && bytes.Contains(b, []byte("Optional note"))
+		}, teatest.WithDuration(5*time.Second))
+		for _, k := range tc.keys {
+			tm.Send(k)
+		}
+		tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+		if got := m.field.Value(); got != tc.want || m.entered != tc.entered {
+			t.Errorf("%s: %q entered %v, want %q %v", tc.name, got, m.entered, tc.want, tc.entered)
+		}
+	}
+}
