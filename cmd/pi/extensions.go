@@ -30,6 +30,7 @@ type extensionHost struct {
 
 	sess      *harness.Session
 	readyOnce sync.Once
+	toolsMu   sync.Mutex // serialises syncTools
 	providers *extensionProviders
 
 	levelMu   sync.Mutex
@@ -114,6 +115,7 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 	cfg.OnMCPServers = a.setRegisteredMCP
 	cfg.OnProvider = e.providers.apply
 	cfg.OnVirtualModel = a.newExtensionVirtualModels().apply
+	cfg.OnRegister = e.registeredAgain
 	e.host = extensions.New(cfg)
 	if e.host.Empty() {
 		return nil
@@ -170,11 +172,7 @@ func (e *extensionHost) start(sess *harness.Session) {
 // path into the extensions waits for it, so the first prompt already has their tools.
 func (e *extensionHost) ready(ctx context.Context) {
 	e.readyOnce.Do(func() {
-		var tools []loop.Tool
-		for _, t := range e.host.Tools(ctx) {
-			tools = append(tools, t)
-		}
-		e.sess.AddTools(tools)
+		e.syncTools()
 		e.tuiShortcuts()
 		e.pushState()
 		// Awaited, as pi awaits it before serving: a handler that restores state (the active tools,
@@ -182,6 +180,21 @@ func (e *extensionHost) ready(ctx context.Context) {
 		e.host.Emit(ctx, "session_start", map[string]any{"type": "session_start", "reason": "startup"})
 		e.discoverAtStartup(ctx)
 	})
+}
+
+// syncTools makes the extensions' registered tools the session's (at the start, and whenever a
+// process registers again: pi's refreshTools after a registerTool), and tells the extensions the
+// tools they now see.
+func (e *extensionHost) syncTools() {
+	e.toolsMu.Lock()
+	defer e.toolsMu.Unlock()
+	// Read under the lock: a sync with older registrations never lands after a newer one.
+	var tools []loop.Tool
+	for _, t := range e.host.Tools(context.Background()) {
+		tools = append(tools, t)
+	}
+	e.sess.SyncExtensionTools(tools)
+	e.pushState()
 }
 
 func (e *extensionHost) close() {
@@ -521,5 +534,15 @@ func (e *extensionHost) completer(name string) func(ctx context.Context, prefix 
 			out = append(out, resources.ArgumentCompletion{Value: it.Value, Label: it.Label, Description: it.Description})
 		}
 		return out, err
+	}
+}
+
+// registeredAgain is a process's later registration: its tools join the session (commands, events
+// and renderers are read from the registrations as they are used). Before the session is bound
+// ready reads them with the rest; the atomic session orders this read of e.sess after start's write
+// (a host started early for the model selection runs before start).
+func (e *extensionHost) registeredAgain() {
+	if e.providers.session.Load() != nil {
+		e.syncTools()
 	}
 }

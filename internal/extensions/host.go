@@ -46,7 +46,14 @@ type Config struct {
 	// OnVirtualModel receives each virtual model an extension registers or unregisters
 	// (virtual.go), in order, as OnProvider does. nil ignores them.
 	OnVirtualModel func(VirtualModelChange) error
+	// OnRegister is called when a process registered again after the start (tools, commands or
+	// events it added or replaced since: read them anew, e.g. with Tools). It runs before the
+	// process's next line is read and must not call into the processes and wait. nil ignores it.
+	OnRegister func()
 }
+
+// methodRegistered is how a process tells the host's handler of a later register message.
+const methodRegistered = "pi-go:registered"
 
 // Defaults for Config's timeouts.
 const (
@@ -129,6 +136,13 @@ func (h *Host) handle(ctx context.Context, method string, params json.RawMessage
 	if method == "registerVirtualModel" || method == "unregisterVirtualModel" {
 		p, _ := ctx.Value(processKey{}).(*process)
 		return nil, h.handleVirtualModel(p, method, params)
+	}
+	if method == methodRegistered {
+		// Before the start ends the tools are read with the first registrations anyway.
+		if h.cfg.OnRegister != nil && h.Started() {
+			h.cfg.OnRegister()
+		}
+		return nil, nil
 	}
 	if method == "getState" {
 		h.stateMu.Lock()

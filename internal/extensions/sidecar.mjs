@@ -203,7 +203,11 @@ function bind() {
 			state.activeTools = [...names];
 			tell("setActiveTools", { names });
 		},
-		refreshTools: () => {},
+		// pi's runtime calls it after each registerTool once the extensions are bound: pi-go hears of
+		// the new tool set through a new register (after the first, which answers init).
+		refreshTools: () => {
+			if (registered) register([]);
+		},
 		getCommands: () =>
 			runner.getRegisteredCommands().map((c) => ({ name: c.invocationName ?? c.name, description: c.description, source: "extension" })),
 		setModel: async (model) => !!(await request("setModel", { provider: model?.provider, id: model?.id })),
@@ -304,7 +308,10 @@ async function start(msg) {
 	register(loaded.errors ?? []);
 }
 
+let registered = false;
+
 function register(loadErrors) {
+	registered = true;
 	const events = new Set();
 	const shortcuts = [];
 	const messageRenderers = new Set();
