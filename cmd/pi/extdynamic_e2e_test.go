@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pi-go/pi-go/internal/provider/openaitest"
 )
@@ -102,5 +103,58 @@ export default function (pi) {
 	}
 	if got := toolResultText(t, p, 4, "c3"); got != "ran two" {
 		t.Errorf("versioned's result: %q", got)
+	}
+}
+
+// shutdownMarker is an extension that appends the reason of each session_shutdown and session_start
+// it gets to the file it returns, one "event reason" a line.
+func shutdownMarker(t *testing.T, p *project) (ext, marks string) {
+	t.Helper()
+	dir := t.TempDir()
+	ext, marks = filepath.Join(dir, "marker.ts"), filepath.Join(dir, "marks")
+	src := `import fs from "node:fs";
+export default function (pi) {
+	for (const name of ["session_start", "session_shutdown"]) {
+		pi.on(name, (event) => { fs.appendFileSync(process.env.PI_GO_TEST_MARKS, name + " " + event.reason + "\n"); });
+	}
+}
+`
+	if err := os.WriteFile(ext, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.env = append(p.env, "PI_GO_TEST_MARKS="+marks)
+	return ext, marks
+}
+
+// awaitExit reads pi-go's records until its output ends (failing after a minute and a half) and
+// returns how it exited.
+func (s *rpcSession) awaitExit() error {
+	s.t.Helper()
+	timeout := time.After(90 * time.Second)
+	for {
+		select {
+		case _, ok := <-s.lines:
+			if !ok {
+				return s.cmd.Wait()
+			}
+		case <-timeout:
+			s.t.Fatal("pi-go did not exit")
+		}
+	}
+}
+
+// shutdown-command: /quit (ctx.shutdown() from a command) ends RPC mode at once, the extensions
+// getting session_shutdown first; pi-go exits 0.
+func TestPiExampleShutdownCommandInRPC(t *testing.T) {
+	p := mockProject(t)
+	marker, marks := shutdownMarker(t, p)
+	s := startPiExamples(t, p, []string{"shutdown-command.ts", marker})
+	s.send(map[string]any{"type": "prompt", "id": "q", "message": "/quit"})
+	s.expect("the command's response", isResponse("q"))
+	if err := s.awaitExit(); err != nil {
+		t.Fatalf("pi-go exited with %v", err)
+	}
+	if got, _ := os.ReadFile(marks); string(got) != "session_start startup\nsession_shutdown quit\n" {
+		t.Errorf("the extension saw %q", got)
 	}
 }

@@ -30,7 +30,8 @@ type extensionHost struct {
 
 	sess      *harness.Session
 	readyOnce sync.Once
-	toolsMu   sync.Mutex // serialises syncTools
+	toolsMu   sync.Mutex    // serialises syncTools
+	shutdown  chan struct{} // RPC mode: an extension's ctx.shutdown() (extensions_shutdown.go)
 	providers *extensionProviders
 
 	levelMu   sync.Mutex
@@ -102,7 +103,7 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 			cfg.Sidecar = sc
 		}
 	}
-	e := &extensionHost{a: a, mode: mode, providers: a.newExtensionProviders()}
+	e := &extensionHost{a: a, mode: mode, providers: a.newExtensionProviders(), shutdown: make(chan struct{}, 1)}
 	switch mode {
 	case "rpc":
 		e.ui = newRPCExtensionUI()
@@ -467,6 +468,9 @@ func (e *extensionHost) handle(ctx context.Context, method string, params json.R
 		return nil, nil
 	case "abort":
 		go e.sess.Abort()
+		return nil, nil
+	case "shutdown":
+		e.requestShutdown()
 		return nil, nil
 	case "waitForIdle":
 		return nil, e.sess.WaitForIdle(ctx)
