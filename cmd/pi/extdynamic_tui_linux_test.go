@@ -66,3 +66,49 @@ func TestPiExampleShutdownToolInTheTerminal(t *testing.T) {
 		t.Errorf("the extension saw %q", got)
 	}
 }
+
+// working-indicator: ctx.ui.setWorkingIndicator replaces the working line's spinner: a static dot,
+// then no indicator at all, then pi-go's spinner again.
+func TestPiExampleWorkingIndicatorInTheTerminal(t *testing.T) {
+	p := mockProject(t)
+	pane := startPiExamplesInTmux(t, p, "working-indicator.ts")
+	pane.waitFor("the status the example sets at the start", func(s string) bool {
+		return strings.Contains(s, "Indicator: custom spinner")
+	})
+	run := func(text string) {
+		pane.keys("-l", text)
+		pane.keys("Enter")
+	}
+	workingLine := func(s string) string {
+		for _, l := range strings.Split(s, "\n") {
+			if l = strings.TrimSpace(l); strings.Contains(l, "Working...") {
+				return l
+			}
+		}
+		return ""
+	}
+	// held runs a prompt whose answer waits until the working line satisfied want.
+	held := func(name string, want func(line string) bool) {
+		t.Helper()
+		release := make(chan struct{})
+		reply := openaitest.TextReply("mock-model", "answer "+name)
+		reply.BeforeHeaders = release
+		p.server.Enqueue(reply)
+		run("prompt " + name)
+		pane.waitFor("the working line with "+name, func(s string) bool { return want(workingLine(s)) })
+		close(release)
+		pane.waitFor("the answer "+name, func(s string) bool { return strings.Contains(s, "answer "+name) && workingLine(s) == "" })
+	}
+	run("/working-indicator dot")
+	pane.waitFor("the dot mode", func(s string) bool { return strings.Contains(s, "Indicator: static dot") })
+	held("dot", func(l string) bool { return strings.HasPrefix(l, "● Working...") })
+	run("/working-indicator none")
+	pane.waitFor("the hidden mode", func(s string) bool { return strings.Contains(s, "Indicator: hidden") })
+	held("none", func(l string) bool { return strings.HasPrefix(l, "Working...") })
+	run("/working-indicator reset")
+	pane.waitFor("the default mode", func(s string) bool { return strings.Contains(s, "Indicator: pi default spinner") })
+	held("reset", func(l string) bool {
+		frame, _, _ := strings.Cut(l, " ")
+		return strings.Contains("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏", frame) && frame != "" && strings.Contains(l, " Working...")
+	})
+}
