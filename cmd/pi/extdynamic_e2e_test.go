@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -107,7 +108,7 @@ export default function (pi) {
 }
 
 // shutdownMarker is an extension that appends the reason of each session_shutdown and session_start
-// it gets to the file it returns, one "event reason" a line.
+// it gets to the file it returns, one "event reason" a line, and notifies each resources_discover.
 func shutdownMarker(t *testing.T, p *project) (ext, marks string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -117,6 +118,7 @@ export default function (pi) {
 	for (const name of ["session_start", "session_shutdown"]) {
 		pi.on(name, (event) => { fs.appendFileSync(process.env.PI_GO_TEST_MARKS, name + " " + event.reason + "\n"); });
 	}
+	pi.on("resources_discover", (event, ctx) => { ctx.ui.notify("resources_discover " + event.reason, "info"); });
 }
 `
 	if err := os.WriteFile(ext, []byte(src), 0o644); err != nil {
@@ -156,5 +158,54 @@ func TestPiExampleShutdownCommandInRPC(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(marks); string(got) != "session_start startup\nsession_shutdown quit\n" {
 		t.Errorf("the extension saw %q", got)
+	}
+}
+
+// reload-runtime: its tool asks for a reload, which its agent_settled handler runs through its
+// command's ctx.reload() once the run has settled: the extensions get session_shutdown and
+// session_start with reason "reload", the files are loaded again (a changed tool is offered as it
+// is now) and resources_discover follows with reason "reload".
+func TestPiExampleReloadRuntime(t *testing.T) {
+	p := mockProject(t)
+	marker, marks := shutdownMarker(t, p)
+	versioned := filepath.Join(t.TempDir(), "versioned.ts")
+	writeVersion := func(v string) {
+		src := `import { Type } from "typebox";
+export default function (pi) {
+	pi.registerTool({ name: "versioned", label: "Versioned", description: "Version ` + v + `", parameters: Type.Object({}),
+		async execute() { return { content: [{ type: "text", text: "ran ` + v + `" }], details: {} }; } });
+}
+`
+		if err := os.WriteFile(versioned, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeVersion("one")
+	s := startPiExamples(t, p, []string{"reload-runtime.ts", marker, versioned})
+	s.expect("the start's resources_discover", notifyWith("resources_discover startup"))
+	writeVersion("two")
+	p.server.Enqueue(openaitest.ToolCallReply("mock-model", "", openaitest.ToolCallSpec{ID: "r", Name: "reload_runtime", Arguments: `{}`}))
+	s.send(map[string]any{"type": "prompt", "id": "p1", "message": "reload yourself"})
+	s.expect("the run's end", isType("agent_settled"))
+	s.expect("the reload's resources_discover", notifyWith("resources_discover reload"))
+	if got, _ := os.ReadFile(marks); string(got) != "session_start startup\nsession_shutdown reload\nsession_start reload\n" {
+		t.Errorf("the extension saw %q", got)
+	}
+	p.server.Enqueue(openaitest.TextReply("mock-model", "Reloaded."))
+	s.send(map[string]any{"type": "prompt", "id": "p2", "message": "hi"})
+	s.expect("the second run's end", isType("agent_settled"))
+	body, err := p.server.Requests()[1].JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var descriptions []string
+	for _, tool := range body["tools"].([]any) {
+		fn := tool.(map[string]any)["function"].(map[string]any)
+		if fn["name"] == "versioned" || fn["name"] == "reload_runtime" {
+			descriptions = append(descriptions, fmt.Sprint(fn["name"], ": ", fn["description"]))
+		}
+	}
+	if got := strings.Join(descriptions, "; "); got != "reload_runtime: Reload extensions, skills, prompts, themes, and context files; versioned: Version two" {
+		t.Errorf("tools after the reload: %s", got)
 	}
 }

@@ -58,21 +58,8 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 		home = h
 	}
 	cwd := store.Cwd()
-	global, project := a.settings.ResourceLists()
-	var configured []string
-	for _, p := range project.Extensions {
-		configured = append(configured, resolveFrom(filepath.Join(cwd, ".pi"), p))
-	}
-	for _, p := range global.Extensions {
-		configured = append(configured, resolveFrom(a.paths.Dir, p))
-	}
-	pkgs := a.installedPackages(cwd, home)
-	a.warnMissingPackages(pkgs)
-	packages := packageFiles(pkgs, pkgKindExtensions, home)
-	found := extensions.Discover(extensions.Sources{
-		AgentDir: a.paths.Dir, Cwd: cwd, Home: home, ProjectTrusted: a.projectTrusted,
-		Settings: configured, Packages: packages, CLI: a.cliExtensions(cwd, home), NoDiscovery: a.opts.NoExtensions,
-	})
+	a.warnMissingPackages(a.installedPackages(cwd, home))
+	found := a.findExtensions(cwd, home)
 	if found.Empty() {
 		return nil
 	}
@@ -123,6 +110,23 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 	}
 	e.bindTUI()
 	return e
+}
+
+// findExtensions discovers the extensions as pi does (at the start, and again on /reload).
+func (a *app) findExtensions(cwd, home string) extensions.Found {
+	global, project := a.settings.ResourceLists()
+	var configured []string
+	for _, p := range project.Extensions {
+		configured = append(configured, resolveFrom(filepath.Join(cwd, ".pi"), p))
+	}
+	for _, p := range global.Extensions {
+		configured = append(configured, resolveFrom(a.paths.Dir, p))
+	}
+	packages := packageFiles(a.installedPackages(cwd, home), pkgKindExtensions, home)
+	return extensions.Discover(extensions.Sources{
+		AgentDir: a.paths.Dir, Cwd: cwd, Home: home, ProjectTrusted: a.projectTrusted,
+		Settings: configured, Packages: packages, CLI: a.cliExtensions(cwd, home), NoDiscovery: a.opts.NoExtensions,
+	})
 }
 
 // extensionCallTimeout is PI_GO_EXTENSION_TIMEOUT (a Go duration) or the host's default.
@@ -472,6 +476,9 @@ func (e *extensionHost) handle(ctx context.Context, method string, params json.R
 	case "shutdown":
 		e.requestShutdown()
 		return nil, nil
+	case "reload":
+		// ctx.reload(): pi's session reload, the extensions' included (ReloadExtensions).
+		return nil, e.sess.Reload()
 	case "waitForIdle":
 		return nil, e.sess.WaitForIdle(ctx)
 	case "compact":

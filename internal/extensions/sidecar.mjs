@@ -288,15 +288,7 @@ async function start(msg) {
 	state = msg.state ?? {};
 	const pkg = msg.options?.piPackage;
 	pi = await import(pathToFileURL(path.join(pkg, "dist", "index.js")).href);
-	let loaded;
-	try {
-		const loader = await import(pathToFileURL(path.join(pkg, "dist", "core", "extensions", "loader.js")).href);
-		loaded = await loader.loadExtensions(msg.paths ?? [], msg.cwd);
-	} catch (err) {
-		if (err?.code !== "ERR_MODULE_NOT_FOUND") throw err;
-		// A package without the loader at that path: its exported discovery, with the same paths.
-		loaded = await pi.discoverAndLoadExtensions(msg.paths ?? [], msg.cwd, path.join(msg.cwd, ".pi-go-no-discovery"));
-	}
+	const loaded = await loadPaths(msg.paths ?? []);
 	runner = new pi.ExtensionRunner(loaded.extensions, loaded.runtime, msg.cwd, liveSessionManager(), providerRegistry(await modelRegistry()));
 	bind();
 	const flags = runner.getFlags();
@@ -306,6 +298,39 @@ async function start(msg) {
 		runner.setFlagValue(name, flag.type === "boolean" ? value === true || value === "true" : String(value));
 	}
 	register(loaded.errors ?? []);
+}
+
+// loadPaths loads extensions with pi's loader; its modules are imported afresh each time, so a
+// reload runs the files as they are now.
+async function loadPaths(paths) {
+	const pkg = init.options?.piPackage;
+	try {
+		const loader = await import(pathToFileURL(path.join(pkg, "dist", "core", "extensions", "loader.js")).href);
+		return await loader.loadExtensions(paths, init.cwd);
+	} catch (err) {
+		if (err?.code !== "ERR_MODULE_NOT_FOUND") throw err;
+		// A package without the loader at that path: its exported discovery, with the same paths.
+		return await pi.discoverAndLoadExtensions(paths, init.cwd, path.join(init.cwd, ".pi-go-no-discovery"));
+	}
+}
+
+// reload is pi's reload of the extension runtime (AgentSession.reload): session_shutdown with
+// reason "reload" to the old extensions, whose captured contexts go stale, then the extensions
+// loaded again under a new runner with the flag values kept, registered anew. pi-go raises
+// session_start with reason "reload" once this answers.
+async function reload(msg) {
+	const old = runner;
+	await old.emit({ type: "session_shutdown", reason: "reload" });
+	const flagValues = typeof old.getFlagValues === "function" ? old.getFlagValues() : new Map();
+	old.invalidate?.();
+	const loaded = await loadPaths(msg.paths ?? []);
+	runner = new pi.ExtensionRunner(loaded.extensions, loaded.runtime, init.cwd, liveSessionManager(), providerRegistry(await modelRegistry()));
+	bind();
+	const flags = runner.getFlags();
+	for (const [name, value] of flagValues) if (flags.has(name)) runner.setFlagValue(name, value);
+	for (const e of loaded.errors ?? []) write({ type: "error", extensionPath: e.path, event: "load", error: e.error });
+	register([]);
+	return null;
 }
 
 let registered = false;
@@ -551,6 +576,14 @@ async function onLine(line) {
 			return;
 		case "cancel":
 			running.get(msg.id)?.abort();
+			return;
+		case "reload":
+			// In line: what comes after it is for the new extensions.
+			try {
+				write({ type: "result", id: msg.id, result: await reload(msg) });
+			} catch (err) {
+				write({ type: "result", id: msg.id, error: errorText(err) || "reload failed" });
+			}
 			return;
 		case "ui_resize":
 			onResize(msg);
