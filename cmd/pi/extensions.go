@@ -30,6 +30,8 @@ type extensionHost struct {
 
 	sess      *harness.Session
 	readyOnce sync.Once
+	toolsMu   sync.Mutex    // serialises syncTools
+	shutdown  chan struct{} // RPC mode: an extension's ctx.shutdown() (extensions_shutdown.go)
 	providers *extensionProviders
 
 	levelMu   sync.Mutex
@@ -71,7 +73,7 @@ func (a *app) buildExtensionHost(store *session.Manager, found extensions.Found,
 		SessionFile: store.SessionFile(), Executables: found.Executables, Flags: a.opts.ExtensionFlags,
 		CallTimeout: extensionCallTimeout(), Sidecar: sc,
 	}
-	e := &extensionHost{a: a, mode: mode, providers: a.newExtensionProviders()}
+	e := &extensionHost{a: a, mode: mode, providers: a.newExtensionProviders(), shutdown: make(chan struct{}, 1)}
 	switch mode {
 	case "rpc":
 		e.ui = newRPCExtensionUI()
@@ -87,6 +89,7 @@ func (a *app) buildExtensionHost(store *session.Manager, found extensions.Found,
 	if u, ok := e.ui.(*tuiExtensionUI); ok {
 		cfg.OnMarkdownTransformers = u.ui.SetMarkdownTransformers
 	}
+	cfg.OnRegister = e.registeredAgain
 	e.host = extensions.New(cfg)
 	if e.host.Empty() {
 		return nil
@@ -200,11 +203,7 @@ func (e *extensionHost) start(sess *harness.Session) {
 // path into the extensions waits for it, so the first prompt already has their tools.
 func (e *extensionHost) ready(ctx context.Context) {
 	e.readyOnce.Do(func() {
-		var tools []loop.Tool
-		for _, t := range e.host.Tools(ctx) {
-			tools = append(tools, t)
-		}
-		e.sess.AddTools(tools)
+		e.syncTools()
 		e.tuiShortcuts()
 		e.pushState()
 		// Awaited, as pi awaits it before serving: a handler that restores state (the active tools,
@@ -212,6 +211,21 @@ func (e *extensionHost) ready(ctx context.Context) {
 		e.host.Emit(ctx, "session_start", map[string]any{"type": "session_start", "reason": "startup"})
 		e.discoverAtStartup(ctx)
 	})
+}
+
+// syncTools makes the extensions' registered tools the session's (at the start, and whenever a
+// process registers again: pi's refreshTools after a registerTool), and tells the extensions the
+// tools they now see.
+func (e *extensionHost) syncTools() {
+	e.toolsMu.Lock()
+	defer e.toolsMu.Unlock()
+	// Read under the lock: a sync with older registrations never lands after a newer one.
+	var tools []loop.Tool
+	for _, t := range e.host.Tools(context.Background()) {
+		tools = append(tools, t)
+	}
+	e.sess.SyncExtensionTools(tools)
+	e.pushState()
 }
 
 func (e *extensionHost) close() {
@@ -485,6 +499,12 @@ func (e *extensionHost) handle(ctx context.Context, method string, params json.R
 	case "abort":
 		go e.sess.Abort()
 		return nil, nil
+	case "shutdown":
+		e.requestShutdown()
+		return nil, nil
+	case "reload":
+		// ctx.reload(): pi's session reload, the extensions' included (ReloadExtensions).
+		return nil, e.sess.Reload()
 	case "waitForIdle":
 		return nil, e.sess.WaitForIdle(ctx)
 	case "compact":
@@ -551,5 +571,15 @@ func (e *extensionHost) completer(name string) func(ctx context.Context, prefix 
 			out = append(out, resources.ArgumentCompletion{Value: it.Value, Label: it.Label, Description: it.Description})
 		}
 		return out, err
+	}
+}
+
+// registeredAgain is a process's later registration: its tools join the session (commands, events
+// and renderers are read from the registrations as they are used). Before the session is bound
+// ready reads them with the rest; the atomic session orders this read of e.sess after start's write
+// (a host started early for the model selection runs before start).
+func (e *extensionHost) registeredAgain() {
+	if e.providers.session.Load() != nil {
+		e.syncTools()
 	}
 }

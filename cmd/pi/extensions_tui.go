@@ -91,6 +91,21 @@ func (u *tuiExtensionUI) request(ctx context.Context, params json.RawMessage, di
 		u.ui.SetWorkingMessage(p.Message)
 	case "setWorkingVisible":
 		u.ui.SetWorkingVisible(p.Visible)
+	case "setWorkingIndicator":
+		var ind struct {
+			Indicator *struct {
+				Frames     []string `json:"frames"`
+				IntervalMs int      `json:"intervalMs"`
+			} `json:"indicator"`
+		}
+		if err := json.Unmarshal(params, &ind); err != nil {
+			return nil, fmt.Errorf("setWorkingIndicator: %w", err)
+		}
+		if ind.Indicator == nil {
+			u.ui.SetWorkingIndicator(nil, 0)
+		} else {
+			u.ui.SetWorkingIndicator(append([]string{}, ind.Indicator.Frames...), time.Duration(ind.Indicator.IntervalMs)*time.Millisecond)
+		}
 	case "setHiddenThinkingLabel":
 		u.ui.SetHiddenThinkingLabel(p.Label)
 	case "component":

@@ -18,7 +18,7 @@ var errInputEnded = errors.New("rpc: the input ended")
 
 // runRPC speaks pi's RPC protocol on stdin/stdout until stdin ends (errInputEnded) or ctx does.
 func (a *app) runRPC(ctx context.Context, sess *harness.Session) error {
-	opts := rpc.ServeOptions{Stderr: a.io.Err, ExportTheme: a.exportTheme()}
+	opts := rpc.ServeOptions{Stderr: a.io.Err, ExportTheme: a.exportTheme(), Shutdown: a.ext.shutdownRequests()}
 	if ui, ok := a.ext.rpcUI(); ok {
 		opts.ExtensionUI = ui
 	}

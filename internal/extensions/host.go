@@ -50,7 +50,14 @@ type Config struct {
 	// whenever an extension registers, replaces or withdraws its transformer after the start. nil
 	// ignores them.
 	OnMarkdownTransformers func(messageTypes []string)
+	// OnRegister is called when a process registered again after the start (tools, commands or
+	// events it added or replaced since: read them anew, e.g. with Tools). It runs before the
+	// process's next line is read and must not call into the processes and wait. nil ignores it.
+	OnRegister func()
 }
+
+// methodRegistered is how a process tells the host's handler of a later register message.
+const methodRegistered = "pi-go:registered"
 
 // Defaults for Config's timeouts.
 const (
@@ -150,6 +157,13 @@ func (h *Host) handle(ctx context.Context, method string, params json.RawMessage
 		// The process has applied it (readLoop); the TUI learns the surfaces now.
 		if h.cfg.OnMarkdownTransformers != nil && h.Started() {
 			h.cfg.OnMarkdownTransformers(h.MarkdownTransformers())
+		}
+		return nil, nil
+	}
+	if method == methodRegistered {
+		// Before the start ends the tools are read with the first registrations anyway.
+		if h.cfg.OnRegister != nil && h.Started() {
+			h.cfg.OnRegister()
 		}
 		return nil, nil
 	}

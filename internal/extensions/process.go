@@ -48,7 +48,7 @@ type process struct {
 	mu       sync.Mutex
 	nextID   int64
 	calls    map[int64]*call
-	register chan extMessage // the first register message; later ones go to onRegister
+	register chan extMessage // the first register message; later ones replace regs and tell the handler
 	regs     extMessage
 
 	requests  atomic.Int32 // requests of the child being answered: they pause every call's deadline
@@ -198,6 +198,12 @@ func (p *process) readLoop(stdout io.Reader) {
 			if !registered {
 				registered = true
 				p.register <- m
+				continue
+			}
+			// A later register replaces the registrations (a tool registered after the start):
+			// applied before the next line is read, so a command's result comes after its tools.
+			if _, err := p.handler(p.ctx, methodRegistered, nil); err != nil {
+				p.reportf("register", "%v", err)
 			}
 		case msgResult, msgToolUpdate, msgStreamUpdate:
 			p.deliver(m)

@@ -203,7 +203,11 @@ function bind() {
 			state.activeTools = [...names];
 			tell("setActiveTools", { names });
 		},
-		refreshTools: () => {},
+		// pi's runtime calls it after each registerTool once the extensions are bound: pi-go hears of
+		// the new tool set through a new register (after the first, which answers init).
+		refreshTools: () => {
+			if (registered) register([]);
+		},
 		getCommands: () =>
 			runner.getRegisteredCommands().map((c) => ({ name: c.invocationName ?? c.name, description: c.description, source: "extension" })),
 		setModel: async (model) => !!(await request("setModel", { provider: model?.provider, id: model?.id })),
@@ -387,7 +391,31 @@ async function emitProjectTrust(extensionsResult, event, ctx) {
 	return { errors };
 }
 
+// reload is pi's reload of the extension runtime (AgentSession.reload): session_shutdown with
+// reason "reload" to the old extensions, whose captured contexts go stale, then the extensions
+// loaded again (pi's loader reads the files anew: its module cache is off) under a new runner, on a
+// new event bus, with the flag values kept, registered anew. pi-go raises session_start with reason
+// "reload" once this answers.
+async function reload(msg) {
+	const old = runner;
+	await old.emit({ type: "session_shutdown", reason: "reload" });
+	const flagValues = typeof old.getFlagValues === "function" ? old.getFlagValues() : new Map();
+	old.invalidate?.();
+	failedPaths.clear(); // a reload tries every extension again
+	eventBus = pi.createEventBus?.();
+	const loaded = await loadPaths(msg.paths ?? []);
+	makeRunner(loaded.extensions, loaded.runtime);
+	const flags = runner.getFlags();
+	for (const [name, value] of flagValues) if (flags.has(name)) runner.setFlagValue(name, value);
+	for (const e of loaded.errors ?? []) write({ type: "error", extensionPath: e.path, event: "load", error: e.error });
+	register([]);
+	return null;
+}
+
+let registered = false;
+
 function register(loadErrors) {
+	registered = true;
 	const events = new Set();
 	const shortcuts = [];
 	const messageRenderers = new Set();
@@ -655,6 +683,14 @@ async function onLine(line) {
 			return;
 		case "cancel":
 			running.get(msg.id)?.abort();
+			return;
+		case "reload":
+			// In line: what comes after it is for the new extensions.
+			try {
+				write({ type: "result", id: msg.id, result: await reload(msg) });
+			} catch (err) {
+				write({ type: "result", id: msg.id, error: errorText(err) || "reload failed" });
+			}
 			return;
 		case "ui_resize":
 			onResize(msg);

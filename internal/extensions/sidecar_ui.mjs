@@ -262,6 +262,9 @@ function terminalUIContext(base) {
 		custom,
 		setWorkingMessage: (message) => tell("ui", { method: "setWorkingMessage", message }),
 		setWorkingVisible: (visible) => tell("ui", { method: "setWorkingVisible", visible: visible !== false }),
+		// No options restores pi-go's spinner (indicator null).
+		setWorkingIndicator: (options) =>
+			tell("ui", { method: "setWorkingIndicator", indicator: options ? { frames: [...(options.frames ?? [])], intervalMs: options.intervalMs } : null }),
 		setHiddenThinkingLabel: (label) => tell("ui", { method: "setHiddenThinkingLabel", label }),
 		pasteToEditor(text) {
 			ui.setEditorText(text);

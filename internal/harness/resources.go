@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -55,11 +56,23 @@ func (s *Session) loadResources() *resources.Set {
 // so the footer's context estimate does not pull discovery into the first frame.
 func (s *Session) loadedResources() *resources.Set { return s.res.set.Load() }
 
-// Reload re-reads settings.json, the system prompt's files and context files, the templates and the
-// skills (pi's /reload). The next prompt sends the system prompt's changes; a run in progress keeps
+// ExtensionReloader is implemented by hooks whose extensions /reload loads again.
+type ExtensionReloader interface {
+	ReloadExtensions(ctx context.Context) error
+}
+
+// Reload reloads the extensions (ExtensionReloader), then re-reads settings.json, the system
+// prompt's files and context files, the templates and the skills (pi's /reload). The next prompt sends the system prompt's changes; a run in progress keeps
 // what it has.
 func (s *Session) Reload() error {
 	var errs []error
+	// pi reloads the extension runtime first: its session_shutdown and new session_start frame
+	// the reload.
+	if r, ok := s.opts.Hooks.(ExtensionReloader); ok {
+		if err := r.ReloadExtensions(context.Background()); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if s.opts.Settings != nil {
 		for _, err := range s.opts.Settings.Reload() {
 			s.warn(err)

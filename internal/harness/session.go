@@ -129,7 +129,8 @@ type Session struct {
 	sections        sectionsCache
 	res             resourceState
 	checkpoints     checkpointState
-	ext             extState // what extensions queued (extsession.go)
+	ext             extState   // what extensions queued (extsession.go)
+	extTools        extToolSet // the tools extensions registered (exttools.go)
 
 	emitMu sync.Mutex
 	// queueDelivered is the sequence number of the last queue_update delivered (under emitMu);

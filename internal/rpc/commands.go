@@ -96,9 +96,9 @@ func (s *server) prompt(c *command) *response {
 		return written
 	}
 	earlier, progress, inRun, end := s.runs.beginPrompt()
-	s.tasks.Add(1)
+	s.beginTask()
 	go func() {
-		defer s.tasks.Done()
+		defer s.endTask()
 		defer end()
 		defer decide()
 		defer func() {
@@ -348,9 +348,9 @@ func (s *server) bash(c *command) *response {
 	}
 	s.bashCancels[id] = cancel
 	s.bashMu.Unlock()
-	s.tasks.Add(1)
+	s.beginTask()
 	go func() {
-		defer s.tasks.Done()
+		defer s.endTask()
 		defer func() {
 			s.bashMu.Lock()
 			delete(s.bashCancels, id)

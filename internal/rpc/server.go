@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf16"
 
 	"github.com/pi-go/pi-go/internal/export"
@@ -32,6 +33,9 @@ type ServeOptions struct {
 	// ExtensionUI is the extension host's end of the extension UI sub-protocol (nil: no extensions;
 	// responses are ignored, as pi ignores strays).
 	ExtensionUI ExtensionUI
+	// Shutdown receives an extension's ctx.shutdown(): Serve then returns nil, as at the end of the
+	// input, once no command is in progress and the session is idle (pi's checkShutdownRequested).
+	Shutdown <-chan struct{}
 }
 
 // ExtensionUI connects extensions to the client: Attach gives it the function that writes its
@@ -78,6 +82,8 @@ func newServer(ctx context.Context, sess *harness.Session, out io.Writer, opts S
 		runs:       newRunState(sess),
 		outFailed:  make(chan struct{}),
 		extUI:      opts.ExtensionUI,
+		idle:       make(chan struct{}, 1),
+		shutdownCh: opts.Shutdown,
 	}
 }
 
@@ -104,6 +110,12 @@ type server struct {
 	outFailed chan struct{}
 	logMu     sync.Mutex
 	extUI     ExtensionUI
+
+	// active counts the background commands in progress; idle is signalled when one ends or the
+	// session settles, for a shutdown that waits for both.
+	active     atomic.Int64
+	idle       chan struct{}
+	shutdownCh <-chan struct{}
 }
 
 // inputLine is one record read from in, or the error that ended the input.
@@ -124,6 +136,7 @@ func (s *server) serve(ctx context.Context, in io.Reader) error {
 	go readInput(newLineReader(in, s.maxLine), lines, stop, s.takeUIResponse)
 
 	var err error
+	shutdownAsked := false
 loop:
 	for {
 		select {
@@ -135,10 +148,16 @@ loop:
 				break loop
 			}
 			s.handleLine(l)
+		case <-s.shutdownCh:
+			shutdownAsked = true
+		case <-s.idle:
 		case <-ctx.Done():
 			err = ctx.Err()
 			break loop
 		case <-s.outFailed:
+			break loop
+		}
+		if shutdownAsked && s.active.Load() == 0 && !s.runs.isStreaming() && !s.sess.IsStreaming() {
 			break loop
 		}
 	}
@@ -152,6 +171,26 @@ loop:
 		err = fmt.Errorf("writing output: %w", oerr)
 	}
 	return err
+}
+
+// beginTask and endTask bracket a command that runs in the background.
+func (s *server) beginTask() {
+	s.active.Add(1)
+	s.tasks.Add(1)
+}
+
+func (s *server) endTask() {
+	s.active.Add(-1)
+	s.tasks.Done()
+	s.signalIdle()
+}
+
+// signalIdle wakes the command loop to see whether a shutdown asked for can happen now.
+func (s *server) signalIdle() {
+	select {
+	case s.idle <- struct{}{}:
+	default:
+	}
 }
 
 // readInput sends every record of the input, then the error that ended it (io.EOF at the end). A
@@ -225,9 +264,9 @@ func (s *server) handleLine(l inputLine) {
 	case !known:
 		s.write(c.failText("Unknown command: "+c.typ), true)
 	case h.background:
-		s.tasks.Add(1)
+		s.beginTask()
 		go func() {
-			defer s.tasks.Done()
+			defer s.endTask()
 			s.run(c, h)
 		}()
 	default:
@@ -303,6 +342,9 @@ func (s *server) onEvent(e harness.Event) {
 	s.runs.observe(e)
 	if err := s.events.Write(e); err != nil {
 		s.fail(err)
+	}
+	if e.Type == harness.EventAgentSettled {
+		s.signalIdle()
 	}
 }
 

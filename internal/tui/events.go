@@ -25,6 +25,8 @@ func (m *model) handleEvent(ev harness.Event) tea.Cmd {
 		return nil
 	}
 	switch ev.Type {
+	case harness.EventAgentSettled:
+		m.quitIfShutdownAsked()
 	case harness.EventQueueUpdate:
 		m.steering, m.followUp = ev.Steering, ev.FollowUp
 	case harness.EventThinkingLevelChanged:

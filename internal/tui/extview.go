@@ -76,6 +76,7 @@ type extView struct {
 
 	workingMessage string
 	workingHidden  bool
+	indicator      *workingIndicator // ctx.ui.setWorkingIndicator's frames (nil: pi-go's spinner)
 	// thinkingLabel is the line of a hidden thinking block drawn from now on ("" for pi's).
 	thinkingLabel string
 

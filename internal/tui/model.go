@@ -115,6 +115,7 @@ type model struct {
 	initialImages bool     // the first initial message still carries the images
 
 	quitting          bool
+	shutdownAsked     bool // an extension's ctx.shutdown(): quit once idle (extshutdown.go)
 	noSessionSelected bool
 
 	themes themeState

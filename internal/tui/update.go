@@ -95,6 +95,9 @@ func (m *model) handleMsg(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			m.addError(msg.err.Error())
 		}
+		if m.quitIfShutdownAsked() {
+			return nil
+		}
 		if !msg.queued {
 			return m.sendNextInitial()
 		}

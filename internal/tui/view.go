@@ -143,6 +143,9 @@ func (m *model) statusLines(w int, now time.Time) []string {
 		st.Activity, st.Elapsed = render.Working, now.Sub(m.run.started)
 	}
 	st.Spinner = m.spin.View()
+	if ind := m.ext.indicator; ind != nil {
+		st.Spinner, st.Verbatim = ind.frame(now), true
+	}
 	if st, ok := m.extStatus(st); ok {
 		return m.r.StatusLine(st, w)
 	}

@@ -54,6 +54,9 @@ type Status struct {
 	Elapsed time.Duration
 	// Spinner is the spinner's frame now ("" draws the first).
 	Spinner string
+	// Verbatim: Spinner is an extension's frame, drawn as it is (pi's custom working indicator);
+	// "" then draws no indicator at all.
+	Verbatim bool
 	// Message replaces the label of Working (pi's custom working message).
 	Message string
 	// Tool is the running tool's name; Tools how many run (more than one: "Running 3 tools...").
@@ -124,7 +127,14 @@ func (r *Renderer) StatusLine(s Status, width int) []string {
 		}
 		label += " (" + retry + FormatElapsed(s.Elapsed) + " · " + r.keys.Interrupt + " to interrupt)"
 	}
-	line := r.th.Fg(spin, spinnerFrame(s.Spinner)) + " " + r.th.Fg(theme.Muted, label)
+	indicator := r.th.Fg(spin, spinnerFrame(s.Spinner)) + " "
+	if s.Verbatim {
+		indicator = ""
+		if s.Spinner != "" {
+			indicator = s.Spinner + " "
+		}
+	}
+	line := indicator + r.th.Fg(theme.Muted, label)
 	return append([]string{""}, padLeft([]string{Truncate(line, max(width-2, 1), "...")}, width)...)
 }
 
