@@ -3,6 +3,7 @@
 // (docs/extension-protocol.md) on stdin and stdout. Embedded in the pi-go binary and written to its
 // cache directory at run time. stdout carries the protocol only: console output goes to stderr.
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import readline from "node:readline";
 import { pathToFileURL } from "node:url";
@@ -295,6 +296,7 @@ async function start(msg) {
 	}
 	runner = new pi.ExtensionRunner(loaded.extensions, loaded.runtime, msg.cwd, liveSessionManager(), providerRegistry(await modelRegistry()));
 	bind();
+	if (msg.mode === "tui") await installKeybindings();
 	const flags = runner.getFlags();
 	for (const [name, value] of Object.entries(msg.flags ?? {})) {
 		const flag = flags.get(name);
