@@ -29,6 +29,7 @@ type extensionHost struct {
 	ui   extensionUI
 
 	sess      *harness.Session
+	mirror    *sessionMirror
 	readyOnce sync.Once
 	providers *extensionProviders
 
@@ -101,7 +102,8 @@ func (a *app) newExtensionHost(store *session.Manager) *extensionHost {
 			cfg.Sidecar = sc
 		}
 	}
-	e := &extensionHost{a: a, mode: mode, providers: a.newExtensionProviders()}
+	e := &extensionHost{a: a, mode: mode, providers: a.newExtensionProviders(), mirror: &sessionMirror{}}
+	cfg.SessionEntries = e.mirror.delta
 	switch mode {
 	case "rpc":
 		e.ui = newRPCExtensionUI()
@@ -153,6 +155,7 @@ func (e *extensionHost) start(sess *harness.Session) {
 		return
 	}
 	e.sess = sess
+	e.mirror.sess.Store(sess)
 	// Set with the session: a host started early for the model selection answers "still starting" before.
 	e.host.SetHandler(e.handle)
 	e.providers.session.Store(sess)

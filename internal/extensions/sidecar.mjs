@@ -41,6 +41,25 @@ const errorText = (err) => (err instanceof Error ? err.message : String(err));
 
 // --- the session manager: pi's own, on the session file pi-go writes, re-read when it changed ----
 
+// An in-memory session's lines (--no-session), as pi-go hands them over (session_entries): the
+// header, then the entries. ctx.sessionManager is rebuilt from them when read after a change.
+const memory = { lines: [], leafId: "", changed: false };
+
+function onSessionEntries(d) {
+	if (d.header) memory.lines = [d.header];
+	memory.lines.push(...(d.entries ?? []));
+	memory.leafId = d.leafId ?? "";
+	memory.changed = true;
+}
+
+function memorySessionManager() {
+	const sm = pi.SessionManager.inMemory(init.cwd, undefined, memory.lines.length > 0 ? memory.lines.slice() : undefined);
+	// pi-go's leaf may be an earlier entry (tree navigation): pi's manager takes the last one.
+	if (memory.leafId && sm.getLeafId?.() !== memory.leafId) sm.branch(memory.leafId);
+	else if (!memory.leafId && memory.lines.length > 1) sm.resetLeaf?.();
+	return sm;
+}
+
 function liveSessionManager() {
 	let sm;
 	let stamp = "";
@@ -53,7 +72,10 @@ function liveSessionManager() {
 			stamp = "";
 		}
 		if (!file) {
-			sm ??= pi.SessionManager.inMemory(init.cwd);
+			if (memory.changed || !sm) {
+				memory.changed = false;
+				sm = memorySessionManager();
+			}
 			return sm;
 		}
 		let now = "";
@@ -509,6 +531,9 @@ async function onLine(line) {
 				console.error(`pi-go sidecar: cannot load extensions with ${msg.options?.piPackage}: ${err?.stack ?? err}`);
 				process.exit(1);
 			}
+			return;
+		case "session_entries":
+			onSessionEntries(msg.session ?? {});
 			return;
 		case "state":
 			state = msg.state ?? {};
