@@ -407,9 +407,16 @@ async function answerEvent(event, signal, id) {
 					event.messageType === "custom"
 						? { messageType: "custom", message: event.message }
 						: { messageType: "user", prompt: event.prompt, images: event.images };
-				const r = await runner.emitBeforeAgentStart(trigger, { forceSystemPrompt: event.systemPrompt });
-				const sp = r?.systemPromptOptions?.forceSystemPrompt;
-				return { messages: r?.messages ?? [], systemPrompt: sp !== event.systemPrompt ? sp : undefined };
+				// Handlers get pi-go's prompt structure (systemPromptOptions) to edit. Its text travels
+				// as forceSystemPrompt, so event.systemPrompt is pi-go's (pi would render it with its
+				// <docs> section); an edited structure goes back and pi-go renders it. A handler after
+				// one that edited the structure still reads the text from before the edit.
+				const given = event.systemPromptOptions;
+				const r = await runner.emitBeforeAgentStart(trigger, { ...given, forceSystemPrompt: event.systemPrompt });
+				const { forceSystemPrompt: sp, ...options } = r?.systemPromptOptions ?? {};
+				const out = { messages: r?.messages ?? [], systemPrompt: sp !== event.systemPrompt ? sp : undefined };
+				if (given && changed(promptOptionsKeys(options), promptOptionsKeys(given))) out.systemPromptOptions = options;
+				return out;
 			}
 			// Older packages raise it for prompts only.
 			if (event.messageType === "custom") return null;
@@ -473,6 +480,12 @@ async function answerEvent(event, signal, id) {
 			return (await runner.emit(event)) ?? null;
 	}
 }
+
+// promptOptionsKeys is a BuildSystemPromptOptions with its keys in one order, for comparing.
+const promptOptionsKeys = (o) =>
+	Object.fromEntries(
+		["customPrompt", "selectedTools", "hiddenTools", "toolSnippets", "toolGuidelines", "promptGuidelines", "appendSystemPrompt", "sections", "cwd", "contextFiles", "skills"].map((k) => [k, o[k]]),
+	);
 
 // handlersOf is the runner seen with only the handlers of one event: pi's emit functions that run
 // several events in a row then run that one alone.
