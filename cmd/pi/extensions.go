@@ -29,6 +29,7 @@ type extensionHost struct {
 	ui   extensionUI
 
 	sess      *harness.Session
+	mirror    *sessionMirror
 	readyOnce sync.Once
 	toolsMu   sync.Mutex    // serialises syncTools
 	shutdown  chan struct{} // RPC mode: an extension's ctx.shutdown() (extensions_shutdown.go)
@@ -73,7 +74,8 @@ func (a *app) buildExtensionHost(store *session.Manager, found extensions.Found,
 		SessionFile: store.SessionFile(), Executables: found.Executables, Flags: a.opts.ExtensionFlags,
 		CallTimeout: extensionCallTimeout(), Sidecar: sc,
 	}
-	e := &extensionHost{a: a, mode: mode, providers: a.newExtensionProviders(), shutdown: make(chan struct{}, 1)}
+	e := &extensionHost{a: a, mode: mode, providers: a.newExtensionProviders(), shutdown: make(chan struct{}, 1), mirror: &sessionMirror{}}
+	cfg.SessionEntries = e.mirror.delta
 	switch mode {
 	case "rpc":
 		e.ui = newRPCExtensionUI()
@@ -186,6 +188,7 @@ func (e *extensionHost) start(sess *harness.Session) {
 		return
 	}
 	e.sess = sess
+	e.mirror.sess.Store(sess)
 	// Set with the session: a host started early for the model selection answers "still starting" before.
 	e.host.SetHandler(e.handle)
 	e.providers.session.Store(sess)

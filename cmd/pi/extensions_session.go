@@ -504,3 +504,47 @@ func (e *extensionHost) tuiSessionChanged(c tui.SessionChange) {
 		u.SessionChanged(c)
 	}
 }
+
+// --- harness.PromptOptionsHook ---
+
+// BeforeAgentStartWithOptions runs before_agent_start with pi 1.6's systemPromptOptions, for a prompt
+// or a custom message; a structure the handlers edited comes back as the run's prompt options.
+func (e *extensionHost) BeforeAgentStartWithOptions(ctx context.Context, start harness.AgentStart) harness.AgentStartResult {
+	if !e.host.HasHandlers(ctx, "before_agent_start") {
+		return harness.AgentStartResult{}
+	}
+	report := func(err error) {
+		e.ui.reportError(extensions.ExtensionError{Event: "before_agent_start", Error: err.Error()})
+	}
+	t := extensions.StartTrigger{Prompt: start.Prompt, Images: start.Images}
+	if start.Custom != nil {
+		data, err := provider.MarshalJS(start.Custom)
+		if err != nil {
+			report(err)
+			return harness.AgentStartResult{}
+		}
+		t.Message = data
+	}
+	options, err := start.Options.MarshalPi()
+	if err != nil {
+		report(err)
+		return harness.AgentStartResult{}
+	}
+	r := e.host.BeforeAgentStartWith(ctx, t, start.SystemPrompt, options)
+	out := harness.AgentStartResult{SystemPrompt: r.SystemPrompt}
+	for _, raw := range r.Messages {
+		if m, err := customMessage(raw); err == nil {
+			out.Messages = append(out.Messages, m)
+		} else {
+			report(err)
+		}
+	}
+	if r.Options != nil {
+		if o, err := harness.UnmarshalPiPromptOptions(r.Options); err == nil {
+			out.Options = &o
+		} else {
+			report(err)
+		}
+	}
+	return out
+}

@@ -140,17 +140,43 @@ func (h *Host) rewriteMessages(ctx context.Context, event string, messages json.
 	return out
 }
 
-// BeforeAgentStart is what before_agent_start handlers added: custom messages for the transcript and
-// a replacement system prompt ("" unchanged).
+// BeforeAgentStart is what before_agent_start handlers added: custom messages for the transcript, a
+// replacement system prompt ("" unchanged) and the prompt's structure as they edited it (pi 1.6's
+// systemPromptOptions; nil unchanged).
 type BeforeAgentStart struct {
 	Messages     []json.RawMessage
 	SystemPrompt string
+	Options      json.RawMessage
 }
 
 type beforeAgentStartAnswer struct {
 	Messages     []json.RawMessage `json:"messages"`
 	Message      json.RawMessage   `json:"message"`
 	SystemPrompt string            `json:"systemPrompt"`
+	Options      json.RawMessage   `json:"systemPromptOptions"`
+}
+
+// StartTrigger is what starts a run: a user prompt (Prompt, Images) or a custom message (Message,
+// as pi writes it).
+type StartTrigger struct {
+	Prompt  string
+	Images  []provider.Content
+	Message json.RawMessage
+}
+
+// BeforeAgentStartWith runs the before_agent_start handlers with the prompt's structure (pi 1.6's
+// systemPromptOptions, options) besides its text; each process sees what the ones before it changed.
+func (h *Host) BeforeAgentStartWith(ctx context.Context, t StartTrigger, systemPrompt string, options json.RawMessage) BeforeAgentStart {
+	ev := map[string]any{"type": "before_agent_start", "messageType": "user", "prompt": t.Prompt}
+	if t.Message != nil {
+		ev = map[string]any{"type": "before_agent_start", "messageType": "custom", "message": t.Message}
+	} else if len(t.Images) > 0 {
+		ev["images"] = t.Images
+	}
+	if options != nil {
+		ev["systemPromptOptions"] = options
+	}
+	return h.beforeAgentStart(ctx, ev, systemPrompt)
 }
 
 // BeforeAgentStart runs the before_agent_start handlers for a user prompt.
@@ -186,6 +212,9 @@ func (h *Host) beforeAgentStart(ctx context.Context, ev map[string]any, systemPr
 		}
 		if a.SystemPrompt != "" {
 			cur, out.SystemPrompt = a.SystemPrompt, a.SystemPrompt
+		}
+		if len(a.Options) > 0 && string(a.Options) != "null" {
+			ev["systemPromptOptions"], out.Options = a.Options, a.Options
 		}
 		return false
 	})

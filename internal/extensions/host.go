@@ -21,6 +21,10 @@ type Config struct {
 	// SessionFile is the session's JSONL file ("" for an in-memory session); the sidecar opens a pi
 	// SessionManager on it for ctx.sessionManager.
 	SessionFile string
+	// SessionEntries, when set, is asked before each message to the sidecar (under its write lock,
+	// so it must be quick) what an in-memory session gained since it last answered; nil when
+	// nothing. A session with a file returns nil: the sidecar reads the file.
+	SessionEntries func() *SessionEntries
 	// Sidecar runs the TypeScript and JavaScript extensions (nil: none).
 	Sidecar *Sidecar
 	// Executables are extensions in any language, one process each, in load order after the sidecar's.
@@ -246,6 +250,9 @@ func (h *Host) launch(ctx context.Context, sc *Sidecar, executables []string) (s
 				init.Options = sc.options()
 			}
 			p, err := startProcess(argv, environ(), h.cfg.Cwd, init, h.handle, h.cfg.OnError)
+			if err == nil && i == 0 && h.cfg.Sidecar != nil && h.cfg.SessionEntries != nil {
+				p.setBeforeSend(h.sessionEntriesLine)
+			}
 			if err == nil {
 				if _, err = p.awaitRegister(ctx); err != nil {
 					grace := time.Second
@@ -281,6 +288,20 @@ func (h *Host) reportLoadErrors(p *process) {
 	for _, le := range p.registrations().Errors {
 		h.cfg.OnError(ExtensionError{ExtensionPath: le.Path, Event: "load", Error: le.Error})
 	}
+}
+
+// sessionEntriesLine is the session_entries line for what the in-memory session gained, or nil.
+func (h *Host) sessionEntriesLine() []byte {
+	d := h.cfg.SessionEntries()
+	if d == nil {
+		return nil
+	}
+	line, err := json.Marshal(hostMessage{Type: msgSessionEntries, Session: d})
+	if err != nil {
+		h.cfg.OnError(ExtensionError{Event: msgSessionEntries, Error: err.Error()})
+		return nil
+	}
+	return append(line, '\n')
 }
 
 // reportMCPServers hands the servers registered while loading to OnMCPServers, unless a later

@@ -38,12 +38,15 @@ type process struct {
 	// lastNote is closed when the last id-less request has been handled (owned by readLoop).
 	lastNote <-chan struct{}
 
-	outMu   sync.Mutex
-	out     [][]byte      // lines to write, in order, taken by writeLoop
-	wake    chan struct{} // (capacity 1) tells writeLoop that out has lines
-	closing chan struct{} // closed by close after it queued shutdown: writeLoop writes out, then ends stdin
-	done    chan struct{} // closed when the child has exited and the reader has stopped
-	exitErr error         // why, set before done is closed
+	outMu sync.Mutex
+	out   [][]byte // lines to write, in order, taken by writeLoop
+	// beforeSend, when set, gives a line to write before each message (the sidecar's session
+	// entries), so the message finds the session as it is.
+	beforeSend func() []byte
+	wake       chan struct{} // (capacity 1) tells writeLoop that out has lines
+	closing    chan struct{} // closed by close after it queued shutdown: writeLoop writes out, then ends stdin
+	done       chan struct{} // closed when the child has exited and the reader has stopped
+	exitErr    error         // why, set before done is closed
 
 	mu       sync.Mutex
 	nextID   int64
@@ -132,12 +135,24 @@ func (p *process) send(m hostMessage) {
 	default:
 	}
 	p.outMu.Lock()
+	if p.beforeSend != nil {
+		if pre := p.beforeSend(); pre != nil {
+			p.out = append(p.out, pre)
+		}
+	}
 	p.out = append(p.out, append(line, '\n'))
 	p.outMu.Unlock()
 	select {
 	case p.wake <- struct{}{}:
 	default: // writeLoop has been woken already and will take this line too
 	}
+}
+
+// setBeforeSend sets beforeSend; the messages sent from then on carry its lines.
+func (p *process) setBeforeSend(fn func() []byte) {
+	p.outMu.Lock()
+	p.beforeSend = fn
+	p.outMu.Unlock()
 }
 
 // writeLoop owns stdin: it writes the queued lines in order and, once close has queued shutdown,

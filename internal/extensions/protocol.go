@@ -31,6 +31,9 @@ const (
 
 	// msgStream asks an extension's provider stream function for one answer (provider.go).
 	msgStream = "stream_provider"
+	// msgSessionEntries is what an in-memory session gained, for the sidecar's ctx.sessionManager
+	// (the sidecar's own message: executables are not sent it).
+	msgSessionEntries = "session_entries"
 )
 
 // Message types, extension to host.
@@ -63,6 +66,9 @@ type hostMessage struct {
 
 	// event
 	Event json.RawMessage `json:"event,omitempty"`
+
+	// session_entries
+	Session *SessionEntries `json:"session,omitempty"`
 
 	// execute_tool
 	ToolCallID string          `json:"toolCallId,omitempty"`
@@ -229,6 +235,17 @@ type State struct {
 	ScopedModels json.RawMessage `json:"scopedModels,omitempty"`
 	// SessionFile is the session's file now (it changes with /new, /resume and /fork).
 	SessionFile string `json:"sessionFile,omitempty"`
+}
+
+// SessionEntries is what an in-memory session (--no-session) gained since the sidecar last heard:
+// with no file to read, its ctx.sessionManager is built from these.
+type SessionEntries struct {
+	// Header, set for the first entries of a session (also after /new), starts the mirror over.
+	Header json.RawMessage `json:"header,omitempty"`
+	// Entries are the lines appended since, as a session file would hold them.
+	Entries []json.RawMessage `json:"entries"`
+	// LeafID is the session's leaf ("" before the first entry or after a reset to the root).
+	LeafID string `json:"leafId"`
 }
 
 // ToolInfo is what pi.getAllTools() tells of one tool.

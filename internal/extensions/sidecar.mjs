@@ -3,6 +3,7 @@
 // (docs/extension-protocol.md) on stdin and stdout. Embedded in the pi-go binary and written to its
 // cache directory at run time. stdout carries the protocol only: console output goes to stderr.
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import readline from "node:readline";
 import { pathToFileURL } from "node:url";
@@ -40,6 +41,25 @@ const errorText = (err) => (err instanceof Error ? err.message : String(err));
 
 // --- the session manager: pi's own, on the session file pi-go writes, re-read when it changed ----
 
+// An in-memory session's lines (--no-session), as pi-go hands them over (session_entries): the
+// header, then the entries. ctx.sessionManager is rebuilt from them when read after a change.
+const memory = { lines: [], leafId: "", changed: false };
+
+function onSessionEntries(d) {
+	if (d.header) memory.lines = [d.header];
+	memory.lines.push(...(d.entries ?? []));
+	memory.leafId = d.leafId ?? "";
+	memory.changed = true;
+}
+
+function memorySessionManager() {
+	const sm = pi.SessionManager.inMemory(init.cwd, undefined, memory.lines.length > 0 ? memory.lines.slice() : undefined);
+	// pi-go's leaf may be an earlier entry (tree navigation): pi's manager takes the last one.
+	if (memory.leafId && sm.getLeafId?.() !== memory.leafId) sm.branch(memory.leafId);
+	else if (!memory.leafId && memory.lines.length > 1) sm.resetLeaf?.();
+	return sm;
+}
+
 function liveSessionManager() {
 	let sm;
 	let stamp = "";
@@ -52,7 +72,10 @@ function liveSessionManager() {
 			stamp = "";
 		}
 		if (!file) {
-			sm ??= pi.SessionManager.inMemory(init.cwd);
+			if (memory.changed || !sm) {
+				memory.changed = false;
+				sm = memorySessionManager();
+			}
 			return sm;
 		}
 		let now = "";
@@ -302,6 +325,7 @@ async function start(msg) {
 	const loaded = await loadPaths(msg.paths ?? []);
 	extensionProviders = providerRegistry(await modelRegistry());
 	makeRunner(loaded.extensions, loaded.runtime);
+	if (msg.mode === "tui") await installKeybindings();
 	register(loaded.errors ?? []);
 }
 
@@ -496,9 +520,16 @@ async function answerEvent(event, signal, id) {
 					event.messageType === "custom"
 						? { messageType: "custom", message: event.message }
 						: { messageType: "user", prompt: event.prompt, images: event.images };
-				const r = await runner.emitBeforeAgentStart(trigger, { forceSystemPrompt: event.systemPrompt });
-				const sp = r?.systemPromptOptions?.forceSystemPrompt;
-				return { messages: r?.messages ?? [], systemPrompt: sp !== event.systemPrompt ? sp : undefined };
+				// Handlers get pi-go's prompt structure (systemPromptOptions) to edit. Its text travels
+				// as forceSystemPrompt, so event.systemPrompt is pi-go's (pi would render it with its
+				// <docs> section); an edited structure goes back and pi-go renders it. A handler after
+				// one that edited the structure still reads the text from before the edit.
+				const given = event.systemPromptOptions;
+				const r = await runner.emitBeforeAgentStart(trigger, { ...given, forceSystemPrompt: event.systemPrompt });
+				const { forceSystemPrompt: sp, ...options } = r?.systemPromptOptions ?? {};
+				const out = { messages: r?.messages ?? [], systemPrompt: sp !== event.systemPrompt ? sp : undefined };
+				if (given && changed(promptOptionsKeys(options), promptOptionsKeys(given))) out.systemPromptOptions = options;
+				return out;
 			}
 			// Older packages raise it for prompts only.
 			if (event.messageType === "custom") return null;
@@ -564,6 +595,12 @@ async function answerEvent(event, signal, id) {
 			return (await runner.emit(event)) ?? null;
 	}
 }
+
+// promptOptionsKeys is a BuildSystemPromptOptions with its keys in one order, for comparing.
+const promptOptionsKeys = (o) =>
+	Object.fromEntries(
+		["customPrompt", "selectedTools", "hiddenTools", "toolSnippets", "toolGuidelines", "promptGuidelines", "appendSystemPrompt", "sections", "cwd", "contextFiles", "skills"].map((k) => [k, o[k]]),
+	);
 
 // handlersOf is the runner seen with only the handlers of one event: pi's emit functions that run
 // several events in a row then run that one alone.
@@ -634,6 +671,9 @@ async function onLine(line) {
 			} catch (err) {
 				write({ type: "result", id: msg.id, error: errorText(err) || "failed" });
 			}
+			return;
+		case "session_entries":
+			onSessionEntries(msg.session ?? {});
 			return;
 		case "state":
 			state = msg.state ?? {};

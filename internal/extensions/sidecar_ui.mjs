@@ -183,6 +183,24 @@ function keybindings() {
 	return keybindingsLoad;
 }
 
+/** pi's renderers name keys through pi-tui's global keybindings (keyHint, keyText in an entry or
+ * message renderer): as pi's interactive mode does, they are set to the user's keybindings.json, the
+ * file pi-go's terminal reads too. The pi-tui module is the one the pi package resolves, so that
+ * pi's own keyHint sees them. */
+async function installKeybindings() {
+	const kb = await keybindings();
+	try {
+		const manifest = path.join(init.options.piPackage, "package.json");
+		const deps = JSON.parse(fs.readFileSync(manifest, "utf8")).dependencies ?? {};
+		const name = Object.keys(deps).find((d) => d.endsWith("/pi-tui"));
+		if (!name) return;
+		const tui = await import(pathToFileURL(createRequire(manifest).resolve(name)).href);
+		tui.setKeybindings?.(kb);
+	} catch (err) {
+		console.error(`pi-go sidecar: keybindings not set: ${errorText(err)}`);
+	}
+}
+
 /** custom(): the component takes the editor's place until it calls done. Overlays are shown the same way. */
 function custom(factory, options) {
 	const slot = `custom:${++customSeq}`;

@@ -110,6 +110,9 @@ func (s *Session) beforeAgentStart(ctx context.Context, text string, images []pr
 	if h == nil {
 		return nil
 	}
+	if msgs, ok := s.startRun(ctx, AgentStart{Prompt: text, Images: images}); ok {
+		return msgs
+	}
 	msgs, prompt := h.BeforeAgentStart(ctx, text, images, s.SystemPrompt())
 	s.mu.Lock()
 	s.runSystemPrompt = prompt

@@ -209,16 +209,19 @@ func (s *Session) SendCustomMessage(ctx context.Context, m *provider.CustomMessa
 			return err
 		}
 		prompt := []provider.Message{m}
-		if patch := s.promptPatch(); patch != nil {
-			prompt = append([]provider.Message{patch}, prompt...)
-		}
 		prompt = append(prompt, s.takeNextTurn()...)
-		if h, ok := s.opts.Hooks.(CustomStartHook); ok {
+		if msgs, ok := s.startRun(opCtx, AgentStart{Custom: m}); ok {
+			prompt = append(prompt, msgs...)
+		} else if h, ok := s.opts.Hooks.(CustomStartHook); ok {
 			msgs, sp := h.BeforeCustomStart(opCtx, m, s.SystemPrompt())
 			s.mu.Lock()
 			s.runSystemPrompt = sp
 			s.mu.Unlock()
 			prompt = append(prompt, msgs...)
+		}
+		// After before_agent_start, as pi: the patch is of the prompt its handlers shaped.
+		if patch := s.promptPatch(); patch != nil {
+			prompt = append([]provider.Message{patch}, prompt...)
 		}
 		if err := s.agent.Prompt(opCtx, prompt...); err != nil {
 			return err

@@ -119,11 +119,12 @@ func (s *Session) PromptWithHooks(ctx context.Context, text string, images []pro
 	if s.opts.Sections != nil {
 		s.opts.Sections.Prepare(opCtx)
 	}
+	prompt = append(prompt, s.takeNextTurn()...) // an extension's nextTurn messages go with it
+	prompt = append(prompt, s.beforeAgentStart(opCtx, text, images)...)
+	// After before_agent_start, as pi: the patch is of the prompt its handlers shaped.
 	if patch := s.promptPatch(); patch != nil {
 		prompt = append([]provider.Message{patch}, prompt...)
 	}
-	prompt = append(prompt, s.takeNextTurn()...) // an extension's nextTurn messages go with it
-	prompt = append(prompt, s.beforeAgentStart(opCtx, text, images)...)
 	if err := s.agent.Prompt(opCtx, prompt...); err != nil {
 		return err
 	}
@@ -175,6 +176,7 @@ func (s *Session) beginOperationLocked(ctx context.Context) (context.Context, fu
 		s.mu.Lock()
 		s.busy = false
 		s.runSystemPrompt = ""
+		s.runPrompt = nil
 		s.opCancel = nil
 		s.opDone = nil
 		s.mu.Unlock()

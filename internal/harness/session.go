@@ -125,12 +125,14 @@ type Session struct {
 	reported       reportedWindow // a smaller window the model's server named in an overflow error
 	// runSystemPrompt replaces the system prompt for the current operation (before_agent_start).
 	runSystemPrompt string
-	overhead        overheadCache
-	sections        sectionsCache
-	res             resourceState
-	checkpoints     checkpointState
-	ext             extState   // what extensions queued (extsession.go)
-	extTools        extToolSet // the tools extensions registered (exttools.go)
+	// runPrompt are the prompt options before_agent_start edited for the current operation (nil none).
+	runPrompt   *SystemPromptOptions
+	overhead    overheadCache
+	sections    sectionsCache
+	res         resourceState
+	checkpoints checkpointState
+	ext         extState   // what extensions queued (extsession.go)
+	extTools    extToolSet // the tools extensions registered (exttools.go)
 
 	emitMu sync.Mutex
 	// queueDelivered is the sequence number of the last queue_update delivered (under emitMu);
@@ -339,13 +341,14 @@ type sectionsCache struct {
 	tools    []string
 	prompts  map[string]ToolPrompt    // the PromptedTools' lines they were built with
 	prompt   *SystemPromptOptions     // the Reload generation the sections were built from
+	run      *SystemPromptOptions     // the run's edited options they were built from (nil none)
 	res      *resources.Set           // the resources they were built with
 	extra    []provider.PromptSection // the SectionSource's sections they were built with
 	sections []provider.PromptSection
 }
 
-// promptSections are the system prompt sections for the active tools and the prompt options.
-func (s *Session) promptSections() []provider.PromptSection {
+// activeToolPrompts are the active tools' names and the lines of those that bring their own.
+func (s *Session) activeToolPrompts() ([]string, map[string]ToolPrompt) {
 	var names []string
 	var prompts map[string]ToolPrompt
 	for _, t := range s.agent.Tools() {
@@ -359,32 +362,66 @@ func (s *Session) promptSections() []provider.PromptSection {
 			prompts[name] = normalizeToolPrompt(ToolPrompt{Snippet: snippet, Guidelines: guidelines})
 		}
 	}
+	return names, prompts
+}
+
+// promptSections are the system prompt sections for the active tools and the prompt options (the
+// run's, when before_agent_start edited them).
+func (s *Session) promptSections() []provider.PromptSection {
+	names, prompts := s.activeToolPrompts()
 	s.mu.Lock()
 	c := s.sections
+	run := s.runPrompt
 	s.mu.Unlock()
 	gen := s.res.prompt.Load()
 	o, set := s.promptOptions()
 	extra := s.sourceSections()
 	if c.sections != nil && slices.Equal(c.tools, names) && maps.EqualFunc(c.prompts, prompts, ToolPrompt.equal) &&
-		c.prompt == gen && c.res == set && slices.Equal(c.extra, extra) {
+		c.prompt == gen && c.run == run && c.res == set && slices.Equal(c.extra, extra) {
 		return c.sections
 	}
-	o.Cwd = s.opts.Cwd
+	if run != nil {
+		o = *run
+	}
+	o = assemblePromptOptions(o, s.opts.Cwd, names, prompts, extra, run != nil)
+	c = sectionsCache{tools: names, prompts: prompts, prompt: gen, run: run, res: set, extra: extra, sections: BuildSystemPromptSections(o)}
+	s.mu.Lock()
+	s.sections = c
+	s.mu.Unlock()
+	return c.sections
+}
+
+// currentPromptOptions are the options the next prompt's sections are built from, complete.
+func (s *Session) currentPromptOptions() SystemPromptOptions {
+	names, prompts := s.activeToolPrompts()
+	o, _ := s.promptOptions()
+	return assemblePromptOptions(o, s.opts.Cwd, names, prompts, s.sourceSections(), false)
+}
+
+// assemblePromptOptions completes o with the active tools and their own lines and the added
+// sections. Options a handler edited (edited) already hold the tools' lines, the added sections
+// and the cwd: only lines of tools they do not name are added.
+func assemblePromptOptions(o SystemPromptOptions, cwd string, names []string, prompts map[string]ToolPrompt,
+	extra []provider.PromptSection, edited bool) SystemPromptOptions {
 	o.Tools = names
 	if len(prompts) > 0 {
 		merged := maps.Clone(o.ToolPrompts)
 		if merged == nil {
 			merged = map[string]ToolPrompt{}
 		}
-		maps.Copy(merged, prompts)
+		for name, p := range prompts {
+			if _, named := merged[name]; !edited || !named {
+				merged[name] = p
+			}
+		}
 		o.ToolPrompts = merged
 	}
+	if edited {
+		return o
+	}
+	o.Cwd = cwd
 	o.Sections = append(slices.Clip(o.Sections), extra...)
-	c = sectionsCache{tools: names, prompts: prompts, prompt: gen, res: set, extra: extra, sections: BuildSystemPromptSections(o)}
-	s.mu.Lock()
-	s.sections = c
-	s.mu.Unlock()
-	return c.sections
+	return o
 }
 
 // promptPatch is the system message that brings the prompt the transcript declares up to date (all

@@ -90,9 +90,12 @@ type SystemPromptOptions struct {
 	// Tools are the active tool names, in order.
 	Tools []string
 	// ToolPrompts add or replace the prompt lines of tools by name (the built-in tools have theirs).
-	ToolPrompts  map[string]ToolPrompt
-	ContextFiles []ContextFile
-	Skills       []Skill
+	ToolPrompts map[string]ToolPrompt
+	// PromptGuidelines are rules after the tools' in <rules> (pi's promptGuidelines, which only
+	// before_agent_start handlers set).
+	PromptGuidelines []string
+	ContextFiles     []ContextFile
+	Skills           []Skill
 	// Sections are sections other parts add (pi's systemPromptOptions.sections, where MCP puts
 	// mcp_servers), Text unwrapped: each replaces pi's section of its name or follows pi's own, in
 	// order; empty ones are left out.
@@ -210,6 +213,9 @@ func (o *SystemPromptOptions) rules() string {
 		for _, r := range o.toolPrompt(name).Guidelines {
 			add(r)
 		}
+	}
+	for _, r := range o.PromptGuidelines {
+		add(r)
 	}
 	add("Be concise in your responses")
 	add("Show file paths clearly when working with files")

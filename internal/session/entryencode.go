@@ -42,6 +42,9 @@ func (w *lineWriter) tree(id, parentID, ts string) {
 
 func (w *lineWriter) end() []byte { return append(w.b, '}') }
 
+// Line is the header's line as the file holds it (without the newline).
+func (h Header) Line() []byte { return headerLine(h) }
+
 func headerLine(h Header) []byte {
 	var w lineWriter
 	w.start(TypeSession)

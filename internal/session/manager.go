@@ -617,6 +617,17 @@ func (m *Manager) Entries() []*Entry {
 	return append([]*Entry(nil), m.entries...)
 }
 
+// EntriesFrom returns the entries after the first i, in file order (nil when there are none): what
+// was appended since a reader saw i entries.
+func (m *Manager) EntriesFrom(i int) []*Entry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if i >= len(m.entries) {
+		return nil
+	}
+	return append([]*Entry(nil), m.entries[i:]...)
+}
+
 // Entry returns the entry with id, or nil.
 func (m *Manager) Entry(id string) *Entry { m.mu.Lock(); defer m.mu.Unlock(); return m.byID[id] }
 
