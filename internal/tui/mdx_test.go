@@ -36,8 +36,8 @@ func TestMdxCacheCoalescesAStreamingText(t *testing.T) {
 	slot := new(int)
 	ctx := render.MarkdownContext{MessageType: render.MDAssistant, Streaming: true, Width: 80, Slot: slot}
 	for _, text := range []string{"a -->", "a --> b", "a --> b -->"} {
-		if out, ok := c.Transform(text, ctx); ok || out != text {
-			t.Fatalf("before any answer: %q %v", out, ok)
+		if out, n, ok := c.Transform(text, ctx); ok || out != "" || n != 0 {
+			t.Fatalf("before any answer: %q %d %v", out, n, ok)
 		}
 	}
 	release <- struct{}{}
@@ -45,12 +45,12 @@ func TestMdxCacheCoalescesAStreamingText(t *testing.T) {
 		t.Fatalf("answer %+v", a)
 	}
 	// The newest state is asked next; meanwhile the first answer stands in for its prefix.
-	if out, ok := c.Transform("a --> b -->", ctx); ok || out != "a → b -->" {
-		t.Fatalf("stand-in %q %v", out, ok)
+	if out, n, ok := c.Transform("a --> b -->", ctx); ok || out != "a →" || n != len("a -->") {
+		t.Fatalf("stand-in %q for %d bytes %v", out, n, ok)
 	}
 	close(release)
 	receive(t, "the second answer", answered)
-	if out, ok := c.Transform("a --> b -->", ctx); !ok || out != "a → b →" {
+	if out, _, ok := c.Transform("a --> b -->", ctx); !ok || out != "a → b →" {
 		t.Fatalf("after the answer: %q %v", out, ok)
 	}
 	mu.Lock()
@@ -85,7 +85,7 @@ func TestMdxCacheFinishedText(t *testing.T) {
 	if a := receive(t, "the answer", answered); a.changed || a.streaming || a.err == nil {
 		t.Fatalf("answer %+v", a)
 	}
-	if out, ok := c.Transform("same", ctx); !ok || out != "same" || c.busy() {
+	if out, _, ok := c.Transform("same", ctx); !ok || out != "same" || c.busy() {
 		t.Fatalf("cached: %q %v", out, ok)
 	}
 	ctx.Width = 40

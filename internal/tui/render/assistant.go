@@ -69,6 +69,7 @@ type assistantPart struct {
 	// xf: a transformer rewrites this part; it reaches the scrollback only as the final
 	// transform of the finished message, since a streaming answer may differ from it anywhere.
 	xf bool
+	xj joiner // the transformed text, grown by the stand-in's new part
 }
 
 // NewAssistantStream starts rendering a new assistant message.
@@ -193,10 +194,10 @@ func (a *AssistantStream) transformPart(p *assistantPart, text string, final boo
 		a.xwait = true // the width is not known before the first rendering
 		return text
 	}
-	out, ok := a.r.transformWith(t, text, MarkdownContext{MessageType: typ, Streaming: !final, Width: a.xw,
+	out, rest, ok := transformSplit(t, text, MarkdownContext{MessageType: typ, Streaming: !final, Width: a.xw,
 		MessageID: a.opts.MessageID, Timestamp: a.opts.Timestamp, Slot: p})
 	a.xwait = a.xwait || !ok
-	return out
+	return p.xj.join(out, rest)
 }
 
 // retransform transforms the parts again when the width they were transformed for changed or an

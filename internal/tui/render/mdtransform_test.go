@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -25,16 +26,16 @@ type fakeTransformer struct {
 
 func (f *fakeTransformer) Applies(t string) bool { return slices.Contains(f.types, t) }
 
-func (f *fakeTransformer) Transform(md string, c MarkdownContext) (string, bool) {
+func (f *fakeTransformer) Transform(md string, c MarkdownContext) (string, int, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	c.Slot = nil
 	f.seen = append(f.seen, c)
 	f.texts = append(f.texts, md)
 	if f.async && !f.released {
-		return md, false
+		return "", 0, false
 	}
-	return strings.ReplaceAll(md, "-->", "→"), true
+	return strings.ReplaceAll(md, "-->", "→"), len(md), true
 }
 
 func (f *fakeTransformer) release() { f.mu.Lock(); f.released = true; f.mu.Unlock() }
@@ -112,5 +113,28 @@ func TestMarkdownTransformerHoldsTheStream(t *testing.T) {
 	s.Lines(30)
 	if len(f.seen) == n || f.seen[len(f.seen)-1].Width != 28 {
 		t.Fatalf("not asked again at another width: %+v", f.seen[n:])
+	}
+}
+
+// A stand-in grows in place while its answer stays: a frame copies the delta, not the whole text.
+func TestJoinerGrowsInPlace(t *testing.T) {
+	var j joiner
+	head := "a → b"
+	first := j.join(head, " c")
+	second := j.join(head, " c -")
+	if first != "a → b c" || second != "a → b c -" || unsafe.StringData(first) != unsafe.StringData(second) {
+		t.Fatalf("%q %q: not grown in place", first, second)
+	}
+	if got := j.join("a → b →", " d"); got != "a → b → d" || unsafe.StringData(got) == unsafe.StringData(second) {
+		t.Fatalf("a new answer: %q", got)
+	}
+	if got := j.join("a → b →", " x"); got != "a → b → x" {
+		t.Fatalf("a rest that does not extend the last one: %q", got)
+	}
+	if j.join("only", "") != "only" || j.join("", "raw") != "raw" {
+		t.Fatal("one part alone")
+	}
+	if second != "a → b c -" {
+		t.Fatalf("a string handed out changed: %q", second)
 	}
 }
