@@ -138,3 +138,44 @@ func TestJoinerGrowsInPlace(t *testing.T) {
 		t.Fatalf("a string handed out changed: %q", second)
 	}
 }
+
+// A message held back for its transformer is drawn from cached rows: LiveTail is Live's bottom and
+// its length, and what Flush hands out at the end followed by nothing live is Lines, whatever the
+// answers did to finished blocks meanwhile.
+func TestLiveTailOfAHeldMessage(t *testing.T) {
+	f := &fakeTransformer{types: []string{MDAssistant}, async: true}
+	r := New(Options{Transformer: f})
+	s := r.NewAssistantStream(AssistantOptions{})
+	text := strings.ReplaceAll(longAnswer(120), "detail", "detail -->") + "last --> words"
+	var printed []string
+	msg := func(n int) *provider.AssistantMessage {
+		return &provider.AssistantMessage{Content: []provider.Content{
+			{Type: provider.ContentThinking, Thinking: "hmm"}, {Type: provider.ContentText, Text: text[:n]}}}
+	}
+	for n, step := 1, 1; n <= len(text); n, step = n+step, step%97+13 {
+		if n%5 == 0 {
+			f.release() // answers in: the finished blocks change under the cached rows
+		}
+		s.Update(msg(n))
+		printed = append(printed, s.Flush(60)...)
+		live := s.Live(60)
+		for _, rows := range []int{0, 1, 7, 40, len(live) + 3} {
+			tail, total := s.LiveTail(60, rows)
+			if total != len(live) || !slices.Equal(tail, live[len(live)-min(rows, len(live)):]) {
+				t.Fatalf("at %d bytes, %d rows: %d lines of %d, want the bottom of Live's %d", n, rows, len(tail), total, len(live))
+			}
+		}
+		f.mu.Lock()
+		f.released = n%3 == 0
+		f.mu.Unlock()
+	}
+	f.release()
+	s.Finish(msg(len(text)))
+	printed = append(printed, s.Flush(60)...)
+	if len(s.Live(60)) != 0 || !slices.Equal(printed, s.Lines(60)) {
+		t.Fatalf("what was flushed is not the whole message")
+	}
+	if got := joined(printed); !strings.Contains(got, "last → words") || strings.Contains(got, "-->") {
+		t.Fatalf("not the final transform:\n%s", got)
+	}
+}
