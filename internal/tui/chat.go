@@ -187,13 +187,34 @@ scan:
 	return out
 }
 
-// liveChat renders the blocks that are not final yet.
-func (m *model) liveChat(width int, now time.Time) []string {
-	var out []string
-	for _, it := range m.chat {
-		out = append(out, m.itemLines(it, width, now)...)
+// liveChat renders the last n lines of the blocks that are not final yet, and counts all their
+// lines: the live region shows no more than its bottom rows, and a streaming answer held back for a
+// markdown transformer (or a transcript waiting for its transforms) may be much longer.
+func (m *model) liveChat(width int, now time.Time, n int) (tail []string, total int) {
+	var segs [][]string // from the bottom up
+	need := n
+	for i := len(m.chat) - 1; i >= 0; i-- {
+		it := m.chat[i]
+		var lines []string
+		if it.kind == chatAssistant {
+			var count int
+			lines, count = it.stream.LiveTail(width, need)
+			total += count
+		} else {
+			lines = m.itemLines(it, width, now)
+			total += len(lines)
+			lines = lines[len(lines)-min(need, len(lines)):]
+		}
+		need -= len(lines)
+		if len(lines) > 0 {
+			segs = append(segs, lines)
+		}
 	}
-	return out
+	tail = make([]string, 0, n-need)
+	for i := len(segs) - 1; i >= 0; i-- {
+		tail = append(tail, segs[i]...)
+	}
+	return tail, total
 }
 
 // itemLines renders one block as it stands.

@@ -38,12 +38,13 @@ type mdxKey struct {
 // mdxSlot is a streaming text's requests: one in flight, the newest wanted one behind it, and the
 // latest answer (the stand-in for the text's next states).
 type mdxSlot struct {
-	asked bool
-	cur   mdxKey // the one in flight, when asked
-	next  *mdxKey
-	have  bool
-	last  mdxKey
-	out   string
+	asked   bool
+	cur     mdxKey // the one in flight, when asked
+	next    mdxKey
+	hasNext bool
+	have    bool
+	last    mdxKey
+	out     string
 }
 
 // mdxCache implements render.MarkdownTransformer over the host. It is safe for concurrent use
@@ -89,7 +90,7 @@ func (c *mdxCache) Applies(messageType string) bool { return slices.Contains(c.t
 
 // Transform implements render.MarkdownTransformer: the cached answer, or a stand-in while the
 // answer is asked for.
-func (c *mdxCache) Transform(markdown string, mc render.MarkdownContext) (string, bool) {
+func (c *mdxCache) Transform(markdown string, mc render.MarkdownContext) (string, int, bool) {
 	k := mdxKey{text: markdown, typ: mc.MessageType, id: mc.MessageID, ts: mc.Timestamp, width: mc.Width, streaming: mc.Streaming}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -103,37 +104,37 @@ func (c *mdxCache) Transform(markdown string, mc render.MarkdownContext) (string
 			c.slots[mc.Slot] = s
 		}
 		if s.have && s.last == k {
-			return s.out, true
+			return s.out, len(markdown), true
 		}
 		c.misses.Add(1)
 		switch {
 		case s.asked && s.cur == k:
-			s.next = nil // the newest state is the one in flight
+			s.hasNext = false // the newest state is the one in flight
 		case s.asked:
-			s.next = &k // coalesced: only the newest state waits
+			s.next, s.hasNext = k, true // coalesced: only the newest state waits
 		default:
 			s.asked, s.cur = true, k
 			go c.request(k, s)
 		}
 		if s.have && strings.HasPrefix(markdown, s.last.text) {
 			// The text grew since the last answer: that answer, then the new part as it is.
-			return s.out + markdown[len(s.last.text):], false
+			return s.out, len(s.last.text), false
 		}
-		return markdown, false
+		return "", 0, false
 	}
 	if out, ok := c.cur[k]; ok {
-		return out, true
+		return out, len(markdown), true
 	}
 	if out, ok := c.old[k]; ok {
 		c.store(k, out)
-		return out, true
+		return out, len(markdown), true
 	}
 	c.misses.Add(1)
 	if !c.asked[k] {
 		c.asked[k] = true
 		go c.request(k, nil)
 	}
-	return markdown, false
+	return "", 0, false
 }
 
 // request asks the host for one transform (s: the streaming text's slot) and, when a newer state
@@ -151,18 +152,18 @@ func (c *mdxCache) request(k mdxKey, s *mdxSlot) {
 			return
 		}
 		s.have, s.last, s.out = true, k, out
-		next := s.next
-		s.next = nil
-		s.asked = next != nil
-		if next != nil {
-			s.cur = *next
+		next, more := s.next, s.hasNext
+		s.next, s.hasNext = mdxKey{}, false
+		s.asked = more
+		if more {
+			s.cur = next
 		}
 		c.mu.Unlock()
 		c.done(mdxAnsweredMsg{changed: out != k.text, streaming: true, err: err})
-		if next == nil {
+		if !more {
 			return
 		}
-		k = *next
+		k = next
 	}
 }
 

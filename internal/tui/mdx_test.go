@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -35,8 +36,8 @@ func TestMdxCacheCoalescesAStreamingText(t *testing.T) {
 	slot := new(int)
 	ctx := render.MarkdownContext{MessageType: render.MDAssistant, Streaming: true, Width: 80, Slot: slot}
 	for _, text := range []string{"a -->", "a --> b", "a --> b -->"} {
-		if out, ok := c.Transform(text, ctx); ok || out != text {
-			t.Fatalf("before any answer: %q %v", out, ok)
+		if out, n, ok := c.Transform(text, ctx); ok || out != "" || n != 0 {
+			t.Fatalf("before any answer: %q %d %v", out, n, ok)
 		}
 	}
 	release <- struct{}{}
@@ -44,12 +45,12 @@ func TestMdxCacheCoalescesAStreamingText(t *testing.T) {
 		t.Fatalf("answer %+v", a)
 	}
 	// The newest state is asked next; meanwhile the first answer stands in for its prefix.
-	if out, ok := c.Transform("a --> b -->", ctx); ok || out != "a → b -->" {
-		t.Fatalf("stand-in %q %v", out, ok)
+	if out, n, ok := c.Transform("a --> b -->", ctx); ok || out != "a →" || n != len("a -->") {
+		t.Fatalf("stand-in %q for %d bytes %v", out, n, ok)
 	}
 	close(release)
 	receive(t, "the second answer", answered)
-	if out, ok := c.Transform("a --> b -->", ctx); !ok || out != "a → b →" {
+	if out, _, ok := c.Transform("a --> b -->", ctx); !ok || out != "a → b →" {
 		t.Fatalf("after the answer: %q %v", out, ok)
 	}
 	mu.Lock()
@@ -84,7 +85,7 @@ func TestMdxCacheFinishedText(t *testing.T) {
 	if a := receive(t, "the answer", answered); a.changed || a.streaming || a.err == nil {
 		t.Fatalf("answer %+v", a)
 	}
-	if out, ok := c.Transform("same", ctx); !ok || out != "same" || c.busy() {
+	if out, _, ok := c.Transform("same", ctx); !ok || out != "same" || c.busy() {
 		t.Fatalf("cached: %q %v", out, ok)
 	}
 	ctx.Width = 40
@@ -115,19 +116,33 @@ func TestMarkdownTransformerFullscreen(t *testing.T) {
 
 // BenchmarkFrameMarkdownTransformer is BenchmarkFrame's streaming frame (regular mode, 1,000
 // finished messages) without a transformer and with one answering in-process at once: what the
-// TUI's side of a transformer costs per frame (lookups, coalescing, applying answers). The round
-// trip itself is BenchmarkTransformMarkdown in internal/extensions.
+// TUI's side of a transformer costs per frame (lookups, coalescing, applying answers). answer is how
+// much of the answer streamed before the measured frames (each adds one byte): the cost must not
+// grow with it. The transcript's own transforms are in before the timer starts. The round trip
+// itself is BenchmarkTransformMarkdown in internal/extensions.
 func BenchmarkFrameMarkdownTransformer(b *testing.B) {
 	for _, with := range []bool{false, true} {
-		b.Run(fmt.Sprintf("transformer=%v", with), func(b *testing.B) { benchFrameMdx(b, with) })
+		for _, size := range []int{1 << 10, 20 << 10, 200 << 10} {
+			b.Run(fmt.Sprintf("transformer=%v/answer=%dKB", with, size>>10), func(b *testing.B) { benchFrameMdx(b, with, size) })
+		}
 	}
 }
 
-func benchFrameMdx(b *testing.B, with bool) {
+func benchFrameMdx(b *testing.B, with bool, size int) {
+	para := "The streaming answer grows by one delta per frame --> and wraps at the width " +
+		"of the terminal, with `code` and **bold** words.\n\n"
+	answer := strings.Repeat(para, (size+b.N)/len(para)+2)
+	// The transformer rewrites "-->" into "→" (the same number of bytes). A text streamed so far is a
+	// prefix of answer, so it is answered from the whole answer rewritten once: the figures are the
+	// TUI's, not those of a ReplaceAll over the whole text per request (an extension's own cost).
+	whole := strings.ReplaceAll(answer, "-->", "→")
 	ext := NewExtensionUI()
 	answers := make(chan tea.Msg, 1024)
 	ext.relay.attach(func(m tea.Msg) { answers <- m })
 	ext.hooks.TransformMarkdown = func(_ context.Context, md string, _ extensions.MarkdownContext) (string, error) {
+		if len(md) <= len(answer) && answer[:len(md)] == md && !strings.HasSuffix(md, "-") {
+			return whole[:len(md)], nil
+		}
 		return strings.ReplaceAll(md, "-->", "→"), nil
 	}
 	sess := sessionWith(b, 1000)
@@ -138,12 +153,6 @@ func benchFrameMdx(b *testing.B, with bool) {
 	if with {
 		extMarkdownTypesMsg{types: []string{"user", "assistant", "assistant-thinking"}}.apply(m)
 	}
-	m.drawFrame()
-	answer := strings.Repeat("The streaming answer grows by one delta per frame --> and wraps at the width "+
-		"of the terminal, with `code` and **bold** words.\n\n", 200)
-	m.handleAgentEvent(&loop.Event{Type: loop.EventAgentStart})
-	m.handleAgentEvent(&loop.Event{Type: loop.EventMessageStart, Message: &provider.AssistantMessage{}})
-	delta := &provider.AssistantEvent{Type: provider.EventTextDelta}
 	apply := func() {
 		for {
 			select {
@@ -156,12 +165,41 @@ func benchFrameMdx(b *testing.B, with bool) {
 			}
 		}
 	}
+	// settle draws until done says the transforms asked for are in (the held transcript is printed
+	// a block per frame: each frame asks for what the one before let through).
+	settle := func(done func() bool) {
+		deadline := time.Now().Add(30 * time.Second)
+		for m.drawFrame(); !done(); m.drawFrame() {
+			if time.Now().After(deadline) {
+				b.Fatalf("the transforms do not come in: chat %d busy %v", len(m.chat), m.mdx != nil && m.mdx.busy())
+			}
+			select {
+			case a := <-answers:
+				if u, ok := a.(extUIMsg); ok {
+					u.apply(m)
+				}
+			case <-time.After(time.Millisecond):
+			}
+			apply()
+		}
+	}
+	settle(func() bool { return len(m.chat) == 0 && (m.mdx == nil || !m.mdx.busy()) })
+	m.handleAgentEvent(&loop.Event{Type: loop.EventAgentStart})
+	m.handleAgentEvent(&loop.Event{Type: loop.EventMessageStart, Message: &provider.AssistantMessage{}})
+	delta := &provider.AssistantEvent{Type: provider.EventTextDelta}
+	update := func(k int) {
+		msg := &provider.AssistantMessage{Content: []provider.Content{provider.TextContent(answer[:k])}}
+		m.handleAgentEvent(&loop.Event{Type: loop.EventMessageUpdate, Message: msg, AssistantEvent: delta})
+	}
+	update(size)
+	settle(func() bool {
+		it := m.chat[len(m.chat)-1]
+		return it.kind != chatAssistant || !it.stream.Transforming()
+	})
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		k := 1 + i%len(answer)
-		msg := &provider.AssistantMessage{Content: []provider.Content{provider.TextContent(answer[:k])}}
-		m.handleAgentEvent(&loop.Event{Type: loop.EventMessageUpdate, Message: msg, AssistantEvent: delta})
+		update(size + 1 + i)
 		apply() // as Update does with the answers that came since the last frame
 		m.drawFrame()
 	}

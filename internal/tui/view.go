@@ -65,17 +65,13 @@ func (m *model) bottomLines(w int, now time.Time) []string {
 func (m *model) liveLines(now time.Time) []string {
 	w := m.width
 	bottom := m.bottomLines(w, now)
-	chat := m.liveChat(w, now)
 	limit := m.maxLive()
-	if room := limit - len(bottom); len(chat) > room {
+	room := max(limit-len(bottom), 0)
+	chat, total := m.liveChat(w, now, room)
+	if total > room && room >= 2 {
 		// The top of the unfinished part gives way; a marker says so (a block cut in the middle
 		// would read as following whatever was printed above it).
-		if room >= 2 {
-			hidden := len(chat) - room + 1
-			chat = append([]string{m.r.HiddenAbove(hidden, w)}, chat[hidden:]...)
-		} else {
-			chat = chat[len(chat)-max(room, 0):]
-		}
+		chat[len(chat)-room] = m.r.HiddenAbove(total-room+1, w)
 	}
 	out := append(chat, bottom...)
 	if len(out) > limit {

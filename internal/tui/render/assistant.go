@@ -69,6 +69,16 @@ type assistantPart struct {
 	// xf: a transformer rewrites this part; it reaches the scrollback only as the final
 	// transform of the finished message, since a streaming answer may differ from it anywhere.
 	xf bool
+	xj joiner // the transformed text, grown by the stand-in's new part
+
+	// rows caches the part's finished units as render joins them (each unit's lines after its
+	// separator), at rowsWidth and as collapsed or not; at[u] is where unit u starts in rows. A part
+	// held back for its transformer stays live however long it grows: a frame must not render it
+	// all again. Never handed out: callers get copies.
+	rows          []string
+	at            []int
+	rowsWidth     int
+	rowsCollapsed bool
 }
 
 // NewAssistantStream starts rendering a new assistant message.
@@ -193,10 +203,10 @@ func (a *AssistantStream) transformPart(p *assistantPart, text string, final boo
 		a.xwait = true // the width is not known before the first rendering
 		return text
 	}
-	out, ok := a.r.transformWith(t, text, MarkdownContext{MessageType: typ, Streaming: !final, Width: a.xw,
+	out, rest, ok := transformSplit(t, text, MarkdownContext{MessageType: typ, Streaming: !final, Width: a.xw,
 		MessageID: a.opts.MessageID, Timestamp: a.opts.Timestamp, Slot: p})
 	a.xwait = a.xwait || !ok
-	return out
+	return p.xj.join(out, rest)
 }
 
 // retransform transforms the parts again when the width they were transformed for changed or an
@@ -278,9 +288,10 @@ func (a *AssistantStream) Flush(width int) []string {
 		if p.xf && (!a.done || a.xwait) {
 			return out
 		}
-		n := p.finalUnits()
-		for ; a.fu < n; a.fu++ {
-			out = appendUnit(out, a.unitLines(p, a.fu, width), p.glued(a.fu))
+		a.syncRows(p, width)
+		if a.fu < len(p.at) {
+			out = append(out, p.rows[p.at[a.fu]:]...)
+			a.fu = len(p.at)
 		}
 		if !p.done {
 			return out
@@ -301,6 +312,27 @@ func (a *AssistantStream) Live(width int) []string {
 	return a.render(a.fp, a.fu, a.errFlushed || a.errHeld, width)
 }
 
+// LiveTail is the last n lines of Live and the number of lines of Live: what a live region that
+// shows only its bottom rows needs, at a cost that does not grow with the message.
+func (a *AssistantStream) LiveTail(width, n int) (tail []string, total int) {
+	a.retransform(width)
+	segs := a.segments(a.fp, a.fu, a.errFlushed || a.errHeld, width)
+	for _, seg := range segs {
+		total += len(seg)
+	}
+	tail = make([]string, 0, min(n, total))
+	skip := total - min(n, total)
+	for _, seg := range segs {
+		if skip >= len(seg) {
+			skip -= len(seg)
+			continue
+		}
+		tail = append(tail, seg[skip:]...)
+		skip = 0
+	}
+	return tail, total
+}
+
 // Lines renders the whole message, flushed or not.
 func (a *AssistantStream) Lines(width int) []string {
 	a.retransform(width)
@@ -309,20 +341,63 @@ func (a *AssistantStream) Lines(width int) []string {
 
 func (a *AssistantStream) render(fp, fu int, errFlushed bool, width int) []string {
 	var out []string
+	for _, seg := range a.segments(fp, fu, errFlushed, width) {
+		out = append(out, seg...)
+	}
+	return out
+}
+
+// segments are the lines from unit fu of part fp on, in pieces: the parts' cached rows (shared:
+// not to be modified) and the units not final yet.
+func (a *AssistantStream) segments(fp, fu int, errFlushed bool, width int) [][]string {
+	var segs [][]string
 	for i := fp; i < len(a.parts); i++ {
 		p := a.parts[i]
 		from := 0
 		if i == fp {
 			from = fu
 		}
+		a.syncRows(p, width)
+		if from < len(p.at) {
+			segs = append(segs, p.rows[p.at[from]:])
+			from = len(p.at)
+		}
 		for u := from; u < p.units(); u++ {
-			out = appendUnit(out, a.unitLines(p, u, width), p.glued(u))
+			if lines := appendUnit(nil, a.unitLines(p, u, width), p.glued(u)); len(lines) > 0 {
+				segs = append(segs, lines)
+			}
 		}
 	}
 	if !errFlushed {
-		out = appendUnit(out, a.errLines(width), false)
+		if lines := appendUnit(nil, a.errLines(width), false); len(lines) > 0 {
+			segs = append(segs, lines)
+		}
 	}
-	return out
+	return segs
+}
+
+// syncRows brings p's cached rows up to its finished units at width: the units the stream changed
+// (a transformer's new answer), a new width or a collapsed state drop what follows them; the units
+// finished since are added.
+func (a *AssistantStream) syncRows(p *assistantPart, width int) {
+	kept := p.stream.TakeKept()
+	if p.rowsWidth != width || p.rowsCollapsed != p.collapsed {
+		kept = 0
+		p.rowsWidth, p.rowsCollapsed = width, p.collapsed
+	}
+	n := p.finalUnits()
+	if !p.collapsed {
+		kept = min(kept, n)
+	} else {
+		kept = n // a collapsed part's one line does not depend on its text
+	}
+	if kept < len(p.at) {
+		p.rows, p.at = p.rows[:p.at[kept]], p.at[:kept]
+	}
+	for u := len(p.at); u < n; u++ {
+		p.at = append(p.at, len(p.rows))
+		p.rows = appendUnit(p.rows, a.unitLines(p, u, width), p.glued(u))
+	}
 }
 
 // appendUnit adds a unit preceded by its empty separator line (pi's spacer before the message and

@@ -21,9 +21,11 @@ type MarkdownTransformer interface {
 	// renderer draws as if there were no transformer.
 	Applies(messageType string) bool
 	// Transform returns the markdown to render in place of markdown. ok false says the answer is not
-	// there yet: out is a stand-in (markdown itself, or an earlier answer for a prefix of it) and the
-	// caller draws again once the answer is in.
-	Transform(markdown string, c MarkdownContext) (out string, ok bool)
+	// there yet: out is then the answer for markdown[:n] (an earlier state of a streaming text; n 0
+	// and out "" for none), the caller draws it followed by the rest of markdown as it is, and draws
+	// again once the answer is in. The caller joins the two: a streaming text's stand-in grows by
+	// the delta, not by a copy of the whole text per frame.
+	Transform(markdown string, c MarkdownContext) (out string, n int, ok bool)
 }
 
 // MarkdownContext is what a transformer is told about the markdown (pi's context).
@@ -72,13 +74,50 @@ func (r *Renderer) transform(text, messageType string, width int, meta mdMeta) s
 }
 
 func (r *Renderer) transformWith(t MarkdownTransformer, text string, c MarkdownContext) (string, bool) {
+	out, rest, ok := transformSplit(t, text, c)
+	return out + rest, ok
+}
+
+// transformSplit is transformWith's result in two parts, the transformer's answer (or the stand-in
+// for a prefix) and the rest of text, as it is, to draw after it.
+func transformSplit(t MarkdownTransformer, text string, c MarkdownContext) (out, rest string, ok bool) {
 	if t == nil {
-		return text, true
+		return "", text, true
 	}
-	trimmed := strings.TrimSpace(text)
-	if trimmed == "" {
-		return text, true
+	end := len(strings.TrimRightFunc(text, unicode.IsSpace))
+	lead := len(text[:end]) - len(strings.TrimLeftFunc(text[:end], unicode.IsSpace))
+	if lead == end {
+		return "", text, true
 	}
-	out, ok := t.Transform(trimmed, c)
-	return out + text[len(strings.TrimRightFunc(text, unicode.IsSpace)):], ok
+	out, n, ok := t.Transform(text[lead:end], c)
+	if ok {
+		n = end - lead
+	}
+	return out, text[lead+n:], ok
+}
+
+// joiner joins a streaming text's transform and the rest of the text into one string, growing it
+// in place while the transform stays and the rest only grows (a frame adds the delta, not a copy of
+// the whole answer). Strings it handed out are never written to.
+type joiner struct {
+	buf        strings.Builder
+	head, tail string
+}
+
+func (j *joiner) join(head, tail string) string {
+	if tail == "" {
+		return head
+	}
+	if head == "" {
+		return tail
+	}
+	if j.buf.Len() == 0 || head != j.head || !strings.HasPrefix(tail, j.tail) {
+		j.buf = strings.Builder{}
+		j.buf.Grow(len(head) + 2*len(tail) + 256)
+		j.buf.WriteString(head)
+		j.head, j.tail = head, ""
+	}
+	j.buf.WriteString(tail[len(j.tail):])
+	j.tail = tail
+	return j.buf.String()
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -25,16 +26,16 @@ type fakeTransformer struct {
 
 func (f *fakeTransformer) Applies(t string) bool { return slices.Contains(f.types, t) }
 
-func (f *fakeTransformer) Transform(md string, c MarkdownContext) (string, bool) {
+func (f *fakeTransformer) Transform(md string, c MarkdownContext) (string, int, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	c.Slot = nil
 	f.seen = append(f.seen, c)
 	f.texts = append(f.texts, md)
 	if f.async && !f.released {
-		return md, false
+		return "", 0, false
 	}
-	return strings.ReplaceAll(md, "-->", "→"), true
+	return strings.ReplaceAll(md, "-->", "→"), len(md), true
 }
 
 func (f *fakeTransformer) release() { f.mu.Lock(); f.released = true; f.mu.Unlock() }
@@ -112,5 +113,69 @@ func TestMarkdownTransformerHoldsTheStream(t *testing.T) {
 	s.Lines(30)
 	if len(f.seen) == n || f.seen[len(f.seen)-1].Width != 28 {
 		t.Fatalf("not asked again at another width: %+v", f.seen[n:])
+	}
+}
+
+// A stand-in grows in place while its answer stays: a frame copies the delta, not the whole text.
+func TestJoinerGrowsInPlace(t *testing.T) {
+	var j joiner
+	head := "a → b"
+	first := j.join(head, " c")
+	second := j.join(head, " c -")
+	if first != "a → b c" || second != "a → b c -" || unsafe.StringData(first) != unsafe.StringData(second) {
+		t.Fatalf("%q %q: not grown in place", first, second)
+	}
+	if got := j.join("a → b →", " d"); got != "a → b → d" || unsafe.StringData(got) == unsafe.StringData(second) {
+		t.Fatalf("a new answer: %q", got)
+	}
+	if got := j.join("a → b →", " x"); got != "a → b → x" {
+		t.Fatalf("a rest that does not extend the last one: %q", got)
+	}
+	if j.join("only", "") != "only" || j.join("", "raw") != "raw" {
+		t.Fatal("one part alone")
+	}
+	if second != "a → b c -" {
+		t.Fatalf("a string handed out changed: %q", second)
+	}
+}
+
+// A message held back for its transformer is drawn from cached rows: LiveTail is Live's bottom and
+// its length, and what Flush hands out at the end followed by nothing live is Lines, whatever the
+// answers did to finished blocks meanwhile.
+func TestLiveTailOfAHeldMessage(t *testing.T) {
+	f := &fakeTransformer{types: []string{MDAssistant}, async: true}
+	r := New(Options{Transformer: f})
+	s := r.NewAssistantStream(AssistantOptions{})
+	text := strings.ReplaceAll(longAnswer(120), "detail", "detail -->") + "last --> words"
+	var printed []string
+	msg := func(n int) *provider.AssistantMessage {
+		return &provider.AssistantMessage{Content: []provider.Content{
+			{Type: provider.ContentThinking, Thinking: "hmm"}, {Type: provider.ContentText, Text: text[:n]}}}
+	}
+	for n, step := 1, 1; n <= len(text); n, step = n+step, step%97+13 {
+		if n%5 == 0 {
+			f.release() // answers in: the finished blocks change under the cached rows
+		}
+		s.Update(msg(n))
+		printed = append(printed, s.Flush(60)...)
+		live := s.Live(60)
+		for _, rows := range []int{0, 1, 7, 40, len(live) + 3} {
+			tail, total := s.LiveTail(60, rows)
+			if total != len(live) || !slices.Equal(tail, live[len(live)-min(rows, len(live)):]) {
+				t.Fatalf("at %d bytes, %d rows: %d lines of %d, want the bottom of Live's %d", n, rows, len(tail), total, len(live))
+			}
+		}
+		f.mu.Lock()
+		f.released = n%3 == 0
+		f.mu.Unlock()
+	}
+	f.release()
+	s.Finish(msg(len(text)))
+	printed = append(printed, s.Flush(60)...)
+	if len(s.Live(60)) != 0 || !slices.Equal(printed, s.Lines(60)) {
+		t.Fatalf("what was flushed is not the whole message")
+	}
+	if got := joined(printed); !strings.Contains(got, "last → words") || strings.Contains(got, "-->") {
+		t.Fatalf("not the final transform:\n%s", got)
 	}
 }

@@ -1,6 +1,10 @@
 package render
 
-import "strings"
+import (
+	"math"
+	"sort"
+	"strings"
+)
 
 // MarkdownStream renders a markdown text that is still growing (an assistant answer being streamed).
 // Finished blocks are rendered once (through the Markdown cache); only the unfinished tail is
@@ -19,16 +23,19 @@ type MarkdownStream struct {
 	blocks     []mdBlock
 	flushed    int  // blocks already returned by Flush
 	flushedAny bool // Flush returned at least one line
+	kept       int  // finished blocks unchanged since TakeKept (see there)
 }
 
 // NewStream starts a stream for a new message.
 func (m *Markdown) NewStream() *MarkdownStream {
-	return &MarkdownStream{md: m, split: newBlockSplitter()}
+	return &MarkdownStream{md: m, split: newBlockSplitter(), kept: math.MaxInt}
 }
 
-// Set gives the whole text so far. Text that extends the previous text costs only the new part (the
-// finished blocks are not compared again); any other change starts over, and then nothing counts as
-// flushed any more.
+// Set gives the whole text so far. Text that extends the previous text costs only the new part
+// (the finished blocks are compared as strings, which costs nothing when the text grew in place).
+// Any other change (a markdown transformer's new answer) keeps the finished blocks it leaves as
+// they are and splits the text again from there; a block handed out by Flush that changed makes
+// nothing count as flushed any more.
 //
 // Text that grows after Finish reopens the stream when its last block was not flushed yet; when it
 // was, the growth is ignored (it cannot be taken back from the scrollback): a full render shows it.
@@ -36,19 +43,72 @@ func (s *MarkdownStream) Set(text string) {
 	if text == s.text {
 		return
 	}
-	extends := len(text) >= len(s.text) && text[s.split.tail():len(s.text)] == s.text[s.split.tail():]
-	if s.done && extends {
-		if s.flushed > len(s.split.blocks) {
-			return
+	if len(text) >= len(s.text) && text[:len(s.text)] == s.text {
+		if s.done {
+			if s.flushed > len(s.split.blocks) {
+				return
+			}
+			s.done, s.blocks = false, s.split.blocks
+			s.keep(len(s.blocks)) // the last block is open again
 		}
-		s.done, s.blocks = false, s.split.blocks
-	}
-	if !extends {
-		*s = MarkdownStream{md: s.md, split: newBlockSplitter()}
+	} else {
+		s.rewind(text)
 	}
 	s.text = text
 	s.split.scan(text)
 	s.blocks = s.split.blocks
+}
+
+// rewind takes the splitter back to the last finished block that text leaves as it is and that the
+// splitter can start at afresh: a block that is not a chunk of a code block, whose first line (which
+// decided where the block before it ends) is unchanged.
+func (s *MarkdownStream) rewind(text string) {
+	p := commonPrefix(text, s.text)
+	blocks := s.split.blocks
+	k := sort.Search(len(blocks), func(i int) bool { return blocks[i].start >= p })
+	for k--; k > 0; k-- {
+		b := blocks[k]
+		if nl := strings.IndexByte(text[b.start:p], '\n'); nl >= 0 && !b.glue {
+			break
+		}
+	}
+	k = max(k, 0)
+	split := newBlockSplitter()
+	if k > 0 {
+		split.blocks = blocks[:k]
+		split.pos, split.blockStart = blocks[k].start, blocks[k].start
+	}
+	s.split, s.done, s.blocks = split, false, split.blocks
+	if s.flushed > k {
+		s.flushed, s.flushedAny = 0, false
+	}
+	s.keep(k)
+}
+
+// keep notes that only the first n finished blocks stayed as they were (see TakeKept).
+func (s *MarkdownStream) keep(n int) { s.kept = min(s.kept, n) }
+
+// TakeKept returns how many of the finished blocks stayed as they were since the last call (blocks
+// added since count as kept: only a change or removal lowers it), for a caller that caches their
+// lines.
+func (s *MarkdownStream) TakeKept() int {
+	k := min(s.kept, len(s.blocks))
+	s.kept = math.MaxInt
+	return k
+}
+
+// commonPrefix is the length of the longest common prefix of a and b, compared a chunk at a time.
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	const chunk = 256
+	for i+chunk <= n && a[i:i+chunk] == b[i:i+chunk] {
+		i += chunk
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
 }
 
 // Finish marks the text complete: the tail becomes the last finished block.

@@ -155,3 +155,70 @@ func TestLongCodeBlockIsChunked(t *testing.T) {
 		}
 	}
 }
+
+// A text that changes in a finished block (a markdown transformer's answer replacing its stand-in,
+// at the same length) is split and drawn again from that block: the old block does not stay.
+func TestStreamChangedFinishedBlock(t *testing.T) {
+	md := newTestMarkdown()
+	s := md.NewStream()
+	s.Set("a -->\n\nb\n\nc")
+	s.Set("a →\n\nb\n\nc")
+	if got := strings.Join(stripAll(s.Lines(80)), "\n"); !strings.Contains(got, "a →") || strings.Contains(got, "-->") {
+		t.Fatalf("the changed block stayed: %q", got)
+	}
+}
+
+// A changed text keeps the finished blocks before the change, and gives what a stream given the new
+// text from the start gives: the same blocks, lines and flush state.
+func TestStreamRewindEqualsFresh(t *testing.T) {
+	md := newTestMarkdown()
+	docs := append(append([]string(nil), markdownCorpus...), longAnswer(120), longAnswer(30)+longCode(100, true)+"\n\nEnd.")
+	rng := rand.New(rand.NewSource(2))
+	edits := []string{"→", "x", "", "\n\n", "- ", "```\n", "\n", "  "}
+	for di, doc := range docs {
+		for round := 0; round < 40; round++ {
+			a := doc[:rng.Intn(len(doc)+1)]
+			// b: a with an edit somewhere, grown or cut.
+			at := rng.Intn(len(a) + 1)
+			cut := min(at+rng.Intn(4), len(a))
+			b := a[:at] + edits[rng.Intn(len(edits))] + a[cut:]
+			if rng.Intn(2) == 0 {
+				b += doc[len(a):min(len(doc), len(a)+rng.Intn(200))]
+			}
+			s := md.NewStream()
+			s.Set(a)
+			if rng.Intn(3) == 0 {
+				s.Flush(60)
+			}
+			if rng.Intn(4) == 0 {
+				s.Finish()
+			}
+			flushed := s.FlushedBlocks()
+			s.TakeKept()
+			s.Set(b)
+			fresh := md.NewStream()
+			fresh.Set(b)
+			if s.Done() {
+				fresh.Finish()
+			}
+			if s.FinishedBlocks() != fresh.FinishedBlocks() || s.TailText() != fresh.TailText() {
+				t.Fatalf("doc %d round %d: %d blocks, tail %q; fresh: %d, %q\na=%q\nb=%q", di, round,
+					s.FinishedBlocks(), s.TailText(), fresh.FinishedBlocks(), fresh.TailText(), a, b)
+			}
+			kept := s.TakeKept()
+			for i := 0; i < s.FinishedBlocks(); i++ {
+				got, want := strings.Join(s.BlockLines(i, 60), "\n"), strings.Join(fresh.BlockLines(i, 60), "\n")
+				if got != want || s.BlockGlued(i) != fresh.BlockGlued(i) {
+					t.Fatalf("doc %d round %d block %d (kept %d):\n%s\nfresh:\n%s", di, round, i, kept, got, want)
+				}
+			}
+			// Blocks handed out stay flushed only when they did not change.
+			if s.FlushedBlocks() != 0 && (s.FlushedBlocks() != flushed || flushed > kept) {
+				t.Fatalf("doc %d round %d: %d flushed (%d before), %d kept", di, round, s.FlushedBlocks(), flushed, kept)
+			}
+			if strings.Join(s.Lines(60), "\n") != strings.Join(fresh.Lines(60), "\n") {
+				t.Fatalf("doc %d round %d: lines differ", di, round)
+			}
+		}
+	}
+}
