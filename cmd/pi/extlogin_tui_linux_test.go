@@ -100,3 +100,47 @@ func TestExtensionLoginInTheTerminal(t *testing.T) {
 		t.Errorf("after /logout: %v", auth)
 	}
 }
+
+// lateLoginExtension registers its OAuth provider only once LOGIN_GATE exists: pi waits for an
+// async factory, so the extensions are still loading until the test says otherwise.
+const lateLoginExtension = `
+import fs from "node:fs";
+const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+export default async function (pi) {
+	while (!fs.existsSync(process.env.LOGIN_GATE)) await new Promise((resolve) => setTimeout(resolve, 10));
+	pi.registerProvider("late", {
+		baseUrl: "http://127.0.0.1:9/v1",
+		api: "openai-completions",
+		oauth: {
+			name: "Late SSO",
+			login: async () => ({ refresh: "r", access: "a", expires: Date.now() + 3600000 }),
+			refreshToken: async (credentials) => credentials,
+			getApiKey: (credentials) => credentials.access,
+		},
+		models: [{ id: "late-chat", name: "Late", reasoning: false, input: ["text"], cost: zero, contextWindow: 8000, maxTokens: 512 }],
+	});
+}
+`
+
+// /login typed while the extensions are still loading waits for them and then lists their logins,
+// rather than saying there are none.
+func TestExtensionLoginWaitsForLoadingExtensions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test")
+	}
+	p, _ := providerProject(t)
+	p.write("late.ts", lateLoginExtension)
+	gate := filepath.Join(t.TempDir(), "gate")
+	p.env = append(p.env, "LOGIN_GATE="+gate)
+	pane := startTmuxPi(t, p, "-e", "late.ts", "--no-session", "--tui-mode", "regular", "--provider", "demo")
+	pane.waitFor("the first frame", func(s string) bool { return strings.Contains(s, "pi-go-demo") })
+	pane.keys("-l", "/login")
+	pane.keys("Enter")
+	pane.waitFor("the wait", func(s string) bool { return strings.Contains(s, "Waiting for the extensions to load…") })
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pane.waitFor("the provider list", func(s string) bool {
+		return strings.Contains(s, "Select provider to configure:") && strings.Contains(s, "Late SSO")
+	})
+}

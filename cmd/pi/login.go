@@ -41,6 +41,16 @@ type logins struct{ a *app }
 // tuiLogins is the TUI's Logins (nil-safe for a run without extensions: /logout still works).
 func (a *app) tuiLogins() tui.Logins { return logins{a: a} }
 
+// Loading: the extensions start after the first frame, and their logins are known once they have
+// registered.
+func (l logins) Loading() bool { return l.a.ext != nil && !l.a.ext.host.Started() }
+
+func (l logins) WaitLoaded(ctx context.Context) {
+	if l.a.ext != nil {
+		l.a.ext.ready(ctx) // the registered providers are applied by then
+	}
+}
+
 func (l logins) Providers() []tui.LoginProvider {
 	var out []tui.LoginProvider
 	if l.a.ext == nil {

@@ -25,6 +25,10 @@ type Logins interface {
 	Login(ctx context.Context, id string, ui extensions.LoginUI) (savedTo string, err error)
 	// Logout removes a stored credential; removed is false when there was none.
 	Logout(ctx context.Context, id string) (removed bool, err error)
+	// Loading reports whether extensions are still starting, so their logins are not known yet;
+	// WaitLoaded waits until they have registered (or ctx ends).
+	Loading() bool
+	WaitLoaded(ctx context.Context)
 }
 
 // LoginProvider is one provider of /login or /logout.
@@ -47,7 +51,26 @@ func (m *model) cmdLogin(arg string) tea.Cmd {
 	var providers []LoginProvider
 	if m.opts.Logins != nil {
 		providers = m.opts.Logins.Providers()
+		if logins := m.opts.Logins; logins.Loading() {
+			// The extensions start after the first frame: /login typed at once waits for their
+			// logins rather than saying there are none.
+			m.addStatus("Waiting for the extensions to load…")
+			ctx := m.ctx
+			return m.op(func() tea.Msg {
+				logins.WaitLoaded(ctx)
+				return opDoneMsg{then: func(m *model, _ error) tea.Cmd { return m.cmdLoginLoaded(arg) }}
+			})
+		}
 	}
+	return m.listLogins(arg, providers)
+}
+
+// cmdLoginLoaded is /login once the extensions have registered (or failed to).
+func (m *model) cmdLoginLoaded(arg string) tea.Cmd {
+	return m.listLogins(arg, m.opts.Logins.Providers())
+}
+
+func (m *model) listLogins(arg string, providers []LoginProvider) tea.Cmd {
 	if len(providers) == 0 {
 		m.addStatus("No provider to log in to. " + builtinLoginNote)
 		return nil
