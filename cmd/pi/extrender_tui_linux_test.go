@@ -58,7 +58,8 @@ export default function (pi) {
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := append(p.baseArgs(), "--tui-mode", "regular", "--tools", "read,bash,ls",
+	// As pi 1.6, --tools names extension tools too: one it does not name is not offered.
+	args := append(p.baseArgs(), "--tui-mode", "regular", "--tools", "read,bash,ls,slow",
 		"-e", filepath.Join(pi.pkg, "examples", "extensions", "built-in-tool-renderer.ts"),
 		"-e", filepath.Join(pi.pkg, "examples", "extensions", "entry-renderer.ts"),
 		"-e", ext)
