@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/provider"
@@ -101,6 +104,9 @@ func TestConvCacheMatchesFreshConversion(t *testing.T) {
 				if !bytes.Equal(got, want) {
 					t.Fatalf("request %d (%d messages):\n got %s\nwant %s", i, len(msgs), got, want)
 				}
+				if flat := flatBody(t, req); !bytes.Equal(got, flat) {
+					t.Fatalf("request %d (%d messages) differs from the flat body:\n got %s\nwant %s", i, len(msgs), got, flat)
+				}
 			}
 		})
 	}
@@ -130,4 +136,58 @@ func mustBody(t *testing.T, req *provider.Request, c *compat, cache *convCache) 
 		t.Fatal(err)
 	}
 	return rb
+}
+
+// TestConvCacheSpill: the converted messages are kept in an unlinked file; once most of it is
+// messages of transcripts no longer sent, the live ones move to a new file; bodies built before
+// still read theirs; without a temporary directory they are kept in memory.
+func TestConvCacheSpill(t *testing.T) {
+	m := testModel("http://127.0.0.1:1/v1")
+	c := resolveCompat(m)
+	big := func(tag string) provider.Message {
+		return provider.NewUserMessage(tag + strings.Repeat("x", 3<<20))
+	}
+	tail := []provider.Message{big("b"), big("c")}
+	var cache convCache
+	var kept []*requestBody
+	var files []*os.File
+	// Each request changes the first message: everything is converted again, the old bytes are dead.
+	for i := range 4 {
+		req := &provider.Request{Model: m, Messages: append([]provider.Message{big(fmt.Sprint(i))}, tail...)}
+		rb := mustBody(t, req, &c, &cache)
+		f, ok := rb.src.(*os.File)
+		if !ok {
+			t.Fatalf("request %d: the messages are read from %T, not a file", i, rb.src)
+		}
+		if _, err := os.Stat(f.Name()); !os.IsNotExist(err) {
+			t.Fatalf("request %d: the spill file %s is still linked (%v)", i, f.Name(), err)
+		}
+		if !bytes.Equal(bodyOf(t, rb), flatBody(t, req)) {
+			t.Fatalf("request %d: the body differs from the flat body", i)
+		}
+		kept = append(kept, rb)
+		files = append(files, f)
+	}
+	if files[0] == files[3] {
+		t.Fatal("the spill was never moved to a new file (about 9 MB of it are dead after each request)")
+	}
+	if st := cache.Take(); st.spill.size > 4*(9<<20) {
+		t.Fatalf("the spill holds %d bytes for a 9 MB transcript", st.spill.size)
+	}
+	for _, rb := range kept {
+		bodyOf(t, rb) // an old body still reads its own file
+	}
+
+	t.Run("no temporary directory", func(t *testing.T) {
+		t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+		var cache convCache
+		req := &provider.Request{Model: m, Messages: awkwardTranscript()}
+		rb := mustBody(t, req, &c, &cache)
+		if _, ok := rb.src.(*os.File); ok {
+			t.Fatal("a spill file was made in a missing directory")
+		}
+		if !bytes.Equal(bodyOf(t, rb), flatBody(t, req)) {
+			t.Fatal("the body differs from the flat body")
+		}
+	})
 }

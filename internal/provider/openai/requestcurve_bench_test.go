@@ -2,6 +2,7 @@ package openai
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -15,8 +16,8 @@ import (
 // session; "send" also writes the whole body as the transport reads it; "next" is "prepare" for a
 // session's next request: the previous request ended at the last turn's tool result, this one has
 // the answer after it too, and the provider's conversion cache holds the previous one's conversion.
-// "prepare" and "send" grow linearly with the turns; "next" only with the cost of copying the list
-// of converted messages. cpu-ms/op is process CPU time (steadier than ns/op on a shared machine).
+// "prepare" and "send" grow linearly with the turns; "next" only with the cost of walking the list
+// of converted messages (their bytes are in the conversion's spill file, spill.go). cpu-ms/op is process CPU time (steadier than ns/op on a shared machine).
 func BenchmarkRequestCurve(b *testing.B) {
 	for _, turns := range []int{100, 1000, 5000} {
 		req := &provider.Request{Model: testModel("http://127.0.0.1:1/v1"), SystemPrompt: "You are pi.",
@@ -27,20 +28,20 @@ func BenchmarkRequestCurve(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/turns=%d", step, turns), func(b *testing.B) {
 				c := resolveCompat(req.Model)
 				buf := make([]byte, 32<<10)
-				var cache *convCache
-				if step == "next" {
-					cache = new(convCache)
-				}
+				cache := new(convCache)
 				b.ReportAllocs()
 				var cpu time.Duration
 				for b.Loop() {
-					if cache != nil {
-						b.StopTimer()
+					b.StopTimer()
+					if step == "next" {
 						if _, err := newCachedRequestBody(&prev, &c, cache); err != nil {
 							b.Fatal(err)
 						}
-						b.StartTimer()
+					} else {
+						cache = new(convCache) // from scratch, into a new spill file as in a session
+						runtime.GC()           // and the previous ones' files closed
 					}
+					b.StartTimer()
 					cpu0, _ := cputime.Process()
 					rb, err := newCachedRequestBody(req, &c, cache)
 					if err != nil {
