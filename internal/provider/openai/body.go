@@ -29,17 +29,17 @@ func newRequestBody(req *provider.Request, c *compat) (*requestBody, error) {
 func newCachedRequestBody(req *provider.Request, c *compat, cache *convCache) (*requestBody, error) {
 	m := req.Model
 	opts := &req.Options
-	newSpill := newMemorySpill
+	newSpill := provider.NewMemorySpill
 	if cache != nil {
-		newSpill = newSpillFile
+		newSpill = provider.NewSpillFile
 	}
 	st, err := cache.Take().convert(req, c, newSpill)
 	if err != nil {
-		if st, err = (*convState)(nil).convert(req, c, newMemorySpill); err != nil {
+		if st, err = (*convState)(nil).convert(req, c, provider.NewMemorySpill); err != nil {
 			return nil, err
 		}
 	}
-	src, err := st.spill.source()
+	src, err := st.spill.Source()
 	if err != nil {
 		return nil, err
 	}
@@ -69,11 +69,11 @@ func newCachedRequestBody(req *provider.Request, c *compat, cache *convCache) (*
 			parts = append(parts, bodyPart{msg: &markedMsg})
 			continue
 		}
-		if n := len(parts); n > 0 && parts[n-1].msg == nil && parts[n-1].off+parts[n-1].n == r.off {
-			parts[n-1].n += r.n
+		if n := len(parts); n > 0 && parts[n-1].msg == nil && parts[n-1].off+parts[n-1].n == r.Off {
+			parts[n-1].n += r.N
 			continue
 		}
-		parts = append(parts, bodyPart{off: r.off, n: r.n})
+		parts = append(parts, bodyPart{off: r.Off, n: r.N})
 	}
 	cache.Keep(st)
 	tools := len(req.Tools) > 0 || hasToolHistory(req.Messages)

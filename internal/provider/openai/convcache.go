@@ -40,10 +40,10 @@ func keyOf(m *provider.Model, c *compat) convKey {
 type convState struct {
 	key    convKey
 	in     []provider.Message // the transcript
-	spill  *spillFile
-	msgs   []spillRange  // its chat messages (the system prompt not included)
-	wire   []wireMessage // the same as structs, kept only for compat.anthropicCacheControl, which marks the last text of the body per request
-	bounds []convBound   // where conversion can resume, by ascending position
+	spill  *provider.Spill
+	msgs   []provider.SpillRange // its chat messages (the system prompt not included), each with the comma before it
+	wire   []wireMessage         // the same as structs, kept only for compat.anthropicCacheControl, which marks the last text of the body per request
+	bounds []convBound           // where conversion can resume, by ascending position
 }
 
 // convBound is a point after a user message: the transcript's first in messages became the first
@@ -53,15 +53,10 @@ type convBound struct {
 	lastRole string
 }
 
-// spillDeadMin is the dead part of a spill (messages of transcripts no longer sent: an edit, a
-// compaction, a branch switch) from which it is copied, without them, into a new one once they
-// outweigh the live part.
-const spillDeadMin = 8 << 20
-
 // convert converts req's transcript into st (nil st: from scratch, into a new spill made by
 // newSpill) and returns st, reusing what st held for the messages before the last resume point the
 // two transcripts share.
-func (st *convState) convert(req *provider.Request, c *compat, newSpill func() *spillFile) (*convState, error) {
+func (st *convState) convert(req *provider.Request, c *compat, newSpill func() *provider.Spill) (*convState, error) {
 	m := req.Model
 	key := keyOf(m, c)
 	if st == nil || st.key != key {
@@ -84,7 +79,8 @@ func (st *convState) convert(req *provider.Request, c *compat, newSpill func() *
 	} else {
 		st.wire = nil
 	}
-	if err := st.compact(); err != nil {
+	var err error
+	if st.spill, st.msgs, err = st.spill.Compact(st.msgs); err != nil {
 		return nil, err
 	}
 
@@ -92,13 +88,12 @@ func (st *convState) convert(req *provider.Request, c *compat, newSpill func() *
 	// session's first request never holds all of them as structs.
 	cv := converter{m: m, c: c, lastRole: from.lastRole}
 	var w jsonWriter
-	var err error
 	write := func() {
 		for i := range cv.out {
 			w.reset()
 			w.b = append(w.b, ',')
 			w.message(&cv.out[i])
-			r, aerr := st.spill.add(w.b)
+			r, aerr := st.spill.Add(w.b)
 			if aerr != nil && err == nil {
 				err = aerr
 			}
@@ -126,22 +121,4 @@ func (st *convState) convert(req *provider.Request, c *compat, newSpill func() *
 		return nil, err
 	}
 	return st, nil
-}
-
-// compact moves the messages st still uses into a new spill when the old one is mostly messages
-// of transcripts no longer sent.
-func (st *convState) compact() error {
-	var live int64
-	for _, r := range st.msgs {
-		live += r.n
-	}
-	if dead := st.spill.size - live; dead < spillDeadMin || dead < live {
-		return nil
-	}
-	spill, moved, err := st.spill.copyRanges(st.msgs)
-	if err != nil {
-		return err
-	}
-	st.spill, st.msgs = spill, moved
-	return nil
 }

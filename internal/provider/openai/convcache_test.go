@@ -171,8 +171,8 @@ func TestConvCacheSpill(t *testing.T) {
 	if files[0] == files[3] {
 		t.Fatal("the spill was never moved to a new file (about 9 MB of it are dead after each request)")
 	}
-	if st := cache.Take(); st.spill.size > 4*(9<<20) {
-		t.Fatalf("the spill holds %d bytes for a 9 MB transcript", st.spill.size)
+	if st := cache.Take(); st.spill.Size() > 4*(9<<20) {
+		t.Fatalf("the spill holds %d bytes for a 9 MB transcript", st.spill.Size())
 	}
 	for _, rb := range kept {
 		bodyOf(t, rb) // an old body still reads its own file
