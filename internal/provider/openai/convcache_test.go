@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -190,4 +191,30 @@ func TestConvCacheSpill(t *testing.T) {
 			t.Fatal("the body differs from the flat body")
 		}
 	})
+}
+
+// TestConvCacheHoldsNoMessages: what the cache keeps between requests is where the converted
+// messages are in its file (and the file's write buffer): neither the messages as structs nor their
+// bytes (9 MB at 1,000 turns).
+func TestConvCacheHoldsNoMessages(t *testing.T) {
+	req := &provider.Request{Model: testModel("http://127.0.0.1:1/v1"), Messages: largeTranscript(1000, 1)}
+	c := resolveCompat(req.Model)
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	var cache convCache
+	before := heap()
+	mustBody(t, req, &c, &cache)
+	kept := int64(heap()) - int64(before)
+	st := cache.Take()
+	if st.spill.Size() < 8<<20 {
+		t.Fatalf("the messages are %d bytes, want a 9 MB transcript's", st.spill.Size())
+	}
+	if kept > 1<<20 {
+		t.Fatalf("the cache holds %d bytes of memory for %d bytes of messages", kept, st.spill.Size())
+	}
+	runtime.KeepAlive(req)
 }
