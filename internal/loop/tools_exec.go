@@ -298,7 +298,10 @@ func (r *run) finalize(ev toolEvent, b *batch) {
 		s.isError = true
 		return
 	}
-	s.durationMs = &ev.durationMs
+	// A copy of its own: a pointer into ev would keep the event, the call's state and the tool's
+	// first result alive for as long as the result message stays in the transcript.
+	d := ev.durationMs
+	s.durationMs = &d
 	if ev.err != nil {
 		s.result = errorResult(ev.err.Error())
 		s.isError = true

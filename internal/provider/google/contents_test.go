@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -192,31 +194,42 @@ func TestSDKStringEscaping(t *testing.T) {
 }
 
 // TestContentsCacheEncodesOnlyTheNewMessages: the next request of a session keeps the contents
-// already encoded (the same slices) and adds the new ones.
+// already encoded (where they are in the cache's unlinked file) and adds the new ones.
 func TestContentsCacheEncodesOnlyTheNewMessages(t *testing.T) {
 	m := gemini("gemini-2.5-pro")
 	msgs := curveTranscript(m, 20)
 	var cache contentsCache
-	first, err := cache.Take().encode(&provider.Request{Model: m, Messages: msgs[:len(msgs)-1]})
+	first, err := cache.Take().encode(&provider.Request{Model: m, Messages: msgs[:len(msgs)-1]}, provider.NewSpillFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	firstContents := slices.Clone(first.out)
+	firstSpill := first.spill
 	cache.Keep(first)
-	next, err := cache.Take().encode(&provider.Request{Model: m, Messages: msgs})
+	next, err := cache.Take().encode(&provider.Request{Model: m, Messages: msgs}, provider.NewSpillFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(next.out) != len(firstContents)+1 {
 		t.Fatalf("%d contents, want %d", len(next.out), len(firstContents)+1)
 	}
+	if next.spill != firstSpill {
+		t.Fatal("the next request did not keep the spill")
+	}
 	for i := range len(firstContents) - 3 { // the last turn is encoded again
-		if &next.out[i][0] != &firstContents[i][0] {
+		if next.out[i] != firstContents[i] {
 			t.Fatalf("content %d was encoded again", i)
 		}
 	}
 	if got := fmt.Sprint(len(next.bounds)); got != "20" {
 		t.Errorf("%s resume points, want one after each of the 20 prompts", got)
+	}
+	src, err := next.spill.Source()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := src.(*os.File); !ok {
+		t.Fatalf("the contents are read from %T, not a file", src)
 	}
 }
 
@@ -264,31 +277,81 @@ func TestConcurrentRequestsShareTheCache(t *testing.T) {
 }
 
 // TestRequestBodyReadsWhole: read through buffers of any size, a body is its pieces joined, as long
-// as it says, for no contents, one and several.
+// as it says, for no contents, one and several, read from memory and from a file, in one run or in
+// several.
 func TestRequestBodyReadsWhole(t *testing.T) {
-	for _, contents := range [][][]byte{nil, {[]byte(`{"a":1}`)}, {[]byte(`{"a":1}`), []byte(`{"b":2}`), []byte(`{}`)}} {
-		body := newRequestBody(contents, []byte(`,"generationConfig":{}}`+"\n"))
-		want := body.bytes()
-		if int64(len(want)) != body.size {
-			t.Fatalf("%d bytes, %d announced", len(want), body.size)
-		}
-		for _, size := range []int{1, 3, 7, 1 << 16} {
-			var got []byte
-			r := body.reader()
-			buf := make([]byte, size)
-			for {
-				n, err := r.Read(buf)
-				got = append(got, buf[:n]...)
-				if err == io.EOF {
-					break
-				}
+	rest := []byte(`,"generationConfig":{}}` + "\n")
+	for _, newSpill := range []func() *provider.Spill{provider.NewMemorySpill, provider.NewSpillFile} {
+		for _, contents := range [][]string{nil, {`{"a":1}`}, {`{"a":1}`, `{"b":2}`, `{}`}} {
+			st := &contentsState{spill: newSpill()}
+			if _, err := st.spill.Add([]byte("dead bytes")); err != nil { // runs do not start at 0
+				t.Fatal(err)
+			}
+			for i, c := range contents {
+				r, err := st.spill.Add([]byte("," + c))
 				if err != nil {
 					t.Fatal(err)
 				}
+				st.out = append(st.out, r)
+				if i == 0 && len(contents) > 2 {
+					st.spill.Add([]byte("gap")) // a second run
+				}
 			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("read %d at a time: %s, want %s", size, got, want)
+			cs, err := st.body()
+			if err != nil {
+				t.Fatal(err)
+			}
+			body := newRequestBody(cs, rest)
+			want := []byte(contentsHead + strings.Join(contents, ",") + "]" + string(rest))
+			if got, err := body.bytes(); err != nil || !bytes.Equal(got, want) || int64(len(want)) != body.size {
+				t.Fatalf("body %s (%v, %d bytes announced), want %s", got, err, body.size, want)
+			}
+			for _, size := range []int{1, 3, 7, 1 << 16} {
+				var got []byte
+				r := body.reader()
+				buf := make([]byte, size)
+				for {
+					n, err := r.Read(buf)
+					got = append(got, buf[:n]...)
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("read %d at a time: %s, want %s", size, got, want)
+				}
 			}
 		}
 	}
+}
+
+// TestContentsCacheHoldsNoContents: what the cache keeps between requests is where the contents
+// are in its file, not the contents (a 1,000-turn session's are 9 MB).
+func TestContentsCacheHoldsNoContents(t *testing.T) {
+	m := gemini("gemini-2.5-pro")
+	req := &provider.Request{Model: m, Messages: curveTranscript(m, 1000)}
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	var cache contentsCache
+	before := heap()
+	st, err := cache.Take().encode(req, provider.NewSpillFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache.Keep(st)
+	kept := int64(heap()) - int64(before)
+	if st.spill.Size() < 8<<20 {
+		t.Fatalf("the contents are %d bytes, want a 9 MB transcript's", st.spill.Size())
+	}
+	if kept > 1<<20 {
+		t.Fatalf("the cache holds %d bytes of memory for %d bytes of contents", kept, st.spill.Size())
+	}
+	runtime.KeepAlive(req)
 }

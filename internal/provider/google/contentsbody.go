@@ -3,6 +3,7 @@ package google
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sort"
@@ -13,13 +14,15 @@ import (
 )
 
 // contentsCache keeps the encoded contents of the last request's transcript, so that a session's
-// next request encodes only what is new.
+// next request encodes only what is new. They are kept in an unlinked temporary file
+// (provider.Spill), not in memory: they are as large as the request body, 45 MB at 5,000 turns.
 //
 // A message is known by its identity: the transcript holds pointers to messages that are not changed
 // once they are in it (an edit, a compaction or a branch switch puts new messages there). Encoding
 // resumes after a user message that became a content of its own: no tool call is pending there
 // (provider.TransformMessages answers or drops them), and no later tool result joins a content before
-// it. Encoded contents are never changed once written, so request bodies share them.
+// it. Encoded contents are never changed once written, so request bodies read them while later
+// requests add theirs.
 type contentsCache = provider.LastRequest[contentsState]
 
 // contentsKey is everything besides the messages that the encoding depends on.
@@ -31,22 +34,24 @@ type contentsKey struct {
 // contentsState is one transcript encoded.
 type contentsState struct {
 	key    contentsKey
-	in     []provider.Message // the transcript
-	out    [][]byte           // its contents, encoded
-	bounds []contentsBound    // where encoding can resume, by ascending position
+	in     []provider.Message    // the transcript
+	spill  *provider.Spill       // its contents, encoded, each with the comma before it
+	out    []provider.SpillRange // where each content is in spill
+	bounds []contentsBound       // where encoding can resume, by ascending position
 }
 
 // contentsBound is a point after a user message: the transcript's first in messages became the
 // first out contents.
 type contentsBound struct{ in, out int }
 
-// encode encodes req's transcript into st (nil st: from scratch) and returns st, keeping what st
-// held for the messages before the last resume point the two transcripts share.
-func (st *contentsState) encode(req *provider.Request) (*contentsState, error) {
+// encode encodes req's transcript into st (nil st: from scratch, into a new spill made by newSpill)
+// and returns st, keeping what st held for the messages before the last resume point the two
+// transcripts share.
+func (st *contentsState) encode(req *provider.Request, newSpill func() *provider.Spill) (*contentsState, error) {
 	m := req.Model
 	key := contentsKey{provider: m.Provider, api: m.API, id: m.ID, images: m.SupportsImages()}
 	if st == nil || st.key != key {
-		st = &contentsState{key: key}
+		st = &contentsState{key: key, spill: newSpill()}
 	}
 	cur := req.Messages
 	k := provider.SharedPrefix(st.in, cur)
@@ -57,10 +62,27 @@ func (st *contentsState) encode(req *provider.Request) (*contentsState, error) {
 	}
 	st.in = append(st.in[:from.in], cur[from.in:]...)
 	st.bounds = st.bounds[:nb]
+	var err error
+	if st.spill, st.out, err = st.spill.Compact(st.out[:from.out]); err != nil {
+		return nil, err
+	}
 	w := newContentsWriter(m)
-	w.out = st.out[:from.out]
+	// Closed contents go to the spill at each resume point, so that a resumed session's first request
+	// never holds all of them in memory.
+	var buf []byte
+	spill := func() {
+		for _, c := range w.out {
+			buf = append(append(buf[:0], ','), c...)
+			r, serr := st.spill.Add(buf)
+			if serr != nil && err == nil {
+				err = serr
+			}
+			st.out = append(st.out, r)
+		}
+		w.out = w.out[:0]
+	}
 	next := from.in // where to look for the next user message of the transcript
-	err := w.write(provider.TransformMessages(cur[from.in:], m, normalizeID(m)), func(closed bool) {
+	werr := w.write(provider.TransformMessages(cur[from.in:], m, normalizeID(m)), func(closed bool) {
 		// TransformMessages keeps every user message, in order.
 		for next < len(cur) {
 			next++
@@ -69,14 +91,43 @@ func (st *contentsState) encode(req *provider.Request) (*contentsState, error) {
 			}
 		}
 		if closed {
-			st.bounds = append(st.bounds, contentsBound{in: next, out: len(w.out)})
+			spill()
+			st.bounds = append(st.bounds, contentsBound{in: next, out: len(st.out)})
 		}
 	})
+	if werr != nil {
+		return nil, werr
+	}
+	spill()
 	if err != nil {
 		return nil, err
 	}
-	st.out = w.out
 	return st, nil
+}
+
+// body returns what a request body needs of st: where to read the contents, and their runs there.
+func (st *contentsState) body() (*contentsSource, error) {
+	src, err := st.spill.Source()
+	if err != nil {
+		return nil, err
+	}
+	cs := &contentsSource{src: src, n: len(st.out)}
+	for _, r := range st.out {
+		if n := len(cs.runs); n > 0 && cs.runs[n-1].End() == r.Off {
+			cs.runs[n-1].N += r.N
+			continue
+		}
+		cs.runs = append(cs.runs, r)
+	}
+	return cs, nil
+}
+
+// contentsSource is a request's contents: runs of adjacent ones in src, each content with the comma
+// before it (the first one's is not sent).
+type contentsSource struct {
+	src  io.ReaderAt
+	runs []provider.SpillRange
+	n    int // contents
 }
 
 // The SDK is handed one placeholder content and writes the rest of the body (the configuration,
@@ -92,7 +143,7 @@ var (
 // contentsTransport sends the SDK's request with the encoded contents in place of the placeholder.
 type contentsTransport struct {
 	base     http.RoundTripper
-	contents [][]byte
+	contents *contentsSource
 }
 
 var errNoPlaceholder = errors.New("the Gemini SDK's request body does not start with the contents placeholder")
@@ -119,94 +170,80 @@ func (t *contentsTransport) RoundTrip(req *http.Request) (*http.Response, error)
 }
 
 // requestBody is `{"contents":[`, the contents separated by commas, `]`, then the rest of the
-// SDK's body. It is read in place: a 40 MB transcript is not copied into one body.
+// SDK's body. The contents are read from where the cache keeps them while the body is sent: a 40 MB
+// transcript is neither in memory nor copied into one body.
 type requestBody struct {
-	contents [][]byte
+	contents *contentsSource
 	rest     []byte
 	size     int64
 }
 
 const contentsHead = `{"contents":[`
 
-func newRequestBody(contents [][]byte, rest []byte) *requestBody {
+func newRequestBody(contents *contentsSource, rest []byte) *requestBody {
 	b := &requestBody{contents: contents, rest: rest}
-	b.size = int64(len(contentsHead) + max(len(contents)-1, 0) + 1 + len(rest))
-	for _, c := range contents {
-		b.size += int64(len(c))
+	b.size = int64(len(contentsHead) + 1 + len(rest))
+	for _, r := range contents.runs {
+		b.size += r.N
+	}
+	if contents.n > 0 {
+		b.size-- // the first content's comma
 	}
 	return b
 }
 
 // bytes is the whole body in one slice (for tests).
-func (b *requestBody) bytes() []byte {
-	out := make([]byte, 0, b.size)
-	out = append(out, contentsHead...)
-	for i, c := range b.contents {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, c...)
-	}
-	out = append(out, ']')
-	return append(out, b.rest...)
+func (b *requestBody) bytes() ([]byte, error) {
+	return io.ReadAll(b.reader())
 }
 
-func (b *requestBody) reader() io.ReadCloser { return &bodyReader{b: b} }
+func (b *requestBody) reader() io.ReadCloser { return &bodyReader{b: b, cur: []byte(contentsHead)} }
 
-// bodyReader reads a requestBody's pieces one after the other: the head, each content with a comma
-// between two, the closing bracket and the rest.
+// bodyReader reads a requestBody: the head, the runs of contents, the closing bracket and the rest.
 type bodyReader struct {
-	b     *requestBody
-	piece int    // the next piece to take
-	cur   []byte // what is left of the piece being read
+	b    *requestBody
+	cur  []byte // what is left of the literal piece being read
+	run  int    // the next run of contents
+	off  int64  // the run being read: its next byte and the bytes left
+	left int64
+	tail int // 1 once the closing bracket was taken, 2 once the rest was
 }
 
 func (r *bodyReader) Read(p []byte) (int, error) {
 	n := 0
 	for n < len(p) {
-		if len(r.cur) == 0 {
-			next, ok := r.b.piece(r.piece)
-			if !ok {
-				return n, io.EOF
+		switch {
+		case len(r.cur) > 0:
+			c := copy(p[n:], r.cur)
+			n += c
+			r.cur = r.cur[c:]
+		case r.left > 0:
+			c := int(min(int64(len(p)-n), r.left))
+			if _, err := r.b.contents.src.ReadAt(p[n:n+c], r.off); err != nil {
+				return n, fmt.Errorf("google: read the request's contents: %w", err)
 			}
-			r.piece++
-			r.cur = next
-			continue
+			r.off += int64(c)
+			r.left -= int64(c)
+			n += c
+		case r.run < len(r.b.contents.runs):
+			run := r.b.contents.runs[r.run]
+			r.off, r.left = run.Off, run.N
+			if r.run == 0 {
+				r.off++ // no comma before the first content
+				r.left--
+			}
+			r.run++
+		case r.tail == 0:
+			r.tail, r.cur = 1, closeBracket
+		case r.tail == 1:
+			r.tail, r.cur = 2, r.b.rest
+		default:
+			return n, io.EOF
 		}
-		c := copy(p[n:], r.cur)
-		n += c
-		r.cur = r.cur[c:]
 	}
 	return n, nil
 }
 
 func (r *bodyReader) Close() error { return nil }
 
-// piece is the body's i-th piece, false after the last.
-func (b *requestBody) piece(i int) ([]byte, bool) {
-	if i == 0 {
-		return []byte(contentsHead), true
-	}
-	i--
-	if n := 2*len(b.contents) - 1; n > 0 {
-		if i < n {
-			if i%2 == 1 {
-				return comma, true
-			}
-			return b.contents[i/2], true
-		}
-		i -= n
-	}
-	switch i {
-	case 0:
-		return closeBracket, true
-	case 1:
-		return b.rest, true
-	}
-	return nil, false
-}
-
-var (
-	comma        = []byte{','}
-	closeBracket = []byte{']'}
-)
+var closeBracket = []byte{']'}

@@ -25,7 +25,6 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -92,13 +91,19 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	if err != nil {
 		return fail(ctx, err.Error())
 	}
-	st, err := p.contents.Take().encode(req)
+	st, err := p.contents.Take().encode(req, provider.NewSpillFile)
+	if err != nil {
+		// The temporary file could not be written: this request's contents are encoded in memory.
+		if st, err = (*contentsState)(nil).encode(req, provider.NewMemorySpill); err != nil {
+			return fail(ctx, err.Error())
+		}
+	}
+	// The body reads the encoded contents, never changed once written, with its own list of where
+	// they are (made before the state goes back, when another request may take it).
+	contents, err := st.body()
 	if err != nil {
 		return fail(ctx, err.Error())
 	}
-	// The body shares the encoded contents, never changed once written; the list is its own (taken
-	// before the state goes back, when another request may take it).
-	contents := slices.Clone(st.out)
 	p.contents.Keep(st)
 
 	callCtx, cancel := context.WithCancelCause(ctx)
@@ -113,7 +118,7 @@ func (p *Provider) Stream(ctx context.Context, req *provider.Request, emit func(
 	}
 	r := newReader(b, &m, func() int64 { return p.calls.Add(1) })
 	sdkContents := placeholderContents
-	if len(contents) == 0 {
+	if contents.n == 0 {
 		sdkContents = nil // the SDK then writes no contents at all, which is what is sent
 	}
 	err = each(client.Models.GenerateContentStream(callCtx, m.ID, sdkContents, cfg), func(chunk *genai.GenerateContentResponse) {
@@ -196,9 +201,9 @@ func pull(next func() (*genai.GenerateContentResponse, error, bool)) (chunk *gen
 }
 
 // newClient makes an SDK client for one call: the model's base URL (which holds the API version),
-// its headers and the call's, the key, and a transport that sends contents in place of the SDK's
-// placeholder.
-func (p *Provider) newClient(ctx context.Context, req *provider.Request, key string, contents [][]byte) (*genai.Client, *bodyErrors, error) {
+// its headers and the call's, the key, and a transport that sends contents (nil: the SDK's own) in
+// place of the SDK's placeholder.
+func (p *Provider) newClient(ctx context.Context, req *provider.Request, key string, contents *contentsSource) (*genai.Client, *bodyErrors, error) {
 	base := strings.TrimRight(req.Model.BaseURL, "/")
 	if base == "" {
 		base = defaultBaseURL
@@ -217,7 +222,7 @@ func (p *Provider) newClient(ctx context.Context, req *provider.Request, key str
 		bodies.base = http.DefaultTransport
 	}
 	hc.Transport = bodies
-	if len(contents) > 0 {
+	if contents != nil && contents.n > 0 {
 		hc.Transport = &contentsTransport{base: bodies, contents: contents}
 	}
 	client, err := genai.NewClient(ctx, &genai.ClientConfig{

@@ -1,7 +1,6 @@
 package google
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/provider"
@@ -20,20 +19,25 @@ func BenchmarkRequestCurve(b *testing.B) {
 	curvetest.BenchmarkBuild(b, func(turns int) *provider.Request {
 		return &provider.Request{Model: m, SystemPrompt: "You are pi.", Messages: curveTranscript(m, turns)}
 	}, func(cached bool) func(*provider.Request) int {
-		var cache *contentsCache
-		if cached {
-			cache = new(contentsCache)
-		}
+		// As in a session, the contents go to a new spill file for a request from scratch.
+		cache := new(contentsCache)
 		return func(req *provider.Request) int {
 			if _, err := buildConfig(req); err != nil {
 				b.Fatal(err)
 			}
-			st, err := cache.Take().encode(req)
+			if !cached {
+				cache = new(contentsCache)
+			}
+			st, err := cache.Take().encode(req, provider.NewSpillFile)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cs, err := st.body()
 			if err != nil {
 				b.Fatal(err)
 			}
 			cache.Keep(st)
-			return int(newRequestBody(slices.Clone(st.out), nil).size)
+			return int(newRequestBody(cs, nil).size)
 		}
 	})
 }

@@ -17,38 +17,66 @@ import (
 // struct is used: several of pi's fields cannot be said with one.
 
 // newRequestBody converts the transcript and writes everything but the messages: the body's head (up
-// to the messages array) and tail (after it). The messages are written when the body is read.
+// to the messages array) and tail (after it). The messages are written to a spill in memory, to be
+// copied out when the body is read.
 func newRequestBody(req *provider.Request, c *compat) (*requestBody, error) {
 	return newCachedRequestBody(req, c, nil)
 }
 
 // newCachedRequestBody is newRequestBody converting only what cache (nil: none) does not hold from
-// the previous request, and leaving this request's conversion there.
+// the previous request, and leaving this request's conversion there. A cached conversion is written
+// to a temporary file (spill.go); a conversion that cannot be written there is done again in memory.
 func newCachedRequestBody(req *provider.Request, c *compat, cache *convCache) (*requestBody, error) {
 	m := req.Model
 	opts := &req.Options
-	st := cache.Take().convert(req, c)
-	sys, hasSys := systemMessage(req, c)
-	n := len(st.wire)
-	if hasSys {
-		n++
+	newSpill := provider.NewMemorySpill
+	if cache != nil {
+		newSpill = provider.NewSpillFile
 	}
-	msgs := make([]wireMessage, 0, n)
-	sizes := make([]int64, 0, n)
-	if hasSys {
-		msgs = append(msgs, sys)
-		sizes = append(sizes, -1)
-	}
-	msgs = append(msgs, st.wire...)
-	sizes = append(sizes, st.sizes...)
-	cache.Keep(st)
-	tools := len(req.Tools) > 0 || hasToolHistory(req.Messages)
-	if c.anthropicCacheControl {
-		for _, i := range applyCacheControl(msgs) {
-			sizes[i] = -1
+	st, err := cache.Take().convert(req, c, newSpill)
+	if err != nil {
+		if st, err = (*convState)(nil).convert(req, c, provider.NewMemorySpill); err != nil {
+			return nil, err
 		}
 	}
-	sizeMessages(msgs, sizes)
+	src, err := st.spill.Source()
+	if err != nil {
+		return nil, err
+	}
+	sys, hasSys := systemMessage(req, c)
+	parts := make([]bodyPart, 0, 4)
+	if hasSys {
+		parts = append(parts, bodyPart{msg: &sys})
+	}
+	// The transcript's messages as runs of adjacent spilled ones; the one the cache marker goes on,
+	// if any, written from its struct.
+	marked := -1
+	var markedMsg wireMessage
+	if c.anthropicCacheControl {
+		if hasSys {
+			markLastText(&sys.content)
+		}
+		for i := len(st.wire) - 1; i >= 0; i-- {
+			wm := st.wire[i]
+			if (wm.role == "user" || wm.role == "assistant") && markLastText(&wm.content) {
+				marked, markedMsg = i, wm
+				break
+			}
+		}
+	}
+	for i, r := range st.msgs {
+		if i == marked {
+			parts = append(parts, bodyPart{msg: &markedMsg})
+			continue
+		}
+		if n := len(parts); n > 0 && parts[n-1].msg == nil && parts[n-1].off+parts[n-1].n == r.Off {
+			parts[n-1].n += r.N
+			continue
+		}
+		parts = append(parts, bodyPart{off: r.Off, n: r.N})
+	}
+	cache.Keep(st)
+	tools := len(req.Tools) > 0 || hasToolHistory(req.Messages)
 
 	w := &jsonWriter{}
 	w.b = append(w.b, '{')
@@ -108,7 +136,7 @@ func newCachedRequestBody(req *provider.Request, c *compat, cache *convCache) (*
 	}
 	writeReasoning(w, m, c, effectiveLevel(m, opts.Reasoning))
 	w.b = append(w.b, '}')
-	return newBody(head, msgs, sizes, w.b), nil
+	return newBody(head, src, parts, w.b), nil
 }
 
 // writeReasoning adds the thinking switch in the server's dialect; reasoning fields go only to
@@ -169,27 +197,10 @@ func writeReasoning(w *jsonWriter, m *provider.Model, c *compat, level provider.
 	}
 }
 
-// applyCacheControl marks the system prompt and the last user or assistant text for Anthropic's
-// prompt cache (the last tool is marked by the tool writer), and returns the messages it changed.
-// The parts of a changed message are copied first: msgs shares them with the conversion cache.
-func applyCacheControl(msgs []wireMessage) []int {
-	var changed []int
-	for i := range msgs {
-		if msgs[i].role == "system" || msgs[i].role == "developer" {
-			if markLastText(&msgs[i].content) {
-				changed = append(changed, i)
-			}
-			break
-		}
-	}
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if (msgs[i].role == "user" || msgs[i].role == "assistant") && markLastText(&msgs[i].content) {
-			return append(changed, i)
-		}
-	}
-	return changed
-}
-
+// markLastText marks the last text of a message for Anthropic's prompt cache (the system prompt and
+// the last user or assistant text are marked; the last tool by the tool writer). It reports whether
+// there was a text to mark. The parts are copied first: the message shares them with the
+// conversion cache.
 func markLastText(c *wireContent) bool {
 	if c.isString {
 		if c.str == "" {

@@ -3,89 +3,62 @@ package openai
 import (
 	"fmt"
 	"io"
-	"runtime"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/pi-go/pi-go/internal/jsonx"
 )
 
 // requestBody is a chat-completions body that is written while it is sent. Its length is known before
-// the first byte (servers get a Content-Length, as pi sends), and its messages are written one at a
-// time into the reader's buffer, long strings escaped straight into the transport's buffer: a resumed
-// 50 MB transcript never exists a second time as one 50 MB slice (with the garbage of growing it).
+// the first byte (servers get a Content-Length, as pi sends). The transcript's messages are read from
+// the conversion's spill (spill.go), which holds them as they are sent; the few others (the system
+// prompt, a message marked for a prompt cache) are written into the reader's buffer, long strings
+// escaped straight into it: a resumed 50 MB transcript never exists a second time as one 50 MB slice.
 // A requestBody is immutable; each reader has its own state, so a retried request reads it again.
 type requestBody struct {
-	head []byte // `{"model":…,"messages":[`
-	msgs []wireMessage
-	tail []byte // `],"stream":true,…}`
-	size int64
+	head  []byte // `{"model":…,"messages":[`
+	src   io.ReaderAt
+	parts []bodyPart
+	tail  []byte // `],"stream":true,…}`
+	size  int64
 }
 
-// newBody is the body of head, msgs and tail, msgs[i] being sizes[i] bytes long as the body writes
-// it (without the comma before it).
-func newBody(head []byte, msgs []wireMessage, sizes []int64, tail []byte) *requestBody {
-	b := &requestBody{head: head, msgs: msgs, tail: tail}
-	b.size = int64(len(head) + len(tail) + max(len(msgs)-1, 0)) // the commas between messages
-	for _, n := range sizes {
-		b.size += n
+// bodyPart is a message written when read (msg), or spilled messages: bytes [off, off+n) of the
+// body's src, each message with the comma before it.
+type bodyPart struct {
+	msg    *wireMessage
+	off, n int64
+}
+
+// newBody is the body of head, parts read from src, and tail.
+func newBody(head []byte, src io.ReaderAt, parts []bodyPart, tail []byte) *requestBody {
+	b := &requestBody{head: head, src: src, parts: parts, tail: tail}
+	b.size = int64(len(head) + len(tail))
+	w := &jsonWriter{spill: true}
+	for i := range parts {
+		if parts[i].msg == nil {
+			b.size += parts[i].n
+			if i == 0 {
+				b.size-- // the first message of the array has no comma before it
+			}
+			continue
+		}
+		b.writePart(w, i)
+		b.size += int64(len(w.b))
+		for _, l := range w.long {
+			b.size += int64(jsonx.QuotedLen(l.s))
+		}
 	}
 	return b
 }
 
-// sizeMessages sets sizes[i], where it is negative (not known yet), to the length of msgs[i] as the
-// body writes it. A long run of unknown sizes (the first request of a resumed session) is measured
-// on every CPU, in contiguous ranges of messages.
-func sizeMessages(msgs []wireMessage, sizes []int64) {
-	unknown := 0
-	for _, n := range sizes {
-		if n < 0 {
-			unknown++
-		}
-	}
-	parts := max(1, min(runtime.GOMAXPROCS(0), unknown/parallelSizingMin, maxSizingWorkers))
-	if parts == 1 {
-		measureRange(msgs, sizes, 0, len(msgs))
-		return
-	}
-	var wg sync.WaitGroup
-	for k := range parts {
-		wg.Go(func() { measureRange(msgs, sizes, k*len(msgs)/parts, (k+1)*len(msgs)/parts) })
-	}
-	wg.Wait()
-}
-
-// Sizing is shared between goroutines from parallelSizingMin messages a goroutine, on at most
-// maxSizingWorkers goroutines.
-const (
-	parallelSizingMin = 1000
-	maxSizingWorkers  = 8
-)
-
-// measureRange sets the unknown sizes of messages [from, to).
-func measureRange(msgs []wireMessage, sizes []int64, from, to int) {
-	w := &jsonWriter{spill: true}
-	for i := from; i < to; i++ {
-		if sizes[i] >= 0 {
-			continue
-		}
-		w.reset()
-		w.message(&msgs[i])
-		n := int64(len(w.b))
-		for _, l := range w.long {
-			n += int64(jsonx.QuotedLen(l.s))
-		}
-		sizes[i] = n
-	}
-}
-
-// writeMessage writes message i (with the comma before it) into w, spilling its long strings.
-func (b *requestBody) writeMessage(w *jsonWriter, i int) {
+// writePart writes part i, a message written when read (with the comma before it), into w,
+// spilling its long strings.
+func (b *requestBody) writePart(w *jsonWriter, i int) {
 	w.reset()
 	if i > 0 {
 		w.b = append(w.b, ',')
 	}
-	w.message(&b.msgs[i])
+	w.message(b.parts[i].msg)
 }
 
 // reader returns a new reader of the body.
@@ -94,7 +67,8 @@ func (b *requestBody) reader() io.ReadCloser {
 }
 
 // bodyReader produces a requestBody's bytes: a literal part (the head, a message's bytes without its
-// long strings, the tail), the long strings at their offsets, then the next part.
+// long strings, the tail), the long strings at their offsets, or a run of spilled messages; then the
+// next part.
 type bodyReader struct {
 	body *requestBody
 	w    jsonWriter // the message being read
@@ -102,13 +76,15 @@ type bodyReader struct {
 	long []spilled  // its long strings
 	pos  int        // next byte of lit
 	seg  int        // next long string
-	next int        // next message; len(msgs) once the tail is loaded
+	next int        // next part; len(parts) once the tail is loaded
 	done bool       // the tail is loaded
 
-	esc  stringEscaper // the long string being written, when active
-	pend []byte        // bytes of an escape that did not fit into the caller's buffer
-	tmp  [8]byte
-	sent int64
+	src     int64         // next byte of the spilled run being read
+	srcLeft int64         // its bytes not read yet
+	esc     stringEscaper // the long string being written, when active
+	pend    []byte        // bytes of an escape that did not fit into the caller's buffer
+	tmp     [8]byte
+	sent    int64
 }
 
 func (r *bodyReader) Read(p []byte) (int, error) {
@@ -118,6 +94,14 @@ func (r *bodyReader) Read(p []byte) (int, error) {
 		case len(r.pend) > 0:
 			c := copy(p[n:], r.pend)
 			r.pend = r.pend[c:]
+			n += c
+		case r.srcLeft > 0:
+			c := int(min(int64(len(p)-n), r.srcLeft))
+			if _, err := r.body.src.ReadAt(p[n:n+c], r.src); err != nil {
+				return n, fmt.Errorf("openai: read the request body's messages: %w", err)
+			}
+			r.src += int64(c)
+			r.srcLeft -= int64(c)
 			n += c
 		case r.esc.active():
 			c := r.esc.write(p[n:])
@@ -158,16 +142,27 @@ func (r *bodyReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// advance loads the next part: the next message, or the tail; false when everything was read.
+// advance loads the next part: the next message or run of spilled ones, or the tail; false when
+// everything was read.
 func (r *bodyReader) advance() bool {
+	r.lit, r.long = nil, nil
 	switch {
-	case r.next < len(r.body.msgs):
-		r.body.writeMessage(&r.w, r.next)
+	case r.next < len(r.body.parts):
+		part := &r.body.parts[r.next]
+		if part.msg == nil {
+			r.src, r.srcLeft = part.off, part.n
+			if r.next == 0 {
+				r.src++ // no comma before the first message
+				r.srcLeft--
+			}
+		} else {
+			r.body.writePart(&r.w, r.next)
+			r.lit, r.long = r.w.b, r.w.long
+		}
 		r.next++
-		r.lit, r.long = r.w.b, r.w.long
 	case !r.done:
 		r.done = true
-		r.lit, r.long = r.body.tail, nil
+		r.lit = r.body.tail
 	default:
 		return false
 	}

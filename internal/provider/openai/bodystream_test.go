@@ -7,7 +7,7 @@ import (
 	"io"
 	"math/rand"
 	"net/http"
-	"runtime"
+	"os"
 	"strings"
 	"testing"
 
@@ -249,16 +249,26 @@ func TestCompactArgs(t *testing.T) {
 	}
 }
 
-// TestLongTranscriptSizedInParallel: a transcript long enough to be measured on several goroutines
-// announces exactly the bytes it sends.
-func TestLongTranscriptSizedInParallel(t *testing.T) {
-	if runtime.GOMAXPROCS(0) < 2 {
-		t.Skip("one CPU: the body is measured on one goroutine")
-	}
+// TestLongTranscriptFromSpill: a long transcript's body read back from a file-backed spill, from
+// scratch and for the next request, is the flat body.
+func TestLongTranscriptFromSpill(t *testing.T) {
 	req := &provider.Request{Model: testModel("http://127.0.0.1:1/v1"), SystemPrompt: "You are pi.",
-		Messages: largeTranscript(2*parallelSizingMin/4+10, 3)}
-	want := flatBody(t, req)
-	if _, got := streamedBody(t, req, 32<<10); !bytes.Equal(got, want) {
-		t.Fatalf("streamed body (%d bytes) differs from the flat body (%d bytes)", len(got), len(want))
+		Messages: largeTranscript(300, 3)}
+	c := resolveCompat(req.Model)
+	cache := new(convCache)
+	prev := *req
+	prev.Messages = req.Messages[:len(req.Messages)-1]
+	for _, r := range []*provider.Request{&prev, req} {
+		rb, err := newCachedRequestBody(r, &c, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := rb.src.(*os.File); !ok {
+			t.Fatalf("the messages are read from %T, not a file", rb.src)
+		}
+		want := flatBody(t, r)
+		if got := readWith(t, rb.reader(), 32<<10, 7, 1); !bytes.Equal(got, want) {
+			t.Fatalf("streamed body (%d bytes) differs from the flat body (%d bytes)", len(got), len(want))
+		}
 	}
 }

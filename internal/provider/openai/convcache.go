@@ -25,21 +25,25 @@ type convKey struct {
 	reasoning, images                  bool
 	toolResultName, assistantAfterTool bool
 	thinkingAsText, reasoningContent   bool
+	cacheControl                       bool
 }
 
 func keyOf(m *provider.Model, c *compat) convKey {
 	return convKey{provider: m.Provider, api: m.API, id: m.ID, reasoning: m.Reasoning, images: m.SupportsImages(),
 		toolResultName: c.requiresToolResultName, assistantAfterTool: c.requiresAssistantAfterToolResult,
-		thinkingAsText: c.requiresThinkingAsText, reasoningContent: c.requiresReasoningContentOnAssistant}
+		thinkingAsText: c.requiresThinkingAsText, reasoningContent: c.requiresReasoningContentOnAssistant,
+		cacheControl: c.anthropicCacheControl}
 }
 
-// convState is one transcript converted. Request bodies never share its slices: they get copies.
+// convState is one transcript converted: its chat messages are written in spill, as the body sends
+// them, and only where each one is stays in memory.
 type convState struct {
 	key    convKey
 	in     []provider.Message // the transcript
-	wire   []wireMessage      // its chat messages (the system prompt not included)
-	sizes  []int64            // the length of each as the body writes it
-	bounds []convBound        // where conversion can resume, by ascending position
+	spill  *provider.Spill
+	msgs   []provider.SpillRange // its chat messages (the system prompt not included), each with the comma before it
+	wire   []wireMessage         // the same as structs, kept only for compat.anthropicCacheControl, which marks the last text of the body per request
+	bounds []convBound           // where conversion can resume, by ascending position
 }
 
 // convBound is a point after a user message: the transcript's first in messages became the first
@@ -49,13 +53,14 @@ type convBound struct {
 	lastRole string
 }
 
-// convert converts req's transcript into st (nil st: from scratch) and returns st, reusing what
-// st held for the messages before the last resume point the two transcripts share.
-func (st *convState) convert(req *provider.Request, c *compat) *convState {
+// convert converts req's transcript into st (nil st: from scratch, into a new spill made by
+// newSpill) and returns st, reusing what st held for the messages before the last resume point the
+// two transcripts share.
+func (st *convState) convert(req *provider.Request, c *compat, newSpill func() *provider.Spill) (*convState, error) {
 	m := req.Model
 	key := keyOf(m, c)
 	if st == nil || st.key != key {
-		st = &convState{key: key}
+		st = &convState{key: key, spill: newSpill()}
 	}
 	cur := req.Messages
 	k := provider.SharedPrefix(st.in, cur)
@@ -67,18 +72,41 @@ func (st *convState) convert(req *provider.Request, c *compat) *convState {
 	}
 	st.in = append(st.in[:from.in], cur[from.in:]...)
 	st.bounds = st.bounds[:nb]
-	// About one chat message a transcript message: room for them all, so that a resumed session's
-	// first request does not grow the lists (and leave their old arrays as garbage) many times.
-	if room := from.wire + len(cur) - from.in + 16; cap(st.wire) < room {
-		room += room / 8
-		st.wire = append(make([]wireMessage, 0, room), st.wire[:from.wire]...)
-		st.sizes = append(make([]int64, 0, room), st.sizes[:from.wire]...)
+	st.msgs = st.msgs[:from.wire]
+	keepWire := c.anthropicCacheControl
+	if keepWire {
+		st.wire = st.wire[:from.wire]
+	} else {
+		st.wire = nil
 	}
-	st.sizes = st.sizes[:from.wire]
+	var err error
+	if st.spill, st.msgs, err = st.spill.Compact(st.msgs); err != nil {
+		return nil, err
+	}
 
-	cv := converter{m: m, c: c, out: st.wire[:from.wire], lastRole: from.lastRole}
+	// The chat messages are written to the spill after each user message, so that a resumed
+	// session's first request never holds all of them as structs.
+	cv := converter{m: m, c: c, lastRole: from.lastRole}
+	var w jsonWriter
+	write := func() {
+		for i := range cv.out {
+			w.reset()
+			w.b = append(w.b, ',')
+			w.message(&cv.out[i])
+			r, aerr := st.spill.Add(w.b)
+			if aerr != nil && err == nil {
+				err = aerr
+			}
+			st.msgs = append(st.msgs, r)
+		}
+		if keepWire {
+			st.wire = append(st.wire, cv.out...)
+		}
+		cv.out = cv.out[:0]
+	}
 	next := from.in // where to look for the next user message of the transcript
 	cv.run(provider.TransformMessages(cur[from.in:], m, normalizeToolCallID(m)), func() {
+		write()
 		// TransformMessages keeps every user message, in order.
 		for next < len(cur) {
 			next++
@@ -86,12 +114,11 @@ func (st *convState) convert(req *provider.Request, c *compat) *convState {
 				break
 			}
 		}
-		st.bounds = append(st.bounds, convBound{in: next, wire: len(cv.out), lastRole: cv.lastRole})
+		st.bounds = append(st.bounds, convBound{in: next, wire: len(st.msgs), lastRole: cv.lastRole})
 	})
-	st.wire = cv.out
-	for range len(st.wire) - len(st.sizes) {
-		st.sizes = append(st.sizes, -1)
+	write()
+	if err != nil {
+		return nil, err
 	}
-	sizeMessages(st.wire, st.sizes)
-	return st
+	return st, nil
 }

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pi-go/pi-go/internal/provider"
@@ -101,6 +105,9 @@ func TestConvCacheMatchesFreshConversion(t *testing.T) {
 				if !bytes.Equal(got, want) {
 					t.Fatalf("request %d (%d messages):\n got %s\nwant %s", i, len(msgs), got, want)
 				}
+				if flat := flatBody(t, req); !bytes.Equal(got, flat) {
+					t.Fatalf("request %d (%d messages) differs from the flat body:\n got %s\nwant %s", i, len(msgs), got, flat)
+				}
 			}
 		})
 	}
@@ -130,4 +137,84 @@ func mustBody(t *testing.T, req *provider.Request, c *compat, cache *convCache) 
 		t.Fatal(err)
 	}
 	return rb
+}
+
+// TestConvCacheSpill: the converted messages are kept in an unlinked file; once most of it is
+// messages of transcripts no longer sent, the live ones move to a new file; bodies built before
+// still read theirs; without a temporary directory they are kept in memory.
+func TestConvCacheSpill(t *testing.T) {
+	m := testModel("http://127.0.0.1:1/v1")
+	c := resolveCompat(m)
+	big := func(tag string) provider.Message {
+		return provider.NewUserMessage(tag + strings.Repeat("x", 3<<20))
+	}
+	tail := []provider.Message{big("b"), big("c")}
+	var cache convCache
+	var kept []*requestBody
+	var files []*os.File
+	// Each request changes the first message: everything is converted again, the old bytes are dead.
+	for i := range 4 {
+		req := &provider.Request{Model: m, Messages: append([]provider.Message{big(fmt.Sprint(i))}, tail...)}
+		rb := mustBody(t, req, &c, &cache)
+		f, ok := rb.src.(*os.File)
+		if !ok {
+			t.Fatalf("request %d: the messages are read from %T, not a file", i, rb.src)
+		}
+		if _, err := os.Stat(f.Name()); !os.IsNotExist(err) {
+			t.Fatalf("request %d: the spill file %s is still linked (%v)", i, f.Name(), err)
+		}
+		if !bytes.Equal(bodyOf(t, rb), flatBody(t, req)) {
+			t.Fatalf("request %d: the body differs from the flat body", i)
+		}
+		kept = append(kept, rb)
+		files = append(files, f)
+	}
+	if files[0] == files[3] {
+		t.Fatal("the spill was never moved to a new file (about 9 MB of it are dead after each request)")
+	}
+	if st := cache.Take(); st.spill.Size() > 4*(9<<20) {
+		t.Fatalf("the spill holds %d bytes for a 9 MB transcript", st.spill.Size())
+	}
+	for _, rb := range kept {
+		bodyOf(t, rb) // an old body still reads its own file
+	}
+
+	t.Run("no temporary directory", func(t *testing.T) {
+		t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+		var cache convCache
+		req := &provider.Request{Model: m, Messages: awkwardTranscript()}
+		rb := mustBody(t, req, &c, &cache)
+		if _, ok := rb.src.(*os.File); ok {
+			t.Fatal("a spill file was made in a missing directory")
+		}
+		if !bytes.Equal(bodyOf(t, rb), flatBody(t, req)) {
+			t.Fatal("the body differs from the flat body")
+		}
+	})
+}
+
+// TestConvCacheHoldsNoMessages: what the cache keeps between requests is where the converted
+// messages are in its file (and the file's write buffer): neither the messages as structs nor their
+// bytes (9 MB at 1,000 turns).
+func TestConvCacheHoldsNoMessages(t *testing.T) {
+	req := &provider.Request{Model: testModel("http://127.0.0.1:1/v1"), Messages: largeTranscript(1000, 1)}
+	c := resolveCompat(req.Model)
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	var cache convCache
+	before := heap()
+	mustBody(t, req, &c, &cache)
+	kept := int64(heap()) - int64(before)
+	st := cache.Take()
+	if st.spill.Size() < 8<<20 {
+		t.Fatalf("the messages are %d bytes, want a 9 MB transcript's", st.spill.Size())
+	}
+	if kept > 1<<20 {
+		t.Fatalf("the cache holds %d bytes of memory for %d bytes of messages", kept, st.spill.Size())
+	}
+	runtime.KeepAlive(req)
 }

@@ -164,24 +164,44 @@ func simpleRequest(m *provider.Model) *provider.Request {
 
 func startServer(t testing.TB) *openaitest.Server { return openaitest.Start(t) }
 
-// buildBody writes the whole chat-completions request body for req into one slice (tests compare it
-// with what the streamed body sends; Stream sends a requestBody, which never holds the body in
-// memory).
+// buildBody writes the whole chat-completions request body for req into one slice, its messages
+// converted and written as structs in one go (tests compare it with what the streamed body sends;
+// Stream sends a requestBody, which never holds the body in memory and reads the transcript's
+// messages back from the conversion's spill).
 func buildBody(req *provider.Request, c *compat) ([]byte, error) {
 	rb, err := newRequestBody(req, c)
 	if err != nil {
 		return nil, err
 	}
-	return rb.appendTo(make([]byte, 0, rb.size)), nil
-}
-
-// appendTo appends the whole body to dst.
-func (b *requestBody) appendTo(dst []byte) []byte {
-	dst = append(dst, b.head...)
+	msgs := convertMessages(req, c)
+	if c.anthropicCacheControl {
+		markForPromptCache(msgs)
+	}
+	dst := append(make([]byte, 0, rb.size), rb.head...)
 	w := &jsonWriter{}
-	for i := range b.msgs {
-		b.writeMessage(w, i)
+	for i := range msgs {
+		w.reset()
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.message(&msgs[i])
 		dst = append(dst, w.b...)
 	}
-	return append(dst, b.tail...)
+	return append(dst, rb.tail...), nil
+}
+
+// markForPromptCache is Anthropic's prompt-cache marking as pi does it, on a whole list: the first
+// system or developer message, and the last user or assistant message with a text.
+func markForPromptCache(msgs []wireMessage) {
+	for i := range msgs {
+		if msgs[i].role == "system" || msgs[i].role == "developer" {
+			markLastText(&msgs[i].content)
+			break
+		}
+	}
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if (msgs[i].role == "user" || msgs[i].role == "assistant") && markLastText(&msgs[i].content) {
+			return
+		}
+	}
 }
