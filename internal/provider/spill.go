@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 )
 
 // Spill holds a provider's converted messages as its request bodies write them, in an unlinked
@@ -29,9 +30,11 @@ const spillFlushSize = 256 << 10
 // NewSpillFile returns an empty spill in a new unlinked temporary file, or in memory when no file
 // can be made or unlinked.
 func NewSpillFile() *Spill {
-	f, err := os.CreateTemp("", "pi-go-request-*")
+	f, err := os.CreateTemp(spillDir(), "pi-go-request-*")
 	if err != nil {
-		return NewMemorySpill()
+		if f, err = os.CreateTemp("", "pi-go-request-*"); err != nil {
+			return NewMemorySpill()
+		}
 	}
 	if err := os.Remove(f.Name()); err != nil {
 		// Windows cannot remove an open file: a file left behind would outlive the process.
@@ -40,6 +43,20 @@ func NewSpillFile() *Spill {
 		return NewMemorySpill()
 	}
 	return &Spill{f: f}
+}
+
+// spillDir is where spill files go: the user's cache directory, which is on disk, before $TMPDIR,
+// which many systems mount as tmpfs (there a spill would still be memory, only not the process's).
+func spillDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	dir = filepath.Join(dir, "pi-go")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return ""
+	}
+	return dir
 }
 
 // NewMemorySpill returns an empty spill kept in memory (a one-off body, a test).

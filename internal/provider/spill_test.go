@@ -9,19 +9,34 @@ import (
 	"testing"
 )
 
-// TestSpill: what is added is read back through Source, from an unlinked file (or from memory when
-// no temporary file can be made); Compact keeps a mostly live spill and moves the live ranges of a
+// TestSpill: what is added is read back through Source, from an unlinked file in the user's cache
+// directory, else in $TMPDIR (or from memory when no file can be made there); Compact keeps a mostly live spill and moves the live ranges of a
 // mostly dead one, leaving the old one readable.
 func TestSpill(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		tmp  string // TMPDIR; "" leaves it
-		file bool
-	}{{name: "file", file: true}, {name: "memory", tmp: "missing", file: false}} {
+		cache, tmp string // XDG_CACHE_HOME and TMPDIR under a test directory: "missing" cannot be made
+		file       bool
+	}{
+		{name: "cache", cache: "cache", tmp: "missing", file: true},
+		{name: "tmpdir", cache: "missing/file", tmp: "tmp", file: true},
+		{name: "memory", cache: "missing/file", tmp: "missing", file: false},
+	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.tmp != "" {
-				t.Setenv("TMPDIR", filepath.Join(t.TempDir(), tt.tmp))
+			dir := t.TempDir()
+			// "missing/file": a cache directory under a regular file cannot be created.
+			if err := os.WriteFile(filepath.Join(dir, "missing"), nil, 0o600); err != nil {
+				t.Fatal(err)
 			}
+			tmp := filepath.Join(dir, "missing", "sub")
+			if tt.tmp != "missing" {
+				tmp = filepath.Join(dir, tt.tmp)
+				if err := os.Mkdir(tmp, 0o700); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, tt.cache))
+			t.Setenv("TMPDIR", tmp)
 			s := NewSpillFile()
 			if got := s.f != nil; got != tt.file {
 				t.Fatalf("file-backed: %v, want %v", got, tt.file)

@@ -179,8 +179,13 @@ func TestConvCacheSpill(t *testing.T) {
 		bodyOf(t, rb) // an old body still reads its own file
 	}
 
-	t.Run("no temporary directory", func(t *testing.T) {
-		t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	t.Run("no directory for a spill file", func(t *testing.T) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "file", "cache")) // under a file: cannot be made
+		t.Setenv("TMPDIR", filepath.Join(dir, "missing"))
 		var cache convCache
 		req := &provider.Request{Model: m, Messages: awkwardTranscript()}
 		rb := mustBody(t, req, &c, &cache)
