@@ -14,7 +14,7 @@ import (
 // mostly dead one, leaving the old one readable.
 func TestSpill(t *testing.T) {
 	for _, tt := range []struct {
-		name string
+		name       string
 		cache, tmp string // XDG_CACHE_HOME and TMPDIR under a test directory: "missing" cannot be made
 		file       bool
 	}{
