@@ -5,7 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -40,8 +42,33 @@ func startTmuxPi(t *testing.T, p *project, args ...string) *tmuxPane {
 	}
 	pane := &tmuxPane{t: t, socket: fmt.Sprintf("pi-trust-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	pane.tmux("new-session", "-d", "-s", "pi", "-x", "120", "-y", "40", "sh "+shellQuote(path))
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", pane.socket, "kill-server").Run() })
+	// The shell execs pi-go, so the pane's process is pi-go.
+	pid, _ := strconv.Atoi(strings.TrimSpace(pane.tmux("display-message", "-p", "-t", "pi", "#{pane_pid}")))
+	t.Cleanup(func() {
+		_ = exec.Command("tmux", "-L", pane.socket, "kill-server").Run()
+		// The test's directories are removed next: pi-go and the processes of its group (the
+		// extensions' sidecar) must be gone first, or a late write races the removal.
+		awaitGone(t, pid)
+	})
 	return pane
+}
+
+// awaitGone waits until the process pid and its process group have exited (bounded: a process
+// that outlives it fails the test). pi-go is not the test's child, so /proc is polled.
+func awaitGone(t *testing.T, pid int) {
+	if pid <= 0 {
+		return
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for syscall.Kill(-pid, 0) == nil || syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Errorf("pi-go (pid %d) or a process of its group is still running 15 s after its terminal closed", pid)
+			return
+		}
+		<-tick.C
+	}
 }
 
 func (p *tmuxPane) tmux(args ...string) string {
