@@ -26,6 +26,10 @@ var (
 	//go:embed sidecar_provider.mjs
 	sidecarProvider []byte
 	sidecarScript   = slices.Concat(sidecarMain, []byte("\n"), sidecarUI, []byte("\n"), sidecarRender, []byte("\n"), sidecarProvider)
+	// sidecarCLI runs pi-go from Node (its process.argv[1] in the sidecar), after a first line that
+	// names the binary (cliScript).
+	//go:embed sidecar_cli.mjs
+	sidecarCLI []byte
 )
 
 // Sidecar is the Node process that runs pi's TypeScript and JavaScript extensions with the installed
@@ -39,12 +43,20 @@ type Sidecar struct {
 	Package string
 	// Extensions are the entry files to load, in order.
 	Extensions []string
+	// CLI is pi-go's CLI for Node (sidecar_cli.mjs, written beside Script): the sidecar's
+	// process.argv[1], so an extension that starts "the running pi" (process.execPath with
+	// process.argv[1]) starts pi-go. Empty: argv[1] stays the sidecar script.
+	CLI string
 }
 
 func (s *Sidecar) argv() []string { return []string{s.Node, "--no-warnings", s.Script} }
 
 func (s *Sidecar) options() json.RawMessage {
-	b, _ := json.Marshal(map[string]string{"piPackage": s.Package})
+	opts := map[string]string{"piPackage": s.Package}
+	if s.CLI != "" {
+		opts["cli"] = s.CLI
+	}
+	b, _ := json.Marshal(opts)
 	return b
 }
 
@@ -64,6 +76,9 @@ type Locate struct {
 	PackageDir string
 	// CacheDir receives sidecar.mjs (e.g. ~/.cache/pi-go).
 	CacheDir string
+	// Executable is the pi-go binary the sidecar's extensions start as "pi" (empty: os.Executable;
+	// unknown, they cannot).
+	Executable string
 }
 
 // NewSidecar finds Node and the pi package and writes the sidecar script for scripts. Its errors are
@@ -89,7 +104,16 @@ func NewSidecar(l Locate, scripts []string) (*Sidecar, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Sidecar{Node: node, Script: script, Package: pkg, Extensions: scripts}, nil
+	sc := &Sidecar{Node: node, Script: script, Package: pkg, Extensions: scripts}
+	exe := l.Executable
+	if exe == "" {
+		exe, _ = os.Executable()
+	}
+	if exe != "" {
+		// Without it the extensions still run: one that starts pi finds the sidecar script instead.
+		sc.CLI, _ = writeCLI(l.CacheDir, exe)
+	}
+	return sc, nil
 }
 
 var piPackageNames = []string{"@earendil-works/pi-coding-agent", "@mariozechner/pi-coding-agent"}
@@ -132,10 +156,22 @@ func findPiPackage(l Locate, getenv func(string) string, node string) string {
 
 // writeScript writes sidecar.mjs once per content into dir (named by its hash, so two pi-go versions
 // never share a file) and returns its path.
-func writeScript(dir string) (string, error) {
-	sum := sha256.Sum256(sidecarScript)
-	path := filepath.Join(dir, "sidecar-"+hex.EncodeToString(sum[:6])+".mjs")
-	if data, err := os.ReadFile(path); err == nil && string(data) == string(sidecarScript) {
+func writeScript(dir string) (string, error) { return writeCached(dir, "sidecar-", sidecarScript) }
+
+// writeCLI writes pi-go's CLI for Node, which runs exe, into dir and returns its path. Its first line
+// names exe, so each binary has its own file.
+func writeCLI(dir, exe string) (string, error) { return writeCached(dir, "pi-go-cli-", cliScript(exe)) }
+
+func cliScript(exe string) []byte {
+	name, _ := json.Marshal(exe)
+	return slices.Concat([]byte("const executable = "), name, []byte(";\n"), sidecarCLI)
+}
+
+// writeCached writes content into dir as prefix + its hash + ".mjs", unless it is there already.
+func writeCached(dir, prefix string, content []byte) (string, error) {
+	sum := sha256.Sum256(content)
+	path := filepath.Join(dir, prefix+hex.EncodeToString(sum[:6])+".mjs")
+	if data, err := os.ReadFile(path); err == nil && string(data) == string(content) {
 		return path, nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -145,7 +181,7 @@ func writeScript(dir string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("extension sidecar: %w", err)
 	}
-	_, werr := tmp.Write(sidecarScript)
+	_, werr := tmp.Write(content)
 	cerr := tmp.Close()
 	if err := errors.Join(werr, cerr); err != nil {
 		os.Remove(tmp.Name())

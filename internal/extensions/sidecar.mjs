@@ -315,6 +315,11 @@ async function start(msg) {
 	init = msg;
 	state = msg.state ?? {};
 	const pkg = msg.options?.piPackage;
+	// "The running pi" is pi-go: pi's CLI is process.execPath with process.argv[1] (cli.js), which an
+	// extension starts to run pi again (pi's subagent example). Set before the extensions load, as
+	// they may read it then. pi's own code reads argv[1] only for its self-update, which the sidecar
+	// never runs.
+	if (msg.options?.cli) process.argv[1] = msg.options.cli;
 	pi = await import(pathToFileURL(path.join(pkg, "dist", "index.js")).href);
 	eventBus = pi.createEventBus?.();
 	try {
