@@ -700,7 +700,16 @@ async function onLine(line) {
 					.finally(syncMarkdownTransformers);
 				return;
 			}
-			serve(msg, (signal) => answerEvent(msg.event, signal, msg.id));
+			{
+				// An event that is answered runs after the notifications sent before it, as pi runs a
+				// session's events one after another: a turn_end handler sees what its message_end
+				// handler kept (debug-provider's entry), however long the notifications' handlers take.
+				const before = notifyChain;
+				serve(msg, async (signal) => {
+					await before.catch(() => {});
+					return answerEvent(msg.event, signal, msg.id);
+				});
+			}
 			return;
 		case "execute_tool":
 			serve(msg, (signal) => executeTool(msg, signal));

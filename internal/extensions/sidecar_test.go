@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pi-go/pi-go/internal/loop"
 )
@@ -222,5 +223,47 @@ func TestSidecarToolAbortsThroughItsSignal(t *testing.T) {
 	}
 	if got := <-aborted; got != `{"customType":"tool-aborted","data":{"by":"signal"}}` {
 		t.Fatalf("after the abort the tool said %s", got)
+	}
+}
+
+// An event the host waits for (turn_end, a boundary) runs in the sidecar after the notifications sent
+// before it (message_end), as pi runs a session's events in order: debug-provider keeps the answer's
+// events at message_end and appends them as an entry at turn_end. The turn_end call was served at
+// once while the notifications went through their own chain, so the entry was missing now and then.
+func TestSidecarAnsweredEventFollowsTheNotificationsBeforeIt(t *testing.T) {
+	pi := findPi(t, "1.6.0")
+	src := `export default function (pi) {
+	let kept;
+	pi.on("message_end", async (event) => {
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		kept = event.message.role;
+	});
+	pi.on("turn_end", () => {
+		pi.appendEntry("order", { kept: kept ?? "nothing" });
+	});
+}
+`
+	h, log, _ := sidecarHost(t, pi, "print", map[string]string{"order.js": src})
+	entries := make(chan string, 1)
+	h.SetHandler(func(_ context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+		if method == "appendEntry" {
+			entries <- string(params)
+		}
+		return nil, nil
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := h.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	h.Notify("message_end", map[string]any{"type": "message_end", "message": map[string]any{"role": "assistant"}})
+	h.Boundary(ctx, "turn_end", map[string]any{"turnIndex": 0, "outcome": "completed"})
+	select {
+	case got := <-entries:
+		if !strings.Contains(got, `"kept":"assistant"`) {
+			t.Fatalf("turn_end ran before message_end's handler: %s (%s)", got, log.text())
+		}
+	case <-ctx.Done():
+		t.Fatalf("no entry (%s)", log.text())
 	}
 }
