@@ -16,13 +16,7 @@ import (
 // the sidecar it also reports its resident memory after the calls.
 func BenchmarkEventRoundTrip(b *testing.B) {
 	b.Run("process", func(b *testing.B) {
-		b.Setenv("PI_GO_FAKE_EXTENSION", "ok")
-		exe, err := os.Executable()
-		if err != nil {
-			b.Fatal(err)
-		}
-		h := New(Config{Cwd: b.TempDir(), Executables: []string{exe}})
-		h.Start()
+		h := fakeProcessHost(b, "ok")
 		defer h.Close()
 		roundTrips(b, h)
 	})
@@ -89,4 +83,18 @@ func residentKB(pid int) int64 {
 		}
 	}
 	return 0
+}
+
+// fakeProcessHost is a started host of one protocol process: the test binary acting as the fake
+// extension kind (PI_GO_FAKE_EXTENSION).
+func fakeProcessHost(b *testing.B, kind string) *Host {
+	b.Helper()
+	b.Setenv("PI_GO_FAKE_EXTENSION", kind)
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := New(Config{Cwd: b.TempDir(), Executables: []string{exe}})
+	h.Start()
+	return h
 }

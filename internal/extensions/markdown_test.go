@@ -217,13 +217,7 @@ func BenchmarkTransformMarkdown(b *testing.B) {
 		b.ReportMetric(float64(durations[len(durations)*99/100].Microseconds()), "p99-µs")
 	}
 	b.Run("process", func(b *testing.B) {
-		b.Setenv("PI_GO_FAKE_EXTENSION", "markdown")
-		exe, err := os.Executable()
-		if err != nil {
-			b.Fatal(err)
-		}
-		h := New(Config{Cwd: b.TempDir(), Executables: []string{exe}})
-		h.Start()
+		h := fakeProcessHost(b, "markdown")
 		defer h.Close()
 		run(b, h)
 	})

@@ -84,14 +84,7 @@ func (m *startupSelect) View() string {
 		return ""
 	}
 	var b strings.Builder
-	for i, line := range strings.Split(m.title, "\n") {
-		if i == 0 {
-			b.WriteString(m.th.Style(theme.Accent, true, false, line))
-		} else {
-			b.WriteString(line)
-		}
-		b.WriteByte('\n')
-	}
+	writeStartupTitle(&b, m.th, m.title)
 	b.WriteByte('\n')
 	for i, o := range m.options {
 		if i == m.cursor {
@@ -163,15 +156,20 @@ func (m *startupInput) View() string {
 		return ""
 	}
 	var b strings.Builder
-	for i, line := range strings.Split(m.title, "\n") {
+	writeStartupTitle(&b, m.th, m.title)
+	b.WriteString("\n" + m.field.View() + "\n")
+	b.WriteString("\n" + m.th.Fg(theme.Muted, "enter submit · esc cancel"))
+	return b.String()
+}
+
+// writeStartupTitle writes a start-up question's title, its first line accented.
+func writeStartupTitle(b *strings.Builder, th *theme.Theme, title string) {
+	for i, line := range strings.Split(title, "\n") {
 		if i == 0 {
-			b.WriteString(m.th.Style(theme.Accent, true, false, line))
+			b.WriteString(th.Style(theme.Accent, true, false, line))
 		} else {
 			b.WriteString(line)
 		}
 		b.WriteByte('\n')
 	}
-	b.WriteString("\n" + m.field.View() + "\n")
-	b.WriteString("\n" + m.th.Fg(theme.Muted, "enter submit · esc cancel"))
-	return b.String()
 }
