@@ -114,13 +114,9 @@ func (x *extensionProviders) apply(c extensions.ProviderChange) error {
 	if sess := x.bound.Load(); sess != nil {
 		sess.RefreshModel()
 	}
-	var problems []string
 	if len(skipped) > 0 {
-		problems = append(problems, fmt.Sprintf("left out %s: pi-go speaks %s, and the provider has no streamSimple for it",
-			strings.Join(skipped, ", "), strings.Join(provider.SpokenAPIs, ", ")))
-	}
-	if len(problems) > 0 {
-		return fmt.Errorf("provider %s: %s", c.Name, strings.Join(problems, "; "))
+		return fmt.Errorf("provider %s: left out %s: pi-go speaks %s, and the provider has no streamSimple for it",
+			c.Name, strings.Join(skipped, ", "), strings.Join(provider.SpokenAPIs, ", "))
 	}
 	return nil
 }
