@@ -171,6 +171,7 @@ func run(ctx context.Context, opts *Options, streams Streams) (err error) {
 	defer a.outputs.Close()
 	sess, err := a.newSession(store, sel)
 	if err != nil {
+		a.ext.close()
 		store.Close()
 		return err
 	}
@@ -537,8 +538,7 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		a.warn("%s", w)
 	}
 	tools := harness.PickTools(available, toolNames)
-	ext := a.ext
-	mcpStatic := a.startMCP(store.Cwd(), ext != nil)
+	mcpStatic := a.startMCP(store.Cwd(), a.ext != nil)
 	tools = append(tools, mcpStatic...)
 	available = append(available, mcpStatic...)
 	loadout := toolSel.Loadout(available)
@@ -577,14 +577,12 @@ func (a *app) newSession(store *session.Manager, sel modelSelection) (*harness.S
 		OnWarning:       a.sessionWarning,
 		OpenCheckpoints: a.openCheckpoints(store.Cwd()),
 	}
-	ext.sessionOptions(&hopts)
+	a.ext.sessionOptions(&hopts)
 	if sess, err = harness.New(hopts); err != nil {
-		ext.close()
 		return nil, err
 	}
 	a.attachMCP(sess)
-	a.ext = ext
-	ext.start(sess)
+	a.ext.start(sess)
 	return sess, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pi-go/pi-go/internal/extensions"
@@ -28,8 +29,11 @@ type extensionHost struct {
 	mode string
 	ui   extensionUI
 
-	sess      *harness.Session
-	mirror    *sessionMirror
+	sess *harness.Session
+	// bound is sess for the host's own goroutines (later registrations, the providers and virtual
+	// models, the session mirror): nil until start binds it.
+	bound     atomic.Pointer[harness.Session]
+	mirror    sessionMirror
 	readyOnce sync.Once
 	toolsMu   sync.Mutex    // serialises syncTools
 	shutdown  chan struct{} // RPC mode: an extension's ctx.shutdown() (extensions_shutdown.go)
@@ -74,8 +78,9 @@ func (a *app) buildExtensionHost(store *session.Manager, found extensions.Found,
 		SessionFile: store.SessionFile(), Executables: found.Executables, Flags: a.opts.ExtensionFlags,
 		CallTimeout: extensionCallTimeout(), Sidecar: sc,
 	}
-	e := &extensionHost{a: a, mode: mode, providers: a.newExtensionProviders(), shutdown: make(chan struct{}, 1), mirror: &sessionMirror{}}
-	cfg.SessionEntries = e.mirror.delta
+	e := &extensionHost{a: a, mode: mode, shutdown: make(chan struct{}, 1)}
+	e.providers = a.newExtensionProviders(&e.bound)
+	cfg.SessionEntries = func() *extensions.SessionEntries { return e.mirror.delta(e.bound.Load()) }
 	switch mode {
 	case "rpc":
 		e.ui = newRPCExtensionUI()
@@ -87,7 +92,7 @@ func (a *app) buildExtensionHost(store *session.Manager, found extensions.Found,
 	cfg.OnError = e.ui.reportError
 	cfg.OnMCPServers = a.setRegisteredMCP
 	cfg.OnProvider = e.providers.apply
-	cfg.OnVirtualModel = a.newExtensionVirtualModels().apply
+	cfg.OnVirtualModel = a.newExtensionVirtualModels(&e.bound).apply
 	if u, ok := e.ui.(*tuiExtensionUI); ok {
 		cfg.OnMarkdownTransformers = u.ui.SetMarkdownTransformers
 	}
@@ -188,10 +193,9 @@ func (e *extensionHost) start(sess *harness.Session) {
 		return
 	}
 	e.sess = sess
-	e.mirror.sess.Store(sess)
+	e.bound.Store(sess)
 	// Set with the session: a host started early for the model selection answers "still starting" before.
 	e.host.SetHandler(e.handle)
-	e.providers.session.Store(sess)
 	e.lastLevel = sess.ThinkingLevel()
 	e.pushState()
 	sess.Subscribe(e.onEvent)
@@ -582,7 +586,7 @@ func (e *extensionHost) completer(name string) func(ctx context.Context, prefix 
 // ready reads them with the rest; the atomic session orders this read of e.sess after start's write
 // (a host started early for the model selection runs before start).
 func (e *extensionHost) registeredAgain() {
-	if e.providers.session.Load() != nil {
+	if e.bound.Load() != nil {
 		e.syncTools()
 	}
 }

@@ -189,7 +189,6 @@ func (s *rpcSession) expect(what string, match func(map[string]any) bool) map[st
 	}
 }
 
-// expectAll waits for records matching every predicate, in any order.
 // availableModels asks get_available_models (id names the request) and returns the models'
 // "provider/id" names, space-separated.
 func (s *rpcSession) availableModels(id string) string {
@@ -205,6 +204,7 @@ func (s *rpcSession) availableModels(id string) string {
 	return strings.Join(names, " ")
 }
 
+// expectAll waits for records matching every predicate, in any order.
 func (s *rpcSession) expectAll(what string, preds ...func(map[string]any) bool) []map[string]any {
 	s.t.Helper()
 	found := make([]map[string]any, len(preds))

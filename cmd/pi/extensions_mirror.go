@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"sync"
-	"sync/atomic"
 
 	"github.com/pi-go/pi-go/internal/extensions"
 	"github.com/pi-go/pi-go/internal/harness"
@@ -14,17 +13,14 @@ import (
 // extension reading the session (auto-commit-on-exit's last answer at session_shutdown) sees it as
 // pi's in-memory SessionManager would. Only deltas travel; a session with a file costs one check.
 type sessionMirror struct {
-	sess atomic.Pointer[harness.Session]
-
 	mu   sync.Mutex
 	id   string // the session the sidecar has ("" none)
 	sent int    // how many of its entries
 	leaf string
 }
 
-// delta is extensions.Config.SessionEntries.
-func (m *sessionMirror) delta() *extensions.SessionEntries {
-	s := m.sess.Load()
+// delta is extensions.Config.SessionEntries for s, the session bound (nil: none yet).
+func (m *sessionMirror) delta(s *harness.Session) *extensions.SessionEntries {
 	if s == nil {
 		return nil
 	}

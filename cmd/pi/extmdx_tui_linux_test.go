@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -110,11 +109,7 @@ func TestMarkdownTransformersInTheTerminal(t *testing.T) {
 	// Resumed (after this pi-go exits: one writer per session file): the restored messages go
 	// through the transformers, with their session entries.
 	pane.keys("C-d")
-	for deadline := time.Now().Add(20 * time.Second); exec.Command("tmux", "-L", pane.socket, "has-session", "-t", "pi").Run() == nil; <-tick.C {
-		if time.Now().After(deadline) {
-			t.Fatalf("pi-go did not exit on Ctrl+D:\n%s", pane.tmux("capture-pane", "-p", "-t", "pi"))
-		}
-	}
+	pane.awaitExit("on Ctrl+D")
 	resumed := startTmuxPi(t, p, append(args, "-c")...)
 	screen = resumed.waitFor("the restored transcript transformed", func(s string) bool {
 		return strings.Contains(s, "made by © us") && strings.Contains(s, "alpha → beta") && strings.Contains(s, "gamma → delta (restored)")

@@ -26,8 +26,9 @@ type extensionProviders struct {
 	configs map[string]json.RawMessage
 	// logins are the providers whose authentication came with their registration (login.go).
 	logins map[string]loginProvider
-	// session, once it exists, takes a re-registered provider's entry of its current model.
-	session atomic.Pointer[harness.Session]
+	// bound is the host's session once it exists: it takes a re-registered provider's entry of its
+	// current model.
+	bound *atomic.Pointer[harness.Session]
 }
 
 // streamRouter is the router of every request, made on first use: extensions add their providers'
@@ -41,9 +42,9 @@ func (a *app) streamRouter() *provider.Router {
 
 // newExtensionProviders is made with the extension host, before it can start: the router it changes
 // exists from then on.
-func (a *app) newExtensionProviders() *extensionProviders {
+func (a *app) newExtensionProviders(bound *atomic.Pointer[harness.Session]) *extensionProviders {
 	a.streamRouter()
-	return &extensionProviders{a: a}
+	return &extensionProviders{a: a, bound: bound}
 }
 
 // apply is the extension host's OnProvider. It runs on the host's reader, after the model
@@ -110,16 +111,12 @@ func (x *extensionProviders) apply(c extensions.ProviderChange) error {
 		reg.Models = models
 	}
 	a.registry.RegisterProvider(reg)
-	if sess := x.session.Load(); sess != nil {
+	if sess := x.bound.Load(); sess != nil {
 		sess.RefreshModel()
 	}
-	var problems []string
 	if len(skipped) > 0 {
-		problems = append(problems, fmt.Sprintf("left out %s: pi-go speaks %s, and the provider has no streamSimple for it",
-			strings.Join(skipped, ", "), strings.Join(provider.SpokenAPIs, ", ")))
-	}
-	if len(problems) > 0 {
-		return fmt.Errorf("provider %s: %s", c.Name, strings.Join(problems, "; "))
+		return fmt.Errorf("provider %s: left out %s: pi-go speaks %s, and the provider has no streamSimple for it",
+			c.Name, strings.Join(skipped, ", "), strings.Join(provider.SpokenAPIs, ", "))
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -234,15 +233,7 @@ func TestPiEditorComponentsInTheTerminal(t *testing.T) {
 		}
 		// Ctrl+D on the empty editor is the app's exit, handed back by the extension's editor.
 		pane.keys("C-d")
-		deadline := time.Now().Add(20 * time.Second)
-		tick := time.NewTicker(20 * time.Millisecond)
-		defer tick.Stop()
-		for exec.Command("tmux", "-L", pane.socket, "has-session", "-t", "pi").Run() == nil {
-			if time.Now().After(deadline) {
-				t.Fatalf("pi-go did not exit on Ctrl+D:\n%s", pane.tmux("capture-pane", "-p", "-t", "pi"))
-			}
-			<-tick.C
-		}
+		pane.awaitExit("on Ctrl+D")
 	})
 	t.Run("border-status-editor", func(t *testing.T) {
 		// Its editor shows the model and the directory in its border; its empty footer replaces pi-go's.

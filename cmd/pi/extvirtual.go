@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"maps"
 	"sync"
+	"sync/atomic"
 
 	"github.com/pi-go/pi-go/internal/extensions"
+	"github.com/pi-go/pi-go/internal/harness"
 	"github.com/pi-go/pi-go/internal/provider"
 	"github.com/pi-go/pi-go/internal/session"
 )
@@ -24,6 +26,8 @@ type extensionVirtualModels struct {
 	// failed is the latest failed answer of each virtual model, by "provider/id", with the
 	// conversation it answered: a request with the same conversation is its retry.
 	failed map[string]failedRoute
+	// bound is the host's session once it exists: its branch keeps the routers' state.
+	bound *atomic.Pointer[harness.Session]
 }
 
 // failedRoute is a failed answer of a virtual model's request and that request's conversation.
@@ -48,8 +52,8 @@ func lastMessage(msgs []provider.Message) string {
 
 // newExtensionVirtualModels is made with the extension host, before it can start: the router
 // serves the virtual API from then on.
-func (a *app) newExtensionVirtualModels() *extensionVirtualModels {
-	v := &extensionVirtualModels{a: a, routes: map[string]func(context.Context, extensions.RouteRequest) (extensions.Route, error){}}
+func (a *app) newExtensionVirtualModels(bound *atomic.Pointer[harness.Session]) *extensionVirtualModels {
+	v := &extensionVirtualModels{a: a, bound: bound, routes: map[string]func(context.Context, extensions.RouteRequest) (extensions.Route, error){}}
 	a.streamRouter().HandleAPI(provider.APIVirtual, v)
 	return v
 }
@@ -216,10 +220,7 @@ type virtualStateData struct {
 
 // store is the session the extensions see (nil before it exists).
 func (v *extensionVirtualModels) store() *session.Manager {
-	if v.a.ext == nil || v.a.ext.providers == nil {
-		return nil
-	}
-	if sess := v.a.ext.providers.session.Load(); sess != nil {
+	if sess := v.bound.Load(); sess != nil {
 		return sess.Store()
 	}
 	return nil

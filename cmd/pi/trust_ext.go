@@ -45,13 +45,7 @@ func (a *app) trustRequests(ctx context.Context, mode string) extensions.Request
 		if method != "ui" {
 			return nil, fmt.Errorf("%s is not available while project trust is decided", method)
 		}
-		var p struct {
-			Method      string   `json:"method"`
-			Title       string   `json:"title"`
-			Message     string   `json:"message"`
-			Placeholder string   `json:"placeholder"`
-			Options     []string `json:"options"`
-		}
+		var p uiParams
 		if err := json.Unmarshal(params, &p); err != nil {
 			return nil, fmt.Errorf("ui request: %w", err)
 		}
