@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 
+	"golang.org/x/sync/singleflight"
+
 	"github.com/pi-go/pi-go/internal/provider"
 )
 
@@ -228,10 +230,10 @@ type Auth struct {
 	// extProviders are the providers extensions registered (extprovider.go), by name.
 	extProviders map[string]*ProviderConfig
 	// providerAuth is the authentication extensions' providers bring (oauth.go), by name;
-	// refreshing the OAuth refreshes under way, by provider.
+	// refreshing runs one OAuth refresh at a time per provider.
 	store        *AuthStore
 	providerAuth map[string]ProviderAuth
-	refreshing   map[string]*oauthRefresh
+	refreshing   singleflight.Group
 }
 
 // NewAuth builds an Auth.

@@ -40,12 +40,9 @@ type StoredCredential struct {
 	Type     string // "api_key" or "oauth"
 }
 
-// Lock timing of auth.json, pi's: a change may hold the lock through a token refresh (bounded by
-// OAuthRefreshTimeout), so a waiter waits up to 30 s, and a lock older than that is stale.
-const (
-	authLockWait  = 30 * time.Second
-	authLockStale = 30 * time.Second
-)
+// authLock is auth.json's lock, timed as pi's: a change may hold it through a token refresh (bounded
+// by OAuthRefreshTimeout), so a waiter waits up to 30 s, and a lock older than that is stale.
+var authLock = fileLock{wait: 30 * time.Second, stale: 30 * time.Second, dirPerm: 0o700}
 
 // NewAuthStore is the store of the auth.json at path.
 func NewAuthStore(path string) *AuthStore { return &AuthStore{path: path} }
@@ -136,7 +133,7 @@ func credentialType(raw json.RawMessage) string {
 // that is not stored would be lost for good, as its refresh token may have been rotated).
 func (s *AuthStore) Modify(ctx context.Context, provider string, fn func(current json.RawMessage) (json.RawMessage, error)) (json.RawMessage, error) {
 	var out json.RawMessage
-	err := withAuthLock(ctx, s.path, func() error {
+	err := authLock.with(ctx, s.path, func() error {
 		obj, err := readAuthObject(s.path)
 		if err != nil {
 			return err
@@ -162,7 +159,7 @@ func (s *AuthStore) Modify(ctx context.Context, provider string, fn func(current
 
 // Delete removes provider's entry; removed is false when there was none.
 func (s *AuthStore) Delete(ctx context.Context, provider string) (removed bool, err error) {
-	err = withAuthLock(ctx, s.path, func() error {
+	err = authLock.with(ctx, s.path, func() error {
 		obj, err := readAuthObject(s.path)
 		if err != nil {
 			return err
@@ -196,40 +193,4 @@ func (s *AuthStore) write(obj *jsonx.Object) error {
 	s.data, s.stamp = obj, stampOf(s.path)
 	s.mu.Unlock()
 	return nil
-}
-
-// withAuthLock runs fn holding "<path>.lock" (pi's lock directory), waiting for it up to
-// authLockWait or until ctx ends; a lock older than authLockStale was left by a dead process.
-func withAuthLock(ctx context.Context, path string, fn func() error) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
-	}
-	lock := path + ".lock"
-	deadline := time.Now().Add(authLockWait)
-	delay := 10 * time.Millisecond
-	for {
-		err := os.Mkdir(lock, 0o700)
-		if err == nil {
-			defer os.Remove(lock)
-			return fn()
-		}
-		if !errors.Is(err, os.ErrExist) {
-			return fmt.Errorf("lock %s: %w", path, err)
-		}
-		if info, serr := os.Stat(lock); serr == nil && time.Since(info.ModTime()) > authLockStale {
-			_ = os.Remove(lock)
-			continue
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("lock %s: held by another process (remove %s if no pi is running)", path, lock)
-		}
-		t := time.NewTimer(delay)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
-		case <-t.C:
-		}
-		delay = min(delay*2, time.Second)
-	}
 }

@@ -190,35 +190,14 @@ func (a *Auth) resolveOAuth(ctx context.Context, prov string, p ProviderAuth, ra
 // this process through refreshing, across processes through auth.json's lock: the expiry is checked
 // again under it). The refresh runs to its end even when ctx ends first.
 func (a *Auth) refreshOAuth(ctx context.Context, prov string, p ProviderAuth) (json.RawMessage, error) {
-	a.mu.Lock()
-	if a.refreshing == nil {
-		a.refreshing = map[string]*oauthRefresh{}
-	}
-	r := a.refreshing[prov]
-	if r == nil {
-		r = &oauthRefresh{done: make(chan struct{})}
-		a.refreshing[prov] = r
-		go func() {
-			r.cred, r.err = a.runRefresh(prov, p)
-			a.mu.Lock()
-			delete(a.refreshing, prov)
-			a.mu.Unlock()
-			close(r.done)
-		}()
-	}
-	a.mu.Unlock()
+	ch := a.refreshing.DoChan(prov, func() (any, error) { return a.runRefresh(prov, p) })
 	select {
-	case <-r.done:
-		return r.cred, r.err
+	case r := <-ch:
+		cred, _ := r.Val.(json.RawMessage)
+		return cred, r.Err
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-}
-
-type oauthRefresh struct {
-	done chan struct{}
-	cred json.RawMessage
-	err  error
 }
 
 var errLoggedOut = errors.New("logged out meanwhile")

@@ -127,35 +127,6 @@ func (s *Session) runPromptOverride() string {
 	return s.runSystemPrompt
 }
 
-// AddTools makes tools registered after the start (extension tools) available and active: the next
-// request declares them. A tool with a built-in's name replaces it, as an extension's tool overrides a
-// built-in in pi.
-func (s *Session) AddTools(tools []loop.Tool) {
-	if len(tools) == 0 {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	put := func(list []loop.Tool, t loop.Tool) []loop.Tool {
-		name := t.Definition().Name
-		if i := slices.IndexFunc(list, func(o loop.Tool) bool { return o.Definition().Name == name }); i >= 0 {
-			list[i] = t
-			return list
-		}
-		return append(list, t)
-	}
-	active := slices.Clone(s.agent.Tools())
-	s.opts.Tools = slices.Clone(s.opts.Tools)
-	for _, t := range tools {
-		s.opts.Tools = put(s.opts.Tools, t)
-		if l := s.opts.Loadout; l != nil {
-			l.Available = put(slices.Clone(l.Available), t)
-		}
-		active = put(active, t)
-	}
-	s.agent.SetTools(active)
-}
-
 // ErrCancelledByExtension is the error of a session change a session_before_* handler cancelled.
 var ErrCancelledByExtension = errors.New("cancelled by an extension")
 

@@ -114,10 +114,10 @@ func TestBlockedCallWithTerminateEndsTheRun(t *testing.T) {
 	}
 }
 
-func TestAddToolsMakesThemActive(t *testing.T) {
+func TestSyncedExtensionToolsAreActive(t *testing.T) {
 	f := newFixture(t, []scriptedTurn{textTurn("ok")}, nil)
-	f.s.AddTools([]loop.Tool{echoTool{}})
-	f.s.AddTools([]loop.Tool{echoTool{}}) // twice: still one
+	f.s.SyncExtensionTools([]loop.Tool{echoTool{}})
+	f.s.SyncExtensionTools([]loop.Tool{echoTool{}}) // twice: still one
 	if err := f.s.Prompt(context.Background(), "hi", nil, BehaviorNone); err != nil {
 		t.Fatal(err)
 	}
@@ -142,13 +142,14 @@ func (promptedTool) Execute(context.Context, loop.ToolCall, func(loop.ToolResult
 
 func (p promptedTool) PromptLines() (string, []string) { return p.snippet, p.guidelines }
 
-// As pi 1.6, an added tool's promptSnippet is its line in <tools> (on one line) and its guidelines
+// As pi 1.6, an extension tool's promptSnippet is its line in <tools> (on one line) and its guidelines
 // join <rules> (trimmed, once); a tool that replaces a built-in one replaces its lines, even with none.
-func TestAddedToolsBringTheirPromptLines(t *testing.T) {
+func TestExtensionToolsBringTheirPromptLines(t *testing.T) {
 	f := newFixture(t, []scriptedTurn{textTurn("ok"), textTurn("ok")}, func(o *Options) {
 		o.Tools = []loop.Tool{promptedTool{name: "read", snippet: "Read file contents", guidelines: []string{"Use read to examine files instead of cat or sed."}}}
 	})
-	f.s.AddTools([]loop.Tool{promptedTool{name: "echo", snippet: "Echo  the\n text", guidelines: []string{" Use echo to repeat ", "Use echo to repeat", " "}}})
+	echo := promptedTool{name: "echo", snippet: "Echo  the\n text", guidelines: []string{" Use echo to repeat ", "Use echo to repeat", " "}}
+	f.s.SyncExtensionTools([]loop.Tool{echo})
 	if err := f.s.Prompt(context.Background(), "hi", nil, BehaviorNone); err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func TestAddedToolsBringTheirPromptLines(t *testing.T) {
 			t.Errorf("system prompt lacks %q:\n%s", want, sys)
 		}
 	}
-	f.s.AddTools([]loop.Tool{promptedTool{name: "read"}})
+	f.s.SyncExtensionTools([]loop.Tool{echo, promptedTool{name: "read"}})
 	if err := f.s.Prompt(context.Background(), "again", nil, BehaviorNone); err != nil {
 		t.Fatal(err)
 	}

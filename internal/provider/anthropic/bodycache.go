@@ -4,7 +4,6 @@ import (
 	"io"
 	"net/http"
 	"slices"
-	"sort"
 	"sync"
 
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -93,8 +92,7 @@ func (st *bodyState) writeMessages(req *provider.Request, key bodyKey, o convert
 	st.buf = st.buf[:st.msgEnd]
 
 	cur := req.Messages
-	k := provider.SharedPrefix(st.in, cur)
-	nb := sort.Search(len(st.bounds), func(i int) bool { return st.bounds[i].in > k })
+	nb := provider.ResumePoints(st.in, cur, len(st.bounds), func(i int) int { return st.bounds[i].in })
 	from := bodyBound{end: st.head}
 	if nb > 0 {
 		from = st.bounds[nb-1]
@@ -140,21 +138,14 @@ func (st *bodyState) writeMessages(req *provider.Request, key bodyKey, o convert
 		st.buf = w.appendTo(st.buf)
 		ends[i] = len(st.buf)
 	}
-	// TransformMessages keeps every user message, in order: the k-th call of afterUser was for the
-	// k-th user message of cur[from.in:].
-	next := from.in
+	// The k-th call of afterUser was for the k-th user message of cur[from.in:].
+	users := provider.NewUserCursor(cur, from.in)
 	for _, wire := range userWire {
-		for next < len(cur) {
-			next++
-			if _, ok := cur[next-1].(*provider.UserMessage); ok {
-				break
-			}
-		}
 		end := from.end
 		if wire > 0 {
 			end = ends[wire-1]
 		}
-		st.bounds = append(st.bounds, bodyBound{in: next, wire: from.wire + wire, end: end})
+		st.bounds = append(st.bounds, bodyBound{in: users.Next(), wire: from.wire + wire, end: end})
 	}
 	st.msgEnd = len(st.buf)
 	if cacheControl != "" && len(st.wire) > 0 {

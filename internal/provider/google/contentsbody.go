@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"sort"
 
 	"google.golang.org/genai"
 
@@ -54,8 +53,7 @@ func (st *contentsState) encode(req *provider.Request, newSpill func() *provider
 		st = &contentsState{key: key, spill: newSpill()}
 	}
 	cur := req.Messages
-	k := provider.SharedPrefix(st.in, cur)
-	nb := sort.Search(len(st.bounds), func(i int) bool { return st.bounds[i].in > k })
+	nb := provider.ResumePoints(st.in, cur, len(st.bounds), func(i int) int { return st.bounds[i].in })
 	from := contentsBound{}
 	if nb > 0 {
 		from = st.bounds[nb-1]
@@ -81,15 +79,9 @@ func (st *contentsState) encode(req *provider.Request, newSpill func() *provider
 		}
 		w.out = w.out[:0]
 	}
-	next := from.in // where to look for the next user message of the transcript
+	users := provider.NewUserCursor(cur, from.in)
 	werr := w.write(provider.TransformMessages(cur[from.in:], m, normalizeID(m)), func(closed bool) {
-		// TransformMessages keeps every user message, in order.
-		for next < len(cur) {
-			next++
-			if _, ok := cur[next-1].(*provider.UserMessage); ok {
-				break
-			}
-		}
+		next := users.Next() // called for every user message, closed or not
 		if closed {
 			spill()
 			st.bounds = append(st.bounds, contentsBound{in: next, out: len(st.out)})

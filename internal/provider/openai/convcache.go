@@ -1,10 +1,6 @@
 package openai
 
-import (
-	"sort"
-
-	"github.com/pi-go/pi-go/internal/provider"
-)
+import "github.com/pi-go/pi-go/internal/provider"
 
 // convCache keeps the converted form of the last request's transcript, with the size of each chat
 // message as the body writes it, so that a session's next request converts and sizes only what is
@@ -63,9 +59,7 @@ func (st *convState) convert(req *provider.Request, c *compat, newSpill func() *
 		st = &convState{key: key, spill: newSpill()}
 	}
 	cur := req.Messages
-	k := provider.SharedPrefix(st.in, cur)
-	// The last resume point within the shared part.
-	nb := sort.Search(len(st.bounds), func(i int) bool { return st.bounds[i].in > k })
+	nb := provider.ResumePoints(st.in, cur, len(st.bounds), func(i int) int { return st.bounds[i].in })
 	from := convBound{}
 	if nb > 0 {
 		from = st.bounds[nb-1]
@@ -104,17 +98,10 @@ func (st *convState) convert(req *provider.Request, c *compat, newSpill func() *
 		}
 		cv.out = cv.out[:0]
 	}
-	next := from.in // where to look for the next user message of the transcript
+	users := provider.NewUserCursor(cur, from.in)
 	cv.run(provider.TransformMessages(cur[from.in:], m, normalizeToolCallID(m)), func() {
 		write()
-		// TransformMessages keeps every user message, in order.
-		for next < len(cur) {
-			next++
-			if _, ok := cur[next-1].(*provider.UserMessage); ok {
-				break
-			}
-		}
-		st.bounds = append(st.bounds, convBound{in: next, wire: len(st.msgs), lastRole: cv.lastRole})
+		st.bounds = append(st.bounds, convBound{in: users.Next(), wire: len(st.msgs), lastRole: cv.lastRole})
 	})
 	write()
 	if err != nil {
