@@ -25,11 +25,10 @@ type extEntryMsg struct {
 
 // extEntryRenderedMsg is the host's drawing of an entry's block.
 type extEntryRenderedMsg struct {
-	item  *chatItem
-	width int
-	r     extensions.Rendering
-	ok    bool
-	err   error
+	item *chatItem
+	r    extensions.Rendering
+	ok   bool
+	err  error
 }
 
 // SetEntryRenderers names the customTypes of the session entries extensions draw.
@@ -60,7 +59,7 @@ func (msg extEntryMsg) apply(m *model) tea.Cmd {
 	draw, ui, ctx, w := m.opts.ExtensionUI.hooks.RenderEntry, m.opts.ExtensionUI, m.ctx, m.width
 	go func() { // ends with the host's answer (a deadline) or pi-go's exit
 		r, ok, err := draw(ctx, msg.entry, msg.customType, w)
-		ui.relay.send(extEntryRenderedMsg{item: it, width: w, r: r, ok: ok, err: err})
+		ui.relay.send(extEntryRenderedMsg{item: it, r: r, ok: ok, err: err})
 	}()
 	return nil
 }

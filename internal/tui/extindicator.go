@@ -1,14 +1,12 @@
 package tui
 
 import (
+	"math"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 
 	"github.com/pi-go/pi-go/internal/tui/render"
-	"github.com/pi-go/pi-go/internal/tui/theme"
 )
 
 // workingIndicator is an extension's working indicator (pi's ctx.ui.setWorkingIndicator): frames
@@ -45,15 +43,9 @@ func (msg extIndicatorMsg) apply(m *model) tea.Cmd {
 		m.ext.indicator = nil
 		return nil
 	}
-	frames := make([]string, len(msg.frames))
-	for i, f := range msg.frames {
-		// Frames carry their own colours: closed after each, or left out on a plain terminal.
-		if m.r.Theme().Profile() == termenv.Ascii {
-			frames[i] = ansi.Strip(f)
-		} else if f != "" {
-			frames[i] = f + theme.Reset
-		}
-	}
+	// Frames carry their own colours: closed after each, or left out on a plain terminal, as the
+	// extensions' other lines (the status line cuts the whole line to the width).
+	frames := m.extLines(msg.frames, math.MaxInt)
 	interval := msg.interval
 	if interval <= 0 {
 		interval = render.SpinnerInterval

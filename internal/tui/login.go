@@ -43,31 +43,26 @@ const builtinLoginNote = "pi-go has no built-in logins (pi's Anthropic, OpenAI C
 
 // loginPickMsg is a provider chosen in the /login or /logout list.
 type loginPickMsg struct {
-	id, name string
-	logout   bool
+	p      LoginProvider
+	logout bool
 }
 
 func (m *model) cmdLogin(arg string) tea.Cmd {
-	var providers []LoginProvider
-	if m.opts.Logins != nil {
-		providers = m.opts.Logins.Providers()
-		if logins := m.opts.Logins; logins.Loading() {
-			// The extensions start after the first frame: /login typed at once waits for their
-			// logins rather than saying there are none.
-			m.addStatus("Waiting for the extensions to load…")
-			ctx := m.ctx
-			return m.op(func() tea.Msg {
-				logins.WaitLoaded(ctx)
-				return opDoneMsg{then: func(m *model, _ error) tea.Cmd { return m.cmdLoginLoaded(arg) }}
-			})
-		}
+	logins := m.opts.Logins
+	if logins == nil {
+		return m.listLogins(arg, nil)
 	}
-	return m.listLogins(arg, providers)
-}
-
-// cmdLoginLoaded is /login once the extensions have registered (or failed to).
-func (m *model) cmdLoginLoaded(arg string) tea.Cmd {
-	return m.listLogins(arg, m.opts.Logins.Providers())
+	if logins.Loading() {
+		// The extensions start after the first frame: /login typed at once waits for their
+		// logins rather than saying there are none.
+		m.addStatus("Waiting for the extensions to load…")
+		ctx := m.ctx
+		return m.op(func() tea.Msg {
+			logins.WaitLoaded(ctx)
+			return opDoneMsg{then: func(m *model, _ error) tea.Cmd { return m.listLogins(arg, logins.Providers()) }}
+		})
+	}
+	return m.listLogins(arg, logins.Providers())
 }
 
 func (m *model) listLogins(arg string, providers []LoginProvider) tea.Cmd {
@@ -90,7 +85,7 @@ func (m *model) listLogins(arg string, providers []LoginProvider) tea.Cmd {
 	}
 	items := make([]picker.Item, len(providers))
 	for i, p := range providers {
-		items[i] = picker.Item{Label: p.Name, Detail: p.ID, Value: loginPickMsg{id: p.ID, name: p.Name}}
+		items[i] = picker.Item{Label: p.Name, Detail: p.ID, Value: loginPickMsg{p: p}}
 	}
 	m.sel = picker.NewList(m.r, "Select provider to configure:", items, func(it picker.Item) tea.Msg { return it.Value })
 	return nil
@@ -120,7 +115,7 @@ func (m *model) cmdLogout(arg string) tea.Cmd {
 	}
 	items := make([]picker.Item, len(stored))
 	for i, p := range stored {
-		items[i] = picker.Item{Label: p.Name, Detail: p.Type, Value: loginPickMsg{id: p.ID, name: p.Name, logout: true}}
+		items[i] = picker.Item{Label: p.Name, Detail: p.Type, Value: loginPickMsg{p: p, logout: true}}
 	}
 	m.sel = picker.NewList(m.r, "Select provider to logout:", items, func(it picker.Item) tea.Msg { return it.Value })
 	return nil
@@ -129,16 +124,10 @@ func (m *model) cmdLogout(arg string) tea.Cmd {
 // loginPicked runs the choice of a /login or /logout list.
 func (m *model) loginPicked(p loginPickMsg) tea.Cmd {
 	m.sel = nil
-	if !p.logout {
-		return m.startLogin(p.id, p.name)
+	if p.logout {
+		return m.logout(p.p)
 	}
-	stored, _ := m.opts.Logins.Stored()
-	for _, s := range stored {
-		if s.ID == p.id {
-			return m.logout(s)
-		}
-	}
-	return nil
+	return m.startLogin(p.p.ID, p.p.Name)
 }
 
 func (m *model) logout(p LoginProvider) tea.Cmd {

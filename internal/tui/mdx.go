@@ -220,8 +220,7 @@ func (msg extMarkdownTypesMsg) apply(m *model) tea.Cmd {
 	// What is on the screen was drawn without (or with other) transformers: draw it again, asking
 	// for the answers now; what was printed is printed again once they changed something.
 	if m.mdx != nil {
-		m.mdxEntryRefs(m.done)
-		m.mdxEntryRefs(m.chat)
+		m.mdxEntryRefs(m.done, m.chat)
 	}
 	before := m.mdxMisses()
 	m.mdxInvalidate()
@@ -285,15 +284,42 @@ func (msg mdxAnsweredMsg) apply(m *model) tea.Cmd {
 
 // mdxEntryRefs finds the session entries of resumed messages, for the transformers' messageId and
 // timestamp: a message entry by the decoded message it holds, a custom message or summary (built
-// afresh from its entry) by its type and time.
-func (m *model) mdxEntryRefs(items []*chatItem) {
+// afresh from its entry) by its type and time. The session is read once for all the lists.
+func (m *model) mdxEntryRefs(lists ...[]*chatItem) {
 	store := m.sess.Store()
 	if store == nil {
 		return
 	}
-	byMsg := map[provider.Message]*session.Entry{}
-	byTime := map[string]*session.Entry{}
-	for _, e := range store.Path("") {
+	var byMsg map[provider.Message]*session.Entry
+	var byTime map[string]*session.Entry
+	for _, items := range lists {
+		for _, it := range items {
+			if !it.restored || it.msg == nil || it.entryID != "" {
+				continue
+			}
+			if byMsg == nil {
+				byMsg, byTime = mdxEntries(store.Path(""))
+			}
+			e := byMsg[it.msg]
+			switch msg := it.msg.(type) {
+			case *provider.CustomMessage:
+				e = byTime[session.TypeCustomMessage+" "+strconv.FormatInt(msg.Timestamp, 10)]
+			case *provider.BranchSummaryMessage:
+				e = byTime[session.TypeBranchSummary+" "+strconv.FormatInt(msg.Timestamp, 10)]
+			case *provider.CompactionSummaryMessage:
+				e = byTime[session.TypeCompaction+" "+strconv.FormatInt(msg.Timestamp, 10)]
+			}
+			if e != nil {
+				it.entryID, it.entryTime = e.ID, e.Timestamp
+			}
+		}
+	}
+}
+
+// mdxEntries indexes a session path's entries for mdxEntryRefs.
+func mdxEntries(path []*session.Entry) (byMsg map[provider.Message]*session.Entry, byTime map[string]*session.Entry) {
+	byMsg, byTime = map[provider.Message]*session.Entry{}, map[string]*session.Entry{}
+	for _, e := range path {
 		switch e.Type {
 		case session.TypeMessage:
 			if msg, err := e.Message(); err == nil {
@@ -303,21 +329,5 @@ func (m *model) mdxEntryRefs(items []*chatItem) {
 			byTime[e.Type+" "+strconv.FormatInt(e.Time(), 10)] = e
 		}
 	}
-	for _, it := range items {
-		if !it.restored || it.msg == nil || it.entryID != "" {
-			continue
-		}
-		e := byMsg[it.msg]
-		switch msg := it.msg.(type) {
-		case *provider.CustomMessage:
-			e = byTime[session.TypeCustomMessage+" "+strconv.FormatInt(msg.Timestamp, 10)]
-		case *provider.BranchSummaryMessage:
-			e = byTime[session.TypeBranchSummary+" "+strconv.FormatInt(msg.Timestamp, 10)]
-		case *provider.CompactionSummaryMessage:
-			e = byTime[session.TypeCompaction+" "+strconv.FormatInt(msg.Timestamp, 10)]
-		}
-		if e != nil {
-			it.entryID, it.entryTime = e.ID, e.Timestamp
-		}
-	}
+	return byMsg, byTime
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/pi-go/pi-go/internal/extensions"
 	"github.com/pi-go/pi-go/internal/loop"
 	"github.com/pi-go/pi-go/internal/provider"
+	"github.com/pi-go/pi-go/internal/session"
 	"github.com/pi-go/pi-go/internal/tui/render"
 	"github.com/pi-go/pi-go/internal/tui/screen"
 )
@@ -204,4 +205,39 @@ func benchFrameMdx(b *testing.B, with bool, size int) {
 		m.drawFrame()
 	}
 	b.StopTimer()
+}
+
+// A resumed conversation's blocks are told their session entries (a transformer's messageId and
+// timestamp): messages by the message their entry holds, custom messages by type and time; blocks
+// in several lists are found in one reading of the session.
+func TestMdxEntryRefs(t *testing.T) {
+	store := session.InMemory(t.TempDir())
+	user := provider.NewUserMessage("question")
+	userID, err := store.AppendMessage(user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	custom := &provider.CustomMessage{CustomType: "card", Display: true, ContentIsString: true,
+		Content: []provider.Content{provider.TextContent("a card")}, Timestamp: 1700000000000}
+	customID, err := store.AppendCustomMessageEntry(custom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess := newTestSession(t, newScript(), store)
+	m := newModel(context.Background(), sess, Options{Out: io.Discard}, 80, 24, screen.OpenTerminal(nil, io.Discard))
+	defer m.shutdown()
+	items := historyItems(sess.Messages())
+	if len(items) != 2 {
+		t.Fatalf("%d blocks", len(items))
+	}
+	live := &chatItem{kind: chatLines, msg: provider.NewUserMessage("typed now")}
+	m.mdxEntryRefs(items[:1], append(items[1:], live))
+	for i, want := range []string{userID, customID} {
+		if items[i].entryID != want || items[i].entryTime == "" {
+			t.Errorf("block %d: entry %q at %q, want %q", i, items[i].entryID, items[i].entryTime, want)
+		}
+	}
+	if live.entryID != "" {
+		t.Errorf("a live message got the entry %q", live.entryID)
+	}
 }

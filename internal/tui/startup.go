@@ -18,18 +18,27 @@ import (
 // Enter. It returns the chosen index, or -1 when the user cancels (Escape, Ctrl+C) or ctx ends. The
 // question is drawn inline and erased when answered, so the session starts on a clean screen.
 func StartupSelect(ctx context.Context, in io.Reader, out io.Writer, themeSetting, title string, options []string) (int, error) {
+	m := newStartupSelect(themeSetting, title, options)
+	if err := runStartup(ctx, in, out, m); err != nil {
+		return -1, err
+	}
+	return m.chosen, nil
+}
+
+// runStartup runs a start-up question on in and out (nil: stdin and stdout) until it quits or ctx
+// ends; ctx ending is not an error (the question counts as cancelled).
+func runStartup(ctx context.Context, in io.Reader, out io.Writer, m tea.Model) error {
 	if in == nil {
 		in = os.Stdin
 	}
 	if out == nil {
 		out = os.Stdout
 	}
-	m := newStartupSelect(themeSetting, title, options)
-	prog := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx))
-	if _, err := prog.Run(); err != nil && ctx.Err() == nil {
-		return -1, err
+	_, err := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx)).Run()
+	if ctx.Err() != nil {
+		return nil
 	}
-	return m.chosen, nil
+	return err
 }
 
 type startupSelect struct {
@@ -103,15 +112,8 @@ func (m *startupSelect) View() string {
 // placeholder while empty. It returns the text and true on Enter, or false when the user cancels
 // (Escape, Ctrl+C) or ctx ends. Like StartupSelect, it is erased when answered.
 func StartupInput(ctx context.Context, in io.Reader, out io.Writer, themeSetting, title, placeholder string) (string, bool, error) {
-	if in == nil {
-		in = os.Stdin
-	}
-	if out == nil {
-		out = os.Stdout
-	}
 	m := newStartupInput(themeSetting, title, placeholder)
-	prog := tea.NewProgram(m, tea.WithInput(in), tea.WithOutput(out), tea.WithContext(ctx))
-	if _, err := prog.Run(); err != nil && ctx.Err() == nil {
+	if err := runStartup(ctx, in, out, m); err != nil {
 		return "", false, err
 	}
 	return m.field.Value(), m.entered, nil
