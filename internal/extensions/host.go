@@ -250,7 +250,7 @@ func (h *Host) launch(ctx context.Context, sc *Sidecar, executables []string) (s
 				init.Options = sc.options()
 			}
 			p, err := startProcess(argv, environ(), h.cfg.Cwd, init, h.handle, h.cfg.OnError)
-			if err == nil && i == 0 && h.cfg.Sidecar != nil && h.cfg.SessionEntries != nil {
+			if err == nil && i == 0 && sc != nil && h.cfg.SessionEntries != nil {
 				p.setBeforeSend(h.sessionEntriesLine)
 			}
 			if err == nil {

@@ -71,6 +71,8 @@ func fakeTrustExtension(name string) {
 				answer = map[string]any{"trusted": behaviour}
 			}
 			send(map[string]any{"type": "result", "id": id, "result": answer})
+		case "session_entries":
+			logf("session_entries", m)
 		case "shutdown":
 			return
 		}
@@ -155,6 +157,32 @@ func TestProjectTrustPreloadThenExtend(t *testing.T) {
 	if strings.Count(got, "fake-trust-yes init") != 1 || strings.Contains(got, "fake-trust-no project_trust") ||
 		strings.Contains(got, "fake-trust-local project_trust") {
 		t.Errorf("asked after the decision, asked a project extension, or started twice:\n%s", got)
+	}
+	if e := errs.text(); e != "" {
+		t.Errorf("errors: %s", e)
+	}
+}
+
+// Only the sidecar hears of an in-memory session's entries: not an executable started after the
+// preload beside the kept sidecar.
+func TestProjectTrustExtendSessionEntriesSidecarOnly(t *testing.T) {
+	paths, log := trustFakes(t, "sidecar", "local")
+	errs := &errorLog{}
+	sc := &Sidecar{Node: paths[0], Script: "sidecar.mjs"} // the fake ignores the sidecar's arguments
+	h := New(Config{Cwd: t.TempDir(), Mode: "print", Sidecar: sc, OnError: errs.add,
+		SessionEntries: func() *SessionEntries { return &SessionEntries{LeafID: "e1"} }})
+	t.Cleanup(h.Close)
+	ctx := context.Background()
+	h.Preload(ctx)
+	h.SetExtensions(sc, paths[1:])
+	h.Start()
+	if err := h.Wait(ctx); err != nil || len(h.procs) != 2 {
+		t.Fatalf("start: %v, %d processes", err, len(h.procs))
+	}
+	h.Emit(ctx, "session_start", map[string]any{"type": "session_start"}) // answered by both
+	got := log()
+	if !strings.Contains(got, "fake-trust-sidecar session_entries") || strings.Contains(got, "fake-trust-local session_entries") {
+		t.Errorf("session_entries should reach the sidecar only:\n%s", got)
 	}
 	if e := errs.text(); e != "" {
 		t.Errorf("errors: %s", e)
