@@ -237,3 +237,50 @@ func TestProjectTrustDialog(t *testing.T) {
 		t.Errorf("log:\n%s", log())
 	}
 }
+
+// The sidecar's load after project trust and its reload report each extension that fails to load
+// once, as a load error of its path.
+func TestSidecarLoadAndReloadReportFailures(t *testing.T) {
+	pi := findPi(t, "1.6.0")
+	dir := t.TempDir()
+	good, broken := filepath.Join(dir, "good.ts"), filepath.Join(dir, "broken.ts")
+	for p, src := range map[string]string{good: `export default function (pi) { pi.on("session_start", () => {}); }`, broken: `export default function (`} {
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script, err := writeScript(filepath.Join(dir, "cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := &errorLog{}
+	sc := &Sidecar{Node: pi.node, Script: script, Package: pi.pkg, Extensions: []string{good}}
+	h := New(Config{Cwd: dir, AgentDir: dir, Mode: "print", Sidecar: sc, OnError: errs.add})
+	t.Cleanup(h.Close)
+	ctx := context.Background()
+	h.Preload(ctx)
+	h.SetExtensions(&Sidecar{Node: pi.node, Script: script, Package: pi.pkg, Extensions: []string{broken, good}}, nil)
+	h.Start()
+	if err := h.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	reports := func() (n int) {
+		errs.mu.Lock()
+		defer errs.mu.Unlock()
+		for _, e := range errs.errs {
+			if e.ExtensionPath == broken && e.Event == "load" {
+				n++
+			}
+		}
+		return n
+	}
+	if n := reports(); n != 1 {
+		t.Fatalf("load: %d reports of %s:\n%s", n, broken, errs.text())
+	}
+	if err := h.Reload(ctx, []string{broken, good}); err != nil {
+		t.Fatal(err)
+	}
+	if n := reports(); n != 2 {
+		t.Fatalf("reload: %d reports of %s in all:\n%s", n, broken, errs.text())
+	}
+}
