@@ -250,7 +250,7 @@ func (h *Host) launch(ctx context.Context, sc *Sidecar, executables []string) (s
 				init.Options = sc.options()
 			}
 			p, err := startProcess(argv, environ(), h.cfg.Cwd, init, h.handle, h.cfg.OnError)
-			if err == nil && i == 0 && h.cfg.Sidecar != nil && h.cfg.SessionEntries != nil {
+			if err == nil && i == 0 && sc != nil && h.cfg.SessionEntries != nil {
 				p.setBeforeSend(h.sessionEntriesLine)
 			}
 			if err == nil {
@@ -283,7 +283,7 @@ func (h *Host) launch(ctx context.Context, sc *Sidecar, executables []string) (s
 	return sidecar, procs
 }
 
-// reportLoadErrors reports the extensions p's latest registration says failed to load.
+// reportLoadErrors reports the extensions p's first registration says failed to load.
 func (h *Host) reportLoadErrors(p *process) {
 	for _, le := range p.registrations().Errors {
 		h.cfg.OnError(ExtensionError{ExtensionPath: le.Path, Event: "load", Error: le.Error})

@@ -14,20 +14,22 @@ import (
 // fakeMarkdownExtension registers a markdown transformer for assistant and custom text: "-->"
 // becomes "→", "boom" fails the call, and the context comes back after "|" when the text asks for
 // it. The command "mdx-summary" moves the transformer to the summaries (a registration after the
-// start).
+// start); "mdx-again" registers again with the transformer on custom messages only.
 func fakeMarkdownExtension() {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(nil, 1<<20)
 	out := json.NewEncoder(os.Stdout)
 	send := func(v any) { _ = out.Encode(v) }
 	in.Scan() // init
+	commands := []any{map[string]any{"name": "mdx-summary"}, map[string]any{"name": "mdx-again"}}
 	send(map[string]any{"type": "register", "protocol": 2, "name": "md",
-		"commands":            []any{map[string]any{"name": "mdx-summary"}},
+		"commands":            commands,
 		"markdownTransformer": map[string]any{"messageTypes": []string{"assistant", "custom"}}})
 	for in.Scan() {
 		var m struct {
 			Type     string          `json:"type"`
 			ID       json.RawMessage `json:"id"`
+			Name     string          `json:"name"`
 			Markdown string          `json:"markdown"`
 			Context  json.RawMessage `json:"context"`
 		}
@@ -45,7 +47,13 @@ func fakeMarkdownExtension() {
 				send(map[string]any{"type": "result", "id": m.ID, "result": map[string]any{"markdown": strings.ReplaceAll(m.Markdown, "-->", "→")}})
 			}
 		case "run_command":
-			send(map[string]any{"type": "request", "method": "markdownTransformer", "params": map[string]any{"messageTypes": []string{"summary"}}})
+			if m.Name == "mdx-again" {
+				// A later register with another transformer (the sidecar's after a reload).
+				send(map[string]any{"type": "register", "protocol": 2, "name": "md", "commands": commands,
+					"markdownTransformer": map[string]any{"messageTypes": []string{"custom"}}})
+			} else {
+				send(map[string]any{"type": "request", "method": "markdownTransformer", "params": map[string]any{"messageTypes": []string{"summary"}}})
+			}
 			send(map[string]any{"type": "result", "id": m.ID, "result": nil})
 		case "shutdown":
 			return
@@ -93,6 +101,13 @@ func TestMarkdownTransformerExecutable(t *testing.T) {
 	}
 	if got, _ := h.TransformMarkdown(ctx, "a --> b", MarkdownContext{MessageType: "summary"}); got != "a → b" {
 		t.Fatalf("summary: %q", got)
+	}
+	// A later register that carries another transformer is one too.
+	if _, err := h.RunCommand(ctx, "mdx-again", ""); err != nil {
+		t.Fatal(err)
+	}
+	if types := <-changed; !slices.Equal(types, []string{"custom"}) {
+		t.Fatalf("after registering again: %v", types)
 	}
 	if s := log.text(); s != "" {
 		t.Fatalf("errors: %s", s)

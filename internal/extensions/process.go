@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -208,6 +209,7 @@ func (p *process) readLoop(stdout io.Reader) {
 		switch m.Type {
 		case msgRegister:
 			p.mu.Lock()
+			before := p.regs.MarkdownTransformer.types()
 			p.regs = m
 			p.mu.Unlock()
 			if !registered {
@@ -219,6 +221,13 @@ func (p *process) readLoop(stdout io.Reader) {
 			// applied before the next line is read, so a command's result comes after its tools.
 			if _, err := p.handler(p.ctx, methodRegistered, nil); err != nil {
 				p.reportf("register", "%v", err)
+			}
+			// It may carry another markdown transformer (the sidecar's reload, or a handler that
+			// registered one and then a tool): the TUI learns the surfaces as from the request.
+			if !slices.Equal(before, m.MarkdownTransformer.types()) {
+				if _, err := p.handler(p.ctx, "markdownTransformer", nil); err != nil {
+					p.reportf("markdownTransformer", "%v", err)
+				}
 			}
 		case msgResult, msgToolUpdate, msgStreamUpdate:
 			p.deliver(m)

@@ -373,7 +373,14 @@ async function loadMore(paths) {
 	}
 	const extensions = paths.map((p) => have.get(p)).filter((ext) => ext !== undefined);
 	makeRunner(extensions, loaded.runtime ?? runner.runtime);
-	register(loaded.errors ?? []);
+	reportLoadErrors(loaded.errors);
+	register([]);
+}
+
+// reportLoadErrors reports the failures of a load after the start: a later register's errors are not
+// read (docs/extension-protocol.md), so each comes as an error.
+function reportLoadErrors(errors) {
+	for (const e of errors ?? []) write({ type: "error", extensionPath: e.path, event: "load", error: e.error });
 }
 
 // --- project_trust: pi 1.6's limited trust context; dialogs only where pi has a user to ask -----
@@ -436,7 +443,7 @@ async function reload(msg) {
 	makeRunner(loaded.extensions, loaded.runtime);
 	const flags = runner.getFlags();
 	for (const [name, value] of flagValues) if (flags.has(name)) runner.setFlagValue(name, value);
-	for (const e of loaded.errors ?? []) write({ type: "error", extensionPath: e.path, event: "load", error: e.error });
+	reportLoadErrors(loaded.errors);
 	register([]);
 	return null;
 }

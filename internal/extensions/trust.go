@@ -162,12 +162,11 @@ func (h *Host) extend(ctx context.Context) {
 }
 
 // loadMore has the sidecar load paths (all its scripts, in load order): it loads those it has not
-// tried yet into the runtime of the others and registers again.
+// tried yet into the runtime of the others, reports their failures as errors and registers again.
 func (h *Host) loadMore(ctx context.Context, sidecar *process, paths []string) error {
 	if _, err := sidecar.call(ctx, hostMessage{Type: msgLoad, Paths: paths}, h.cfg.StartTimeout, nil); err != nil {
 		return fmt.Errorf("loading the project's extensions: %w", err)
 	}
-	h.reportLoadErrors(sidecar) // the new register names only the new failures
 	return nil
 }
 

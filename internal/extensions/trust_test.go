@@ -71,6 +71,8 @@ func fakeTrustExtension(name string) {
 				answer = map[string]any{"trusted": behaviour}
 			}
 			send(map[string]any{"type": "result", "id": id, "result": answer})
+		case "session_entries":
+			logf("session_entries", m)
 		case "shutdown":
 			return
 		}
@@ -161,6 +163,32 @@ func TestProjectTrustPreloadThenExtend(t *testing.T) {
 	}
 }
 
+// Only the sidecar hears of an in-memory session's entries: not an executable started after the
+// preload beside the kept sidecar.
+func TestProjectTrustExtendSessionEntriesSidecarOnly(t *testing.T) {
+	paths, log := trustFakes(t, "sidecar", "local")
+	errs := &errorLog{}
+	sc := &Sidecar{Node: paths[0], Script: "sidecar.mjs"} // the fake ignores the sidecar's arguments
+	h := New(Config{Cwd: t.TempDir(), Mode: "print", Sidecar: sc, OnError: errs.add,
+		SessionEntries: func() *SessionEntries { return &SessionEntries{LeafID: "e1"} }})
+	t.Cleanup(h.Close)
+	ctx := context.Background()
+	h.Preload(ctx)
+	h.SetExtensions(sc, paths[1:])
+	h.Start()
+	if err := h.Wait(ctx); err != nil || len(h.procs) != 2 {
+		t.Fatalf("start: %v, %d processes", err, len(h.procs))
+	}
+	h.Emit(ctx, "session_start", map[string]any{"type": "session_start"}) // answered by both
+	got := log()
+	if !strings.Contains(got, "fake-trust-sidecar session_entries") || strings.Contains(got, "fake-trust-local session_entries") {
+		t.Errorf("session_entries should reach the sidecar only:\n%s", got)
+	}
+	if e := errs.text(); e != "" {
+		t.Errorf("errors: %s", e)
+	}
+}
+
 // A handler that hangs times out and one that crashes fails; both are reported and the next
 // extension is asked. Nobody deciding is no verdict.
 func TestProjectTrustFailuresFallThrough(t *testing.T) {
@@ -207,5 +235,52 @@ func TestProjectTrustDialog(t *testing.T) {
 	}
 	if !strings.Contains(log(), "fake-trust-ask project_trust tui true") {
 		t.Errorf("log:\n%s", log())
+	}
+}
+
+// The sidecar's load after project trust and its reload report each extension that fails to load
+// once, as a load error of its path.
+func TestSidecarLoadAndReloadReportFailures(t *testing.T) {
+	pi := findPi(t, "1.6.0")
+	dir := t.TempDir()
+	good, broken := filepath.Join(dir, "good.ts"), filepath.Join(dir, "broken.ts")
+	for p, src := range map[string]string{good: `export default function (pi) { pi.on("session_start", () => {}); }`, broken: `export default function (`} {
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script, err := writeScript(filepath.Join(dir, "cache"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := &errorLog{}
+	sc := &Sidecar{Node: pi.node, Script: script, Package: pi.pkg, Extensions: []string{good}}
+	h := New(Config{Cwd: dir, AgentDir: dir, Mode: "print", Sidecar: sc, OnError: errs.add})
+	t.Cleanup(h.Close)
+	ctx := context.Background()
+	h.Preload(ctx)
+	h.SetExtensions(&Sidecar{Node: pi.node, Script: script, Package: pi.pkg, Extensions: []string{broken, good}}, nil)
+	h.Start()
+	if err := h.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	reports := func() (n int) {
+		errs.mu.Lock()
+		defer errs.mu.Unlock()
+		for _, e := range errs.errs {
+			if e.ExtensionPath == broken && e.Event == "load" {
+				n++
+			}
+		}
+		return n
+	}
+	if n := reports(); n != 1 {
+		t.Fatalf("load: %d reports of %s:\n%s", n, broken, errs.text())
+	}
+	if err := h.Reload(ctx, []string{broken, good}); err != nil {
+		t.Fatal(err)
+	}
+	if n := reports(); n != 2 {
+		t.Fatalf("reload: %d reports of %s in all:\n%s", n, broken, errs.text())
 	}
 }
