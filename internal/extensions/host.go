@@ -469,8 +469,8 @@ func (h *Host) UpdateState(fn func(*State)) {
 
 // Close shuts the processes down (a grace period each, then their process groups are killed).
 func (h *Host) Close() {
-	if h.Empty() {
-		return
+	if h.Empty() && !h.preloaded {
+		return // nothing was ever started; a preload's processes are closed below even when the final set is empty
 	}
 	h.startOnce.Do(func() { close(h.ready) }) // never started: nothing to close
 	h.stopStart()                             // a start in progress gives up and kills what it started

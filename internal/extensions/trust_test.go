@@ -284,3 +284,22 @@ func TestSidecarLoadAndReloadReportFailures(t *testing.T) {
 		t.Fatalf("reload: %d reports of %s in all:\n%s", n, broken, errs.text())
 	}
 }
+
+// A preload whose final set is empty (nothing left once trust was decided) and that is never
+// started: Close still ends the preloaded processes.
+func TestProjectTrustPreloadClosedWithoutStart(t *testing.T) {
+	paths, _ := trustFakes(t, "yes")
+	h := New(Config{Cwd: t.TempDir(), Mode: "print", Executables: paths})
+	h.Preload(context.Background())
+	if len(h.pre) != 1 {
+		t.Fatalf("%d preloaded processes", len(h.pre))
+	}
+	p := h.pre[0]
+	h.SetExtensions(nil, nil)
+	h.Close()
+	select {
+	case <-p.done:
+	default:
+		t.Fatal("Close returned with the preloaded process still running")
+	}
+}
