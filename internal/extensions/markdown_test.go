@@ -93,7 +93,7 @@ func TestMarkdownTransformerExecutable(t *testing.T) {
 	if _, err := h.RunCommand(ctx, "mdx-summary", ""); err != nil {
 		t.Fatal(err)
 	}
-	if types := <-changed; !slices.Equal(types, []string{"summary"}) {
+	if types := awaitSurfaces(t, changed); !slices.Equal(types, []string{"summary"}) {
 		t.Fatalf("after re-registering: %v", types)
 	}
 	if got, _ := h.TransformMarkdown(ctx, "a --> b", MarkdownContext{MessageType: "assistant"}); got != "a --> b" {
@@ -106,7 +106,7 @@ func TestMarkdownTransformerExecutable(t *testing.T) {
 	if _, err := h.RunCommand(ctx, "mdx-again", ""); err != nil {
 		t.Fatal(err)
 	}
-	if types := <-changed; !slices.Equal(types, []string{"custom"}) {
+	if types := awaitSurfaces(t, changed); !slices.Equal(types, []string{"custom"}) {
 		t.Fatalf("after registering again: %v", types)
 	}
 	if s := log.text(); s != "" {
@@ -189,7 +189,7 @@ func TestMarkdownTransformerSidecar(t *testing.T) {
 	if _, err := h.RunCommand(ctx, "mdx-summary", ""); err != nil {
 		t.Fatal(err)
 	}
-	if types := <-changed; !slices.Equal(types, []string{"assistant", "assistant-thinking", "custom", "summary", "user"}) {
+	if types := awaitSurfaces(t, changed); !slices.Equal(types, []string{"assistant", "assistant-thinking", "custom", "summary", "user"}) {
 		t.Fatalf("after registering in a command: %v", types)
 	}
 	if got := tr("s -->", MarkdownContext{MessageType: "summary"}); got != "S -->" {
@@ -256,4 +256,17 @@ func BenchmarkTransformMarkdown(b *testing.B) {
 		defer h.Close()
 		run(b, h)
 	})
+}
+
+// awaitSurfaces is the next surface list reported to OnMarkdownTransformers; a report that never
+// comes fails the test instead of hanging it.
+func awaitSurfaces(t *testing.T, changed <-chan []string) []string {
+	t.Helper()
+	select {
+	case types := <-changed:
+		return types
+	case <-time.After(30 * time.Second):
+		t.Fatal("no change of the transformers' surfaces was reported")
+		return nil
+	}
 }
